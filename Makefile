@@ -1,0 +1,48 @@
+# RAG Privacy Studio: set-up and checks. `make run` and `make test` do everything on a fresh
+# Debian machine with Python 3.11 (see README).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+export GRADIO_ANALYTICS_ENABLED := False
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: run test install install-dev browser lint bench clean
+
+run: install
+	$(BIN)/python app.py
+
+test: install-dev browser lint
+	$(BIN)/python -m pytest -q
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt requirements-nodeps.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -r requirements.txt
+	$(BIN)/pip install -q --no-deps -r requirements-nodeps.txt
+	touch $@
+
+install-dev: $(VENV)/.installed-dev
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $@
+
+# Debian's Chromium for the browser tests (playwright drives it; its own browser download
+# does not work offline).
+browser:
+	@command -v chromium >/dev/null || ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver)
+
+lint: install-dev
+	$(BIN)/ruff check .
+
+bench: install
+	$(BIN)/python benchmarks/bench_graph.py
+	$(BIN)/python benchmarks/bench_extract.py
+	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_aback.py
+
+clean:
+	rm -rf $(VENV) .cache test-artifacts benchmarks/results

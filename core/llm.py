@@ -1,0 +1,153 @@
+"""Chat clients: one interface over an OpenAI-compatible endpoint or the local causal LM.
+
+Everything that only needs chat completions (LLM triple extraction, the LLM-based
+hidden-state model) takes a `ChatClient`, so users can switch from the embedded
+SmolLM2 to any OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp) by setting
+`RPS_LLM_BASE_URL`/`RPS_LLM_MODEL` (and `RPS_LLM_API_KEY` in the environment).
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.settings import Settings
+
+Message = dict[str, str]
+_ROLES = {"system", "user", "assistant"}
+
+
+class ChatError(RuntimeError):
+    """A chat completion failed; the message names the endpoint/model, never the API key."""
+
+
+def validate_messages(messages: list[Message]) -> None:
+    if not messages:
+        raise ChatError("no messages to send: give at least one {'role', 'content'} message")
+    for index, message in enumerate(messages):
+        role = message.get("role")
+        if role not in _ROLES:
+            raise ChatError(f"message {index}: role {role!r} is not one of {sorted(_ROLES)}")
+        if not isinstance(message.get("content"), str):
+            raise ChatError(f"message {index}: 'content' must be a string")
+
+
+class ChatClient(ABC):
+    name: str = "chat"
+
+    @abstractmethod
+    def chat(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> str:
+        """The assistant's reply to `messages` (greedy when temperature == 0)."""
+
+
+class OpenAICompatibleClient(ChatClient):
+    """Chat completions from any server that speaks the OpenAI `/v1/chat/completions` API."""
+
+    def __init__(self, base_url: str, model: str, api_key: str = "", timeout_s: float = 60) -> None:
+        if not base_url:
+            raise ChatError("no endpoint: set RPS_LLM_BASE_URL (e.g. http://127.0.0.1:8000/v1)")
+        if not model:
+            raise ChatError(f"no model name for endpoint {base_url}: set RPS_LLM_MODEL")
+        from openai import OpenAI
+
+        self.base_url = base_url
+        self.model = model
+        self.name = f"openai:{model}"
+        self._client = OpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout_s, max_retries=0)
+
+    def chat(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> str:
+        validate_messages(messages)
+        import openai
+
+        extra: dict[str, Any] = {} if seed is None else {"seed": seed}
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model,
+                messages=messages,  # type: ignore[arg-type]
+                max_tokens=max_tokens,
+                temperature=temperature,
+                **extra,
+            )
+        except openai.APIStatusError as exc:
+            raise ChatError(
+                f"endpoint {self.base_url} (model {self.model!r}) answered HTTP {exc.status_code}: "
+                f"{_short(exc.message)}"
+            ) from None
+        except openai.APIError as exc:
+            raise ChatError(
+                f"endpoint {self.base_url} (model {self.model!r}) failed: {type(exc).__name__}: {_short(str(exc))}"
+            ) from None
+        if not response.choices:
+            raise ChatError(f"endpoint {self.base_url} (model {self.model!r}) returned no choices")
+        return response.choices[0].message.content or ""
+
+
+class LocalChatClient(ChatClient):
+    """The local causal LM (default: embedded SmolLM2-135M-Instruct) through its chat template."""
+
+    def __init__(self, name_or_path: str = "", cache_dir: str = "") -> None:
+        self.name_or_path = name_or_path
+        self.cache_dir = cache_dir
+        self.name = f"local:{name_or_path or 'SmolLM2-135M-Instruct'}"
+        self._lock = threading.Lock()
+
+    def chat(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> str:
+        validate_messages(messages)
+        import torch
+
+        from core.models import get_causal_lm
+
+        tokenizer, model = get_causal_lm(self.name_or_path, self.cache_dir)
+        prompt = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        inputs = tokenizer(prompt, return_tensors="pt", add_special_tokens=False)
+        sampling: dict[str, Any] = {"do_sample": False}
+        if temperature > 0:
+            sampling = {"do_sample": True, "temperature": temperature}
+        with self._lock, torch.no_grad():
+            if seed is not None:
+                torch.manual_seed(seed)
+            output = model.generate(
+                **inputs,
+                max_new_tokens=max_tokens,
+                pad_token_id=tokenizer.pad_token_id or tokenizer.eos_token_id,
+                **sampling,
+            )
+        new_tokens = output[0, inputs["input_ids"].shape[1] :]
+        return tokenizer.decode(new_tokens, skip_special_tokens=True).strip()
+
+
+def get_chat_client(settings: Settings) -> ChatClient:
+    """The configured endpoint when `settings.llm_base_url` is set, else the local model."""
+    if settings.llm_base_url:
+        return OpenAICompatibleClient(
+            settings.llm_base_url,
+            settings.llm_model,
+            api_key=settings.llm_api_key,
+            timeout_s=settings.llm_timeout_s,
+        )
+    return LocalChatClient(settings.local_lm, settings.cache_dir)
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -1,0 +1,160 @@
+"""ORM tables. The schema is created and changed only by the migrations in `storage/migrations/`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+ANNOTATION_STATUSES = ("pending", "accepted", "rejected")
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Stored as naive UTC (SQLite has no time zones), read back as an aware UTC datetime."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("timestamps must be time-zone aware")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {datetime: UTCDateTime, dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class CorpusRow(Base):
+    __tablename__ = "corpora"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(default=utc_now, onupdate=utc_now)
+    extractor: Mapped[str] = mapped_column(String(100), default="")
+    meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+    documents: Mapped[list[DocumentRow]] = relationship(
+        back_populates="corpus", cascade="all, delete-orphan", order_by="DocumentRow.position"
+    )
+    queries: Mapped[list[QueryRow]] = relationship(
+        back_populates="corpus", cascade="all, delete-orphan", order_by="QueryRow.position"
+    )
+    triples: Mapped[list[TripleRow]] = relationship(
+        back_populates="corpus", cascade="all, delete-orphan", order_by="TripleRow.position"
+    )
+    definitions: Mapped[list[PrivacyDefinitionRow]] = relationship(
+        back_populates="corpus", cascade="all, delete-orphan", order_by="PrivacyDefinitionRow.name"
+    )
+    annotations: Mapped[list[AnnotationRow]] = relationship(
+        back_populates="corpus", cascade="all, delete-orphan"
+    )
+
+
+class DocumentRow(Base):
+    __tablename__ = "documents"
+    __table_args__ = (UniqueConstraint("corpus_id", "doc_id", name="uq_documents_corpus_doc"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    corpus_id: Mapped[int] = mapped_column(ForeignKey("corpora.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    doc_id: Mapped[str] = mapped_column(String(200))
+    title: Mapped[str] = mapped_column(Text, default="")
+    text: Mapped[str] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(Text, default="")
+
+    corpus: Mapped[CorpusRow] = relationship(back_populates="documents")
+
+
+class QueryRow(Base):
+    __tablename__ = "queries"
+    __table_args__ = (UniqueConstraint("corpus_id", "query_id", name="uq_queries_corpus_query"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    corpus_id: Mapped[int] = mapped_column(ForeignKey("corpora.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    query_id: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    answers: Mapped[list[Any]] = mapped_column(default=list)
+    doc_ids: Mapped[list[Any]] = mapped_column(default=list)
+
+    corpus: Mapped[CorpusRow] = relationship(back_populates="queries")
+
+
+class TripleRow(Base):
+    __tablename__ = "triples"
+    __table_args__ = (
+        Index("ix_triples_corpus_position", "corpus_id", "position"),
+        Index("ix_triples_corpus_doc", "corpus_id", "doc_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    corpus_id: Mapped[int] = mapped_column(ForeignKey("corpora.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    head: Mapped[str] = mapped_column(Text)
+    relation: Mapped[str] = mapped_column(Text)
+    tail: Mapped[str] = mapped_column(Text)
+    doc_id: Mapped[str] = mapped_column(String(200))
+    span_start: Mapped[int] = mapped_column(Integer)
+    span_end: Mapped[int] = mapped_column(Integer)
+    confidence: Mapped[float] = mapped_column(Float)
+    backend: Mapped[str] = mapped_column(String(100), default="")
+
+    corpus: Mapped[CorpusRow] = relationship(back_populates="triples")
+
+
+class PrivacyDefinitionRow(Base):
+    __tablename__ = "privacy_definitions"
+    __table_args__ = (UniqueConstraint("corpus_id", "name", name="uq_privacy_definitions_corpus_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    corpus_id: Mapped[int] = mapped_column(ForeignKey("corpora.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(default=utc_now, onupdate=utc_now)
+    private: Mapped[list[Any]] = mapped_column()
+    public: Mapped[list[Any]] = mapped_column()
+    excluded: Mapped[list[Any]] = mapped_column()
+    marked: Mapped[list[Any]] = mapped_column()
+    moves: Mapped[list[Any]] = mapped_column()
+    settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+    corpus: Mapped[CorpusRow] = relationship(back_populates="definitions")
+
+
+class AnnotationRow(Base):
+    """A model output waiting for (or having had) human review, e.g. a privacy rewrite of a document."""
+
+    __tablename__ = "annotations"
+    __table_args__ = (
+        Index("ix_annotations_status", "status"),
+        Index("ix_annotations_corpus_doc", "corpus_id", "doc_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    corpus_id: Mapped[int | None] = mapped_column(ForeignKey("corpora.id", ondelete="CASCADE"))
+    doc_id: Mapped[str] = mapped_column(String(200), default="")
+    kind: Mapped[str] = mapped_column(String(50))
+    prompt: Mapped[str] = mapped_column(Text, default="")
+    model: Mapped[str] = mapped_column(String(200), default="")
+    output: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    note: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    metrics: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+    corpus: Mapped[CorpusRow | None] = relationship(back_populates="annotations")

@@ -1,0 +1,139 @@
+"""The tab convention: one `StudioContext` shared by every tab module.
+
+Each tab module (`ui/documents_tab.py`, `ui/graph_tab.py`, ...) exposes
+
+    def build(ctx: StudioContext) -> None
+
+and is listed in `ui.app.TAB_MODULES`. `build` opens its own `gr.Tab(...)`, creates its
+components, registers the ones other tabs or tests need with `ctx.register(name, comp)`
+(which gives them the stable DOM id `rps-<name>`), and wires its events:
+
+- `ctx.workspace_state` is the per-session `gr.State` holding a `core.workspace.Workspace`.
+- An action that changes the workspace is wired with `ctx.action(...)`: the handler takes
+  `(workspace, *inputs)` and returns `(workspace, message, *outputs)`; a `ValueError`/`KeyError`
+  it raises is shown to the user as an error toast and nothing is lost. Every action gets a
+  named API endpoint (`api_name=`) so scripts and tests can call it.
+- A view that shows workspace contents is declared with `ctx.add_view(render, outputs)`:
+  `render(workspace)` returns one value per output. After every action (and on page load)
+  all views of all tabs are re-rendered, so a tab never needs to know which other tab
+  changed the workspace.
+
+`ctx.finish()` is called once by `ui.app.build_app` after all tabs are built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import gradio as gr
+from gradio.components import Component
+
+from core.settings import Settings
+from core.workspace import Workspace
+
+ELEM_PREFIX = "rps-"
+MESSAGE = "message"  # the registered status line every action writes to
+
+Render = Callable[[Workspace], Any]
+
+
+def elem_id(name: str) -> str:
+    """The DOM id a registered component gets (`#rps-<name>`)."""
+    return ELEM_PREFIX + name
+
+
+@dataclass
+class _View:
+    render: Render
+    outputs: list[Component]
+
+
+@dataclass
+class StudioContext:
+    settings: Settings
+    repository: Any  # storage.repository.Repository (kept untyped so ui imports no SQLAlchemy)
+    workspace_state: gr.State
+    components: dict[str, Component] = field(default_factory=dict)
+    _views: list[_View] = field(default_factory=list)
+    _changing_events: list[Any] = field(default_factory=list)
+
+    def register(self, name: str, component: Component) -> Component:
+        """Name a component so other tabs and tests find it; its DOM id becomes `rps-<name>`."""
+        if name in self.components:
+            raise ValueError(f"component name {name!r} is already registered")
+        if getattr(component, "elem_id", None) is None:
+            component.elem_id = elem_id(name)
+        self.components[name] = component
+        return component
+
+    def get(self, name: str) -> Component:
+        try:
+            return self.components[name]
+        except KeyError:
+            known = ", ".join(sorted(self.components))
+            raise KeyError(f"no component registered as {name!r} (registered: {known})") from None
+
+    def add_view(self, render: Render, outputs: Sequence[Component]) -> None:
+        """A view re-rendered from the workspace after every action and on page load."""
+        self._views.append(_View(render, list(outputs)))
+
+    def action(
+        self,
+        trigger: Callable[..., Any],
+        handler: Callable[..., tuple[Any, ...]],
+        inputs: Sequence[Component] = (),
+        outputs: Sequence[Component] = (),
+        *,
+        api_name: str,
+        show_progress: str = "minimal",
+    ) -> Any:
+        """Wire `trigger` (e.g. `button.click`) to a workspace-changing handler.
+
+        handler(workspace, *inputs) -> (workspace, message, *outputs).
+        """
+        event = trigger(
+            _user_errors(handler),
+            inputs=[self.workspace_state, *inputs],
+            outputs=[self.workspace_state, self.get(MESSAGE), *outputs],
+            api_name=api_name,
+            show_progress=show_progress,
+        )
+        self._changing_events.append(event)
+        return event
+
+    def render_all(self, workspace: Workspace) -> list[Any]:
+        values: list[Any] = []
+        for view in self._views:
+            rendered = view.render(workspace)
+            if len(view.outputs) == 1:
+                rendered = [rendered]
+            values.extend(rendered)
+        return values
+
+    def view_outputs(self) -> list[Component]:
+        return [comp for view in self._views for comp in view.outputs]
+
+    def finish(self) -> None:
+        """Re-render every view after every action; call once after all tabs are built."""
+        outputs = self.view_outputs()
+        if not outputs:
+            return
+        for event in self._changing_events:
+            event.then(self.render_all, inputs=[self.workspace_state], outputs=outputs, api_visibility="private")
+
+
+def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
+    """Show bad input as an error toast; the workspace is left as it was."""
+
+    def wrapped(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        try:
+            return handler(*args, **kwargs)
+        except (ValueError, KeyError, LookupError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise gr.Error(str(message)) from exc
+
+    wrapped.__name__ = getattr(handler, "__name__", "action")
+    wrapped.__doc__ = handler.__doc__
+    return wrapped
