@@ -1,0 +1,664 @@
+"""The global knowledge graph, the private/public split and the cross-document risk.
+
+Eraser4RAG (section 3.1.1) merges the triples of all retrieved documents into one
+graph G, marks a subset as private, and filters the split so that neither side can
+be inferred from the other; section 4.1.2 (Eq. 2) defines which private triples stay
+inferable from the non-private triples of *other* documents.
+
+Conventions used throughout this module:
+
+* Triples are compared by `Triple.key` (`core.types.triple_key`); nodes are the
+  normalised head/tail strings of those keys.
+* "Connected" means connected in the *undirected* graph whose edges are the given
+  keys, exactly as `networkx.has_path` on an undirected graph: a node is connected
+  to itself when it is a node of the graph, and a node that is not in the graph is
+  connected to nothing.
+* Connectivity over many pairs uses union-find; breadth-first search runs only to
+  produce the few paths a person reads (filter moves, inference risks).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+import networkx as nx
+
+from core.types import Triple, TripleKey, normalize_entity, normalize_relation
+
+Progress = Callable[[int, int], None]
+Adjacency = dict[str, list[tuple[str, TripleKey]]]
+
+FILTER_PUBLIC = "public_connected_in_private"  # filter (a): leaves the public set
+FILTER_PRIVATE = "private_inferable_from_public"  # filter (b): leaves the private set
+State = Literal["private", "public", "excluded"]
+
+
+class UnionFind:
+    """Disjoint sets over hashable items, with path halving and union by size.
+
+    `find` of an item never seen returns the item itself without adding it, so
+    asking about an unknown node does not change the structure.
+    """
+
+    def __init__(self) -> None:
+        self._parent: dict[str, str] = {}
+        self._size: dict[str, int] = {}
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._parent
+
+    def __len__(self) -> int:
+        return len(self._parent)
+
+    def add(self, item: str) -> None:
+        if item not in self._parent:
+            self._parent[item] = item
+            self._size[item] = 1
+
+    def find(self, item: str) -> str:
+        parent = self._parent
+        if item not in parent:
+            return item
+        while parent[item] != item:
+            parent[item] = parent[parent[item]]
+            item = parent[item]
+        return item
+
+    def union(self, a: str, b: str) -> str:
+        """Merge the sets of `a` and `b` (adding either if new); returns the new root."""
+        self.add(a)
+        self.add(b)
+        root_a, root_b = self.find(a), self.find(b)
+        if root_a == root_b:
+            return root_a
+        if self._size[root_a] < self._size[root_b]:
+            root_a, root_b = root_b, root_a
+        self._parent[root_b] = root_a
+        self._size[root_a] += self._size[root_b]
+        return root_a
+
+    def connected(self, a: str, b: str) -> bool:
+        """True when both items are known and in one set (an item is connected to itself)."""
+        return a in self._parent and b in self._parent and self.find(a) == self.find(b)
+
+    def component_size(self, item: str) -> int:
+        return self._size[self.find(item)] if item in self._parent else 0
+
+
+def components_of(keys: Iterable[TripleKey]) -> UnionFind:
+    """Union-find over the undirected graph whose edges are the head/tail of `keys`."""
+    uf = UnionFind()
+    for head, _relation, tail in keys:
+        uf.union(head, tail)
+    return uf
+
+
+# ---------------------------------------------------------------------------- the graph
+
+
+@dataclass
+class KnowledgeGraph:
+    """Every triple occurrence grouped by key, with per-node labels and document index.
+
+    `edges[key]` lists every `Triple` that produced `key`, in input order (the
+    provenance a highlight or an export needs). Build with `from_triples`.
+    """
+
+    edges: dict[TripleKey, list[Triple]] = field(default_factory=dict)
+    _surface_forms: dict[str, Counter[str]] = field(default_factory=dict, repr=False)
+    _node_docs: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    _doc_keys: dict[str, set[TripleKey]] = field(default_factory=dict, repr=False)
+    _node_keys: dict[str, set[TripleKey]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_triples(cls, triples: Iterable[Triple]) -> KnowledgeGraph:
+        graph = cls()
+        for triple in triples:
+            graph._add(triple, triple.key)
+        return graph
+
+    def _add(self, triple: Triple, key: TripleKey) -> None:
+        head, _relation, tail = key
+        self.edges.setdefault(key, []).append(triple)
+        self._doc_keys.setdefault(triple.doc_id, set()).add(key)
+        for node, surface in ((head, triple.head), (tail, triple.tail)):
+            self._surface_forms.setdefault(node, Counter())[surface.strip()] += 1
+            self._node_docs.setdefault(node, set()).add(triple.doc_id)
+            self._node_keys.setdefault(node, set()).add(key)
+
+    def __len__(self) -> int:
+        return len(self.edges)
+
+    def keys(self) -> set[TripleKey]:
+        return set(self.edges)
+
+    def triples(self) -> list[Triple]:
+        """Every occurrence, grouped by key in first-seen key order."""
+        return [triple for occurrences in self.edges.values() for triple in occurrences]
+
+    def nodes(self) -> list[str]:
+        return list(self._surface_forms)
+
+    @property
+    def doc_ids(self) -> tuple[str, ...]:
+        """Ids of the documents (and queries) that contributed a triple, in first-seen order."""
+        return tuple(self._doc_keys)
+
+    def label(self, node: str) -> str:
+        """Most frequent surface form of a node (the first seen wins a tie)."""
+        forms = self._surface_forms.get(node)
+        if not forms:
+            return node
+        return forms.most_common(1)[0][0]
+
+    def relation_label(self, key: TripleKey) -> str:
+        """Most frequent surface form of the relation of `key`."""
+        forms = Counter(triple.relation.strip() for triple in self.edges.get(key, ()))
+        return forms.most_common(1)[0][0] if forms else key[1]
+
+    def documents_mentioning(self, node: str) -> set[str]:
+        return set(self._node_docs.get(node, ()))
+
+    def triples_of_doc(self, doc_id: str) -> set[TripleKey]:
+        return set(self._doc_keys.get(doc_id, ()))
+
+    def docs_of(self, key: TripleKey) -> set[str]:
+        return {triple.doc_id for triple in self.edges.get(key, ())}
+
+    def neighbours(self, node: str) -> set[str]:
+        """Nodes one edge away in either direction."""
+        found = {end for head, _relation, tail in self._node_keys.get(node, ()) for end in (head, tail)}
+        found.discard(node)
+        return found
+
+    def to_networkx(self) -> nx.MultiDiGraph:
+        """Directed multigraph: node attrs `label`, `size` (documents); edge key = relation.
+
+        Edge attributes: `relation` (normalised), `label` (surface form), `triple_key`,
+        `doc_ids` (sorted) and `count` (occurrences).
+        """
+        graph = nx.MultiDiGraph()
+        for node in self._surface_forms:
+            graph.add_node(node, label=self.label(node), size=len(self._node_docs[node]))
+        for key, occurrences in self.edges.items():
+            head, relation, tail = key
+            graph.add_edge(
+                head,
+                tail,
+                key=relation,
+                relation=relation,
+                label=self.relation_label(key),
+                triple_key=key,
+                doc_ids=sorted({t.doc_id for t in occurrences}),
+                count=len(occurrences),
+            )
+        return graph
+
+    def subgraph(
+        self,
+        doc_ids: Iterable[str] | None = None,
+        entity: str | None = None,
+        relation: str | None = None,
+        search: str | None = None,
+        limit: int | None = None,
+        include_neighbours: bool = False,
+    ) -> KnowledgeGraph:
+        """A filtered copy for display; every given filter must hold.
+
+        * `doc_ids`: keep only occurrences from these documents.
+        * `entity`: keep triples touching the entity (surface text is normalised);
+          with `include_neighbours`, also triples touching any of its neighbours.
+        * `relation`: keep triples with this relation (normalised).
+        * `search`: case-insensitive substring of head, relation or tail, matched
+          against both the normalised key and the surface forms.
+        * `limit`: at most this many keys, those with the most occurrences first.
+        """
+        wanted_docs = set(doc_ids) if doc_ids is not None else None
+        touching = self._entity_nodes(entity, include_neighbours) if entity else None
+        wanted_relation = normalize_relation(relation) if relation else None
+        needle = search.strip().casefold() if search and search.strip() else None
+
+        kept: dict[TripleKey, list[Triple]] = {}
+        for key, occurrences in self.edges.items():
+            head, rel, tail = key
+            if wanted_relation is not None and rel != wanted_relation:
+                continue
+            if touching is not None and head not in touching and tail not in touching:
+                continue
+            if wanted_docs is not None:
+                occurrences = [t for t in occurrences if t.doc_id in wanted_docs]
+            if not occurrences:
+                continue
+            if needle is not None and not _matches(needle, key, occurrences):
+                continue
+            kept[key] = occurrences
+        if limit is not None:
+            ranked = sorted(kept, key=lambda k: (-len(kept[k]), k))[: max(limit, 0)]
+            kept = {key: kept[key] for key in ranked}
+        return KnowledgeGraph.from_triples(t for occurrences in kept.values() for t in occurrences)
+
+    def _entity_nodes(self, entity: str, include_neighbours: bool) -> set[str]:
+        node = normalize_entity(entity)
+        nodes = {node}
+        if include_neighbours:
+            nodes |= self.neighbours(node)
+        return nodes
+
+
+def _matches(needle: str, key: TripleKey, occurrences: Sequence[Triple]) -> bool:
+    if any(needle in part for part in key):
+        return True
+    needle_snake = needle.replace(" ", "_")
+    if needle_snake != needle and needle_snake in key[1]:
+        return True
+    return any(needle in part.casefold() for t in occurrences for part in (t.head, t.relation, t.tail))
+
+
+# ------------------------------------------------------------------ simulated private marks
+
+
+def _check_ratio(ratio: float) -> None:
+    if not 0.0 <= ratio <= 1.0:
+        raise ValueError(f"private ratio must be between 0 and 1, got {ratio}")
+
+
+def random_private_keys(
+    keys: Iterable[TripleKey],
+    ratio: float,
+    seed: int,
+    exclude: Iterable[TripleKey] = (),
+) -> set[TripleKey]:
+    """The paper's simulation: a uniform sample of `round(ratio * #eligible)` keys.
+
+    Eligible keys are `keys` minus `exclude` (query triples are never private).
+    The result depends only on the key set, the ratio and the seed.
+    """
+    _check_ratio(ratio)
+    eligible = sorted(set(keys) - set(exclude))
+    count = round(ratio * len(eligible))
+    return set(random.Random(seed).sample(eligible, count))
+
+
+def connected_random_private_keys(
+    keys: Iterable[TripleKey],
+    ratio: float,
+    seed: int,
+    exclude: Iterable[TripleKey] = (),
+) -> set[TripleKey]:
+    """A sample of the same size grown edge by edge through shared entities.
+
+    Eraser4RAG (section 1) selects "a connected subset of this global graph": starting
+    from a random eligible edge, each step adds a random eligible edge touching an
+    entity already chosen; when that component is used up, growth restarts from a
+    fresh random edge. Deterministic for a seed.
+    """
+    _check_ratio(ratio)
+    eligible = sorted(set(keys) - set(exclude))
+    count = round(ratio * len(eligible))
+    rng = random.Random(seed)
+    by_node: dict[str, list[TripleKey]] = defaultdict(list)
+    for key in eligible:
+        by_node[key[0]].append(key)
+        if key[2] != key[0]:
+            by_node[key[2]].append(key)
+    order = eligible[:]
+    rng.shuffle(order)
+    chosen: set[TripleKey] = set()
+    frontier: list[TripleKey] = []
+    restarts = iter(order)
+    while len(chosen) < count:
+        if not frontier:
+            start = next(key for key in restarts if key not in chosen)
+            frontier.append(start)
+        key = frontier.pop(rng.randrange(len(frontier)))
+        if key in chosen:
+            continue
+        chosen.add(key)
+        for node in (key[0], key[2]):
+            frontier.extend(k for k in by_node[node] if k not in chosen)
+    return chosen
+
+
+# -------------------------------------------------------------------------- paths (BFS)
+
+
+def adjacency(keys: Iterable[TripleKey]) -> Adjacency:
+    """Undirected adjacency lists, built from sorted keys so that paths are reproducible."""
+    adj: Adjacency = defaultdict(list)
+    for key in sorted(keys):
+        head, _relation, tail = key
+        adj[head].append((tail, key))
+        if tail != head:
+            adj[tail].append((head, key))
+    return dict(adj)
+
+
+def shortest_path(
+    adj: Adjacency,
+    source: str,
+    target: str,
+    blocked: Callable[[TripleKey], bool] | None = None,
+) -> tuple[TripleKey, ...] | None:
+    """Fewest-edge path from `source` to `target` as keys, or None when not connected.
+
+    Bidirectional breadth-first search that always grows the smaller frontier, so a
+    disconnected pair costs only the smaller side's component. Edges for which
+    `blocked(key)` is true are not walked. A node present in `adj` reaches itself
+    by the empty path.
+    """
+    if source not in adj or target not in adj:
+        return None
+    if source == target:
+        return ()
+    forward: dict[str, tuple[str, TripleKey] | None] = {source: None}
+    backward: dict[str, tuple[str, TripleKey] | None] = {target: None}
+    depth_f, depth_b = {source: 0}, {target: 0}
+    frontier_f, frontier_b = [source], [target]
+    while frontier_f and frontier_b:
+        grow_forward = len(frontier_f) <= len(frontier_b)
+        if grow_forward:
+            frontier_f, meet = _expand(adj, frontier_f, forward, depth_f, depth_b, blocked)
+        else:
+            frontier_b, meet = _expand(adj, frontier_b, backward, depth_b, depth_f, blocked)
+        if meet is not None:
+            return _join(forward, backward, meet)
+    return None
+
+
+def _expand(
+    adj: Adjacency,
+    frontier: list[str],
+    parents: dict[str, tuple[str, TripleKey] | None],
+    depth: dict[str, int],
+    other_depth: dict[str, int],
+    blocked: Callable[[TripleKey], bool] | None,
+) -> tuple[list[str], str | None]:
+    """Grow one full level; returns the next frontier and the best meeting node, if any."""
+    next_frontier: list[str] = []
+    meet: str | None = None
+    for node in frontier:
+        for neighbour, key in adj[node]:
+            if neighbour in parents or (blocked is not None and blocked(key)):
+                continue
+            parents[neighbour] = (node, key)
+            depth[neighbour] = depth[node] + 1
+            next_frontier.append(neighbour)
+            if neighbour in other_depth and (meet is None or other_depth[neighbour] < other_depth[meet]):
+                meet = neighbour
+    return next_frontier, meet
+
+
+def _join(
+    forward: dict[str, tuple[str, TripleKey] | None],
+    backward: dict[str, tuple[str, TripleKey] | None],
+    meet: str,
+) -> tuple[TripleKey, ...]:
+    first_half: list[TripleKey] = []
+    node = meet
+    while (step := forward[node]) is not None:
+        node, key = step
+        first_half.append(key)
+    second_half: list[TripleKey] = []
+    node = meet
+    while (step := backward[node]) is not None:
+        node, key = step
+        second_half.append(key)
+    return (*reversed(first_half), *second_half)
+
+
+# ----------------------------------------------------------------- privacy definition
+
+
+def _format_key(key: TripleKey) -> str:
+    return f"({key[0]}, {key[1]}, {key[2]})"
+
+
+@dataclass(frozen=True)
+class FilterMove:
+    """One triple taken out of its candidate set by a filter, with the reason.
+
+    `path` is the connecting path in the *other* graph (private graph for filter
+    (a), filtered public graph for filter (b)); it is empty when not computed yet
+    (see `path_for`) or when head and tail are the same entity.
+    """
+
+    key: TripleKey
+    filter: str
+    path: tuple[TripleKey, ...] = ()
+
+    def reason(self) -> str:
+        head, _relation, tail = self.key
+        if self.filter == FILTER_PUBLIC:
+            start = (
+                f"{_format_key(self.key)} left the public set: "
+                f"{head!r} and {tail!r} are connected in the private graph"
+            )
+        else:
+            start = (
+                f"{_format_key(self.key)} left the private set: it can be inferred because "
+                f"{head!r} and {tail!r} are connected in the public graph"
+            )
+        if self.path:
+            return f"{start} via {' – '.join(_format_key(k) for k in self.path)}."
+        return f"{start}."
+
+
+@dataclass(frozen=True)
+class PrivacyDefinition:
+    """The filtered split of the global graph.
+
+    `marked` is what the person or simulation marked before filtering; `query` are
+    the query triples (never private); `excluded` left both sets through a filter,
+    each with one `FilterMove` in `moves` (filter (a) moves first, then (b), each
+    sorted by key).
+    """
+
+    private: frozenset[TripleKey]
+    public: frozenset[TripleKey]
+    excluded: frozenset[TripleKey]
+    moves: tuple[FilterMove, ...]
+    marked: frozenset[TripleKey]
+    query: frozenset[TripleKey] = frozenset()
+
+    def state_of(self, key: TripleKey) -> State:
+        if key in self.private:
+            return "private"
+        if key in self.public:
+            return "public"
+        if key in self.excluded:
+            return "excluded"
+        raise KeyError(f"triple {_format_key(key)} is not part of this privacy definition")
+
+    def move_of(self, key: TripleKey) -> FilterMove | None:
+        return self._moves_by_key.get(key)
+
+    @property
+    def all_keys(self) -> frozenset[TripleKey]:
+        return self.private | self.public | self.excluded
+
+    @property
+    def unprivate(self) -> frozenset[TripleKey]:
+        """G_unpri = G minus G_pri: public and excluded triples."""
+        return self.public | self.excluded
+
+    @property
+    def candidate_private(self) -> frozenset[TripleKey]:
+        """The private graph filter (a) used: marks minus query triples."""
+        return self.private | {m.key for m in self.moves if m.filter == FILTER_PRIVATE}
+
+    @cached_property
+    def _moves_by_key(self) -> dict[TripleKey, FilterMove]:
+        return {move.key: move for move in self.moves}
+
+    @cached_property
+    def _candidate_private_adjacency(self) -> Adjacency:
+        return adjacency(self.candidate_private)
+
+    @cached_property
+    def _public_adjacency(self) -> Adjacency:
+        return adjacency(self.public)
+
+
+def path_for(move: FilterMove, definition: PrivacyDefinition) -> tuple[TripleKey, ...]:
+    """The connecting path that justifies `move` (computed once per graph, then BFS)."""
+    if move.path:
+        return move.path
+    if move.filter == FILTER_PUBLIC:
+        adj = definition._candidate_private_adjacency
+    else:
+        adj = definition._public_adjacency
+    head, _relation, tail = move.key
+    return shortest_path(adj, head, tail) or ()
+
+
+def with_path(move: FilterMove, definition: PrivacyDefinition) -> FilterMove:
+    """`move` with its path filled in (for display of a few moves at a time)."""
+    return FilterMove(move.key, move.filter, path_for(move, definition))
+
+
+def define_privacy(
+    all_keys: Iterable[TripleKey],
+    marked_private: Iterable[TripleKey],
+    query_keys: Iterable[TripleKey] = frozenset(),
+    max_paths: int = 100,
+) -> PrivacyDefinition:
+    """Split G into private and public and apply both filters of section 3.1.1.
+
+    1. Candidate private = marked minus query keys; candidate public = the rest.
+    2. Filter (a): a candidate public triple whose head and tail are connected in
+       the candidate private graph leaves the public set. Its own edge is never in
+       that graph; a private *parallel* edge with the same (head, tail) does count,
+       since that pair is then connected privately.
+    3. Filter (b), on the public graph left after (a): a candidate private triple
+       whose head and tail are connected there leaves the private set (it can be
+       inferred anyway). Its own edge is never in the public graph.
+    The filters run once, in this order, as in the paper; triples leaving a set are
+    `excluded` (in neither set). Paths are filled in for the first `max_paths`
+    moves; `path_for` computes the others on demand.
+
+    Raises ValueError when a marked triple is not in `all_keys`.
+    """
+    keys = frozenset(all_keys)
+    marked = frozenset(marked_private)
+    unknown = marked - keys
+    if unknown:
+        sample = ", ".join(_format_key(k) for k in sorted(unknown)[:3])
+        raise ValueError(f"{len(unknown)} marked triple(s) are not in the graph, e.g. {sample}")
+    query = frozenset(query_keys) & keys
+    candidate_private = marked - query
+    candidate_public = keys - candidate_private
+
+    private_components = components_of(candidate_private)
+    moved_public = sorted(k for k in candidate_public if private_components.connected(k[0], k[2]))
+    public = candidate_public.difference(moved_public)
+    public_components = components_of(public)
+    moved_private = sorted(k for k in candidate_private if public_components.connected(k[0], k[2]))
+    private = candidate_private.difference(moved_private)
+
+    moves = [FilterMove(k, FILTER_PUBLIC) for k in moved_public]
+    moves += [FilterMove(k, FILTER_PRIVATE) for k in moved_private]
+    definition = PrivacyDefinition(
+        private=private,
+        public=public,
+        excluded=frozenset(moved_public) | frozenset(moved_private),
+        moves=tuple(moves),
+        marked=marked,
+        query=query,
+    )
+    if not moves or max_paths <= 0:
+        return definition
+    shown = tuple(with_path(m, definition) if i < max_paths else m for i, m in enumerate(moves))
+    return PrivacyDefinition(definition.private, public, definition.excluded, shown, marked, query)
+
+
+# ---------------------------------------------------------------------- inference risk
+
+
+@dataclass(frozen=True)
+class InferenceRisk:
+    """A private triple of `doc_id` that other documents' non-private triples reconnect.
+
+    `path` runs from the head to the tail through triples of G_unpri that occur in a
+    document other than `doc_id`; `path_docs` names, per path step, the first such
+    document (sorted ids).
+    """
+
+    key: TripleKey
+    doc_id: str
+    path: tuple[TripleKey, ...]
+    path_docs: tuple[str, ...]
+
+
+def _docs_by_key(triples: Iterable[Triple]) -> dict[TripleKey, set[str]]:
+    docs: dict[TripleKey, set[str]] = defaultdict(set)
+    for triple in triples:
+        docs[triple.key].add(triple.doc_id)
+    return dict(docs)
+
+
+def _only_in(docs_by_key: Mapping[TripleKey, set[str]], doc_id: str) -> Callable[[TripleKey], bool]:
+    """Blocks the edges whose every occurrence is in `doc_id` (they vanish with g_i)."""
+
+    def blocked(key: TripleKey) -> bool:
+        docs = docs_by_key[key]
+        return len(docs) == 1 and doc_id in docs
+
+    return blocked
+
+
+def _iter_risks(
+    triples: Sequence[Triple],
+    definition: PrivacyDefinition,
+    progress: Progress | None = None,
+) -> Iterable[InferenceRisk]:
+    docs_by_key = _docs_by_key(triples)
+    private = {k for k in docs_by_key if k in definition.private}
+    unprivate = set(docs_by_key) - private
+    unprivate_components = components_of(unprivate)
+    candidates = sorted(k for k in private if unprivate_components.connected(k[0], k[2]))
+    if not candidates:
+        if progress:
+            progress(0, 0)
+        return
+    private_adj = adjacency(private)
+    unprivate_adj = adjacency(unprivate)
+    for done, key in enumerate(candidates, start=1):
+        head, _relation, tail = key
+        for doc_id in sorted(docs_by_key[key]):
+            blocked = _only_in(docs_by_key, doc_id)
+            if shortest_path(private_adj, head, tail, blocked) is not None:
+                continue
+            path = shortest_path(unprivate_adj, head, tail, blocked)
+            if path is not None:
+                path_docs = tuple(min(docs_by_key[k] - {doc_id}) for k in path)
+                yield InferenceRisk(key, doc_id, path, path_docs)
+        if progress:
+            progress(done, len(candidates))
+
+
+def inference_risks(
+    triples: Sequence[Triple],
+    definition: PrivacyDefinition,
+    progress: Progress | None = None,
+) -> list[InferenceRisk]:
+    """Eq. 2 of Eraser4RAG for every document d_i and private triple (h, r, t) of g_i,pri.
+
+    A risk holds when h and t are NOT connected in G_pri without g_i,pri and ARE
+    connected in G_unpri without g_i,unpri. Following the paper's gloss ("the
+    unprivate knowledge graph of other documents"), "without g_i" keeps a key that
+    also occurs in another document; only keys whose every occurrence is in d_i are
+    dropped. G_unpri is every key of `triples` that is not private (public,
+    excluded, or outside the definition). Pairs not connected in the whole G_unpri
+    are rejected by union-find; the rest get a bidirectional BFS per document.
+    """
+    return list(_iter_risks(triples, definition, progress))
+
+
+def has_inference_risk(triples: Sequence[Triple], definition: PrivacyDefinition) -> bool:
+    """Whether the document set belongs to {D}_infer (stops at the first risk)."""
+    return next(iter(_iter_risks(triples, definition)), None) is not None

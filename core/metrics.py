@@ -1,0 +1,149 @@
+"""Eraser4RAG metrics: retention rates, the connection ratio, D_special and the RL reward.
+
+A rate whose denominator is empty (a document with no private triples for r_pri,
+no public triples for r_pub, an empty G_pri for r_connect) is undefined and
+returned as `None`; `mean_defined` and `retention_by_doc` skip such documents, as
+the paper evaluates r_pri/r_pub only on D_special where both sets are non-empty.
+Every argument that takes triples accepts `Triple` objects or `TripleKey` tuples.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from core.graph import PrivacyDefinition, components_of, has_inference_risk
+from core.types import Triple, TripleKey
+
+
+def _keys(items: Iterable[Triple | TripleKey]) -> set[TripleKey]:
+    return {item.key if isinstance(item, Triple) else item for item in items}
+
+
+def _retention(
+    original: Iterable[Triple | TripleKey], rewritten: Iterable[Triple | TripleKey]
+) -> float | None:
+    before = _keys(original)
+    if not before:
+        return None
+    return len(before & _keys(rewritten)) / len(before)
+
+
+def r_pri(
+    original_private_keys_in_doc: Iterable[Triple | TripleKey],
+    rewritten_keys: Iterable[Triple | TripleKey],
+) -> float | None:
+    """#g'_i,pri / #g_i,pri: share of the document's private triples still in the rewrite.
+
+    g'_i,pri = g'_i ∩ g_i,pri (section 3.1.1). None when the document had no private triple.
+    """
+    return _retention(original_private_keys_in_doc, rewritten_keys)
+
+
+def r_pub(
+    original_public_keys_in_doc: Iterable[Triple | TripleKey],
+    rewritten_keys: Iterable[Triple | TripleKey],
+) -> float | None:
+    """#g'_i,pub / #g_i,pub: share of the document's public triples still in the rewrite.
+
+    None when the document had no public triple.
+    """
+    return _retention(original_public_keys_in_doc, rewritten_keys)
+
+
+def r_connect(
+    private_keys: Iterable[Triple | TripleKey],
+    graph_keys: Iterable[Triple | TripleKey],
+) -> float | None:
+    """Share of private triples whose head and tail are connected in the graph of `graph_keys`.
+
+    Section 4.1.2: `graph_keys` is G' of the rewritten documents (or G_unpri, the
+    risk left after a perfect erasure of every private triple). Connectivity is
+    undirected, by union-find. None when there is no private triple.
+    """
+    private = _keys(private_keys)
+    if not private:
+        return None
+    components = components_of(_keys(graph_keys))
+    connected = sum(1 for head, _relation, tail in private if components.connected(head, tail))
+    return connected / len(private)
+
+
+def d_special(
+    triples_by_doc: Mapping[str, Iterable[Triple | TripleKey]],
+    definition: PrivacyDefinition,
+) -> set[str]:
+    """Eq. 1: documents holding a public and a private triple with the same tail entity.
+
+    Private and public keys are disjoint, so two such triples always differ in head
+    or relation, as the paper requires.
+    """
+    special: set[str] = set()
+    for doc_id, items in triples_by_doc.items():
+        keys = _keys(items)
+        private_tails = {tail for _h, _r, tail in keys & definition.private}
+        public_tails = {tail for _h, _r, tail in keys & definition.public}
+        if private_tails & public_tails:
+            special.add(doc_id)
+    return special
+
+
+def is_inference_risk_set(triples: Sequence[Triple], definition: PrivacyDefinition) -> bool:
+    """Whether the document set is in {D}_infer (Eq. 2); see `core.graph.inference_risks`."""
+    return has_inference_risk(triples, definition)
+
+
+def reward(r_pub_value: float, r_pri_value: float, p: float) -> float:
+    """R = r_pub · exp(-p · r_pri) (section 3.2); rates must lie in [0, 1] and p ≥ 0."""
+    for name, value in (("r_pub", r_pub_value), ("r_pri", r_pri_value)):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"{name} must be between 0 and 1, got {value}")
+    if p < 0:
+        raise ValueError(f"penalty p must be non-negative, got {p}")
+    return r_pub_value * math.exp(-p * r_pri_value)
+
+
+def mean_defined(values: Iterable[float | None]) -> float | None:
+    """Mean of the defined values (None entries skipped); None when none is defined."""
+    defined = [value for value in values if value is not None]
+    return sum(defined) / len(defined) if defined else None
+
+
+@dataclass(frozen=True)
+class DocRetention:
+    doc_id: str
+    private_before: int
+    private_after: int
+    public_before: int
+    public_after: int
+
+    @property
+    def r_pri(self) -> float | None:
+        return self.private_after / self.private_before if self.private_before else None
+
+    @property
+    def r_pub(self) -> float | None:
+        return self.public_after / self.public_before if self.public_before else None
+
+
+def retention_by_doc(
+    original_by_doc: Mapping[str, Iterable[Triple | TripleKey]],
+    rewritten_by_doc: Mapping[str, Iterable[Triple | TripleKey]],
+    definition: PrivacyDefinition,
+) -> dict[str, DocRetention]:
+    """Per-document counts behind r_pri and r_pub; a document missing from the rewrite kept nothing."""
+    result: dict[str, DocRetention] = {}
+    for doc_id, items in original_by_doc.items():
+        original = _keys(items)
+        rewritten = _keys(rewritten_by_doc.get(doc_id, ()))
+        private = original & definition.private
+        public = original & definition.public
+        result[doc_id] = DocRetention(
+            doc_id=doc_id,
+            private_before=len(private),
+            private_after=len(private & rewritten),
+            public_before=len(public),
+            public_after=len(public & rewritten),
+        )
+    return result
