@@ -61,7 +61,9 @@ class OpenAICompatibleClient(ChatClient):
         self.base_url = base_url
         self.model = model
         self.name = f"openai:{model}"
-        self._client = OpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout_s, max_retries=0)
+        self._client = OpenAI(
+            base_url=base_url, api_key=api_key or "not-needed", timeout=timeout_s, max_retries=0
+        )
 
     def chat(
         self,
@@ -89,7 +91,8 @@ class OpenAICompatibleClient(ChatClient):
             ) from None
         except openai.APIError as exc:
             raise ChatError(
-                f"endpoint {self.base_url} (model {self.model!r}) failed: {type(exc).__name__}: {_short(str(exc))}"
+                f"endpoint {self.base_url} (model {self.model!r}) failed: "
+                f"{type(exc).__name__}: {_short(str(exc))}"
             ) from None
         if not response.choices:
             raise ChatError(f"endpoint {self.base_url} (model {self.model!r}) returned no choices")
