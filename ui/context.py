@@ -23,6 +23,7 @@ components, registers the ones other tabs or tests need with `ctx.register(name,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,7 @@ def elem_id(name: str) -> str:
 class _View:
     render: Render
     outputs: list[Component]
+    inputs: list[Component]
 
 
 @dataclass
@@ -75,9 +77,15 @@ class StudioContext:
             known = ", ".join(sorted(self.components))
             raise KeyError(f"no component registered as {name!r} (registered: {known})") from None
 
-    def add_view(self, render: Render, outputs: Sequence[Component]) -> None:
-        """A view re-rendered from the workspace after every action and on page load."""
-        self._views.append(_View(render, list(outputs)))
+    def add_view(
+        self, render: Render, outputs: Sequence[Component], inputs: Sequence[Component] = ()
+    ) -> None:
+        """A view re-rendered after every action and on page load.
+
+        render(workspace, *inputs) returns one value per output (a bare value for one output);
+        `inputs` are view options such as filters, read when the view is re-rendered.
+        """
+        self._views.append(_View(render, list(outputs), list(inputs)))
 
     def action(
         self,
@@ -103,37 +111,49 @@ class StudioContext:
         self._changing_events.append(event)
         return event
 
-    def render_all(self, workspace: Workspace) -> list[Any]:
+    def render_all(self, workspace: Workspace, *view_inputs: Any) -> list[Any]:
+        """Every view's values, in `view_outputs()` order; `view_inputs` in `view_inputs()` order."""
         values: list[Any] = []
+        position = 0
         for view in self._views:
-            rendered = view.render(workspace)
-            if len(view.outputs) == 1:
-                rendered = [rendered]
-            values.extend(rendered)
+            own_inputs = view_inputs[position : position + len(view.inputs)]
+            position += len(view.inputs)
+            rendered = view.render(workspace, *own_inputs)
+            values.extend([rendered] if len(view.outputs) == 1 else rendered)
         return values
 
     def view_outputs(self) -> list[Component]:
         return [comp for view in self._views for comp in view.outputs]
 
+    def view_inputs(self) -> list[Component]:
+        return [comp for view in self._views for comp in view.inputs]
+
+    def refresh(self, event: Any) -> Any:
+        """Chain a re-render of all views after `event` (an event listener's dependency)."""
+        return event.then(
+            self.render_all,
+            inputs=[self.workspace_state, *self.view_inputs()],
+            outputs=self.view_outputs(),
+            api_visibility="private",
+            show_progress="hidden",
+        )
+
     def finish(self) -> None:
         """Re-render every view after every action; call once after all tabs are built."""
-        outputs = self.view_outputs()
-        if not outputs:
+        if not self._views:
             return
         for event in self._changing_events:
-            event.then(self.render_all, inputs=[self.workspace_state], outputs=outputs, api_visibility="private")
+            self.refresh(event)
 
 
 def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
     """Show bad input as an error toast; the workspace is left as it was."""
 
+    @functools.wraps(handler)  # keeps the signature gradio inspects (gr.Progress, gr.SelectData)
     def wrapped(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
         try:
             return handler(*args, **kwargs)
         except (ValueError, KeyError, LookupError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             raise gr.Error(str(message)) from exc
-
-    wrapped.__name__ = getattr(handler, "__name__", "action")
-    wrapped.__doc__ = handler.__doc__
     return wrapped
