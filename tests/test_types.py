@@ -1,0 +1,32 @@
+from core.types import Corpus, Document, Query, Triple, normalize_entity, normalize_relation, triple_key
+
+
+def test_entity_normalisation_folds_case_space_punctuation_and_article():
+    assert normalize_entity("The  Acme Corp.") == "acme corp"
+    assert normalize_entity("acme corp") == "acme corp"
+    assert normalize_entity("  “Harrow Vale” ") == "harrow vale"
+    assert normalize_entity("Anna-Lena O'Neil") == "anna-lena o'neil"
+
+
+def test_relation_normalisation_is_snake_case():
+    assert normalize_relation("Lives In") == "lives_in"
+    assert normalize_relation("works-for") == "works_for"
+    assert normalize_relation("  located   in ") == "located_in"
+    assert normalize_relation("John's sister") == "john_sister"
+
+
+def test_triple_key_equal_across_surface_forms():
+    a = Triple("John Doe", "lives_in", "TechVille", "d1", (0, 10))
+    b = Triple("john doe", "Lives in", "the TechVille.", "d2", (5, 20))
+    assert a.key == b.key == triple_key("JOHN DOE", "lives in", "techville")
+    assert a != b  # provenance differs; only the key is shared
+
+
+def test_corpus_lookup_and_merge_keeps_existing_ids():
+    first = Corpus([Document("d1", "One", "alpha")], [Query("q1", "what?", ("a",), ("d1",))])
+    second = Corpus([Document("d1", "Other", "beta"), Document("d2", "Two", "gamma")], [])
+    merged = first.merged_with(second)
+    assert [d.id for d in merged.documents] == ["d1", "d2"]
+    assert merged.document("d1").text == "alpha"
+    assert merged.text_of("q1") == "what?"
+    assert first.documents == [Document("d1", "One", "alpha")]  # inputs untouched
