@@ -39,10 +39,10 @@ lint: install-dev
 	$(BIN)/ruff check .
 
 bench: install
-	$(BIN)/python benchmarks/bench_graph.py
-	$(BIN)/python benchmarks/bench_extract.py
-	$(BIN)/python benchmarks/bench_startup.py
-	$(BIN)/python benchmarks/bench_aback.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_graph.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_extract.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_startup.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_aback.py
 
 clean:
 	rm -rf $(VENV) .cache test-artifacts benchmarks/results

@@ -1,0 +1,79 @@
+"""Triple-extraction throughput: documents per second on synthetic ~100-word documents.
+
+Usage: python benchmarks/bench_extract.py [--docs 250] [--extractor spacy] [--seed 0]
+Writes benchmarks/results/extract.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+from faker import Faker
+
+from core.extract import get_extractor
+from core.settings import from_env
+
+REPO = Path(__file__).resolve().parents[1]
+
+SENTENCES = (
+    "{person} works for {company}.",
+    "{company} is located in {city}.",
+    "{person} lives in {city} with {relative}.",
+    "{relative} was born in {city} in {year}.",
+    "{person} founded {company} in {year}.",
+    "{company} acquired {company2} last spring.",
+    "{person} studied economics at the University of {city}.",
+    "{relative} is the sister of {person}.",
+    "The headquarters of {company2} are in {city2}.",
+    "{person} met {relative} at a conference in {city2}.",
+    "{company2} hired {relative} as a data analyst.",
+    "{person} donated money to the {city} Museum.",
+)
+
+
+def synthetic_document(fake: Faker, rng: random.Random, target_words: int = 100) -> str:
+    fields = {
+        "person": fake.name(), "relative": fake.name(), "company": fake.company(),
+        "company2": fake.company(), "city": fake.city(), "city2": fake.city(),
+        "year": str(rng.randint(1950, 2020)),
+    }
+    sentences: list[str] = []
+    while sum(len(s.split()) for s in sentences) < target_words:
+        sentences.append(rng.choice(SENTENCES).format(**fields))
+    return " ".join(sentences)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--docs", type=int, default=250)
+    parser.add_argument("--extractor", default="spacy")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    fake, rng = Faker("en_US"), random.Random(args.seed)
+    Faker.seed(args.seed)
+    items = [(f"doc{i}", synthetic_document(fake, rng)) for i in range(args.docs)]
+    words = sum(len(text.split()) for _, text in items)
+    extractor = get_extractor(args.extractor, from_env())
+    extractor.extract_many(items[:5])  # loads the model outside the timed part
+    started = time.perf_counter()
+    triples = extractor.extract_many(items)
+    elapsed = time.perf_counter() - started
+    result = {
+        "extractor": args.extractor, "documents": args.docs, "words": words,
+        "seconds": elapsed, "docs_per_s": args.docs / elapsed, "triples": len(triples),
+    }
+    out = REPO / "benchmarks" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "extract.json").write_text(json.dumps(result, indent=2))
+    print(
+        f"{args.extractor}: {args.docs} docs ({words / args.docs:.0f} words each) in {elapsed:.2f} s"
+        f" = {result['docs_per_s']:.1f} docs/s, {len(triples)} triples"
+    )
+
+
+if __name__ == "__main__":
+    main()
