@@ -1,8 +1,8 @@
 """Plain-dict (JSON-ready) forms of the studio's nouns, and the portable bundle format.
 
 Every `*_to_dict` has a `*_from_dict` that gives back an equal object. Readers
-validate as they go and raise `BundleError` whose `field` is the path of the bad
-value inside the bundle, e.g. `triples[4].span`.
+validate as they go and raise `BundleError` (an `InputError`) whose `field` is the path
+of the bad value inside the bundle, e.g. `triples[4].span`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.documents import InputError
 from core.graph import FilterMove, PrivacyDefinition
 from core.types import Corpus, Document, Query, Span, Triple, TripleKey
 
@@ -18,13 +19,11 @@ BUNDLE_FORMAT = "rag-privacy-studio/1"
 _MISSING: Any = object()
 
 
-class BundleError(ValueError):
+class BundleError(InputError):
     """Invalid serialized data; `field` is the path of the offending value ("" for the whole input)."""
 
-    def __init__(self, field: str, message: str) -> None:
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}" if field else message)
+    def __init__(self, field: str, message: str, file: str = "bundle") -> None:
+        super().__init__(file, None, field, f"{field}: {message}" if field else message)
 
 
 @dataclass
@@ -115,7 +114,12 @@ def document_from_dict(data: object, path: str = "document") -> Document:
 
 
 def query_to_dict(query: Query) -> dict[str, Any]:
-    return {"id": query.id, "text": query.text, "answers": list(query.answers), "doc_ids": list(query.doc_ids)}
+    return {
+        "id": query.id,
+        "text": query.text,
+        "answers": list(query.answers),
+        "doc_ids": list(query.doc_ids),
+    }
 
 
 def query_from_dict(data: object, path: str = "query") -> Query:
@@ -206,10 +210,10 @@ def _check_triples_against_corpus(triples: list[Triple], corpus: Corpus, path: s
     for i, triple in enumerate(triples):
         if triple.doc_id not in texts:
             raise BundleError(f"{path}[{i}].doc_id", f"no document or query with id {triple.doc_id!r}")
-        if triple.span[1] > len(texts[triple.doc_id]):
+        length = len(texts[triple.doc_id])
+        if triple.span[1] > length:
             raise BundleError(
-                f"{path}[{i}].span",
-                f"end {triple.span[1]} is past the end of {triple.doc_id!r} ({len(texts[triple.doc_id])} chars)",
+                f"{path}[{i}].span", f"end {triple.span[1]} is past the end of {triple.doc_id!r} ({length} chars)"
             )
 
 
@@ -258,6 +262,7 @@ def privacy_definition_to_dict(definition: PrivacyDefinition) -> dict[str, Any]:
         "public": keys_to_list(definition.public),
         "excluded": keys_to_list(definition.excluded),
         "marked": keys_to_list(definition.marked),
+        "query": keys_to_list(definition.query),
         "moves": [filter_move_to_dict(move) for move in definition.moves],
     }
 
@@ -274,6 +279,7 @@ def privacy_definition_from_dict(data: object, path: str = "definition") -> Priv
             for i, item in enumerate(_expect_list(_get(data, "moves", path, []), moves_path))
         ),
         marked=keys_from_value(_get(data, "marked", path, []), _join(path, "marked")),
+        query=keys_from_value(_get(data, "query", path, []), _join(path, "query")),
     )
 
 
