@@ -212,9 +212,8 @@ def _check_triples_against_corpus(triples: list[Triple], corpus: Corpus, path: s
             raise BundleError(f"{path}[{i}].doc_id", f"no document or query with id {triple.doc_id!r}")
         length = len(texts[triple.doc_id])
         if triple.span[1] > length:
-            raise BundleError(
-                f"{path}[{i}].span", f"end {triple.span[1]} is past the end of {triple.doc_id!r} ({length} chars)"
-            )
+            message = f"end {triple.span[1]} is past the end of {triple.doc_id!r} ({length} chars)"
+            raise BundleError(f"{path}[{i}].span", message)
 
 
 # --- privacy definitions ------------------------------------------------------------------------
