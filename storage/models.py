@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.engine import Dialect
@@ -35,7 +35,11 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 class Base(DeclarativeBase):
-    type_annotation_map = {datetime: UTCDateTime, dict[str, Any]: JSON, list[Any]: JSON}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        datetime: UTCDateTime,
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+    }
 
 
 class CorpusRow(Base):
@@ -130,6 +134,7 @@ class PrivacyDefinitionRow(Base):
     public: Mapped[list[Any]] = mapped_column()
     excluded: Mapped[list[Any]] = mapped_column()
     marked: Mapped[list[Any]] = mapped_column()
+    query: Mapped[list[Any]] = mapped_column()
     moves: Mapped[list[Any]] = mapped_column()
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
 
