@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -342,13 +342,13 @@ def shortest_path(
     adj: Adjacency,
     source: str,
     target: str,
-    blocked: Callable[[TripleKey], bool] | None = None,
+    avoid: Container[TripleKey] = frozenset(),
 ) -> tuple[TripleKey, ...] | None:
     """Fewest-edge path from `source` to `target` as keys, or None when not connected.
 
-    Bidirectional breadth-first search that always grows the smaller frontier, so a
-    disconnected pair costs only the smaller side's component. Edges for which
-    `blocked(key)` is true are not walked. A node present in `adj` reaches itself
+    Bidirectional breadth-first search that always grows the frontier with fewer
+    edges to walk, so a disconnected pair costs about the smaller side's component. Edges in `avoid` are
+    not walked. A node present in `adj` reaches itself
     by the empty path.
     """
     if source not in adj or target not in adj:
@@ -360,14 +360,19 @@ def shortest_path(
     depth_f, depth_b = {source: 0}, {target: 0}
     frontier_f, frontier_b = [source], [target]
     while frontier_f and frontier_b:
-        grow_forward = len(frontier_f) <= len(frontier_b)
+        grow_forward = _fanout(adj, frontier_f) <= _fanout(adj, frontier_b)
         if grow_forward:
-            frontier_f, meet = _expand(adj, frontier_f, forward, depth_f, depth_b, blocked)
+            frontier_f, meet = _expand(adj, frontier_f, forward, depth_f, depth_b, avoid)
         else:
-            frontier_b, meet = _expand(adj, frontier_b, backward, depth_b, depth_f, blocked)
+            frontier_b, meet = _expand(adj, frontier_b, backward, depth_b, depth_f, avoid)
         if meet is not None:
             return _join(forward, backward, meet)
     return None
+
+
+def _fanout(adj: Adjacency, frontier: list[str]) -> int:
+    """Edges the next level would walk (a hub makes a one-node frontier expensive)."""
+    return sum(len(adj[node]) for node in frontier)
 
 
 def _expand(
@@ -376,14 +381,14 @@ def _expand(
     parents: dict[str, tuple[str, TripleKey] | None],
     depth: dict[str, int],
     other_depth: dict[str, int],
-    blocked: Callable[[TripleKey], bool] | None,
+    avoid: Container[TripleKey],
 ) -> tuple[list[str], str | None]:
     """Grow one full level; returns the next frontier and the best meeting node, if any."""
     next_frontier: list[str] = []
     meet: str | None = None
     for node in frontier:
         for neighbour, key in adj[node]:
-            if neighbour in parents or (blocked is not None and blocked(key)):
+            if neighbour in parents or key in avoid:
                 continue
             parents[neighbour] = (node, key)
             depth[neighbour] = depth[node] + 1
@@ -573,7 +578,12 @@ def define_privacy(
     if not moves or max_paths <= 0:
         return definition
     shown = tuple(with_path(m, definition) if i < max_paths else m for i, m in enumerate(moves))
-    return PrivacyDefinition(definition.private, public, definition.excluded, shown, marked, query)
+    with_paths = PrivacyDefinition(definition.private, public, definition.excluded, shown, marked, query)
+    # Hand over the adjacency lists already built, so a later `path_for` does not rebuild them.
+    for graph_cache in ("_candidate_private_adjacency", "_public_adjacency"):
+        if graph_cache in definition.__dict__:
+            with_paths.__dict__[graph_cache] = definition.__dict__[graph_cache]
+    return with_paths
 
 
 # ---------------------------------------------------------------------- inference risk
@@ -594,29 +604,45 @@ class InferenceRisk:
     path_docs: tuple[str, ...]
 
 
-def _docs_by_key(triples: Iterable[Triple]) -> dict[TripleKey, set[str]]:
+def _docs_by_key(source: Iterable[Triple] | KnowledgeGraph) -> dict[TripleKey, set[str]]:
+    if isinstance(source, KnowledgeGraph):
+        return {key: {t.doc_id for t in occurrences} for key, occurrences in source.edges.items()}
     docs: dict[TripleKey, set[str]] = defaultdict(set)
-    for triple in triples:
+    for triple in source:
         docs[triple.key].add(triple.doc_id)
     return dict(docs)
 
 
-def _only_in(docs_by_key: Mapping[TripleKey, set[str]], doc_id: str) -> Callable[[TripleKey], bool]:
-    """Blocks the edges whose every occurrence is in `doc_id` (they vanish with g_i)."""
+def _keys_only_in_one_doc(docs_by_key: dict[TripleKey, set[str]]) -> dict[str, set[TripleKey]]:
+    """Per document, the keys that vanish from the graph together with that document."""
+    only: dict[str, set[TripleKey]] = defaultdict(set)
+    for key, docs in docs_by_key.items():
+        if len(docs) == 1:
+            only[next(iter(docs))].add(key)
+    return only
 
-    def blocked(key: TripleKey) -> bool:
-        docs = docs_by_key[key]
-        return len(docs) == 1 and doc_id in docs
 
-    return blocked
+def _bridges(keys: Iterable[TripleKey]) -> set[TripleKey]:
+    """Keys whose removal alone disconnects their head from their tail (parallel keys never do)."""
+    pairs: dict[frozenset[str], list[TripleKey]] = defaultdict(list)
+    for key in keys:
+        pairs[frozenset((key[0], key[2]))].append(key)
+    simple = nx.Graph()
+    simple.add_edges_from(tuple(pair) for pair, parallel in pairs.items() if len(pair) == 2)
+    found: set[TripleKey] = set()
+    for u, v in nx.bridges(simple):
+        parallel = pairs[frozenset((u, v))]
+        if len(parallel) == 1:
+            found.add(parallel[0])
+    return found
 
 
 def _iter_risks(
-    triples: Sequence[Triple],
+    source: Sequence[Triple] | KnowledgeGraph,
     definition: PrivacyDefinition,
     progress: Progress | None = None,
 ) -> Iterable[InferenceRisk]:
-    docs_by_key = _docs_by_key(triples)
+    docs_by_key = _docs_by_key(source)
     private = {k for k in docs_by_key if k in definition.private}
     unprivate = set(docs_by_key) - private
     unprivate_components = components_of(unprivate)
@@ -625,15 +651,19 @@ def _iter_risks(
         if progress:
             progress(0, 0)
         return
+    only_in = _keys_only_in_one_doc(docs_by_key)
+    private_bridges = _bridges(private)
     private_adj = adjacency(private)
     unprivate_adj = adjacency(unprivate)
     for done, key in enumerate(candidates, start=1):
         head, _relation, tail = key
         for doc_id in sorted(docs_by_key[key]):
-            blocked = _only_in(docs_by_key, doc_id)
-            if shortest_path(private_adj, head, tail, blocked) is not None:
+            dropped = only_in.get(doc_id, frozenset())
+            # A bridge that vanishes with d_i disconnects the pair privately: no BFS needed.
+            privately_cut = key in private_bridges and key in dropped
+            if not privately_cut and shortest_path(private_adj, head, tail, dropped) is not None:
                 continue
-            path = shortest_path(unprivate_adj, head, tail, blocked)
+            path = shortest_path(unprivate_adj, head, tail, dropped)
             if path is not None:
                 path_docs = tuple(min(docs_by_key[k] - {doc_id}) for k in path)
                 yield InferenceRisk(key, doc_id, path, path_docs)
@@ -642,7 +672,7 @@ def _iter_risks(
 
 
 def inference_risks(
-    triples: Sequence[Triple],
+    triples: Sequence[Triple] | KnowledgeGraph,
     definition: PrivacyDefinition,
     progress: Progress | None = None,
 ) -> list[InferenceRisk]:
@@ -654,11 +684,13 @@ def inference_risks(
     also occurs in another document; only keys whose every occurrence is in d_i are
     dropped. G_unpri is every key of `triples` that is not private (public,
     excluded, or outside the definition). Pairs not connected in the whole G_unpri
-    are rejected by union-find; the rest get a bidirectional BFS per document.
+    are rejected by union-find; the rest get a bidirectional BFS per document
+    (skipped on the private side when the triple is a bridge of G_pri that vanishes
+    with d_i). `triples` may be the occurrences or a `KnowledgeGraph` built from them.
     """
     return list(_iter_risks(triples, definition, progress))
 
 
-def has_inference_risk(triples: Sequence[Triple], definition: PrivacyDefinition) -> bool:
+def has_inference_risk(triples: Sequence[Triple] | KnowledgeGraph, definition: PrivacyDefinition) -> bool:
     """Whether the document set belongs to {D}_infer (stops at the first risk)."""
     return next(iter(_iter_risks(triples, definition)), None) is not None
