@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -133,6 +133,12 @@ class KnowledgeGraph:
 
     def __len__(self) -> int:
         return len(self.edges)
+
+    def __iter__(self) -> Iterator[TripleKey]:
+        return iter(self.edges)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.edges
 
     def keys(self) -> set[TripleKey]:
         return set(self.edges)
