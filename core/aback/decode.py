@@ -1,0 +1,599 @@
+"""Token-level generation with ABack: monitor, look ahead, infer hidden states, backtrack, revise.
+
+One forward pass per generated token in both modes (KV cache, `DynamicCache`).
+The guarded loop after each token:
+1. checks the tail of the decoded text with `LeakMonitor` (cost: microseconds);
+2. while the text ends in an indicator prefix, holds the next tokens as a pending
+   look-ahead (at most m tokens past the suspicious token) instead of committing them;
+3. on an exact leak at token i, splits the d tokens before i into l-token units,
+   scores them with the Eq. 8 prior, infers their hidden states (HMM or LLM), and
+   cuts the output back to the first S3 unit (or to i when none is S3);
+4. re-prefills the prompt with the privacy instruction (assets/prompts/aback_revise.txt)
+   appended to the system message plus the kept tokens, bans the first token of
+   every tokenisation of the leaked indicators, and resumes generation.
+After `max_backtracks` backtracks a further leak is masked in the output instead.
+"""
+
+from __future__ import annotations
+
+import bisect
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from core.aback.hsm import (
+    DEFAULT_TRANSITION,
+    HiddenState,
+    HmmInference,
+    LlmInference,
+    UnitState,
+    backtrack_point,
+    parse_transition,
+    split_units,
+    validate_transition,
+)
+from core.aback.monitor import Leak, LeakMonitor
+
+if TYPE_CHECKING:
+    from core.aback.prototypes import Prototypes
+    from core.llm import ChatClient
+    from core.settings import Settings
+
+REVISE_PROMPT_PATH = Path(__file__).resolve().parents[2] / "assets" / "prompts" / "aback_revise.txt"
+Message = dict[str, str]
+
+
+@dataclass(frozen=True)
+class ABackConfig:
+    """ABack's knobs (defaults: `Settings`; reasons in docs/ABACK.md)."""
+
+    m: int = 5  # look-ahead tokens after a suspicious token
+    l: int = 5  # noqa: E741 - tokens per observation unit (the paper's l)
+    d: int = 15  # tokens before the leak that the HSM looks at
+    hsm_method: str = "hmm"  # hmm | llm
+    transition: tuple[tuple[float, ...], ...] = tuple(tuple(row) for row in DEFAULT_TRANSITION)
+    max_backtracks: int = 3
+    max_new_tokens: int = 96
+    temperature: float = 0.0  # 0 = greedy
+    top_p: float = 1.0
+    seed: int = 0
+    prior_temperature: float = 0.1
+    mask: str = "[REDACTED]"
+
+    def __post_init__(self) -> None:
+        if self.m < 0 or self.l < 1 or self.d < 0:
+            raise ValueError(f"ABackConfig: need m >= 0, l >= 1, d >= 0; got m={self.m}, l={self.l}, d={self.d}")
+        if self.hsm_method not in {"hmm", "llm"}:
+            raise ValueError(f"ABackConfig.hsm_method: {self.hsm_method!r} is not 'hmm' or 'llm'")
+        if self.max_backtracks < 0 or self.max_new_tokens < 1:
+            raise ValueError("ABackConfig: max_backtracks must be >= 0 and max_new_tokens >= 1")
+        if self.temperature < 0 or not 0 < self.top_p <= 1 or self.prior_temperature <= 0:
+            raise ValueError("ABackConfig: need temperature >= 0, 0 < top_p <= 1, prior_temperature > 0")
+        validate_transition(np.array(self.transition), "ABackConfig.transition")
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> ABackConfig:
+        values: dict[str, Any] = {
+            "m": settings.aback_lookahead_m,
+            "l": settings.aback_unit_l,
+            "d": settings.aback_window_d,
+            "hsm_method": settings.aback_hsm_method,
+            "transition": tuple(tuple(row) for row in parse_transition(settings.aback_transition)),
+            "max_backtracks": settings.aback_max_backtracks,
+            "max_new_tokens": settings.aback_max_new_tokens,
+            "temperature": settings.aback_temperature,
+            "top_p": settings.aback_top_p,
+            "seed": settings.seed,
+            "prior_temperature": settings.aback_prior_temperature,
+        }
+        values.update(overrides)
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class TokenStep:
+    index: int
+    token_id: int
+    text: str  # the characters this token added to the decoded output
+    elapsed_s: float
+
+
+@dataclass(frozen=True)
+class TokenView:
+    token_id: int
+    text: str
+    state: str | None = None  # "S1".."S4" from the HSM run that covered this token
+    pending: bool = False  # held back in the look-ahead, not yet shown to the user
+    masked: bool = False  # overlaps a leak masked after the backtracks ran out
+
+
+@dataclass(frozen=True)
+class BacktrackEvent:
+    leak_position: int  # token index i where the leaked indicator starts
+    indicator: str
+    units: tuple[UnitState, ...]  # o_1..o_n and the look-ahead unit (S4)
+    backtrack_token: int  # generation resumed from this token index
+    removed_text: str
+    replacement_text: str = ""  # what was generated in place of the removed tokens
+    leak_span: tuple[int, int] = (0, 0)  # the leak's character range inside removed_text
+
+
+@dataclass(frozen=True)
+class RemovedSpan:
+    event_index: int
+    at_token: int  # the removed tokens stood before today's token at this index
+    text: str
+    tokens: tuple[TokenView, ...]  # with the states the HSM gave them
+    leak_span: tuple[int, int]  # character range of the leak inside `text`
+
+
+@dataclass(frozen=True)
+class StreamUpdate:
+    text: str  # the answer as the user sees it: committed tokens, masks applied
+    tokens: tuple[TokenView, ...]  # committed and pending tokens
+    removed: tuple[RemovedSpan, ...]
+    events: tuple[BacktrackEvent, ...]
+    masked_leaks: tuple[Leak, ...]
+    phase: str  # generating | lookahead | backtracked | masked | done
+    generated_tokens: int  # forward-sampled tokens so far, removed ones included
+    done: bool = False
+
+
+@dataclass(frozen=True)
+class GuardedResult:
+    text: str
+    events: tuple[BacktrackEvent, ...]
+    tokens: tuple[TokenView, ...]
+    wall_s: float
+    generated_tokens: int
+    masked_leaks: tuple[Leak, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlainResult:
+    text: str
+    token_ids: tuple[int, ...]
+    wall_s: float
+    generated_tokens: int
+
+
+class _Detokenizer:
+    """Decoded text of a growing token list, with each token's start offset, without re-decoding it all.
+
+    Tokens that end inside a multi-byte character are held until the character completes.
+    """
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+        self.ids: list[int] = []
+        self.starts: list[int] = []
+        self.text = ""
+        self._held_from = 0
+
+    def push(self, token_id: int) -> str:
+        self.ids.append(token_id)
+        self.starts.append(len(self.text))
+        chunk = self.tokenizer.decode(
+            self.ids[self._held_from :], skip_special_tokens=True, clean_up_tokenization_spaces=False
+        )
+        if chunk.endswith("\ufffd"):
+            return ""
+        self.text += chunk
+        self._held_from = len(self.ids)
+        return chunk
+
+    def truncate(self, n: int) -> None:
+        if n >= len(self.ids):
+            return
+        self.text = self.text[: self.starts[n]]
+        del self.ids[n:], self.starts[n:]
+        self._held_from = min(self._held_from, n)
+
+    def token_text(self, index: int) -> str:
+        end = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.text)
+        return self.text[self.starts[index] : end]
+
+    def char_of(self, index: int) -> int:
+        return self.starts[index] if index < len(self.starts) else len(self.text)
+
+    def token_at_char(self, char: int) -> int:
+        return max(0, bisect.bisect_right(self.starts, char) - 1)
+
+
+class _Decoder:
+    """Prefill once, then one forward pass per token over a KV cache."""
+
+    def __init__(self, tokenizer: Any, model: Any, temperature: float, top_p: float, seed: int) -> None:
+        import torch
+
+        self.torch = torch
+        self.tokenizer = tokenizer
+        self.model = model
+        self.temperature = temperature
+        self.top_p = top_p
+        self.generator = torch.Generator().manual_seed(seed)
+        self.banned: list[int] = []
+        self.stop_ids = _stop_ids(tokenizer, model)
+        self._cache: Any = None
+        self._logits: Any = None
+
+    def start(self, ids: Sequence[int]) -> None:
+        from transformers import DynamicCache
+
+        self._cache = DynamicCache(config=self.model.config)
+        self._forward(list(ids))
+
+    def advance(self, token_id: int) -> None:
+        self._forward([token_id])
+
+    def sample(self) -> int:
+        logits = self._logits.clone()
+        if self.banned:
+            logits[self.banned] = float("-inf")
+        if self.temperature == 0:
+            return int(logits.argmax())
+        probs = self.torch.softmax(logits / self.temperature, dim=-1)
+        if self.top_p < 1:
+            sorted_probs, order = probs.sort(descending=True)
+            keep = sorted_probs.cumsum(0) - sorted_probs < self.top_p
+            probs = self.torch.zeros_like(probs).scatter(0, order[keep], sorted_probs[keep])
+        return int(self.torch.multinomial(probs, 1, generator=self.generator))
+
+    def _forward(self, ids: list[int]) -> None:
+        with self.torch.inference_mode():
+            output = self.model(
+                input_ids=self.torch.tensor([ids]), past_key_values=self._cache, use_cache=True
+            )
+        self._logits = output.logits[0, -1].float()
+
+
+def _stop_ids(tokenizer: Any, model: Any) -> set[int]:
+    ids = {tokenizer.eos_token_id}
+    configured = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    ids.update(configured if isinstance(configured, list) else [configured])
+    return {i for i in ids if i is not None}
+
+
+def _load_lm(lm: tuple[Any, Any] | None, settings: Settings | None) -> tuple[Any, Any]:
+    if lm is not None:
+        return lm
+    from core.models import get_causal_lm
+    from core.settings import from_env
+
+    settings = settings or from_env()
+    return get_causal_lm(settings.local_lm, settings.cache_dir)
+
+
+def prompt_ids(tokenizer: Any, messages: list[Message]) -> list[int]:
+    prompt = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    return list(tokenizer(prompt, add_special_tokens=False)["input_ids"])
+
+
+def with_privacy_instruction(messages: list[Message], instruction: str) -> list[Message]:
+    """The messages with `instruction` appended to the system message (one is added if absent)."""
+    if messages and messages[0]["role"] == "system":
+        first = {"role": "system", "content": messages[0]["content"].rstrip() + "\n\n" + instruction}
+        return [first, *messages[1:]]
+    return [{"role": "system", "content": instruction}, *messages]
+
+
+def first_token_bans(tokenizer: Any, indicator: str) -> set[int]:
+    """First token of each tokenisation of the indicator (as written, lower, Title; with and without a space).
+
+    First tokens whose text has no letter or digit (" (", " $") are not banned: they
+    would block every number or bracket, and the monitor still catches the leak.
+    """
+    banned: set[int] = set()
+    for variant in {indicator.strip(), indicator.strip().lower(), indicator.strip().title()}:
+        for text in (variant, " " + variant):
+            ids = tokenizer.encode(text, add_special_tokens=False)
+            if ids and any(ch.isalnum() for ch in tokenizer.decode(ids[:1])):
+                banned.add(ids[0])
+    return banned
+
+
+def generate_tokens(
+    messages: list[Message],
+    max_new_tokens: int = 96,
+    temperature: float = 0.0,
+    top_p: float = 1.0,
+    seed: int = 0,
+    *,
+    lm: tuple[Any, Any] | None = None,
+    settings: Settings | None = None,
+) -> Iterator[TokenStep]:
+    """Plain (unprotected) generation, one token at a time."""
+    tokenizer, model = _load_lm(lm, settings)
+    decoder = _Decoder(tokenizer, model, temperature, top_p, seed)
+    detok = _Detokenizer(tokenizer)
+    started = time.perf_counter()
+    decoder.start(prompt_ids(tokenizer, messages))
+    for index in range(max_new_tokens):
+        token_id = decoder.sample()
+        if token_id in decoder.stop_ids:
+            return
+        text = detok.push(token_id)
+        yield TokenStep(index, token_id, text, time.perf_counter() - started)
+        if index + 1 < max_new_tokens:
+            decoder.advance(token_id)
+
+
+def run_plain(
+    messages: list[Message],
+    max_new_tokens: int = 96,
+    temperature: float = 0.0,
+    top_p: float = 1.0,
+    seed: int = 0,
+    *,
+    lm: tuple[Any, Any] | None = None,
+    settings: Settings | None = None,
+) -> PlainResult:
+    tokenizer, _ = lm = _load_lm(lm, settings)
+    started = time.perf_counter()
+    steps = list(generate_tokens(messages, max_new_tokens, temperature, top_p, seed, lm=lm))
+    ids = tuple(step.token_id for step in steps)
+    text = tokenizer.decode(list(ids), skip_special_tokens=True, clean_up_tokenization_spaces=False)
+    return PlainResult(text, ids, time.perf_counter() - started, len(steps))
+
+
+@dataclass
+class _Run:
+    """Mutable state of one guarded generation."""
+
+    detok: _Detokenizer
+    labels: list[str | None] = field(default_factory=list)
+    events: list[BacktrackEvent] = field(default_factory=list)
+    removed: list[RemovedSpan] = field(default_factory=list)
+    masks: list[Leak] = field(default_factory=list)
+    leaked: list[str] = field(default_factory=list)
+    lookahead_start: int | None = None
+    open_event: tuple[int, int] | None = None  # (event index, tokens it removed) awaiting its replacement
+    generated: int = 0
+
+
+class GuardedGenerator:
+    """ABack over a local causal LM; iterate `run()` for `StreamUpdate`s."""
+
+    def __init__(
+        self,
+        messages: list[Message],
+        indicators: Iterable[str],
+        config: ABackConfig | None = None,
+        on_event: Callable[[BacktrackEvent], None] | None = None,
+        *,
+        lm: tuple[Any, Any] | None = None,
+        prototypes: Prototypes | None = None,
+        chat_client: ChatClient | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        from core.settings import from_env
+
+        self.settings = settings or from_env()
+        self.config = config or ABackConfig.from_settings(self.settings)
+        self.messages = messages
+        self.monitor = LeakMonitor(indicators)
+        self.on_event = on_event
+        self.tokenizer, self.model = _load_lm(lm, self.settings)
+        self._prototypes = prototypes
+        self._chat_client = chat_client
+        self.revise_instruction = REVISE_PROMPT_PATH.read_text(encoding="utf-8").strip()
+
+    @property
+    def prototypes(self) -> Prototypes:
+        if self._prototypes is None:
+            from core.aback.prototypes import Prototypes
+            from core.models import get_embedder
+
+            embedder = get_embedder(self.settings.embedder)
+            self._prototypes = Prototypes.load(embedder, temperature=self.config.prior_temperature)
+        return self._prototypes
+
+    def hsm(self) -> HmmInference | LlmInference:
+        hmm = HmmInference(np.array(self.config.transition))
+        if self.config.hsm_method == "hmm":
+            return hmm
+        if self._chat_client is None:
+            from core.llm import get_chat_client
+
+            self._chat_client = get_chat_client(self.settings)
+        return LlmInference(self._chat_client, fallback=hmm)
+
+    def run(self) -> Iterator[StreamUpdate]:
+        config = self.config
+        decoder = _Decoder(self.tokenizer, self.model, config.temperature, config.top_p, config.seed)
+        run = _Run(_Detokenizer(self.tokenizer))
+        decoder.start(prompt_ids(self.tokenizer, self.messages))
+        while True:
+            finished = len(run.detok.ids) >= config.max_new_tokens
+            since = len(run.detok.text)
+            if not finished:
+                token_id = decoder.sample()
+                run.generated += 1
+                finished = token_id in decoder.stop_ids
+                if not finished:
+                    self._append(run, decoder, token_id)
+                    finished = len(run.detok.ids) >= config.max_new_tokens
+            phase = self._inspect(run, decoder, since, finished)
+            if phase == "backtracked":
+                yield self._update(run, phase)
+                continue
+            if finished:
+                break
+            yield self._update(run, phase)
+        self._close_event(run)
+        yield self._update(run, "done", done=True)
+
+    def _append(self, run: _Run, decoder: _Decoder, token_id: int) -> None:
+        run.detok.push(token_id)
+        run.labels.append(None)
+        if len(run.detok.ids) < self.config.max_new_tokens:
+            decoder.advance(token_id)
+        if run.open_event is not None:
+            index, removed_count = run.open_event
+            start = run.events[index].backtrack_token
+            if len(run.detok.ids) - start >= removed_count:
+                self._close_event(run)
+
+    def _inspect(self, run: _Run, decoder: _Decoder, since: int, finished: bool) -> str:
+        """Monitor the new text; backtrack, mask or hold a look-ahead. Returns the phase."""
+        text = run.detok.text
+        state = self.monitor.check(text, since, final=finished)
+        handled_until = run.masks[-1].end_char if run.masks else -1
+        leaks = [leak for leak in state.leaks if leak.start_char >= handled_until]
+        if leaks:
+            if len(run.events) < self.config.max_backtracks:
+                self._backtrack(run, decoder, leaks[0])
+                return "backtracked"
+            self._mask(run, decoder, leaks)
+            return "masked"
+        n = len(run.detok.ids)
+        if state.suspicious:
+            if run.lookahead_start is None or n - run.lookahead_start > self.config.m:
+                run.lookahead_start = n - 1
+            return "lookahead"
+        run.lookahead_start = None
+        return "generating"
+
+    def _backtrack(self, run: _Run, decoder: _Decoder, leak: Leak) -> None:
+        config, detok = self.config, run.detok
+        self._close_event(run)
+        i = detok.token_at_char(leak.start_char)
+        units, lookahead = split_units(detok.ids, i, config.d, config.l, config.m)
+        units = [replace(u, text=self._span_text(detok, u.token_start, u.token_end)) for u in units]
+        lookahead = replace(lookahead, text=self._span_text(detok, i, lookahead.token_end))
+        priors = self.prototypes.prior([u.text for u in units])
+        unit_states = self.hsm().infer(units, priors, lookahead)
+        back_to = backtrack_point(unit_states, i)
+        for unit in unit_states:
+            for t in range(unit.token_start, min(unit.token_end, len(run.labels))):
+                run.labels[t] = unit.state.label
+        removed_from = detok.char_of(back_to)
+        event = BacktrackEvent(
+            leak_position=i,
+            indicator=leak.indicator,
+            units=tuple(unit_states),
+            backtrack_token=back_to,
+            removed_text=detok.text[removed_from:],
+            leak_span=(leak.start_char - removed_from, leak.end_char - removed_from),
+        )
+        removed_tokens = tuple(
+            TokenView(detok.ids[t], detok.token_text(t), run.labels[t]) for t in range(back_to, len(detok.ids))
+        )
+        run.removed.append(RemovedSpan(len(run.events), back_to, event.removed_text, removed_tokens,
+                                       event.leak_span))
+        run.events.append(event)
+        run.open_event = (len(run.events) - 1, len(removed_tokens))
+        detok.truncate(back_to)
+        del run.labels[back_to:]
+        run.lookahead_start = None
+        if leak.indicator not in run.leaked:
+            run.leaked.append(leak.indicator)
+        decoder.banned = sorted(set().union(*(first_token_bans(self.tokenizer, x) for x in run.leaked)))
+        revised = with_privacy_instruction(self.messages, self.revise_instruction)
+        decoder.start(prompt_ids(self.tokenizer, revised) + detok.ids)
+        if self.on_event:
+            self.on_event(event)
+
+    def _mask(self, run: _Run, decoder: _Decoder, leaks: list[Leak]) -> None:
+        for leak in leaks:
+            if not run.masks or leak.start_char >= run.masks[-1].end_char:
+                run.masks.append(leak)
+            if leak.indicator not in run.leaked:
+                run.leaked.append(leak.indicator)
+        decoder.banned = sorted(set().union(*(first_token_bans(self.tokenizer, x) for x in run.leaked)))
+
+    def _close_event(self, run: _Run) -> None:
+        if run.open_event is None:
+            return
+        index, removed_count = run.open_event
+        event = run.events[index]
+        end = min(len(run.detok.ids), event.backtrack_token + removed_count)
+        run.events[index] = replace(
+            event, replacement_text=self._span_text(run.detok, event.backtrack_token, end)
+        )
+        run.open_event = None
+
+    @staticmethod
+    def _span_text(detok: _Detokenizer, start: int, end: int) -> str:
+        return detok.text[detok.char_of(start) : detok.char_of(end)]
+
+    def _update(self, run: _Run, phase: str, done: bool = False) -> StreamUpdate:
+        detok = run.detok
+        pending_from = len(detok.ids) if done or run.lookahead_start is None else run.lookahead_start
+        visible_end = detok.char_of(pending_from)
+        tokens = tuple(
+            TokenView(
+                detok.ids[t],
+                detok.token_text(t),
+                run.labels[t],
+                pending=t >= pending_from,
+                masked=_overlaps_mask(detok.starts[t], detok.char_of(t + 1), run.masks),
+            )
+            for t in range(len(detok.ids))
+        )
+        return StreamUpdate(
+            text=apply_masks(detok.text[:visible_end], run.masks, self.config.mask),
+            tokens=tokens,
+            removed=tuple(run.removed),
+            events=tuple(run.events),
+            masked_leaks=tuple(run.masks),
+            phase=phase,
+            generated_tokens=run.generated,
+            done=done,
+        )
+
+
+def _overlaps_mask(start: int, end: int, masks: Sequence[Leak]) -> bool:
+    return any(start < leak.end_char and leak.start_char < end for leak in masks)
+
+
+def apply_masks(text: str, masks: Sequence[Leak], mask: str) -> str:
+    """`text` with every masked leak range inside it replaced by `mask` (ranges sorted, disjoint)."""
+    pieces, cursor = [], 0
+    for leak in masks:
+        if leak.start_char >= len(text):
+            break
+        pieces += [text[cursor : leak.start_char], mask]
+        cursor = min(leak.end_char, len(text))
+    pieces.append(text[cursor:])
+    return "".join(pieces)
+
+
+def guarded_generate(
+    messages: list[Message],
+    indicators: Iterable[str],
+    config: ABackConfig | None = None,
+    on_event: Callable[[BacktrackEvent], None] | None = None,
+    **resources: Any,
+) -> Iterator[StreamUpdate]:
+    """ABack-guarded generation; the last update has `done=True` and the final text.
+
+    `resources` (keyword-only): `lm=(tokenizer, model)`, `prototypes`, `chat_client`, `settings`.
+    """
+    return GuardedGenerator(messages, indicators, config, on_event, **resources).run()
+
+
+def run_guarded(
+    messages: list[Message],
+    indicators: Iterable[str],
+    config: ABackConfig | None = None,
+    **resources: Any,
+) -> GuardedResult:
+    started = time.perf_counter()
+    final: StreamUpdate | None = None
+    for final in guarded_generate(messages, indicators, config, **resources):  # noqa: B007
+        pass
+    assert final is not None and final.done
+    return GuardedResult(
+        text=final.text,
+        events=final.events,
+        tokens=final.tokens,
+        wall_s=time.perf_counter() - started,
+        generated_tokens=final.generated_tokens,
+        masked_leaks=final.masked_leaks,
+    )
+
