@@ -27,7 +27,6 @@ import numpy as np
 
 from core.aback.hsm import (
     DEFAULT_TRANSITION,
-    HiddenState,
     HmmInference,
     LlmInference,
     UnitState,
@@ -66,7 +65,9 @@ class ABackConfig:
 
     def __post_init__(self) -> None:
         if self.m < 0 or self.l < 1 or self.d < 0:
-            raise ValueError(f"ABackConfig: need m >= 0, l >= 1, d >= 0; got m={self.m}, l={self.l}, d={self.d}")
+            raise ValueError(
+                f"ABackConfig: need m >= 0, l >= 1, d >= 0; got m={self.m}, l={self.l}, d={self.d}"
+            )
         if self.hsm_method not in {"hmm", "llm"}:
             raise ValueError(f"ABackConfig.hsm_method: {self.hsm_method!r} is not 'hmm' or 'llm'")
         if self.max_backtracks < 0 or self.max_new_tokens < 1:
@@ -481,10 +482,12 @@ class GuardedGenerator:
             leak_span=(leak.start_char - removed_from, leak.end_char - removed_from),
         )
         removed_tokens = tuple(
-            TokenView(detok.ids[t], detok.token_text(t), run.labels[t]) for t in range(back_to, len(detok.ids))
+            TokenView(detok.ids[t], detok.token_text(t), run.labels[t])
+            for t in range(back_to, len(detok.ids))
         )
-        run.removed.append(RemovedSpan(len(run.events), back_to, event.removed_text, removed_tokens,
-                                       event.leak_span))
+        run.removed.append(
+            RemovedSpan(len(run.events), back_to, event.removed_text, removed_tokens, event.leak_span)
+        )
         run.events.append(event)
         run.open_event = (len(run.events) - 1, len(removed_tokens))
         detok.truncate(back_to)
@@ -596,4 +599,3 @@ def run_guarded(
         generated_tokens=final.generated_tokens,
         masked_leaks=final.masked_leaks,
     )
-

@@ -22,6 +22,7 @@ Two inference methods:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -89,7 +90,9 @@ def validate_transition(matrix: np.ndarray, where: str = "transition") -> np.nda
     if matrix.shape != (4, 4):
         raise ValueError(f"{where}: expected a 4x4 matrix (S1..S4), got shape {matrix.shape}")
     if (matrix < 0).any() or not np.allclose(matrix.sum(axis=1), 1.0, atol=1e-6):
-        raise ValueError(f"{where}: rows must be non-negative and sum to 1, got row sums {matrix.sum(axis=1)}")
+        raise ValueError(
+            f"{where}: rows must be non-negative and sum to 1, got row sums {matrix.sum(axis=1)}"
+        )
     return matrix
 
 
@@ -134,7 +137,7 @@ def split_units(
         raise ValueError(f"need d >= 0, l >= 1, m >= 0; got d={d}, l={l}, m={m}")
     start = max(0, i - d)
     bounds = [*range(i, start, -l), start][::-1]
-    units = [_unit(token_ids, a, b, decode) for a, b in zip(bounds, bounds[1:], strict=False)]
+    units = [_unit(token_ids, a, b, decode) for a, b in itertools.pairwise(bounds)]
     lookahead = _unit(token_ids, i, min(len(token_ids), i + m + 1), decode)
     return units, lookahead
 
@@ -152,7 +155,9 @@ class HmmInference:
         self.transition = validate_transition(DEFAULT_TRANSITION if transition is None else transition)
         initial = DEFAULT_INITIAL if initial is None else np.asarray(initial, dtype=float)
         if initial.shape != (4,) or (initial < 0).any() or not np.isclose(initial.sum(), 1.0):
-            raise ValueError(f"initial distribution must be 4 non-negative numbers summing to 1, got {initial}")
+            raise ValueError(
+                f"initial distribution must be 4 non-negative numbers summing to 1, got {initial}"
+            )
         self.initial = initial
 
     def infer(self, units: Sequence[Unit], priors: np.ndarray, lookahead: Unit) -> list[UnitState]:
@@ -190,13 +195,17 @@ class LlmInference:
 
     name = "llm"
 
-    def __init__(self, client: ChatClient, fallback: HmmInference | None = None, max_tokens: int = 96) -> None:
+    def __init__(
+        self, client: ChatClient, fallback: HmmInference | None = None, max_tokens: int = 96
+    ) -> None:
         self.client = client
         self.fallback = fallback or HmmInference()
         self.max_tokens = max_tokens
         self.template = PROMPT_PATH.read_text(encoding="utf-8")
 
-    def build_messages(self, units: Sequence[Unit], priors: np.ndarray, lookahead: Unit) -> list[dict[str, str]]:
+    def build_messages(
+        self, units: Sequence[Unit], priors: np.ndarray, lookahead: Unit
+    ) -> list[dict[str, str]]:
         lines = []
         for j, (unit, prior) in enumerate(zip(units, priors, strict=True), start=1):
             shown = ", ".join(f"S{v + 1}={p:.2f}" for v, p in enumerate(prior))
@@ -210,7 +219,9 @@ class LlmInference:
         if not units:
             return [_lookahead_state(lookahead)]
         try:
-            reply = self.client.chat(self.build_messages(units, priors, lookahead), max_tokens=self.max_tokens)
+            reply = self.client.chat(
+                self.build_messages(units, priors, lookahead), max_tokens=self.max_tokens
+            )
         except Exception as exc:  # any client failure must leave generation running
             return self._fall_back(units, priors, lookahead, f"LLM call failed: {exc}")
         labels = parse_labels(reply, len(units))
@@ -222,7 +233,9 @@ class LlmInference:
         ]
         return [*states, _lookahead_state(lookahead)]
 
-    def _fall_back(self, units: Sequence[Unit], priors: np.ndarray, lookahead: Unit, reason: str) -> list[UnitState]:
+    def _fall_back(
+        self, units: Sequence[Unit], priors: np.ndarray, lookahead: Unit, reason: str
+    ) -> list[UnitState]:
         note = f"llm fallback to hmm: {reason}"
         return [_with_note(state, note) for state in self.fallback.infer(units, priors, lookahead)]
 
@@ -283,9 +296,12 @@ def _unit_state(unit: Unit, prior: np.ndarray, posterior: np.ndarray, state: Hid
 
 
 def _lookahead_state(lookahead: Unit) -> UnitState:
-    return UnitState(lookahead.text, lookahead.token_start, lookahead.token_end, (), (0.0, 0.0, 0.0, 1.0),
-                     HiddenState.S4)
+    return UnitState(
+        lookahead.text, lookahead.token_start, lookahead.token_end, (), (0.0, 0.0, 0.0, 1.0), HiddenState.S4
+    )
 
 
 def _with_note(state: UnitState, note: str) -> UnitState:
-    return UnitState(state.text, state.token_start, state.token_end, state.prior, state.posterior, state.state, note)
+    return UnitState(
+        state.text, state.token_start, state.token_end, state.prior, state.posterior, state.state, note
+    )

@@ -36,8 +36,14 @@ def load_segments(path: Path = PROTOTYPES_PATH) -> dict[HiddenState, list[str]]:
     segments: dict[HiddenState, list[str]] = {}
     for state in PRIOR_STATES:
         items = states.get(state.label)
-        if not isinstance(items, list) or not items or not all(isinstance(s, str) and s.strip() for s in items):
-            raise ValueError(f"{path}: field states.{state.label} must be a non-empty list of non-empty strings")
+        if (
+            not isinstance(items, list)
+            or not items
+            or not all(isinstance(s, str) and s.strip() for s in items)
+        ):
+            raise ValueError(
+                f"{path}: field states.{state.label} must be a non-empty list of non-empty strings"
+            )
         segments[state] = items
     return segments
 
@@ -53,9 +59,7 @@ class Prototypes:
         self.temperature = temperature
 
     @classmethod
-    def load(
-        cls, embedder: Any = None, temperature: float = 1.0, path: Path = PROTOTYPES_PATH
-    ) -> Prototypes:
+    def load(cls, embedder: Any = None, temperature: float = 1.0, path: Path = PROTOTYPES_PATH) -> Prototypes:
         """Embed the segments once per (embedder, file); later calls reuse the vectors."""
         if embedder is None:
             from core.models import get_embedder
@@ -86,7 +90,9 @@ class Prototypes:
 
 
 def _embed(embedder: Any, texts: list[str]) -> np.ndarray:
-    vectors = np.asarray(embedder.encode(texts, normalize_embeddings=True, show_progress_bar=False), dtype=float)
+    vectors = np.asarray(
+        embedder.encode(texts, normalize_embeddings=True, show_progress_bar=False), dtype=float
+    )
     return vectors.reshape(len(texts), -1)
 
 
