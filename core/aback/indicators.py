@@ -33,6 +33,7 @@ SOURCES = ("graph", "ner", "pattern", "llm", "user")
 NER_KINDS = {"PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "MONEY": "money"}
 _BIRTH_CUE = re.compile(r"(born|birth|\bdob\b|d\.o\.b)", re.IGNORECASE)
 _BIRTH_CUE_CHARS = 40
+_SENTENCE_BREAK = re.compile(r"[.;!?\n]\s")
 _YEAR = re.compile(r"\b(1[89]|20)\d{2}\b")
 _MIN_LENGTH = 2
 
@@ -92,8 +93,8 @@ def pattern_indicators(text: str) -> list[Indicator]:
 
 
 def _is_birth_date(text: str, start: int, date: str) -> bool:
-    """A date with a year, shortly after "born"/"birth"/"DOB"."""
-    cue_window = text[max(0, start - _BIRTH_CUE_CHARS):start]
+    """A date with a year, shortly after "born"/"birth"/"DOB" in the same sentence."""
+    cue_window = _SENTENCE_BREAK.split(text[max(0, start - _BIRTH_CUE_CHARS):start])[-1]
     return bool(_YEAR.search(date)) and _BIRTH_CUE.search(cue_window) is not None
 
 
