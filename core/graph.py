@@ -376,6 +376,33 @@ def shortest_path(
     return None
 
 
+def connected_avoiding(adj: Adjacency, source: str, target: str, avoid: Container[TripleKey]) -> bool:
+    """Whether `shortest_path(adj, source, target, avoid)` would find a path, without building it.
+
+    Same bidirectional search, but it stops at the first edge joining the two sides.
+    """
+    if source not in adj or target not in adj:
+        return False
+    if source == target:
+        return True
+    seen_f, seen_b = {source}, {target}
+    frontier_f, frontier_b = [source], [target]
+    while frontier_f and frontier_b:
+        if _fanout(adj, frontier_f) > _fanout(adj, frontier_b):
+            frontier_f, frontier_b, seen_f, seen_b = frontier_b, frontier_f, seen_b, seen_f
+        next_frontier: list[str] = []
+        for node in frontier_f:
+            for neighbour, key in adj[node]:
+                if neighbour in seen_f or key in avoid:
+                    continue
+                if neighbour in seen_b:
+                    return True
+                seen_f.add(neighbour)
+                next_frontier.append(neighbour)
+        frontier_f = next_frontier
+    return False
+
+
 def _fanout(adj: Adjacency, frontier: list[str]) -> int:
     """Edges the next level would walk (a hub makes a one-node frontier expensive)."""
     return sum(len(adj[node]) for node in frontier)
@@ -667,7 +694,7 @@ def _iter_risks(
             dropped = only_in.get(doc_id, frozenset())
             # A bridge that vanishes with d_i disconnects the pair privately: no BFS needed.
             privately_cut = key in private_bridges and key in dropped
-            if not privately_cut and shortest_path(private_adj, head, tail, dropped) is not None:
+            if not privately_cut and connected_avoiding(private_adj, head, tail, dropped):
                 continue
             path = shortest_path(unprivate_adj, head, tail, dropped)
             if path is not None:

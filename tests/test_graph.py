@@ -18,6 +18,7 @@ from core.graph import (
     UnionFind,
     adjacency,
     components_of,
+    connected_avoiding,
     connected_random_private_keys,
     define_privacy,
     has_inference_risk,
@@ -89,6 +90,7 @@ def test_union_find_and_bfs_agree_with_networkx(seed: int):
         assert uf.connected(a, b) == expected
         path = shortest_path(adj, a, b)
         assert (path is not None) == expected
+        assert connected_avoiding(adj, a, b, frozenset()) == expected
         if expected:
             assert len(path) == nx.shortest_path_length(reference, a, b)
             assert _is_walk(path, a, b)
@@ -113,6 +115,8 @@ def test_shortest_path_avoids_given_edges():
     assert shortest_path(adj, "a", "b") == (direct,)
     assert shortest_path(adj, "a", "b", avoid={direct}) == tuple(detour)
     assert shortest_path(adj, "a", "b", avoid={direct, detour[0]}) is None
+    assert connected_avoiding(adj, "a", "b", {direct})
+    assert not connected_avoiding(adj, "a", "b", {direct, detour[1]})
 
 
 # --------------------------------------------------------------------- knowledge graph
