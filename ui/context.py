@@ -156,4 +156,5 @@ def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple
         except (ValueError, KeyError, LookupError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             raise gr.Error(str(message)) from exc
+
     return wrapped

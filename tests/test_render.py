@@ -1,0 +1,143 @@
+"""Presentation helpers: escaping, highlighted spans, paths, the graph page and its iframe."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+from core.types import Corpus, Document, Triple
+from ui.render import (
+    EDGE_STYLES,
+    esc,
+    format_path,
+    graph_data,
+    graph_elements,
+    graph_page,
+    highlight,
+    json_for_html,
+    span_context,
+    srcdoc_iframe,
+    vis_asset_dir,
+    vis_urls,
+)
+
+EVIL = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'
+
+
+def _page_json(page: str) -> dict:
+    match = re.search(r'<script id="graph-data" type="application/json">(.*?)</script>', page, re.S)
+    assert match, "graph page has no data block"
+    return json.loads(match.group(1))
+
+
+def _sample():
+    text = f"Intro. {EVIL} works for Acme & Co. Outro."
+    doc = Document(id="d1", title=f"Title {EVIL}", text=text)
+    start = text.index(EVIL)
+    end = text.index("Co.") + 3
+    triples = [
+        Triple(EVIL, "works_for", "Acme & Co", "d1", (start, end)),
+        Triple("Acme & Co", "located_in", "Paris", "d1", (0, 6)),
+    ]
+    return Corpus(documents=[doc]), triples
+
+
+def test_esc_escapes_markup_and_quotes():
+    assert esc(EVIL) == html.escape(EVIL, quote=True)
+    assert "<" not in esc(EVIL) and '"' not in esc(EVIL)
+    assert esc("it's") == "it&#x27;s"
+
+
+def test_json_for_html_has_no_raw_markup_and_round_trips():
+    data = {"a": EVIL, "b": "x & y \u2028 </script>"}
+    text = json_for_html(data)
+    assert not set("<>&") & set(text)
+    assert "\u2028" not in text
+    assert json.loads(text) == data
+
+
+def test_highlight_marks_exactly_the_span_and_escapes_the_rest():
+    text = "before <b>bold</b> after"
+    out = highlight(text, (7, 18))
+    assert out == "before <mark>&lt;b&gt;bold&lt;/b&gt;</mark> after"
+
+
+def test_highlight_clamps_spans_outside_the_text():
+    assert highlight("abc", (2, 99)) == "ab<mark>c</mark>"
+    assert highlight("abc", (-5, 1)) == "<mark>a</mark>bc"
+
+
+def test_span_context_cuts_long_sides_with_ellipsis():
+    text = "x" * 500 + "TARGET" + "y" * 500
+    before, marked, after = span_context(text, (500, 506), margin=10)
+    assert marked == "TARGET"
+    assert before == "…" + "x" * 10 and after == "y" * 10 + "…"
+
+
+def test_format_path_walks_edges_in_both_directions():
+    path = [("mara", "works_for", "lindqvist"), ("lindqvist", "located_in", "harrow vale")]
+    assert format_path("mara", path) == "mara —works_for→ lindqvist —located_in→ harrow vale"
+    backwards = [("lindqvist", "located_in", "harrow vale"), ("mara", "works_for", "lindqvist")]
+    assert (
+        format_path("harrow vale", backwards, str.upper)
+        == "HARROW VALE ←located_in— LINDQVIST ←works_for— MARA"
+    )
+
+
+def test_graph_elements_style_private_edges_red_and_dashed():
+    corpus, triples = _sample()
+    edges = {t.key: [t] for t in triples}
+    statuses = {triples[0].key: "private", triples[1].key: "public"}
+    nodes, graph_edges = graph_elements(
+        edges, statuses, corpus, {"d1": corpus.documents[0].title}, str, lambda node: {"d1"}
+    )
+    data = graph_data(nodes, graph_edges)
+    private_edge = next(e for e in data["edges"] if e["status"] == "private")
+    public_edge = next(e for e in data["edges"] if e["status"] == "public")
+    assert private_edge["color"]["color"] == EDGE_STYLES["private"]["color"] == "#d62728"
+    assert private_edge["dashes"] and not public_edge["dashes"]
+    assert private_edge["occurrences"][0]["sentence"].startswith(EVIL)
+    assert {n["id"] for n in data["nodes"]} == {triples[0].key[0], "acme & co", "paris"}
+
+
+def test_node_size_grows_with_documents():
+    corpus, triples = _sample()
+    edges = {t.key: [t] for t in triples}
+    docs = {"acme & co": {"d1", "d2", "d3"}}
+    nodes, _ = graph_elements(edges, {}, corpus, {}, str, lambda node: docs.get(node, {"d1"}))
+    sizes = {n.id: n.size for n in nodes}
+    assert sizes["acme & co"] > sizes["paris"]
+
+
+def test_graph_page_keeps_user_text_out_of_markup():
+    corpus, triples = _sample()
+    nodes, edges = graph_elements(
+        {t.key: [t] for t in triples}, {}, corpus, {"d1": corpus.documents[0].title}, str, lambda node: {"d1"}
+    )
+    page = graph_page(graph_data(nodes, edges), "/vis.js", "/vis.css")
+    assert "<script>window.__xss" not in page
+    assert "<img" not in page
+    data = _page_json(page)
+    assert any(EVIL in e["title_text"] for e in data["edges"])
+    assert "innerHTML" not in page
+
+
+def test_graph_page_loads_vis_from_the_studio_not_a_cdn():
+    js, css = vis_urls()
+    page = graph_page({"nodes": [], "edges": []}, js, css)
+    assert f'src="{js}"' in page and f'href="{css}"' in page
+    assert "http://" not in page and "https://" not in page
+    assert (vis_asset_dir() / "vis-network.min.js").is_file()
+    assert Path(js.removeprefix("/gradio_api/file=")).is_file()
+
+
+def test_srcdoc_iframe_escapes_the_whole_page_into_the_attribute():
+    page = '<html><body><p title="q">a & b</p><script>x = "</iframe>";</script></body></html>'
+    frame = srcdoc_iframe(page, 'Graph "x"')
+    match = re.fullmatch(r'<iframe [^>]*srcdoc="([^"]*)"></iframe>', frame)
+    assert match, frame
+    assert html.unescape(match.group(1)) == page
+    assert 'sandbox="allow-scripts"' in frame
+    assert 'title="Graph &quot;x&quot;"' in frame

@@ -1,0 +1,225 @@
+"""Documents tab: upload or paste documents, extract triples, save/load/export/import."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import gradio as gr
+
+from core.documents import SUPPORTED_EXTENSIONS, InputError
+from core.extract import get_extractor
+from core.workspace import Workspace
+from ui.context import StudioContext
+from ui.render import esc, html_list, html_table
+
+EXTRACTORS = ("spacy", "llm", "relik")
+PREVIEW_CHARS = 240
+
+
+def build(ctx: StudioContext) -> None:
+    with gr.Tab("Documents", id="documents"):
+        with gr.Row():
+            with gr.Column(scale=1):
+                upload = ctx.register(
+                    "upload",
+                    gr.File(
+                        label=f"Upload documents ({' '.join(SUPPORTED_EXTENSIONS)})",
+                        file_count="multiple",
+                        file_types=list(SUPPORTED_EXTENSIONS),
+                        type="filepath",
+                    ),
+                )
+                upload_errors = ctx.register("upload_errors", gr.HTML())
+            with gr.Column(scale=1):
+                paste_title = ctx.register(
+                    "paste_title", gr.Textbox(label="Title", placeholder="Pasted text")
+                )
+                paste_text = ctx.register("paste_text", gr.Textbox(label="Paste text", lines=5))
+                add_text = ctx.register("add_text", gr.Button("Add text"))
+        with gr.Row():
+            extractor = ctx.register(
+                "extractor",
+                gr.Radio(list(EXTRACTORS), value=ctx.settings.extractor, label="Triple extractor"),
+            )
+            extract = ctx.register("extract", gr.Button("Extract triples", variant="primary"))
+            load_sample = ctx.register("load_sample", gr.Button("Load sample corpus"))
+            clear = ctx.register("clear_workspace", gr.Button("Clear workspace", variant="stop"))
+        with gr.Accordion("Save, load, export, import", open=False):
+            with gr.Row():
+                save_name = ctx.register("save_name", gr.Textbox(label="Workspace name", scale=2))
+                save = ctx.register("save", gr.Button("Save", scale=1))
+                saved = ctx.register(
+                    "saved",
+                    gr.Dropdown(label="Saved workspaces", choices=[], allow_custom_value=False, scale=2),
+                )
+                load = ctx.register("load", gr.Button("Load", scale=1))
+            with gr.Row():
+                export = ctx.register("export", gr.Button("Export JSON"))
+                export_file = ctx.register("export_file", gr.File(label="Exported bundle", interactive=False))
+                import_file = ctx.register(
+                    "import_file", gr.File(label="Import JSON bundle", file_types=[".json"], type="filepath")
+                )
+        summary = ctx.register("documents_summary", gr.HTML())
+        documents = ctx.register("documents", gr.HTML())
+
+    repo = ctx.repository
+    settings = ctx.settings
+
+    def on_upload(ws: Workspace, paths: list[str] | None) -> tuple[Any, ...]:
+        items = [(Path(p).name, Path(p).read_bytes()) for p in paths or []]
+        errors = ws.add_files(items, settings.max_upload_bytes)
+        loaded = len(items) - len(errors)
+        message = f"Loaded {loaded} of {len(items)} file(s)." + (
+            " Problems are listed below." if errors else ""
+        )
+        return ws, message, render_errors(errors), None
+
+    def on_add_text(ws: Workspace, title: str, text: str) -> tuple[Any, ...]:
+        document = ws.add_text(text, title)
+        return ws, f"Added document {document.title!r}.", ""
+
+    def on_extract(ws: Workspace, name: str, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008
+        backend = get_extractor(name, settings)
+
+        def report(done: int, total: int) -> None:
+            progress((done, total), desc=f"extracting with {name}")
+
+        added = ws.extract(backend, progress=report)
+        return ws, f"{name}: {added} new triple(s); {len(ws.triples)} in total."
+
+    def on_load_sample(ws: Workspace) -> tuple[Any, ...]:
+        added = ws.load_sample()
+        return ws, f"Sample corpus: {added} new document(s)/query(ies). Extract triples next."
+
+    def on_clear(ws: Workspace) -> tuple[Any, ...]:
+        ws.clear()
+        return ws, "Workspace cleared."
+
+    def on_save(ws: Workspace, name: str) -> tuple[Any, ...]:
+        ws.save(repo, name)
+        return ws, f"Saved as {ws.name!r}.", saved_choices(repo, ws.name)
+
+    def on_load(ws: Workspace, name: str | None) -> tuple[Any, ...]:
+        if not name:
+            raise ValueError("choose a saved workspace to load")
+        ws.load(repo, name)
+        return (
+            ws,
+            f"Loaded {name!r}: {len(ws.corpus.documents)} document(s), {len(ws.triples)} triple(s).",
+            name,
+        )
+
+    def on_export(ws: Workspace, name: str) -> tuple[Any, ...]:
+        name = (name or ws.name).strip()
+        ws.save(repo, name)
+        folder = Path(tempfile.mkdtemp(prefix="rps-export-"))
+        target = folder / f"{_safe_filename(name)}.json"
+        target.write_text(repo.export_json(name), encoding="utf-8")
+        return ws, f"Exported {name!r}.", str(target), saved_choices(repo, name)
+
+    def on_import(ws: Workspace, path: str | None) -> tuple[Any, ...]:
+        if not path:
+            raise ValueError("choose a JSON bundle to import")
+        stored = repo.import_json(
+            Path(path).read_text(encoding="utf-8"), name=_unused_name(repo, Path(path).stem)
+        )
+        ws.load(repo, stored)
+        return ws, f"Imported as {stored!r}.", saved_choices(repo, stored), None
+
+    ctx.action(upload.upload, on_upload, [upload], [upload_errors, upload], api_name="add_files")
+    ctx.action(add_text.click, on_add_text, [paste_title, paste_text], [paste_text], api_name="add_text")
+    ctx.action(extract.click, on_extract, [extractor], [], api_name="extract", show_progress="full")
+    ctx.action(load_sample.click, on_load_sample, [], [], api_name="load_sample")
+    ctx.action(clear.click, on_clear, [], [], api_name="clear_workspace")
+    ctx.action(save.click, on_save, [save_name], [saved], api_name="save_workspace")
+    ctx.action(load.click, on_load, [saved], [save_name], api_name="load_workspace")
+    ctx.action(export.click, on_export, [save_name], [export_file, saved], api_name="export_json")
+    ctx.action(import_file.upload, on_import, [import_file], [saved, import_file], api_name="import_json")
+
+    ctx.add_view(lambda ws: (render_summary(ws), render_documents(ws)), [summary, documents])
+    ctx.add_view(lambda ws: saved_choices(repo, ws.name), [saved])
+
+
+def saved_choices(repo: Any, selected: str = "") -> Any:
+    names = [summary.name for summary in repo.list_corpora()]
+    return gr.Dropdown(choices=names, value=selected if selected in names else None)
+
+
+def _safe_filename(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "workspace"
+
+
+def _unused_name(repo: Any, stem: str) -> str:
+    taken = {summary.name for summary in repo.list_corpora()}
+    name, counter = stem or "imported", 2
+    while name in taken:
+        name = f"{stem}-{counter}"
+        counter += 1
+    return name
+
+
+def render_errors(errors: list[InputError]) -> str:
+    if not errors:
+        return ""
+    items = [
+        f"<b>{esc(e.file)}</b>" + (f", line {e.line}" if e.line else "") + f": {esc(e.message)}"
+        for e in errors
+    ]
+    return '<div class="rps-errors">' + html_list(items, "", "rps-error-list") + "</div>"
+
+
+def render_summary(ws: Workspace) -> str:
+    pending = ws.pending_sources()
+    waiting = len(pending.documents) + len(pending.queries)
+    parts = [
+        f"<b>{len(ws.corpus.documents)}</b> document(s)",
+        f"<b>{len(ws.corpus.queries)}</b> query(ies)",
+        f"<b>{len(ws.triples)}</b> triple(s)",
+    ]
+    if waiting:
+        parts.append(f"<b>{waiting}</b> not extracted yet")
+    if ws.name:
+        parts.append(f"saved as <b>{esc(ws.name)}</b>")
+    return '<div class="rps-summary">' + " · ".join(parts) + "</div>"
+
+
+def render_documents(ws: Workspace) -> str:
+    counts: dict[str, int] = {}
+    for triple in ws.triples:
+        counts[triple.doc_id] = counts.get(triple.doc_id, 0) + 1
+    doc_rows = [
+        (
+            f"<b>{esc(doc.title or doc.id)}</b><br><code>{esc(doc.id)}</code>",
+            esc(doc.source),
+            str(counts.get(doc.id, 0)) if doc.id in ws.extracted_ids else "–",
+            f'<span class="rps-preview">{esc(_preview(doc.text))}</span>',
+        )
+        for doc in ws.corpus.documents
+    ]
+    query_rows = [
+        (
+            f"{esc(query.text)}<br><code>{esc(query.id)}</code>",
+            esc(", ".join(query.answers)),
+            esc(", ".join(query.doc_ids)),
+            str(counts.get(query.id, 0)) if query.id in ws.extracted_ids else "–",
+        )
+        for query in ws.corpus.queries
+    ]
+    html = "<h3>Documents</h3>"
+    html += (
+        html_table(["Document", "Source", "Triples", "Text"], doc_rows)
+        if doc_rows
+        else '<p class="rps-empty">No documents yet: upload files, paste text or load the sample corpus.</p>'
+    )
+    if query_rows:
+        html += "<h3>Queries</h3>" + html_table(
+            ["Query", "Answers", "Retrieved documents", "Triples"], query_rows
+        )
+    return html
+
+
+def _preview(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"

@@ -1,0 +1,150 @@
+"""Cross-document risk tab: which private triples other documents still reveal, and how."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import gradio as gr
+
+from core.graph import InferenceRisk
+from core.types import TripleKey
+from core.workspace import Workspace
+from ui.context import StudioContext
+from ui.render import (
+    esc,
+    format_path,
+    graph_data,
+    graph_elements,
+    graph_page,
+    ratio_bar,
+    srcdoc_iframe,
+    vis_urls,
+)
+
+TABLE_HEADERS = ["private triple", "in document", "at risk", "through documents", "path"]
+
+
+def build(ctx: StudioContext) -> None:
+    with gr.Tab("Cross-document risk", id="risk"):
+        summary = ctx.register("risk_summary", gr.HTML())
+        table = ctx.register(
+            "risk_table",
+            gr.Dataframe(
+                headers=TABLE_HEADERS,
+                datatype="str",
+                interactive=False,
+                wrap=True,
+                max_height=360,
+                label="Private triples (click a row to show only its path)",
+            ),
+        )
+        graph = ctx.register("risk_graph", gr.HTML())
+
+    ctx.add_view(render_risk_view, [summary, table, graph])
+
+    def on_select(ws: Workspace, evt: gr.SelectData) -> str:
+        return render_risk_graph(ws, focus_row=evt.index[0])
+
+    table.select(on_select, [ctx.workspace_state], [graph], api_visibility="private", show_progress="hidden")
+
+
+def render_risk_view(ws: Workspace) -> tuple[str, list[list[str]], str]:
+    risks = ws.risks()
+    return render_summary(ws, risks), risk_rows(ws, risks), render_risk_graph(ws, risks=risks)
+
+
+def _risks_by_key(risks: list[InferenceRisk]) -> dict[TripleKey, list[InferenceRisk]]:
+    grouped: dict[TripleKey, list[InferenceRisk]] = defaultdict(list)
+    for risk in risks:
+        grouped[risk.key].append(risk)
+    return grouped
+
+
+def _private_occurrences(ws: Workspace) -> list[tuple[TripleKey, str]]:
+    """(key, doc_id) of every private triple occurrence, in table order."""
+    private = ws.private_keys()
+    seen: set[tuple[TripleKey, str]] = set()
+    rows = []
+    for triple in ws.triples:
+        item = (triple.key, triple.doc_id)
+        if triple.key in private and item not in seen:
+            seen.add(item)
+            rows.append(item)
+    return sorted(rows)
+
+
+def risk_rows(ws: Workspace, risks: list[InferenceRisk]) -> list[list[str]]:
+    by_item = {(r.key, r.doc_id): r for r in risks}
+    label = ws.graph.label
+    rows = []
+    for key, doc_id in _private_occurrences(ws):
+        risk = by_item.get((key, doc_id))
+        through = ", ".join(dict.fromkeys(ws.source_title(d) for d in risk.path_docs)) if risk else ""
+        rows.append(
+            [
+                f"{label(key[0])} —{key[1]}→ {label(key[2])}",
+                ws.source_title(doc_id),
+                "yes" if risk else "no",
+                through,
+                format_path(key[0], risk.path, label) if risk else "",
+            ]
+        )
+    return rows
+
+
+def render_summary(ws: Workspace, risks: list[InferenceRisk]) -> str:
+    if ws.definition is None:
+        return (
+            '<p class="rps-empty">Nothing is private yet: '
+            "define private triples in the Knowledge graph tab.</p>"
+        )
+    private = ws.private_keys()
+    at_risk = {r.key for r in risks}
+    value = ws.r_connect_after_erasure()
+    return (
+        '<div class="rps-risk-summary">'
+        f"<p><b>{len(at_risk)}</b> of <b>{len(private)}</b> private triple(s) can be inferred from other "
+        f"documents ({len(risks)} document occurrence(s) at risk).</p>"
+        + ratio_bar(value, "r_connect after erasing the private triples")
+        + '<p class="rps-note">r_connect: share of private triples whose head and tail stay connected '
+        "once every private triple is erased (lower is safer).</p></div>"
+    )
+
+
+def render_risk_graph(
+    ws: Workspace, risks: list[InferenceRisk] | None = None, focus_row: int | None = None
+) -> str:
+    risks = ws.risks() if risks is None else risks
+    private = ws.private_keys()
+    keys: set[TripleKey] = set(private)
+    path_keys: set[TripleKey] = set()
+    if focus_row is not None:
+        occurrences = _private_occurrences(ws)
+        if 0 <= focus_row < len(occurrences):
+            focus = occurrences[focus_row]
+            keys = {focus[0]}
+            risks = [r for r in risks if (r.key, r.doc_id) == focus]
+    for risk in risks:
+        path_keys.update(risk.path)
+    keys |= path_keys
+    statuses = ws.statuses()
+    statuses.update({key: "path" for key in path_keys if key not in private})
+    edges = {key: ws.graph.edges[key] for key in ws.graph.edges if key in keys}
+    titles = {d.id: ws.source_title(d.id) for d in ws.corpus.documents}
+    titles.update({q.id: ws.source_title(q.id) for q in ws.corpus.queries})
+    nodes, graph_edges = graph_elements(
+        edges, statuses, ws.corpus, titles, ws.graph.label, ws.graph.documents_mentioning
+    )
+    js, css = vis_urls()
+    page = graph_page(
+        graph_data(nodes, graph_edges),
+        js,
+        css,
+        empty="No private triples, so nothing is at risk.",
+        legend=("private", "path"),
+    )
+    caption = (
+        '<div class="rps-caption">Private triples (red, dashed) and the paths through other documents that '
+        f"reconnect them (orange): {esc(len(path_keys))} path edge(s).</div>"
+    )
+    return caption + srcdoc_iframe(page, "Cross-document risk graph", height=480)
