@@ -58,9 +58,11 @@ class _NamedEntity:
     start: int
     end: int
     label: str
+    text: str
 
-    def text(self, doc: Any) -> str:
-        return doc[self.start : self.end].text.strip()
+    @property
+    def words(self) -> frozenset[str]:
+        return frozenset(self.text.split())
 
 
 @dataclass(frozen=True)
@@ -87,11 +89,8 @@ class _DocumentRules:
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
                 self.entity_of[i] = ent
-        self.named = [
-            _NamedEntity(*self._strip_bounds(ent.start, ent.end), label=ent.label_)
-            for ent in doc.ents
-            if ent.label_ in NAMED_LABELS
-        ]
+        self.text = doc.text
+        self.named = [self._named(ent) for ent in doc.ents if ent.label_ in NAMED_LABELS]
         self.mentions = self._entity_mentions()
 
     # -- triples -------------------------------------------------------------------------
@@ -229,7 +228,7 @@ class _DocumentRules:
             return None
         full = self._fuller_entity(text, start)
         if full is not None:
-            return Argument(full.text(self.doc), is_entity=True)
+            return Argument(full.text, is_entity=True)
         return Argument(text, is_entity=self._is_entity_token(token))
 
     def _nominal(self, token: Any) -> Any:
@@ -265,6 +264,10 @@ class _DocumentRules:
             end -= 1
         return start, end
 
+    def _named(self, ent: Any) -> _NamedEntity:
+        start, end = self._strip_bounds(ent.start, ent.end)
+        return _NamedEntity(start, end, ent.label_, self.doc[start:end].text.strip())
+
     # -- mention merging -----------------------------------------------------------------
 
     def _fuller_entity(self, text: str, phrase_start: int) -> _NamedEntity | None:
@@ -272,10 +275,11 @@ class _DocumentRules:
         words = text.split()
         if not words or not all(w[:1].isupper() for w in words):
             return None
+        partial = frozenset(words)
         fuller = {
-            named.text(self.doc): named
+            named.text: named
             for named in self.named
-            if named.end <= phrase_start and set(words) < set(named.text(self.doc).split())
+            if named.end <= phrase_start and partial < named.words
         }
         return next(iter(fuller.values())) if len(fuller) == 1 else None
 
@@ -283,13 +287,13 @@ class _DocumentRules:
         """(token index, canonical name, label) of every entity mention, merged partial names included."""
         mentions = []
         for named in self.named:
-            full = self._fuller_entity(named.text(self.doc), named.start) or named
-            mentions.append((named.start, full.text(self.doc), full.label))
+            full = self._fuller_entity(named.text, named.start) or named
+            mentions.append((named.start, full.text, full.label))
         for token in self.doc:
             if token.i not in self.entity_of and token.pos_ in {"PROPN", "NOUN"}:
                 full = self._fuller_entity(token.text, token.i)
                 if full is not None:
-                    mentions.append((token.i, full.text(self.doc), full.label))
+                    mentions.append((token.i, full.text, full.label))
         return mentions
 
     def _resolve_pronoun(self, pronoun: Any) -> str | None:
@@ -312,8 +316,7 @@ class _DocumentRules:
         first = self.sentences[self.sentence_of[min(head_token.i, tail_token.i)]]
         last = self.sentences[self.sentence_of[max(head_token.i, tail_token.i)]]
         start, end = first.start_char, last.end_char
-        text = self.doc.text
-        while end > start and text[end - 1].isspace():
+        while end > start and self.text[end - 1].isspace():
             end -= 1
         return start, end
 
