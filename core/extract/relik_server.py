@@ -35,6 +35,7 @@ def load_backend(spec: str) -> Any:
         if file_spec is None or file_spec.loader is None:
             raise ImportError(f"cannot load backend file {module_name}")
         module = importlib.util.module_from_spec(file_spec)
+        sys.modules[file_spec.name] = module  # dataclasses look their module up while executing it
         file_spec.loader.exec_module(module)
     else:
         module = importlib.import_module(module_name)
