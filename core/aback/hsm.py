@@ -209,8 +209,8 @@ class LlmInference:
         lines = []
         for j, (unit, prior) in enumerate(zip(units, priors, strict=True), start=1):
             shown = ", ".join(f"S{v + 1}={p:.2f}" for v, p in enumerate(prior))
-            lines.append(f"Unit {j}: {unit.text.strip()!r} (prior: {shown})")
-        lines.append(f"Unit {len(units) + 1}: {lookahead.text.strip()!r} (fixed: S4)")
+            lines.append(f'Unit {j}: "{_one_line(unit.text)}" (prior: {shown})')
+        lines.append(f'Unit {len(units) + 1}: "{_one_line(lookahead.text)}" (fixed: S4)')
         prompt = self.template.replace("{n}", str(len(units))).replace("{units}", "\n".join(lines))
         return [{"role": "user", "content": prompt}]
 
@@ -275,6 +275,10 @@ def backtrack_point(unit_states: Sequence[UnitState], leak_token: int) -> int:
         if unit.state is HiddenState.S3:
             return unit.token_start
     return leak_token
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _check_priors(priors: np.ndarray, n: int) -> np.ndarray:
