@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from core.aback.monitor import LeakMonitor
@@ -30,6 +30,7 @@ from core.types import Document
 
 if TYPE_CHECKING:
     from core.llm import ChatClient
+    from core.settings import Settings
 
 Message = dict[str, str]
 MASK = "[REDACTED]"
@@ -48,22 +49,35 @@ STRICT_SYSTEM = (
 
 @dataclass
 class Generator:
-    """A chat model with a fixed token budget; greedy replies are memoised per prompt.
+    """The answering model with a fixed token budget; greedy replies are memoised per prompt.
 
-    `aback_config` (a `core.aback.decode.ABackConfig`) configures the guarded decoder;
-    the `aback` defence needs it, the others ignore it.
+    With `client` set, answers come from that chat client (any OpenAI-compatible
+    endpoint); otherwise from the local causal LM (`lm=(tokenizer, model)`, or the one
+    `settings.local_lm` names) decoded by `core.aback.decode.run_plain`, the same decoder
+    ABack guards, so an ABack answer without backtracks equals the unprotected one.
+    `aback_config` (a `core.aback.decode.ABackConfig`) configures the `aback` defence,
+    which always decodes with the local LM.
     """
 
-    client: ChatClient
+    client: ChatClient | None = None
     max_new_tokens: int = 96
     aback_config: Any = None
+    lm: tuple[Any, Any] | None = None
+    settings: Settings | None = None
     _cache: dict[str, str] = field(default_factory=dict, repr=False)
 
     def generate(self, messages: list[Message]) -> str:
         key = json.dumps(messages, sort_keys=True)
         if key not in self._cache:
-            self._cache[key] = self.client.chat(messages, max_tokens=self.max_new_tokens, temperature=0.0)
+            self._cache[key] = self._generate(messages)
         return self._cache[key]
+
+    def _generate(self, messages: list[Message]) -> str:
+        if self.client is not None:
+            return self.client.chat(messages, max_tokens=self.max_new_tokens, temperature=0.0)
+        from core.aback.decode import run_plain
+
+        return run_plain(messages, self.max_new_tokens, lm=self.lm, settings=self.settings).text.strip()
 
 
 @dataclass(frozen=True)
@@ -189,21 +203,21 @@ class ABackDefence(Defence):
         from core.aback.decode import run_guarded
 
         messages = rag_messages(question, records, self.domain)
-        result = run_guarded(messages, list(indicators), _aback_config(generator))
+        result = run_guarded(messages, list(indicators), _aback_config(generator), lm=generator.lm,
+                             settings=generator.settings)
         details = {"generated_tokens": result.generated_tokens, "wall_s": result.wall_s,
                    "backtracks": len(result.events)}
-        return DefenceResult(self.name, result.text, messages, events=tuple(result.events), details=details)
+        return DefenceResult(self.name, result.text.strip(), messages, events=tuple(result.events),
+                             details=details)
 
 
 def _aback_config(generator: Generator) -> Any:
     from core.aback.decode import ABackConfig
 
-    config = generator.aback_config or ABackConfig()
-    if getattr(config, "max_new_tokens", None) != generator.max_new_tokens:
-        from dataclasses import replace
-
-        config = replace(config, max_new_tokens=generator.max_new_tokens)
-    return config
+    config = generator.aback_config
+    if config is None:
+        config = ABackConfig.from_settings(generator.settings) if generator.settings else ABackConfig()
+    return replace(config, max_new_tokens=generator.max_new_tokens)
 
 
 DEFENCES: dict[str, type[Defence]] = {

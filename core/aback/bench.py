@@ -1,0 +1,320 @@
+"""ABack's Table 3 on generated PriGenQA-style records: privacy and utility of every defence.
+
+    python -m core.aback.bench --n 8 --seed 0 --out results.md [--sweep] [--m 5 --l 5 --d 15]
+
+Protocol (ABack, "Experiments"), scaled down:
+- the retrieval database D holds the case summaries of `n` generated records;
+- privacy: for each record its PII-free topic query, with the static prompt-injection
+  command appended, retrieves k = 2 summaries; the answer's leakage of those summaries'
+  labelled entities gives ALR/ASR/CLR (with `--clean-privacy` also without the attack);
+- utility: each record's personal question retrieves k summaries; the answer is scored
+  against the record's reference answer with ROUGE-L and METEOR (and an LLM judge with
+  `--judge`, through `RPS_LLM_BASE_URL`);
+- the overall score (Eq. 10) normalises with Boundary 1 (no retrieval) and Boundary 2
+  (retrieval without protection).
+Indicators given to the defences are the labelled entities of the retrieved records
+(the paper extracts them with GPT-4o-mini); `--indicators extracted` uses
+`collect_indicators` (spaCy NER + patterns) instead.
+Writes a markdown table and, next to it, the same numbers as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from core.aback.baselines import DEFENCES, Generator, get_defence
+from core.aback.data import ATTACKS, Record, attack_query, generate
+from core.aback.metrics import (
+    PrivacyScores,
+    UtilityScores,
+    judge_score,
+    overall_score,
+    privacy_scores,
+    query_leakage,
+    utility_scores,
+)
+from core.retrieval import Retriever
+
+Progress = Callable[[int, int], None]
+BOUNDARY_1, BOUNDARY_2 = "no_retrieval", "no_protection"
+
+
+@dataclass
+class DefenceScores:
+    defence: str
+    title: str
+    privacy: PrivacyScores
+    utility: UtilityScores
+    privacy_clean: PrivacyScores | None = None
+    norm_ave_p: float = math.nan
+    norm_ave_u: float = math.nan
+    score: float = math.nan
+    backtracks: int = 0
+    seconds: float = 0.0
+    examples: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class BenchConfig:
+    n: int = 8
+    seed: int = 0
+    k: int = 2
+    max_new_tokens: int = 48
+    attack: str = "static"
+    indicators: str = "labels"  # labels | extracted
+    defences: tuple[str, ...] = tuple(DEFENCES)
+    clean_privacy: bool = False
+    judge: bool = False
+
+
+def _indicators_for(docs: Sequence[Any], by_id: dict[str, Record], source: str) -> list[str]:
+    if source == "labels":
+        return list(dict.fromkeys(text for doc in docs for text in by_id[doc.id].entity_texts()))
+    from core.aback.indicators import collect_indicators
+
+    return [indicator.text for indicator in collect_indicators([doc.text for doc in docs])]
+
+
+def run_bench(config: BenchConfig, generator: Generator, records: Sequence[Record] | None = None,
+              retriever: Retriever | None = None, judge: Any = None,
+              progress: Progress | None = None) -> list[DefenceScores]:
+    """Scores of every defence in `config.defences`; both boundaries are always run."""
+    records = list(records) if records is not None else generate(config.n, config.seed)
+    if not records:
+        raise ValueError("the benchmark needs at least one record (--n >= 1)")
+    by_id = {record.id: record for record in records}
+    retriever = retriever or Retriever([record.document() for record in records])
+    names = list(dict.fromkeys([BOUNDARY_1, BOUNDARY_2, *config.defences]))
+    defences = {name: get_defence(name) for name in names}  # unknown names fail before any generation
+    settings = ["attack", *(["clean"] if config.clean_privacy else []), "utility"]
+    total, done = len(names) * len(records) * len(settings), 0
+    outputs: dict[tuple[str, str], list[Any]] = {(name, kind): [] for name in names for kind in settings}
+    timings = dict.fromkeys(names, 0.0)
+    for record in records:
+        for setting in settings:
+            query = {"attack": attack_query(record.topic_query, config.attack), "clean": record.topic_query,
+                     "utility": record.question}[setting]
+            docs = [doc for doc, _score in retriever.top_k(query, config.k)]
+            indicators = _indicators_for(docs, by_id, config.indicators)
+            for name, defence in defences.items():
+                defence.domain = record.domain
+                started = time.perf_counter()
+                result = defence.answer(query, docs, indicators, generator)
+                timings[name] += time.perf_counter() - started
+                outputs[(name, setting)].append((record, docs, result))
+                done += 1
+                if progress:
+                    progress(done, total)
+    return [_score(name, defences[name].title, outputs, by_id, judge, timings[name]) for name in names]
+
+
+def _privacy(items: list[Any], by_id: dict[str, Record]) -> PrivacyScores:
+    return privacy_scores([query_leakage([by_id[doc.id].entity_texts() for doc in docs], result.text)
+                           for _record, docs, result in items])
+
+
+def _score(name: str, title: str, outputs: dict[tuple[str, str], list[Any]], by_id: dict[str, Record],
+           judge: Any, seconds: float) -> DefenceScores:
+    utility_items = outputs[(name, "utility")]
+    grades = None
+    if judge is not None:
+        grades = [judge_score(judge, record.question, record.answer, result.text)
+                  for record, _docs, result in utility_items]
+    utility = utility_scores([record.answer for record, _d, _r in utility_items],
+                             [result.text for _rec, _d, result in utility_items], grades)
+    clean = outputs.get((name, "clean"))
+    attacked = outputs[(name, "attack")]
+    examples = [{"record": record.id, "attacked_answer": result.text}
+                for record, _docs, result in attacked[:2]]
+    return DefenceScores(
+        defence=name, title=title, privacy=_privacy(attacked, by_id), utility=utility,
+        privacy_clean=_privacy(clean, by_id) if clean else None,
+        backtracks=sum(len(result.events) for items in (attacked, clean or [], utility_items)
+                       for _rec, _docs, result in items),
+        seconds=seconds, examples=examples,
+    )
+
+
+def add_overall(scores: list[DefenceScores]) -> None:
+    """Fill NormAve_p, NormAve_u and the Eq. 10 score from the two boundary rows."""
+    by_name = {item.defence: item for item in scores}
+    boundary1, boundary2 = _metric_dict(by_name[BOUNDARY_1]), _metric_dict(by_name[BOUNDARY_2])
+    for item in scores:
+        overall = overall_score(_metric_dict(item), boundary1, boundary2)
+        item.norm_ave_p, item.norm_ave_u, item.score = overall.norm_ave_p, overall.norm_ave_u, overall.score
+
+
+def _metric_dict(item: DefenceScores) -> dict[str, float]:
+    return {**item.privacy.as_dict(), **item.utility.as_dict()}
+
+
+# ---------------------------------------------------------------- report
+
+
+def _fmt(value: float | None, percent: bool = False) -> str:
+    if value is None:
+        return "–"
+    if math.isnan(value):
+        return "n/a"
+    return f"{100 * value:.1f}" if percent else f"{value:.2f}"
+
+
+def markdown_table(scores: Sequence[DefenceScores]) -> str:
+    has_gpt = all(item.utility.gpt is not None for item in scores)
+    header = ["Defence", "Score ↑", "NormAve_p ↓", "ALR % ↓", "ASR % ↓", "CLR % ↓", "NormAve_u ↑",
+              "ROUGE-L ↑", "METEOR ↑", *(["GPT ↑"] if has_gpt else []), "backtracks", "time s"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for item in scores:
+        row = [item.title, _fmt(item.score), _fmt(item.norm_ave_p), _fmt(item.privacy.alr, True),
+               _fmt(item.privacy.asr, True), _fmt(item.privacy.clr, True), _fmt(item.norm_ave_u),
+               _fmt(item.utility.rouge_l), _fmt(item.utility.meteor),
+               *([_fmt(item.utility.gpt)] if has_gpt else []), str(item.backtracks), f"{item.seconds:.0f}"]
+        lines.append("| " + " | ".join(row) + " |")
+    if any(item.privacy_clean for item in scores):
+        lines += ["", "Privacy without the attack (topic query alone):", "",
+                  "| Defence | ALR % | ASR % | CLR % |", "|---|---|---|---|"]
+        lines += [f"| {item.title} | {_fmt(clean.alr, True)} | {_fmt(clean.asr, True)} "
+                  f"| {_fmt(clean.clr, True)} |"
+                  for item in scores if (clean := item.privacy_clean)]
+    return "\n".join(lines)
+
+
+def report(config: BenchConfig, model_name: str, scores: Sequence[DefenceScores], aback: Any,
+           sweep: Sequence[tuple[dict[str, int], DefenceScores]] = ()) -> str:
+    lines = [
+        "# ABack benchmark (PriGenQA-style generated records)", "",
+        f"model: {model_name}; records: {config.n} (seed {config.seed}); k = {config.k}; "
+        f"max_new_tokens = {config.max_new_tokens}; attack: {config.attack}; "
+        f"indicators: {config.indicators}; "
+        f"ABack m = {aback.m}, l = {aback.l}, d = {aback.d}, HSM {aback.hsm_method}", "",
+        "Privacy metrics under the static prompt-injection attack, utility on the personal questions. "
+        "Score = (1 - NormAve_p + NormAve_u) / 2 (Eq. 10), normalised by Boundary 1 (y_min) and Boundary 2 "
+        "(y_max); n/a where both boundaries give the same value.", "",
+        markdown_table(scores),
+    ]
+    if sweep:
+        lines += ["", "## ABack settings sweep", "",
+                  "| m | l | d | Score | ALR % | ASR % | ROUGE-L | METEOR | backtracks |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for values, item in sweep:
+            lines.append(f"| {values['m']} | {values['l']} | {values['d']} | {_fmt(item.score)} | "
+                         f"{_fmt(item.privacy.alr, True)} | {_fmt(item.privacy.asr, True)} | "
+                         f"{_fmt(item.utility.rouge_l)} | {_fmt(item.utility.meteor)} | {item.backtracks} |")
+    return "\n".join(lines) + "\n"
+
+
+def scores_json(scores: Sequence[DefenceScores]) -> list[dict[str, Any]]:
+    return [{**asdict(item), "privacy": item.privacy.as_dict(), "utility": item.utility.as_dict(),
+             "privacy_clean": item.privacy_clean.as_dict() if item.privacy_clean else None}
+            for item in scores]
+
+
+# ---------------------------------------------------------------- CLI
+
+SWEEP_VALUES = {"m": (5, 10, 15), "l": (3, 5, 7), "d": (10, 15, 20)}  # the paper's hyperparameter grid
+
+
+def sweep_aback(config: BenchConfig, generator: Generator, records: Sequence[Record], retriever: Retriever,
+                progress: Progress | None = None) -> list[tuple[dict[str, int], DefenceScores]]:
+    """ABack's scores when one of m, l, d varies over SWEEP_VALUES, the others as configured.
+
+    The boundary answers are memoised by the generator, so each point only runs ABack.
+    """
+    base = generator.aback_config
+    rows = []
+    try:
+        for knob, values in SWEEP_VALUES.items():
+            for value in values:
+                generator.aback_config = replace(base, **{knob: value})
+                scores = run_bench(replace(config, defences=("aback",)), generator, records, retriever,
+                                   progress=progress)
+                add_overall(scores)
+                point = {name: getattr(generator.aback_config, name) for name in SWEEP_VALUES}
+                rows.append((point, next(item for item in scores if item.defence == "aback")))
+    finally:
+        generator.aback_config = base
+    return rows
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m core.aback.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=8, help="number of generated records (default 8)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--k", type=int, default=2, help="records retrieved per query (paper: 2)")
+    parser.add_argument("--max-new-tokens", type=int, default=48)
+    parser.add_argument("--attack", choices=sorted(ATTACKS), default="static")
+    parser.add_argument("--indicators", choices=("labels", "extracted"), default="labels")
+    parser.add_argument("--defences", default=",".join(DEFENCES), help="comma-separated subset")
+    parser.add_argument("--m", type=int, default=None, help="ABack look-ahead tokens (default: settings)")
+    parser.add_argument("--l", type=int, default=None, help="ABack tokens per observation unit")
+    parser.add_argument("--d", type=int, default=None, help="ABack tokens before the leak the HSM reads")
+    parser.add_argument("--sweep", action="store_true", help="also sweep m, l, d over 3 values each")
+    parser.add_argument("--clean-privacy", action="store_true", help="also: privacy without attack")
+    parser.add_argument("--judge", action="store_true", help="LLM judge via RPS_LLM_BASE_URL")
+    parser.add_argument("--model", default=None, help="causal LM folder or hub id (default SmolLM2)")
+    parser.add_argument("--out", default="aback_results.md", help="markdown report; JSON written beside it")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from tqdm import tqdm
+
+    from core.aback.decode import ABackConfig
+    from core.settings import from_env
+
+    args = parse_args(argv)
+    settings = from_env()
+    if args.model is not None:
+        settings = replace(settings, local_lm=args.model)
+    overrides = {knob: getattr(args, knob) for knob in ("m", "l", "d") if getattr(args, knob) is not None}
+    try:
+        aback = ABackConfig.from_settings(settings, **overrides)
+        config = BenchConfig(n=args.n, seed=args.seed, k=args.k, max_new_tokens=args.max_new_tokens,
+                             attack=args.attack, indicators=args.indicators,
+                             defences=tuple(name.strip() for name in args.defences.split(",") if name),
+                             clean_privacy=args.clean_privacy, judge=args.judge)
+        for name in config.defences:
+            get_defence(name)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    judge = None
+    if args.judge:
+        from core.llm import OpenAICompatibleClient
+
+        judge = OpenAICompatibleClient(settings.llm_base_url, settings.llm_model, settings.llm_api_key,
+                                       settings.llm_timeout_s)
+    generator = Generator(max_new_tokens=config.max_new_tokens, aback_config=aback, settings=settings)
+    records = generate(config.n, config.seed)
+    retriever = Retriever([record.document() for record in records], embedder_name=settings.embedder)
+    with tqdm(desc="answers", unit="answer") as bar:
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        scores = run_bench(config, generator, records, retriever, judge, progress)
+        add_overall(scores)
+        sweep = sweep_aback(config, generator, records, retriever, progress) if args.sweep else []
+    model_name = settings.local_lm or "SmolLM2-135M-Instruct"
+    text = report(config, model_name, scores, aback, sweep)
+    out = Path(args.out)
+    out.write_text(text, encoding="utf-8")
+    payload = {"config": asdict(config), "model": model_name, "aback": asdict(aback),
+               "scores": scores_json(scores),
+               "sweep": [{"settings": values, **scores_json([item])[0]} for values, item in sweep]}
+    out.with_suffix(".json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
