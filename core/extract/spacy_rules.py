@@ -277,9 +277,7 @@ class _DocumentRules:
             return None
         partial = frozenset(words)
         fuller = {
-            named.text: named
-            for named in self.named
-            if named.end <= phrase_start and partial < named.words
+            named.text: named for named in self.named if named.end <= phrase_start and partial < named.words
         }
         return next(iter(fuller.values())) if len(fuller) == 1 else None
 
