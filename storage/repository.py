@@ -44,7 +44,7 @@ MAX_NAME_LENGTH = 200
 _SECRET_KEY = re.compile(r"api[_-]?key|secret|password", re.IGNORECASE)
 
 
-class StorageError(Exception):
+class StorageError(RuntimeError):
     """A refused or failed storage operation; `field` names the bad bundle field when there is one."""
 
     def __init__(self, message: str, field: str | None = None) -> None:

@@ -1,0 +1,183 @@
+"""Batch commands: the studio's methods without the UI.
+
+    python -m core.cli extract FILE... [--sample] [--save NAME]
+    python -m core.cli split NAME [--ratio 0.25] [--seed 0]
+    python -m core.cli risk NAME
+    python -m core.cli list | export NAME --out FILE | import FILE [--name NAME]
+
+Every settings flag (`--db`, `--extractor`, ...) is accepted before the command name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tqdm import tqdm
+
+from core import settings as settings_module
+from core.documents import InputError
+from core.extract import available_extractors, get_extractor
+from core.settings import Settings
+from core.workspace import Workspace, format_key
+
+
+def _repository(settings: Settings):  # storage is imported lazily: `core` does not need it to import
+    from storage.repository import Repository
+
+    return Repository(settings.db)
+
+
+def _progress_bar(description: str):
+    bar = tqdm(desc=description, unit="doc")
+
+    def update(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    return bar, update
+
+
+def cmd_extract(args: argparse.Namespace, settings: Settings) -> int:
+    workspace = Workspace()
+    if args.sample:
+        workspace.load_sample()
+    items = [(path.name, path.read_bytes()) for path in map(Path, args.files)]
+    errors: list[InputError] = workspace.add_files(items, settings.max_upload_bytes) if items else []
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+    if not workspace.corpus.documents:
+        print("error: no documents loaded", file=sys.stderr)
+        return 2
+    bar, update = _progress_bar(f"extracting ({settings.extractor})")
+    with bar:
+        count = workspace.extract(get_extractor(settings.extractor, settings), progress=update)
+    corpus = workspace.corpus
+    print(
+        f"{len(corpus.documents)} documents, {len(corpus.queries)} queries, {count} triples, "
+        f"{len(workspace.graph.nodes())} entities"
+    )
+    if args.save:
+        workspace.save(_repository(settings), args.save)
+        print(f"saved as {args.save!r} in {settings.db}")
+    return 1 if errors else 0
+
+
+def _load_workspace(name: str, settings: Settings) -> Workspace:
+    workspace = Workspace()
+    workspace.load(_repository(settings), name)
+    return workspace
+
+
+def _print_definition_and_risk(workspace: Workspace, show: int) -> None:
+    definition = workspace.apply_filters()
+    print(
+        f"private {len(definition.private)}, public {len(definition.public)}, "
+        f"excluded {len(definition.excluded)}, filter moves {len(definition.moves)}"
+    )
+    for move in workspace.moves(limit=show):
+        print(f"  moved {format_key(move.key)}: {move.reason()}")
+    risks = workspace.risks()
+    print(f"inference risks (Eq. 2): {len(risks)}")
+    for risk in risks[:show]:
+        path = " / ".join(format_key(key) for key in risk.path)
+        print(f"  {format_key(risk.key)} in {risk.doc_id}: via {path}")
+    value = workspace.r_connect_after_erasure()
+    print(f"r_connect after erasing private triples: {'n/a' if value is None else f'{value:.3f}'}")
+
+
+def cmd_split(args: argparse.Namespace, settings: Settings) -> int:
+    workspace = _load_workspace(args.name, settings)
+    ratio = settings.private_ratio if args.split_ratio is None else args.split_ratio
+    seed = settings.seed if args.split_seed is None else args.split_seed
+    workspace.random_split(ratio, seed)
+    _print_definition_and_risk(workspace, args.show)
+    workspace.save(_repository(settings), args.name)
+    return 0
+
+
+def cmd_risk(args: argparse.Namespace, settings: Settings) -> int:
+    workspace = _load_workspace(args.name, settings)
+    if not workspace.marked_private:
+        print(f"error: {args.name!r} has no privacy definition; run `split` first", file=sys.stderr)
+        return 2
+    _print_definition_and_risk(workspace, args.show)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
+    for summary in _repository(settings).list_corpora():
+        print(
+            f"{summary.name}\t{summary.documents} docs\t{summary.triples} triples\t"
+            f"{summary.definitions} definitions\t{summary.created_at:%Y-%m-%d %H:%M}"
+        )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    Path(args.out).write_text(_repository(settings).export_json(args.name), encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    text = Path(args.file).read_text(encoding="utf-8")
+    name = _repository(settings).import_json(text, name=args.name)
+    print(f"imported as {name!r}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m core.cli", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    settings_module.add_arguments(parser)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    extract = commands.add_parser("extract", help="load files, extract triples, optionally save")
+    extract.add_argument("files", nargs="*", help=".txt .md .pdf .json .jsonl")
+    extract.add_argument("--sample", action="store_true", help="include the sample corpus")
+    extract.add_argument("--save", metavar="NAME", help="save corpus and triples under NAME")
+    extract.set_defaults(run=cmd_extract)
+
+    split = commands.add_parser("split", help="random privacy split + filters on a saved corpus")
+    split.add_argument("name")
+    split.add_argument("--ratio", type=float, dest="split_ratio", help="default: --private-ratio")
+    split.add_argument("--seed", type=int, dest="split_seed", help="default: the global --seed")
+    split.add_argument("--show", type=int, default=10, help="moves/risks to print")
+    split.set_defaults(run=cmd_split)
+
+    risk = commands.add_parser("risk", help="cross-document inference risk of a saved definition")
+    risk.add_argument("name")
+    risk.add_argument("--show", type=int, default=10)
+    risk.set_defaults(run=cmd_risk)
+
+    commands.add_parser("list", help="saved corpora").set_defaults(run=cmd_list)
+    export = commands.add_parser("export", help="export a saved corpus with its definitions as JSON")
+    export.add_argument("name")
+    export.add_argument("--out", required=True)
+    export.set_defaults(run=cmd_export)
+    imported = commands.add_parser("import", help="import a JSON bundle")
+    imported.add_argument("file")
+    imported.add_argument("--name")
+    imported.set_defaults(run=cmd_import)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    settings = settings_module.from_args(args)
+    if settings.extractor not in available_extractors():
+        parser.error(f"--extractor must be one of {', '.join(available_extractors())}")
+    try:
+        return args.run(args, settings)
+    except (InputError, KeyError, ValueError, OSError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""The batch commands on the real spaCy model and a real SQLite file."""
+
+import json
+
+from core.cli import main
+
+
+def test_extract_split_risk_export_import_round_trip(tmp_path, capsys):
+    db = str(tmp_path / "cli.sqlite3")
+    assert main(["--db", db, "extract", "--sample", "--save", "sample"]) == 0
+    out = capsys.readouterr().out
+    assert "14 documents, 4 queries" in out and "saved as 'sample'" in out
+
+    assert main(["--db", db, "split", "sample", "--ratio", "0.3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "private" in out and "inference risks (Eq. 2):" in out and "r_connect" in out
+
+    assert main(["--db", db, "risk", "sample"]) == 0
+    assert "r_connect after erasing private triples" in capsys.readouterr().out
+
+    bundle = tmp_path / "sample.json"
+    assert main(["--db", db, "export", "sample", "--out", str(bundle)]) == 0
+    data = json.loads(bundle.read_text())
+    assert data["format"] == "rag-privacy-studio/1" and data["definitions"]
+
+    other_db = str(tmp_path / "other.sqlite3")
+    assert main(["--db", other_db, "import", str(bundle), "--name", "copy"]) == 0
+    assert main(["--db", other_db, "list"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("copy\t14 docs")
+
+
+def test_bad_file_is_reported_by_name_and_line_and_good_files_still_load(tmp_path, capsys):
+    good = tmp_path / "good.txt"
+    good.write_text("Ada Byron works for Babbage Engines.")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"question": "q", "ctxs": [{"title": "t", "text": "x"}]}\n{"question": \n')
+    code = main(["--db", str(tmp_path / "x.sqlite3"), "extract", str(good), str(bad)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "bad.jsonl, line 2" in captured.err
+    assert "1 documents, 0 queries" in captured.out
+
+
+def test_missing_corpus_is_a_clear_error(tmp_path, capsys):
+    assert main(["--db", str(tmp_path / "x.sqlite3"), "risk", "nosuch"]) == 2
+    assert "no saved corpus named 'nosuch'" in capsys.readouterr().err
