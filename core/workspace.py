@@ -321,16 +321,16 @@ class Workspace:
 
     def triples_table(
         self,
-        doc_id: str = "",
-        entity: str = "",
-        relation: str = "",
-        search: str = "",
+        doc_id: str | None = None,
+        entity: str | None = None,
+        relation: str | None = None,
+        search: str | None = None,
         limit: int | None = None,
     ) -> list[dict[str, Any]]:
         """One row per triple that passes the filters (all given filters must match)."""
         statuses = self.statuses()
         wanted_entity = normalize_entity(entity) if entity else ""
-        needle = search.casefold().strip()
+        needle = (search or "").casefold().strip()
         rows: list[dict[str, Any]] = []
         for triple in self.triples:
             key = triple.key

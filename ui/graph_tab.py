@@ -120,9 +120,9 @@ def build(ctx: StudioContext) -> None:
     def render_filtered(
         ws: Workspace, doc: str, entity: str, relation: str, text: str, limit: float
     ) -> tuple:
-        return render_graph(ws, doc, entity, relation, text, int(limit)), render_table(
-            ws, doc, entity, relation, text
-        )
+        doc, entity, relation, text = doc or "", entity or "", relation or "", text or ""
+        graph_html = render_graph(ws, doc, entity, relation, text, int(limit or 150))
+        return graph_html, render_table(ws, doc, entity, relation, text)
 
     def render_choices(ws: Workspace, doc: str, entity: str, relation: str, chosen: str | None) -> tuple:
         return (

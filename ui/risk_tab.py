@@ -35,6 +35,7 @@ def build(ctx: StudioContext) -> None:
                 interactive=False,
                 wrap=True,
                 max_height=360,
+                column_widths=["26%", "14%", "7%", "18%", "35%"],
                 label="Private triples (click a row to show only its path)",
             ),
         )
@@ -60,8 +61,8 @@ def _risks_by_key(risks: list[InferenceRisk]) -> dict[TripleKey, list[InferenceR
     return grouped
 
 
-def _private_occurrences(ws: Workspace) -> list[tuple[TripleKey, str]]:
-    """(key, doc_id) of every private triple occurrence, in table order."""
+def _private_occurrences(ws: Workspace, risks: list[InferenceRisk]) -> list[tuple[TripleKey, str]]:
+    """(key, doc_id) of every private triple occurrence, in table order (those at risk first)."""
     private = ws.private_keys()
     seen: set[tuple[TripleKey, str]] = set()
     rows = []
@@ -70,16 +71,19 @@ def _private_occurrences(ws: Workspace) -> list[tuple[TripleKey, str]]:
         if triple.key in private and item not in seen:
             seen.add(item)
             rows.append(item)
-    return sorted(rows)
+    at_risk = {(r.key, r.doc_id) for r in risks}
+    return sorted(rows, key=lambda item: (item not in at_risk, item))
 
 
 def risk_rows(ws: Workspace, risks: list[InferenceRisk]) -> list[list[str]]:
     by_item = {(r.key, r.doc_id): r for r in risks}
     label = ws.graph.label
     rows = []
-    for key, doc_id in _private_occurrences(ws):
+    for key, doc_id in _private_occurrences(ws, risks):
         risk = by_item.get((key, doc_id))
-        through = ", ".join(dict.fromkeys(ws.source_title(d) for d in risk.path_docs)) if risk else ""
+        through = (
+            ", ".join(dict.fromkeys(f"{ws.source_title(d)} [{d}]" for d in risk.path_docs)) if risk else ""
+        )
         rows.append(
             [
                 f"{label(key[0])} —{key[1]}→ {label(key[2])}",
@@ -119,7 +123,7 @@ def render_risk_graph(
     keys: set[TripleKey] = set(private)
     path_keys: set[TripleKey] = set()
     if focus_row is not None:
-        occurrences = _private_occurrences(ws)
+        occurrences = _private_occurrences(ws, risks)
         if 0 <= focus_row < len(occurrences):
             focus = occurrences[focus_row]
             keys = {focus[0]}

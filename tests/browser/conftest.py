@@ -1,0 +1,130 @@
+"""The real studio in a subprocess (temp SQLite db, real spaCy) driven by headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+START_TIMEOUT_S = 90
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_until_served(url: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the studio exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(
+        f"the studio did not answer at {url} within {START_TIMEOUT_S} s:\n{log.read_text()[-3000:]}"
+    )
+
+
+@pytest.fixture(scope="session")
+def studio_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("studio")
+    port = _free_port()
+    env = dict(os.environ)
+    env.update(
+        {
+            "GRADIO_ANALYTICS_ENABLED": "False",
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            "PYTHONPATH": str(REPO),
+            "GRADIO_TEMP_DIR": str(folder / "gradio"),
+        }
+    )
+    log = folder / "studio.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                str(REPO / "app.py"),
+                "--port",
+                str(port),
+                "--db",
+                str(folder / "studio.sqlite3"),
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        _wait_until_served(url, process, log)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, studio_url: str) -> Iterator[object]:
+    """A fresh browser context (a new studio session) with dialogs recorded in `page.dialogs`."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    new_page = context.new_page()
+    new_page.dialogs = []
+    new_page.console_errors = []
+
+    def on_dialog(dialog) -> None:
+        new_page.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    new_page.on("dialog", on_dialog)
+    new_page.on("console", lambda msg: msg.type == "error" and new_page.console_errors.append(msg.text))
+    new_page.set_default_timeout(30_000)
+    yield new_page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,103 @@
+"""The studio in a real browser: upload, extract, mark a triple private, see graph and risk change."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+NOTE = "Ada Brook works for Zephyr Labs. Zephyr Labs is located in Northport. Ada Brook plays the violin.\n"
+
+
+def wait_message(page, pattern: str) -> None:
+    expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=60_000)
+
+
+def open_tab(page, name: str) -> None:
+    page.get_by_role("tab", name=name).click()
+
+
+def srcdoc(page, elem: str) -> str:
+    return page.locator(f"#{elem} iframe").get_attribute("srcdoc") or ""
+
+
+def graph_frame(page, elem: str):
+    frame = page.locator(f"#{elem} iframe").element_handle().content_frame()
+    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=30_000)
+    return frame
+
+
+def red_dashed_edges(frame) -> int:
+    return frame.evaluate(
+        "window.network ? window.network.body.data.edges.get()"
+        ".filter(e => e.color.color === '#d62728' && e.dashes).length : 0"
+    )
+
+
+def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, artifacts, tmp_path):
+    page.goto(studio_url)
+    wait_message(page, r"\d+ triple\(s\)")  # the sample corpus was extracted on load
+    page.screenshot(path=str(artifacts / "01-documents.png"), full_page=True)
+
+    note = tmp_path / "field_notes.txt"
+    note.write_text(NOTE, encoding="utf-8")
+    page.locator("#rps-upload input[type=file]").set_input_files(str(note))
+    wait_message(page, r"Loaded 1 of 1 file")
+    expect(page.locator("#rps-documents")).to_contain_text("field_notes")
+
+    page.locator("#rps-extract").click()
+    wait_message(page, r"spacy: [1-9]\d* new triple")
+
+    open_tab(page, "Knowledge graph & privacy")
+    page.locator("#rps-filter_search textarea, #rps-filter_search input").first.fill("Ada Brook")
+    page.keyboard.press("Enter")
+    expect(page.locator('#rps-triples [data-testid="cell-0-1"]')).to_contain_text("Ada Brook")
+    before = srcdoc(page, "rps-graph")
+    assert red_dashed_edges(graph_frame(page, "rps-graph")) == 0
+
+    open_tab(page, "Cross-document risk")
+    risk_before = page.locator("#rps-risk_summary").inner_text()
+    assert "Nothing is private yet" in risk_before
+
+    open_tab(page, "Knowledge graph & privacy")
+    relation = page.locator('#rps-triples [data-testid="cell-0-2"]').inner_text().strip()
+    tail = page.locator('#rps-triples [data-testid="cell-0-3"]').inner_text().strip()
+    page.locator('#rps-triples [data-testid="cell-0-1"]').click()
+    wait_message(page, r"Marked \(ada brook, " + re.escape(relation.lower()))
+    expect(page.locator('#rps-triples [data-testid="cell-0-0"]')).to_have_text("private")
+
+    page.wait_for_function(
+        "before => { const f = document.querySelector('#rps-graph iframe');"
+        " return f && f.getAttribute('srcdoc') !== before; }",
+        arg=before,
+    )
+    after = srcdoc(page, "rps-graph")
+    assert '"status":"private"' in after and "#d62728" in after
+    frame = graph_frame(page, "rps-graph")
+    assert red_dashed_edges(frame) == 1
+    page.screenshot(path=str(artifacts / "02-graph-private.png"), full_page=True)
+
+    # Selecting the private edge shows the sentence with the span highlighted.
+    edge_id = frame.evaluate("window.network.body.data.edges.get().find(e => e.color.color === '#d62728').id")
+    frame.evaluate("id => window.showEdge(id)", edge_id)
+    expect(frame.locator("#panel mark")).to_contain_text(re.compile(rf"^Ada Brook .*{re.escape(tail)}"))
+
+    open_tab(page, "Cross-document risk")
+    expect(page.locator("#rps-risk_summary")).to_contain_text("of 1 private triple(s)")
+    expect(page.locator('#rps-risk_table [data-testid="cell-0-0"]')).to_contain_text("Ada Brook")
+    assert '"status":"private"' in srcdoc(page, "rps-risk_graph")
+    page.screenshot(path=str(artifacts / "03-risk.png"), full_page=True)
+
+    # A random split over everything: the risk view lists private triples reachable through other documents.
+    open_tab(page, "Knowledge graph & privacy")
+    page.locator("#rps-random_split").click()
+    wait_message(page, r"Random split\. \d+ private")
+    open_tab(page, "Cross-document risk")
+    expect(page.locator("#rps-risk_summary")).to_contain_text("r_connect")
+    risk_frame = graph_frame(page, "rps-risk_graph")
+    assert risk_frame.evaluate("window.network.body.data.edges.get().length") > 0
+    page.screenshot(path=str(artifacts / "04-risk-random-split.png"), full_page=True)
+    assert not page.dialogs
