@@ -168,6 +168,11 @@ def test_lemmatize_relation_follows_the_same_convention(extractor):
     assert lemmatize_relation("isMarriedTo") == "married_to"
     assert lemmatize_relation("does not live in") == "not_live_in"
     assert lemmatize_relation("place of birth") == "place_of_birth"
+    assert lemmatize_relation("studied at") == "study_at"
+    assert lemmatize_relation("treats") == "treat"
+    assert lemmatize_relation("employs") == "employ"
+    assert lemmatize_relation("located in") == "located_in"
+    assert lemmatize_relation("specializes in") == "specialize_in"
     # The spaCy backend names the same facts identically.
     found = keys(
         extractor, "Mara Voss lived in Harwick. Acme is located in Berlin. Acme was founded by John Doe."

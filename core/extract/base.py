@@ -91,12 +91,33 @@ def lemmatize_relation(text: str, model: str = DEFAULT_SPACY_MODEL) -> str:
     return _lemmatize_cached(cleaned, model)
 
 
+_BE_FORMS = frozenset({"be", "is", "are", "was", "were", "been", "being", "am"})
+# Participles that relation names keep in their passive form even without "is" ("located in"),
+# matching what the spaCy backend produces for "X is located in Y".
+_STATIVE_PARTICIPLES = frozenset({
+    "located", "based", "born", "married", "situated", "headquartered", "employed", "known",
+    "related", "named", "called", "owned", "engaged", "divorced", "affiliated", "diagnosed",
+})
+
+
+def _reads_as_passive(cleaned: str) -> bool:
+    first = cleaned.split()[0].casefold()
+    return first in _BE_FORMS or first in _STATIVE_PARTICIPLES
+
+
 @lru_cache(maxsize=4096)
 def _lemmatize_cached(cleaned: str, model: str) -> str:
     from core.models import get_spacy
 
-    doc = get_spacy(model)(cleaned)
-    kept = [t for t in doc if t.pos_ not in _DROPPED_POS]
+    if _reads_as_passive(cleaned):
+        doc = get_spacy(model)(cleaned)
+        tokens = list(doc)
+    else:
+        # Alone, "studied at" or "treats" parse as adjectives or nouns; inside a clause
+        # ("They treats it.") the verb is tagged as a verb and lemmatised.
+        doc = get_spacy(model)(f"They {cleaned} it.")
+        tokens = list(doc)[1:-2]
+    kept = [t for t in tokens if t.pos_ not in _DROPPED_POS]
     content = [t for t in kept if not _is_auxiliary(t)]
     return join_relation(relation_word(t) for t in (content or kept)) or normalize_relation(cleaned)
 
