@@ -147,15 +147,19 @@ def meteor(reference: str, candidate: str) -> float:
     """METEOR (Banerjee & Lavie 2005) with exact and Porter-stem matching, no synonym stage.
 
     WordNet cannot be downloaded here, so this runs nltk's `single_meteor_score` with a
-    synonym source that knows no synonyms. What it computes: both texts are lower-cased
-    and split into word and punctuation tokens; unigrams are aligned in two stages,
-    exact surface matches first, then matches of Porter stems among the words still
-    unaligned (one-to-one, as nltk aligns them); with m aligned unigrams, P = m/|cand|,
-    R = m/|ref|, Fmean = P·R / (0.9·P + 0.1·R); the aligned unigrams are grouped into
-    the fewest chunks that are contiguous and in the same order in both texts, and the
-    fragmentation penalty is 0.5·(chunks/m)^3; the score is Fmean·(1 - penalty), 0 when
-    nothing aligns. Scores are at most those of full METEOR (which may also align
-    synonyms), equal when the texts share no synonym-only pairs.
+    synonym source that knows no synonyms. What it computes:
+    1. both texts are lower-cased and split into word and punctuation tokens;
+    2. unigrams are aligned one-to-one in two stages: exact surface matches, then Porter
+       stems among the words still unaligned; within a stage nltk aligns greedily (each
+       candidate word, from the end, to the last free equal reference word), so with
+       repeated words it can find more chunks than the fewest-crossings alignment of
+       the METEOR paper;
+    3. with m aligned unigrams, P = m/|candidate|, R = m/|reference| and
+       Fmean = P·R / (0.9·P + 0.1·R);
+    4. the aligned unigrams form chunks (runs adjacent and in the same order in both
+       texts); penalty = 0.5·(chunks/m)^3; score = Fmean·(1 - penalty), 0 when m = 0.
+    Full METEOR would also align WordNet synonyms in a third stage; texts that share no
+    synonym-only word pairs score the same.
     """
     from nltk.translate.meteor_score import single_meteor_score
 
