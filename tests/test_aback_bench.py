@@ -1,0 +1,48 @@
+"""The ABack benchmark end to end on the real SmolLM2 with tiny budgets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.aback.bench import BOUNDARY_1, BOUNDARY_2, main, markdown_table, parse_args
+
+pytestmark = pytest.mark.slow
+
+
+def test_cli_writes_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.md"
+    code = main(["--n", "2", "--seed", "0", "--k", "1", "--max-new-tokens", "4",
+                 "--defences", "post_mask,aback", "--out", str(out)])
+    assert code == 0
+    table = out.read_text()
+    for title in ("Boundary 1 (no retrieval)", "Boundary 2 (no protection)", "Post Mask", "ABack"):
+        assert f"| {title} |" in table
+    assert "ALR % ↓" in table and "METEOR ↑" in table
+    payload = json.loads(out.with_suffix(".json").read_text())
+    rows = {row["defence"]: row for row in payload["scores"]}
+    assert list(rows) == [BOUNDARY_1, BOUNDARY_2, "post_mask", "aback"]
+    for row in rows.values():
+        assert all(0 <= value <= 1 for value in row["privacy"].values())
+        assert 0 <= row["utility"]["rouge_l"] <= 1 and 0 <= row["utility"]["meteor"] <= 1
+    # Post Mask masks the Boundary 2 answer: it can never leak more
+    assert rows["post_mask"]["privacy"]["alr"] <= rows[BOUNDARY_2]["privacy"]["alr"]
+    assert payload["config"]["n"] == 2
+    assert "| Defence |" in capsys.readouterr().out
+
+
+def test_bad_arguments_fail_clearly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["--defences", "nope", "--out", str(tmp_path / "x.md")]) == 2
+    assert "unknown defence 'nope'" in capsys.readouterr().err
+    assert parse_args(["--sweep", "--m", "7"]).m == 7
+
+
+def test_markdown_table_marks_undefined_scores() -> None:
+    from core.aback.bench import DefenceScores
+    from core.aback.metrics import PrivacyScores, UtilityScores
+
+    row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25))
+    table = markdown_table([row])
+    assert "| ABack | n/a | n/a | 10.0 | 50.0 | 0.0 | n/a | 0.30 | 0.25 | 0 | 0 |" in table
