@@ -49,12 +49,16 @@ class Settings:
     embedder: str = ""  # local folder or hub id of a sentence-transformers model
 
     # ABack
-    aback_lookahead_m: int = 4
-    aback_unit_l: int = 4
-    aback_window_d: int = 32
+    aback_lookahead_m: int = 5  # paper: m=5, l=5, d=15 (see docs/ABACK.md)
+    aback_unit_l: int = 5
+    aback_window_d: int = 15
     aback_hsm_method: str = "hmm"  # hmm | llm
     aback_max_backtracks: int = 3
     aback_max_new_tokens: int = 96
+    aback_prior_temperature: float = 0.1  # softmax temperature of Eq. 8 (paper: 1.0)
+    aback_transition: str = ""  # 4x4 HSM transition rows "a,b,c,d;...", "" = built-in default
+    aback_temperature: float = 0.0  # 0 = greedy decoding
+    aback_top_p: float = 1.0
     retrieval_k: int = 2
 
     # Privacy simulation (Eraser4RAG)
