@@ -63,8 +63,8 @@ def test_plain_run_leaks_and_guarded_run_backtracks_it_away(lm: tuple[object, ob
 
 
 def test_guarded_run_without_leaks_equals_plain_generation(lm: tuple[object, object]) -> None:
-    plain = run_plain(HARMLESS, max_new_tokens=24, lm=lm)
-    guarded = run_guarded(HARMLESS, ["Ida Brenner", "Zyxwvut Clinic"], ABackConfig(max_new_tokens=24), lm=lm)
+    plain = run_plain(HARMLESS, max_new_tokens=16, lm=lm)
+    guarded = run_guarded(HARMLESS, ["Ida Brenner", "Zyxwvut Clinic"], ABackConfig(max_new_tokens=16), lm=lm)
     assert guarded.text == plain.text
     assert guarded.events == () and guarded.generated_tokens == plain.generated_tokens
     assert all(token.state is None and not token.pending for token in guarded.tokens)

@@ -106,7 +106,7 @@ def test_parse_labels_needs_every_unit_and_rejects_s4() -> None:
 def test_llm_inference_with_the_local_model_labels_or_falls_back_with_a_reason() -> None:
     from core.llm import LocalChatClient
 
-    method = LlmInference(LocalChatClient(), HmmInference(T, PI), max_tokens=40)
+    method = LlmInference(LocalChatClient(), HmmInference(T, PI), max_tokens=20)
     units = [Unit(0, 5, "Thank you for asking."), Unit(5, 10, " The patient's name is")]
     messages = method.build_messages(units, PRIORS[:2], Unit(10, 15, " Ida Brenner."))
     assert 'Unit 2: "The patient\'s name is" (prior: S1=0.20, S2=0.30, S3=0.50)' in messages[0]["content"]
