@@ -292,8 +292,8 @@ def _profile(fake: object, rng: random.Random) -> dict[str, str]:
 
 
 def _occupation(job: str) -> str:
-    """Faker's job title as it reads mid-sentence ("Engineer, civil" -> "engineer", "IT consultant" kept)."""
-    title = job.split(",")[0].split("/")[0].strip()
+    """Faker's job title mid-sentence ("Engineer, civil" -> "engineer"; "IT" kept; "a/b" -> "a and b")."""
+    title = job.split(",")[0].replace("/", " and ").strip()
     return " ".join(word if word.isupper() else word.lower() for word in title.split())
 
 

@@ -1,0 +1,39 @@
+"""The ABack tab in a real browser: demo records, streamed guarded generation with a backtrack."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_demo_records_generate_streams_tokens_and_backtracks(page, studio_url, artifacts):
+    page.goto(studio_url)
+    page.get_by_role("tab", name="ABack generation").click()
+    page.locator("#rps-aback_load_demo").click()
+    status = page.locator("#rps-aback_status")
+    expect(status).to_contain_text(re.compile(r"Loaded 12 PriGenQA"), timeout=30_000)
+
+    page.locator("#rps-aback_retrieve").click()
+    expect(page.locator("#rps-aback_records")).to_contain_text("finance case", timeout=60_000)
+    indicators = page.locator("#rps-aback_indicators textarea")
+    expect(indicators).not_to_have_value("", timeout=30_000)
+
+    page.locator("#rps-aback_max_tokens input").fill("24")
+    page.locator("#rps-aback_generate").click()
+    stream = page.locator("#rps-aback_stream")
+    expect(stream.locator(".rps-aback-token").first).to_be_visible(timeout=120_000)
+    expect(stream.locator('[data-phase="done"]')).to_be_attached(timeout=180_000)
+    # the demo query asks for the records verbatim: SmolLM2 writes a name, ABack backtracks
+    removed = stream.locator("del.rps-aback-removed")
+    assert removed.count() >= 1
+    expect(removed.first.locator("mark.rps-aback-leak")).to_be_visible()
+    expect(page.locator("#rps-aback_timeline")).to_contain_text("Event 1")
+    expect(status).to_contain_text("Done", timeout=120_000)
+    expect(page.locator("#rps-aback_answers")).to_contain_text("Boundary 2 (no protection)")
+    leaked_text = removed.first.locator("mark.rps-aback-leak").inner_text().lstrip("⚠")
+    assert leaked_text in indicators.input_value()
+    page.screenshot(path=str(artifacts / "aback-tab.png"), full_page=True)
