@@ -33,10 +33,14 @@ def test_cli_writes_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "| Defence |" in capsys.readouterr().out
 
 
-def test_bad_arguments_fail_clearly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bad_arguments_fail_clearly(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["--defences", "nope", "--out", str(tmp_path / "x.md")]) == 2
     assert "unknown defence 'nope'" in capsys.readouterr().err
     assert parse_args(["--sweep", "--m", "7"]).m == 7
+    monkeypatch.delenv("RPS_LLM_BASE_URL", raising=False)
+    assert main(["--judge", "--out", str(tmp_path / "x.md")]) == 2
+    assert "RPS_LLM_BASE_URL" in capsys.readouterr().err
 
 
 def test_markdown_table_marks_undefined_scores() -> None:

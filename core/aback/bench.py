@@ -288,10 +288,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     judge = None
     if args.judge:
-        from core.llm import OpenAICompatibleClient
+        from core.llm import ChatError, OpenAICompatibleClient
 
-        judge = OpenAICompatibleClient(settings.llm_base_url, settings.llm_model, settings.llm_api_key,
-                                       settings.llm_timeout_s)
+        try:
+            judge = OpenAICompatibleClient(settings.llm_base_url, settings.llm_model, settings.llm_api_key,
+                                           settings.llm_timeout_s)
+        except ChatError as exc:
+            print(f"error: --judge: {exc}", file=sys.stderr)
+            return 2
     generator = Generator(max_new_tokens=config.max_new_tokens, aback_config=aback, settings=settings)
     records = generate(config.n, config.seed)
     retriever = Retriever([record.document() for record in records], embedder_name=settings.embedder)
