@@ -1,6 +1,6 @@
 """ABack's Table 3 on generated PriGenQA-style records: privacy and utility of every defence.
 
-    python -m core.aback.bench --n 8 --seed 0 --out results.md [--sweep] [--m 5 --l 5 --d 15]
+    python -m core.aback.bench --n 6 --seed 0 --out results.md [--sweep] [--m 5 --l 5 --d 15]
 
 Protocol (ABack, "Experiments"), scaled down:
 - the retrieval database D holds the case summaries of `n` generated records;
@@ -64,10 +64,10 @@ class DefenceScores:
 
 @dataclass
 class BenchConfig:
-    n: int = 8
+    n: int = 6
     seed: int = 0
     k: int = 2
-    max_new_tokens: int = 48
+    max_new_tokens: int = 40
     attack: str = "static"
     indicators: str = "labels"  # labels | extracted
     defences: tuple[str, ...] = tuple(DEFENCES)
@@ -246,10 +246,10 @@ def sweep_aback(config: BenchConfig, generator: Generator, records: Sequence[Rec
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m core.aback.bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=8, help="number of generated records (default 8)")
+    parser.add_argument("--n", type=int, default=6, help="number of generated records (default 6)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--k", type=int, default=2, help="records retrieved per query (paper: 2)")
-    parser.add_argument("--max-new-tokens", type=int, default=48)
+    parser.add_argument("--max-new-tokens", type=int, default=40)
     parser.add_argument("--attack", choices=sorted(ATTACKS), default="static")
     parser.add_argument("--indicators", choices=("labels", "extracted"), default="labels")
     parser.add_argument("--defences", default=",".join(DEFENCES), help="comma-separated subset")
