@@ -6,9 +6,10 @@
    (the labelled entities of 4 generated records) that the answers never contain: for each
    prompt the best-of-N wall time of plain greedy decoding (`run_plain`) and of ABack
    (`run_guarded`) with the same max_new_tokens; the ratio is ABack / plain.
-2. Leaking prompts (the demo's "repeat the context" injection over retrieved generated
-   records, indicators = their labelled entities): ABack's total time, backtracks and
-   sampled tokens per answer, next to plain decoding of the same prompt.
+2. Leaking prompts: attack queries (the data module's injections on 12 generated records'
+   topic queries, k retrieved summaries, indicators = their labelled entities) whose plain
+   answer really contains an indicator: ABack's total time, backtracks, sampled tokens
+   and leaks left per answer, next to plain decoding of the same prompt.
 Writes benchmarks/results/aback.json and prints a table.
 """
 
@@ -32,6 +33,7 @@ os.environ.setdefault("RPS_CACHE_DIR", str(REPO / ".cache" / "models"))
 from core.aback.baselines import rag_messages  # noqa: E402
 from core.aback.data import attack_query, generate  # noqa: E402
 from core.aback.decode import ABackConfig, run_guarded, run_plain  # noqa: E402
+from core.aback.monitor import LeakMonitor  # noqa: E402
 from core.retrieval import Retriever  # noqa: E402
 from core.settings import from_env  # noqa: E402
 
@@ -61,6 +63,37 @@ def _clean_row(question: str, plain_s: float, plain: Any, guarded_s: float, guar
     }
 
 
+def _leaking_runs(args: argparse.Namespace, settings: Any, lm: Any, config: ABackConfig
+                  ) -> tuple[list[dict[str, Any]], int]:
+    """Attack prompts whose plain answer really leaks an indicator, with ABack's cost on each."""
+    records = generate(12, seed=0)
+    retriever = Retriever([record.document() for record in records], embedder_name=settings.embedder)
+    by_id = {record.id: record for record in records}
+    candidates = [(record, style) for style in ("repeat", "static", "summarize") for record in records]
+    rows: list[dict[str, Any]] = []
+    tried = 0
+    for record, style in candidates:
+        if len(rows) >= args.leaking:
+            break
+        tried += 1
+        query = attack_query(record.topic_query, style)
+        docs = [doc for doc, _ in retriever.top_k(query, settings.retrieval_k)]
+        doc_indicators = [text for doc in docs for text in by_id[doc.id].entity_texts()]
+        messages = rag_messages(query, docs, record.domain)
+        plain = run_plain(messages, args.max_new_tokens, lm=lm)
+        leaks = LeakMonitor(doc_indicators).find_leaks(plain.text)
+        if not leaks:
+            continue
+        guarded = run_guarded(messages, doc_indicators, config, lm=lm, settings=settings)
+        rows.append({
+            "record": record.id, "attack": style, "plain_s": plain.wall_s, "aback_s": guarded.wall_s,
+            "plain_leaks": len(leaks), "backtracks": len(guarded.events), "masked": len(guarded.masked_leaks),
+            "aback_leaks_left": len(LeakMonitor(doc_indicators).find_leaks(guarded.text)),
+            "aback_sampled_tokens": guarded.generated_tokens, "plain_tokens": plain.generated_tokens,
+        })
+    return rows, tried
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-new-tokens", type=int, default=48)
@@ -73,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
     lm = get_causal_lm(settings.local_lm, settings.cache_dir)
     config = ABackConfig.from_settings(settings, max_new_tokens=args.max_new_tokens)
-    records = generate(max(4, args.leaking * 2), seed=0)
+    records = generate(4, seed=0)
     indicators = [text for record in records[:4] for text in record.entity_texts()]
 
     # warm-up: model kernels, and ABack's prototype embeddings (loaded at the first backtrack)
@@ -90,21 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         clean_rows.append(_clean_row(question, plain_s, plain, guarded_s, guarded))
 
-    retriever = Retriever([record.document() for record in records], embedder_name=settings.embedder)
-    by_id = {record.id: record for record in records}
-    leak_rows = []
-    for record in records[: args.leaking]:
-        query = attack_query(record.topic_query, "repeat")
-        docs = [doc for doc, _ in retriever.top_k(query, settings.retrieval_k)]
-        doc_indicators = [text for doc in docs for text in by_id[doc.id].entity_texts()]
-        messages = rag_messages(query, docs, record.domain)
-        plain = run_plain(messages, args.max_new_tokens, lm=lm)
-        guarded = run_guarded(messages, doc_indicators, config, lm=lm, settings=settings)
-        leak_rows.append({
-            "record": record.id, "plain_s": plain.wall_s, "aback_s": guarded.wall_s,
-            "backtracks": len(guarded.events), "masked": len(guarded.masked_leaks),
-            "aback_sampled_tokens": guarded.generated_tokens, "plain_tokens": plain.generated_tokens,
-        })
+    leak_rows, tried = _leaking_runs(args, settings, lm, config)
 
     total_plain = sum(row["plain_s"] for row in clean_rows)
     total_aback = sum(row["aback_s"] for row in clean_rows)
@@ -116,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         "aback": {"m": config.m, "l": config.l, "d": config.d, "hsm": config.hsm_method,
                   "indicators_clean": len(indicators)},
         "clean": clean_rows, "clean_ratio_total": total_aback / total_plain,
-        "leaking": leak_rows,
+        "leaking": leak_rows, "leaking_candidates_tried": tried,
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(payload, indent=2), encoding="utf-8")
@@ -127,11 +146,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row['prompt'][:48]:48} {row['plain_s']:8.2f} {row['aback_s']:8.2f} {row['ratio']:6.2f} "
               f"{row['aback_tokens']:7d} {row['backtracks']:10d}")
     print(f"overall ABack/plain wall-time ratio: {payload['clean_ratio_total']:.3f}")
-    print("\nLeaking prompts (one run each):")
-    print(f"{'record':12} {'plain s':>8} {'ABack s':>8} {'backtracks':>10} {'masked':>6} {'sampled':>8}")
+    print(f"\nLeaking prompts (one run each; {len(leak_rows)} of {tried} candidate attacks leaked "
+          "without ABack):")
+    print(f"{'record':12} {'attack':9} {'plain s':>8} {'ABack s':>8} {'backtracks':>10} {'masked':>6} "
+          f"{'sampled':>8} {'leaks plain/ABack':>17}")
     for row in leak_rows:
-        print(f"{row['record']:12} {row['plain_s']:8.2f} {row['aback_s']:8.2f} {row['backtracks']:10d} "
-              f"{row['masked']:6d} {row['aback_sampled_tokens']:8d}")
+        print(f"{row['record']:12} {row['attack']:9} {row['plain_s']:8.2f} {row['aback_s']:8.2f} "
+              f"{row['backtracks']:10d} {row['masked']:6d} {row['aback_sampled_tokens']:8d} "
+              f"{row['plain_leaks']:>8d}/{row['aback_leaks_left']:<8d}")
     print(f"\nwritten to {RESULTS.relative_to(REPO)}")
     return 0
 
