@@ -120,5 +120,19 @@ def test_overall_score_without_gpt_and_missing_metric() -> None:
     assert result.norm_ave_p == pytest.approx(0.4)
     assert result.norm_ave_u == pytest.approx(0.5)
     assert result.score == pytest.approx((1 - 0.4 + 0.5) / 2)
+    assert result.undefined == ()
     with pytest.raises(ValueError, match="meteor"):
         overall_score({"alr": 0, "asr": 0, "clr": 0, "rouge_l": 0}, b1, b2)
+
+
+def test_overall_score_leaves_out_metrics_with_equal_boundaries() -> None:
+    # CLR is 0 in both boundaries: Eq. 10 is undefined for it, the privacy average uses ALR and ASR
+    b1 = {"alr": 0, "asr": 0, "clr": 0, "rouge_l": 0.1, "meteor": 0.1}
+    b2 = {"alr": 0.2, "asr": 0.5, "clr": 0, "rouge_l": 0.3, "meteor": 0.3}
+    method = {"alr": 0.1, "asr": 0.1, "clr": 0, "rouge_l": 0.2, "meteor": 0.3}
+    result = overall_score(method, b1, b2)
+    assert result.undefined == ("clr",)
+    assert result.norm_ave_p == pytest.approx((0.5 + 0.2) / 2)
+    assert result.norm_ave_u == pytest.approx((0.5 + 1.0) / 2)
+    no_privacy = overall_score(b1, b1, {**b1, "rouge_l": 0.3})
+    assert math.isnan(no_privacy.norm_ave_p) and math.isnan(no_privacy.score)
