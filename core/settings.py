@@ -71,6 +71,38 @@ class Settings:
         return os.environ.get(ENV_PREFIX + "LLM_API_KEY") or os.environ.get("OPENAI_API_KEY", "")
 
 
+HELP: dict[str, str] = {
+    "host": "address to serve the studio on",
+    "port": "port to serve the studio on",
+    "db": "SQLite file for saved corpora, privacy definitions and annotations",
+    "cache_dir": "folder for converted model weights",
+    "max_upload_bytes": "largest accepted upload, in bytes",
+    "sample_corpus": "load the sample corpus into a new session",
+    "extractor": "triple extractor: spacy, llm (OpenAI-compatible endpoint) or relik",
+    "spacy_model": "spaCy pipeline name or path",
+    "relik_python": "interpreter of a separate environment with relik installed",
+    "relik_model": "ReLiK model id or path (read by the relik worker)",
+    "llm_base_url": "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (key: RPS_LLM_API_KEY)",
+    "llm_model": "model name at that endpoint",
+    "llm_timeout_s": "seconds to wait for the endpoint",
+    "local_lm": "local folder or hub id of the causal LM ('' = embedded SmolLM2-135M-Instruct)",
+    "embedder": "local folder or hub id of a sentence-transformers model ('' = embedded all-MiniLM-L6-v2)",
+    "aback_lookahead_m": "ABack look-ahead m: tokens generated to verify a suspected leak",
+    "aback_unit_l": "ABack unit length l: tokens per observation unit",
+    "aback_window_d": "ABack window d: tokens before the leak traced by the hidden state model",
+    "aback_hsm_method": "ABack reverse inference: hmm (exact backward posteriors) or llm (prompting)",
+    "aback_max_backtracks": "backtracks allowed per answer; later leaks are masked",
+    "aback_max_new_tokens": "token budget of one ABack answer",
+    "aback_prior_temperature": "softmax temperature of the Eq. 8 prior",
+    "aback_transition": "HSM transition matrix rows 'a,b,c,d;...' ('' = built-in default)",
+    "aback_temperature": "sampling temperature (0 = greedy)",
+    "aback_top_p": "nucleus sampling p",
+    "retrieval_k": "records retrieved per query",
+    "private_ratio": "share of triples made private by a random split",
+    "seed": "random seed for splits and sampling",
+}
+
+
 def _coerce(raw: str, kind: type) -> object:
     if kind is bool:
         return raw.strip().lower() in {"1", "true", "yes", "on"}
@@ -97,12 +129,16 @@ def from_env(environ: dict[str, str] | None = None) -> Settings:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One flag per setting (`--max-upload-bytes`), defaulting to the env/default value."""
+    defaults = Settings()
     for name, kind in _field_types().items():
         flag = "--" + name.replace("_", "-")
+        text = f"{HELP[name]} (env {ENV_PREFIX}{name.upper()}; default {getattr(defaults, name)!r})"
         if kind is bool:
-            parser.add_argument(flag, type=lambda s: _coerce(s, bool), default=None, metavar="BOOL")
+            parser.add_argument(
+                flag, type=lambda s: _coerce(s, bool), default=None, metavar="BOOL", help=text
+            )
         else:
-            parser.add_argument(flag, type=kind, default=None)
+            parser.add_argument(flag, type=kind, default=None, help=text)
 
 
 def from_args(args: argparse.Namespace, base: Settings | None = None) -> Settings:

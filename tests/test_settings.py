@@ -1,8 +1,9 @@
 import argparse
+from dataclasses import fields
 
 import pytest
 
-from core.settings import Settings, add_arguments, from_args, from_env
+from core.settings import HELP, Settings, add_arguments, from_args, from_env
 
 
 def test_defaults_serve_on_localhost_7860():
@@ -36,3 +37,10 @@ def test_api_key_is_read_from_environment_not_stored(monkeypatch):
     settings = Settings()
     assert settings.llm_api_key == "sk-test-secret"
     assert "sk-test-secret" not in repr(settings)
+
+
+def test_every_setting_has_help_text_for_its_flag():
+    assert {f.name for f in fields(Settings)} == set(HELP)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert "RPS_MAX_UPLOAD_BYTES" in parser.format_help()
