@@ -108,6 +108,14 @@ class Workspace:
         shown = self.definition.moves[:limit] if limit is not None else self.definition.moves
         return [with_path(move, self.definition) for move in shown]
 
+    def inferable_moves(self) -> list[FilterMove]:
+        """Triples marked private that filter (b) took out: public triples already connect their
+        entities, so erasing them alone protects nothing. Each comes with that public path."""
+        if self.definition is None:
+            return []
+        moves = [move for move in self.definition.moves if move.filter == FILTER_PRIVATE]
+        return [with_path(move, self.definition) for move in moves]
+
     def statuses(self) -> dict[TripleKey, str]:
         query_keys = self.query_keys()
         return {key: self._status(key, query_keys) for key in self.all_keys()}

@@ -141,3 +141,25 @@ def test_srcdoc_iframe_escapes_the_whole_page_into_the_attribute():
     assert html.unescape(match.group(1)) == page
     assert 'sandbox="allow-scripts"' in frame
     assert 'title="Graph &quot;x&quot;"' in frame
+
+
+def test_risk_view_lists_triples_inferable_from_public_ones_with_their_path():
+    from core.extract import get_extractor
+    from core.settings import Settings
+    from core.types import triple_key
+    from core.workspace import Workspace
+    from ui.risk_tab import render_risk_graph, render_risk_view
+
+    ws = Workspace()
+    ws.load_sample()
+    ws.extract(get_extractor("spacy", Settings()))
+    ws.toggle_private(triple_key("Mara Voss", "live_in", "Harrow Vale"))
+    summary, rows, graph = render_risk_view(ws)
+    assert "already inferable from public triples" in summary
+    inferable = [row for row in rows if row[2].startswith("inferable")]
+    assert len(inferable) == 1
+    assert inferable[0][0] == "Mara Voss —live_in→ Harrow Vale"
+    assert "Lindqvist Robotics" in inferable[0][4]  # the public path through her employer
+    assert EDGE_STYLES["inferable"]["color"] in graph
+    focused = render_risk_graph(ws, focus_row=len(rows) - 1)
+    assert "Lindqvist Robotics" in focused and "live_in" in focused

@@ -117,6 +117,8 @@ def test_marked_triple_inferable_from_public_ones_is_not_kept_private(ws: Worksp
     assert ws.private_keys() == set()
     move = ws.move_of(key)
     assert move is not None and move.path
+    assert [m.key for m in ws.inferable_moves()] == [key]
+    assert ws.inferable_moves()[0].path == move.path
 
 
 def test_risks_and_r_connect_follow_the_definition(ws: Workspace):

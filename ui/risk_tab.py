@@ -51,7 +51,8 @@ def build(ctx: StudioContext) -> None:
 
 def render_risk_view(ws: Workspace) -> tuple[str, list[list[str]], str]:
     risks = ws.risks()
-    return render_summary(ws, risks), risk_rows(ws, risks), render_risk_graph(ws, risks=risks)
+    rows = risk_rows(ws, risks) + inferable_rows(ws)
+    return render_summary(ws, risks), rows, render_risk_graph(ws, risks=risks)
 
 
 def _risks_by_key(risks: list[InferenceRisk]) -> dict[TripleKey, list[InferenceRisk]]:
@@ -75,15 +76,36 @@ def _private_occurrences(ws: Workspace, risks: list[InferenceRisk]) -> list[tupl
     return sorted(rows, key=lambda item: (item not in at_risk, item))
 
 
+def _docs_through(ws: Workspace, doc_ids: list[str]) -> str:
+    return ", ".join(dict.fromkeys(f"{ws.source_title(d)} [{d}]" for d in doc_ids))
+
+
+def inferable_rows(ws: Workspace) -> list[list[str]]:
+    """Rows for triples marked private that public triples already reveal (filter b)."""
+    label = ws.graph.label
+    rows = []
+    for move in ws.inferable_moves():
+        key = move.key
+        path_docs = [d for path_key in move.path for d in sorted(ws.graph.docs_of(path_key))]
+        rows.append(
+            [
+                f"{label(key[0])} —{key[1]}→ {label(key[2])}",
+                ", ".join(dict.fromkeys(ws.source_title(d) for d in sorted(ws.graph.docs_of(key)))),
+                "inferable from public triples (filter b)",
+                _docs_through(ws, path_docs),
+                format_path(key[0], move.path, label),
+            ]
+        )
+    return rows
+
+
 def risk_rows(ws: Workspace, risks: list[InferenceRisk]) -> list[list[str]]:
     by_item = {(r.key, r.doc_id): r for r in risks}
     label = ws.graph.label
     rows = []
     for key, doc_id in _private_occurrences(ws, risks):
         risk = by_item.get((key, doc_id))
-        through = (
-            ", ".join(dict.fromkeys(f"{ws.source_title(d)} [{d}]" for d in risk.path_docs)) if risk else ""
-        )
+        through = _docs_through(ws, list(risk.path_docs)) if risk else ""
         rows.append(
             [
                 f"{label(key[0])} —{key[1]}→ {label(key[2])}",
@@ -104,11 +126,18 @@ def render_summary(ws: Workspace, risks: list[InferenceRisk]) -> str:
         )
     private = ws.private_keys()
     at_risk = {r.key for r in risks}
+    inferable = len(ws.inferable_moves())
     value = ws.r_connect_after_erasure()
     return (
         '<div class="rps-risk-summary">'
         f"<p><b>{len(at_risk)}</b> of <b>{len(private)}</b> private triple(s) can be inferred from other "
         f"documents ({len(risks)} document occurrence(s) at risk).</p>"
+        + (
+            f"<p><b>{inferable}</b> marked triple(s) are already inferable from public triples, so the "
+            "filters took them out of the private set (listed last, with the public path).</p>"
+            if inferable
+            else ""
+        )
         + ratio_bar(value, "r_connect after erasing the private triples")
         + '<p class="rps-note">r_connect: share of private triples whose head and tail stay connected '
         "once every private triple is erased (lower is safer).</p></div>"
@@ -120,16 +149,24 @@ def render_risk_graph(
 ) -> str:
     risks = ws.risks() if risks is None else risks
     private = ws.private_keys()
+    inferable = ws.inferable_moves()
     keys: set[TripleKey] = set(private)
     path_keys: set[TripleKey] = set()
-    if focus_row is not None:
+    if focus_row is not None:  # rows: private occurrences first, then the inferable triples
         occurrences = _private_occurrences(ws, risks)
         if 0 <= focus_row < len(occurrences):
             focus = occurrences[focus_row]
             keys = {focus[0]}
             risks = [r for r in risks if (r.key, r.doc_id) == focus]
+            inferable = []
+        elif 0 <= focus_row - len(occurrences) < len(inferable):
+            keys, risks = set(), []
+            inferable = [inferable[focus_row - len(occurrences)]]
     for risk in risks:
         path_keys.update(risk.path)
+    for move in inferable:
+        keys.add(move.key)
+        path_keys.update(move.path)
     keys |= path_keys
     statuses = ws.statuses()
     statuses.update({key: "path" for key in path_keys if key not in private})
@@ -145,10 +182,11 @@ def render_risk_graph(
         js,
         css,
         empty="No private triples, so nothing is at risk.",
-        legend=("private", "path"),
+        legend=("private", "inferable", "path"),
     )
     caption = (
-        '<div class="rps-caption">Private triples (red, dashed) and the paths through other documents that '
-        f"reconnect them (orange): {esc(len(path_keys))} path edge(s).</div>"
+        '<div class="rps-caption">Private triples (red, dashed), triples marked private but inferable from '
+        "public ones (purple, dotted) and the paths through other documents that reconnect them (orange): "
+        f"{esc(len(path_keys))} path edge(s).</div>"
     )
     return caption + srcdoc_iframe(page, "Cross-document risk graph", height=480)
