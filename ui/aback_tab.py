@@ -87,10 +87,29 @@ def retrieve(ws: Workspace, demo: DemoDatabase | None, query: str, k: int,
     return retriever_for(documents, settings.embedder).top_k(query, int(k))
 
 
-def suggested_indicators(ws: Workspace, documents: Sequence[Document], settings: Settings) -> str:
+def suggested_indicators(ws: Workspace, documents: Sequence[Document], settings: Settings,
+                         use_llm: bool = False) -> str:
+    client = None
+    if use_llm:
+        from core.llm import get_chat_client
+
+        client = get_chat_client(settings)
     found = collect_indicators([doc.text for doc in documents], private_entities=ws.private_entities(),
-                               spacy_model=settings.spacy_model)
+                               client=client, spacy_model=settings.spacy_model)
     return indicators_to_lines(found)
+
+
+@dataclass(frozen=True)
+class AbackKnobs:
+    """The ABack settings a user can change in the tab (defaults come from Settings)."""
+
+    m: int
+    l: int  # noqa: E741 - the paper's name
+    d: int
+    hsm_method: str
+
+    def overrides(self) -> dict[str, Any]:
+        return {"m": int(self.m), "l": int(self.l), "d": int(self.d), "hsm_method": self.hsm_method}
 
 
 # ------------------------------------------------------------------------------- rendering
@@ -247,6 +266,19 @@ def build(ctx: StudioContext) -> None:
             with gr.Column(scale=2):
                 indicators = ctx.register("aback_indicators", gr.Textbox(
                     label="Privacy indicators (one per line; filled on Retrieve, editable)", lines=10))
+                use_llm = ctx.register("aback_llm_indicators", gr.Checkbox(
+                    label="also ask the chat model for indicators (RPS_LLM_BASE_URL, else the local model)",
+                    value=False))
+                with gr.Accordion("ABack settings", open=False):
+                    with gr.Row():
+                        knob_m = ctx.register("aback_m", gr.Number(
+                            label="look-ahead m", value=settings.aback_lookahead_m, precision=0, minimum=1))
+                        knob_l = ctx.register("aback_l", gr.Number(
+                            label="unit length l", value=settings.aback_unit_l, precision=0, minimum=1))
+                        knob_d = ctx.register("aback_d", gr.Number(
+                            label="window d", value=settings.aback_window_d, precision=0, minimum=1))
+                    method = ctx.register("aback_method", gr.Radio(
+                        ["hmm", "llm"], value=settings.aback_hsm_method, label="hidden-state inference"))
         with gr.Row():
             with gr.Column(scale=3):
                 gr.Markdown("**ABack answer** (colour = inferred hidden state; struck through = backtracked)")
@@ -261,32 +293,37 @@ def build(ctx: StudioContext) -> None:
         return demo, f"Loaded {len(demo.records)} PriGenQA-style demo records as the retrieval database.", \
             render_records([])
 
-    def on_retrieve(ws: Workspace, demo: DemoDatabase | None, text: str, top: float) -> tuple[str, str, str]:
+    def on_retrieve(ws: Workspace, demo: DemoDatabase | None, text: str, top: float,
+                    llm_indicators: bool) -> tuple[str, str, str]:
         try:
             hits = retrieve(ws, demo, text, int(top or 1), settings)
-        except ValueError as exc:
+            lines = suggested_indicators(ws, [doc for doc, _ in hits], settings, use_llm=llm_indicators)
+        except (ValueError, RuntimeError) as exc:
             raise gr.Error(str(exc)) from exc
-        lines = suggested_indicators(ws, [doc for doc, _ in hits], settings)
         return render_records(hits), lines, f"Retrieved {len(hits)} record(s)."
 
     def on_generate(ws: Workspace, demo: DemoDatabase | None, text: str, top: float, lines: str,
-                    tokens: float, chosen: list[str]) -> Iterator[tuple[str, str, str, str, str, str]]:
+                    tokens: float, chosen: list[str], m: float, l: float, d: float,  # noqa: E741
+                    hsm_method: str) -> Iterator[tuple[str, str, str, str, str, str]]:
+        knobs = AbackKnobs(int(m or 1), int(l or 1), int(d or 1), hsm_method or "hmm")
         yield from generate_view(ws, demo, text, int(top or 1), lines, int(tokens or 1), chosen or [],
-                                 settings)
+                                 settings, knobs)
 
     load_demo.click(on_load_demo, [], [demo_state, status, records_html], api_name="aback_load_demo")
-    retrieve_button.click(on_retrieve, [ctx.workspace_state, demo_state, query, k],
+    retrieve_button.click(on_retrieve, [ctx.workspace_state, demo_state, query, k, use_llm],
                           [records_html, indicators, status], api_name="aback_retrieve")
     generate_button.click(
         on_generate,
-        [ctx.workspace_state, demo_state, query, k, indicators, max_tokens, baselines],
+        [ctx.workspace_state, demo_state, query, k, indicators, max_tokens, baselines,
+         knob_m, knob_l, knob_d, method],
         [records_html, indicators, stream_html, timeline_html, answers_html, status],
         api_name="aback_generate",
     )
 
 
 def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, lines: str, max_tokens: int,
-                  chosen: Sequence[str], settings: Settings) -> Iterator[tuple[str, str, str, str, str, str]]:
+                  chosen: Sequence[str], settings: Settings,
+                  knobs: AbackKnobs | None = None) -> Iterator[tuple[str, str, str, str, str, str]]:
     """The Generate handler: stream ABack, then the unprotected answer and the chosen baselines."""
     from core.aback.decode import ABackConfig, guarded_generate
 
@@ -301,7 +338,11 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
         lines = suggested_indicators(ws, documents, settings)
     indicator_texts = [indicator.text for indicator in indicators_from_lines(lines)]
     records_view = render_records(hits)
-    config = ABackConfig.from_settings(settings, max_new_tokens=max_tokens)
+    overrides = knobs.overrides() if knobs is not None else {}
+    try:
+        config = ABackConfig.from_settings(settings, max_new_tokens=max_tokens, **overrides)
+    except ValueError as exc:
+        raise gr.Error(str(exc)) from exc
     messages = rag_messages(text, documents)
     stream, timeline, status = "", "", "Generating with ABack…"
     final = None

@@ -23,6 +23,8 @@ def test_demo_records_generate_streams_tokens_and_backtracks(page, studio_url, a
     expect(indicators).not_to_have_value("", timeout=30_000)
 
     page.locator("#rps-aback_max_tokens input").fill("24")
+    page.get_by_text("ABack settings").click()
+    page.locator("#rps-aback_d input").fill("10")  # with l = 5: two traced units + the look-ahead unit
     page.locator("#rps-aback_generate").click()
     stream = page.locator("#rps-aback_stream")
     expect(stream.locator(".rps-aback-token").first).to_be_visible(timeout=120_000)
@@ -32,6 +34,8 @@ def test_demo_records_generate_streams_tokens_and_backtracks(page, studio_url, a
     assert removed.count() >= 1
     expect(removed.first.locator("mark.rps-aback-leak")).to_be_visible()
     expect(page.locator("#rps-aback_timeline")).to_contain_text("Event 1")
+    first_event_units = page.locator("#rps-aback_timeline table").first.locator("tbody tr")
+    assert first_event_units.count() == 3
     expect(status).to_contain_text("Done", timeout=120_000)
     expect(page.locator("#rps-aback_answers")).to_contain_text("Boundary 2 (no protection)")
     leaked_text = removed.first.locator("mark.rps-aback-leak").inner_text().lstrip("⚠")
