@@ -110,6 +110,11 @@ def test_endpoint_failure_names_the_document():
         server.server_close()
 
 
+def test_llm_extractor_without_an_endpoint_says_which_setting_to_give():
+    with pytest.raises(ValueError, match="RPS_LLM_BASE_URL"):
+        get_extractor("llm", Settings())
+
+
 def test_registry_builds_the_llm_extractor_from_settings():
     def respond(messages):
         text = messages[0]["content"].rsplit("Text:", 1)[1]

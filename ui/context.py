@@ -153,7 +153,8 @@ def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple
     def wrapped(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
         try:
             return handler(*args, **kwargs)
-        except (ValueError, KeyError, LookupError) as exc:
+        # RuntimeError covers ExtractionError, ChatError and StorageError, whose messages are for users.
+        except (ValueError, LookupError, RuntimeError, OSError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             raise gr.Error(str(message)) from exc
 

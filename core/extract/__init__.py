@@ -33,6 +33,13 @@ def _llm(settings: Settings) -> Extractor:
     from core.extract.llm import LLMExtractor
     from core.llm import get_chat_client
 
+    if not settings.llm_base_url and not settings.local_lm:
+        # Measured: the embedded 135M model answers in prose, never JSON, after minutes of decoding.
+        raise ValueError(
+            "the llm extractor needs a chat model that can write JSON: set --llm-base-url/RPS_LLM_BASE_URL "
+            "to an OpenAI-compatible endpoint (or --local-lm to a larger local model); the embedded "
+            "SmolLM2-135M cannot"
+        )
     return LLMExtractor(get_chat_client(settings))
 
 
