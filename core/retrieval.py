@@ -3,11 +3,15 @@
 Documents are embedded once (lazily, at the first query) with a sentence-transformers
 model, by default the embedded all-MiniLM-L6-v2 (the paper uses bge-large-en-v1.5 with
 Chroma; any sentence-transformers folder or hub id works through `settings.embedder`).
-Scores are cosine similarities.
+Scores are cosine similarities. `retriever_for` keeps the last few retrievers (one per
+distinct corpus and embedder), so a corpus is embedded once however often it is queried.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,3 +57,23 @@ class Retriever:
         scores = matrix @ query_vector
         order = np.argsort(-scores, kind="stable")[:k]
         return [(self.documents[index], float(scores[index])) for index in order]
+
+
+_RETRIEVERS: OrderedDict[str, Retriever] = OrderedDict()
+_RETRIEVERS_LOCK = threading.Lock()
+MAX_CACHED_RETRIEVERS = 8
+
+
+def retriever_for(documents: Sequence[Document], embedder_name: str = "") -> Retriever:
+    """The cached retriever of this corpus and embedder (least recently used dropped beyond 8)."""
+    digest = hashlib.sha256(embedder_name.encode())
+    for doc in documents:
+        digest.update(f"\x00{doc.id}\x00{doc.title}\x00{doc.text}".encode())
+    key = digest.hexdigest()
+    with _RETRIEVERS_LOCK:
+        if key not in _RETRIEVERS:
+            _RETRIEVERS[key] = Retriever(documents, embedder_name=embedder_name)
+            while len(_RETRIEVERS) > MAX_CACHED_RETRIEVERS:
+                _RETRIEVERS.popitem(last=False)
+        _RETRIEVERS.move_to_end(key)
+        return _RETRIEVERS[key]

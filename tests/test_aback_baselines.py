@@ -86,3 +86,9 @@ def test_aback_backtracks_on_a_real_leak(generator: Generator, echoed_word: str)
     assert result.events[0].indicator == echoed_word
     assert not occurs(echoed_word, result.text)
     assert result.details["backtracks"] == len(result.events)
+
+
+def test_mask_indicators_masks_partly_overlapping_occurrences_as_one() -> None:
+    text = "Visit Ann Lee Clinic today"
+    assert mask_indicators(text, ["Ann Lee", "Lee Clinic"]) == f"Visit {MASK} today"
+    assert mask_indicators(text, ["Lee Clinic", "Ann Lee Clinic", "Ann"]) == f"Visit {MASK} today"

@@ -50,3 +50,46 @@ def test_markdown_table_marks_undefined_scores() -> None:
     row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25))
     table = markdown_table([row])
     assert "| ABack | n/a | n/a | 10.0 | 50.0 | 0.0 | n/a | 0.30 | 0.25 | 0 | 0 |" in table
+
+
+def test_report_names_the_attack_used() -> None:
+    from core.aback.bench import ATTACK_DESCRIPTIONS, BenchConfig, DefenceScores, report
+    from core.aback.data import ATTACKS
+    from core.aback.decode import ABackConfig
+    from core.aback.metrics import PrivacyScores, UtilityScores
+
+    assert set(ATTACK_DESCRIPTIONS) == set(ATTACKS)
+    row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25))
+    text = report(BenchConfig(attack="repeat"), "m", [row], ABackConfig())
+    assert "Privacy metrics under the repeat attack" in text and "static" not in text
+    assert "under the static prompt-injection attack" in report(BenchConfig(), "m", [row], ABackConfig())
+
+
+def test_run_bench_retrieves_with_the_configured_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.aback import bench
+    from core.aback.baselines import Generator
+    from core.aback.data import generate
+    from core.llm import ChatClient
+    from core.settings import Settings
+
+    class Echo(ChatClient):
+        name = "echo"
+
+        def chat(self, messages, max_tokens=256, temperature=0.0, seed=None) -> str:  # type: ignore[no-untyped-def]
+            return "Save ten percent of your income."
+
+    class NoRecords:
+        def top_k(self, query: str, k: int) -> list:  # type: ignore[type-arg]
+            return []
+
+    seen: list[str] = []
+
+    def fake_retriever_for(documents, embedder_name=""):  # type: ignore[no-untyped-def]
+        seen.append(embedder_name)
+        return NoRecords()
+
+    monkeypatch.setattr(bench, "retriever_for", fake_retriever_for)
+    generator = Generator(client=Echo(), settings=Settings(embedder="my-embedder"))
+    scores = bench.run_bench(bench.BenchConfig(n=1, defences=()), generator, generate(1, 0))
+    assert seen == ["my-embedder"]
+    assert [item.defence for item in scores] == [bench.BOUNDARY_1, bench.BOUNDARY_2]

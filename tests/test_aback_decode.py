@@ -113,3 +113,14 @@ def test_config_defaults_come_from_settings_and_bad_values_are_named() -> None:
         ABackConfig(hsm_method="guess")
     with pytest.raises(ValueError, match=r"ABackConfig\.transition"):
         ABackConfig(transition=((1.0, 0.0), (0.0, 1.0)))
+
+
+def test_apply_masks_merges_overlapping_masks_and_clips_to_the_visible_text() -> None:
+    from core.aback.decode import apply_masks
+    from core.aback.monitor import Leak
+
+    text = "Ann Lee Clinic, then 555-0143"
+    masks = [Leak("Ann Lee", 0, 7), Leak("Lee Clinic", 4, 14), Leak("555-0143", 21, 29)]
+    assert apply_masks(text, masks, "#") == "#, then #"
+    assert apply_masks(text[:24], masks, "#") == "#, then #"  # a mask past the visible end is clipped
+    assert apply_masks(text[:10], masks, "#") == "#"

@@ -113,3 +113,60 @@ def test_textbox_round_trip() -> None:
     edited = indicators_from_lines(lines + "\n\n ann  LEE \nNew One\nx")
     assert [ind.text for ind in edited] == ["Ann Lee", "$50", "New One"]
     assert {ind.source for ind in edited} == {"user"}
+
+
+class _Ent:
+    def __init__(self, text: str, label: str, start: int = 0) -> None:
+        self.text, self.label_, self.start_char = text, label, start
+
+
+class _FakeDoc:
+    def __init__(self, ents: list[_Ent]) -> None:
+        self.ents = ents
+
+
+def test_ner_text_loses_trailing_punctuation_and_dedup_follows_the_monitor() -> None:
+    from core.aback.indicators import deduplicate, ner_indicators
+    from core.aback.monitor import LeakMonitor
+
+    def nlp(_text: str) -> _FakeDoc:
+        return _FakeDoc([_Ent("Acme Corp.", "ORG"), _Ent("Ann Lee;", "PERSON")])
+
+    found = ner_indicators("…", nlp, include_org=True)
+    assert [ind.text for ind in found] == ["Acme Corp", "Ann Lee"]
+    # the monitor's normal form keeps "." and leading articles: these are different indicators now
+    unique = deduplicate([Indicator("Acme Corp.", "pii", "llm"), Indicator("ACME  corp", "pii", "llm"),
+                          Indicator("Acme Corp", "organisation", "ner"), Indicator("the clinic", "x", "user"),
+                          Indicator("clinic", "x", "user")])
+    texts = [ind.text for ind in unique]
+    # "Acme Corp" has the normal form of "ACME  corp", which came first
+    assert texts == ["Acme Corp.", "ACME  corp", "the clinic", "clinic"]
+    assert LeakMonitor(texts).find_leaks("Acme Corp said no")  # the undotted answer is flagged
+
+
+def test_llm_extraction_keeps_whole_word_occurrences_only_and_reads_the_prompt_file() -> None:
+    from core.aback.indicators import PROMPT_PATH
+
+    client = ScriptedClient(['["Ann", "ANNUAL income", "Maria  Gonzalez", "PT-88213", "ria"]'])
+    sent: list[str] = []
+    original = client.chat
+
+    def chat(messages, **kwargs):  # type: ignore[no-untyped-def]
+        sent.append(messages[0]["content"])
+        return original(messages, **kwargs)
+
+    client.chat = chat  # type: ignore[method-assign]
+    found = llm_indicators([TEXT], client)
+    # "Ann" only occurs inside "annual", "ria" inside "Maria": a substring check accepted both
+    assert [ind.text for ind in found] == ["ANNUAL income", "Maria  Gonzalez", "PT-88213"]
+    assert PROMPT_PATH.name == "aback_indicators.txt" and PROMPT_PATH.is_file()
+    template = PROMPT_PATH.read_text(encoding="utf-8").strip()
+    assert sent[0].startswith(template.split("{docs}")[0]) and f"[1] {TEXT}" in sent[0]
+
+
+def test_parse_json_list_survives_brackets_in_strings_fences_and_record_markers() -> None:
+    assert parse_json_list('```json\n["Suite [4B]", "a]b", "x"]\n```') == ["Suite [4B]", "a]b", "x"]
+    assert parse_json_list('From [1] and [2]: ["Ann Lee", 42]') == ["Ann Lee", "42"]
+    assert parse_json_list("[1] only") == ["1"]
+    assert parse_json_list('{"pii": ["Ann Lee"]} trailing [') == ["Ann Lee"]
+    assert parse_json_list("[broken") is None

@@ -136,3 +136,18 @@ def test_overall_score_leaves_out_metrics_with_equal_boundaries() -> None:
     assert result.norm_ave_u == pytest.approx((0.5 + 1.0) / 2)
     no_privacy = overall_score(b1, b1, {**b1, "rouge_l": 0.3})
     assert math.isnan(no_privacy.norm_ave_p) and math.isnan(no_privacy.score)
+
+
+def test_occurs_agrees_with_the_leak_monitor() -> None:
+    from core.aback.monitor import LeakMonitor
+
+    # NFKC and case folding as the monitor does: fullwidth letters, ligatures, ß/ss
+    assert occurs("ACME", "paid by ＡＣＭＥ today")
+    assert occurs("office", "the oﬃce")
+    assert occurs("Straße", "lives on STRASSE 4")
+    assert occurs("Acme Corp", "Acme Corp. signed")
+    assert not occurs("Acme Corp.", "Acme Corp signed")
+    cases = [("Ann", "Annual"), ("52", "520 days"), ("$85,000", "($85,000)"),
+             ("Ida  Brenner", "ida\nbrenner"), ("ＡＣＭＥ", "acme"), ("Jo", "Jo-Ann"), ("x_y", "x_yz")]
+    for entity, text in cases:
+        assert occurs(entity, text) == bool(LeakMonitor([entity]).find_leaks(text)), (entity, text)

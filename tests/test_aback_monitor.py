@@ -95,3 +95,14 @@ def test_tail_check_cost_is_tiny() -> None:
         monitor.check(text, len(text) - 5)
     per_check_s = (time.perf_counter() - started) / 1000
     assert per_check_s < 0.002  # a SmolLM2 forward pass takes ~70 ms here
+
+
+def test_merged_ranges_extends_partly_overlapping_leaks_and_keeps_touching_ones_apart() -> None:
+    from core.aback.monitor import Leak, merged_ranges
+
+    text = "Ann Lee Clinic, Ann Lee Clinic"
+    monitor = LeakMonitor(["Ann Lee", "Lee Clinic", "Ann Lee Clinic", "Clinic"])
+    assert merged_ranges(monitor.find_leaks(text)) == [(0, 14), (16, 30)]
+    unordered = [Leak("b", 4, 9), Leak("a", 0, 5), Leak("c", 9, 12), Leak("d", 1, 2)]
+    assert merged_ranges(unordered) == [(0, 9), (9, 12)]
+    assert merged_ranges([]) == []

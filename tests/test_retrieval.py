@@ -43,3 +43,18 @@ def test_k_larger_than_corpus_and_bad_input(retriever: Retriever) -> None:
     with pytest.raises(ValueError, match="empty"):
         retriever.top_k("  ")
     assert Retriever([]).top_k("anything") == []
+
+
+def test_retriever_for_caches_one_retriever_per_corpus_and_embedder() -> None:
+    from core import retrieval
+    from core.retrieval import retriever_for
+
+    first = retriever_for(DOCS, "")
+    assert retriever_for(list(DOCS), "") is first
+    assert retriever_for(DOCS, "other-embedder") is not first
+    assert retriever_for(DOCS, "other-embedder")._embedder_name == "other-embedder"
+    changed = [Document("d1", "", "changed"), *DOCS[1:]]
+    assert retriever_for(changed, "") is not first
+    for index in range(retrieval.MAX_CACHED_RETRIEVERS):
+        retriever_for([Document(f"x{index}", "", "text")], "")
+    assert retriever_for(DOCS, "") is not first  # least recently used ones are dropped

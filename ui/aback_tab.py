@@ -8,9 +8,6 @@ unprotected answer and the chosen baselines' answers.
 
 from __future__ import annotations
 
-import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +17,7 @@ import gradio as gr
 from core.aback.baselines import DEFENCES, Generator, get_defence, rag_messages
 from core.aback.data import Record, attack_query, generate
 from core.aback.indicators import collect_indicators, indicators_from_lines, indicators_to_lines
-from core.retrieval import Retriever
+from core.retrieval import retriever_for
 from core.settings import Settings
 from core.types import Document
 from core.workspace import Workspace
@@ -40,9 +37,6 @@ STATE_STYLES = {
 }
 MASK_STYLE = "background:#333;color:#fff"
 STATE_NAMES = {"S1": "S1 neutral", "S2": "S2 avoiding", "S3": "S3 leak tendency", "S4": "S4 disclosed"}
-_RETRIEVERS: OrderedDict[str, Retriever] = OrderedDict()
-_RETRIEVERS_LOCK = threading.Lock()
-_MAX_RETRIEVERS = 8
 
 
 @dataclass(frozen=True)
@@ -62,21 +56,6 @@ def database(ws: Workspace, demo: DemoDatabase | None) -> list[Document]:
     if demo is not None and demo.records:
         return demo.documents()
     return list(ws.corpus.documents)
-
-
-def retriever_for(documents: Sequence[Document], embedder_name: str) -> Retriever:
-    """One retriever per distinct corpus, so its embeddings are computed once."""
-    digest = hashlib.sha256(embedder_name.encode())
-    for doc in documents:
-        digest.update(f"\x00{doc.id}\x00{doc.title}\x00{doc.text}".encode())
-    key = digest.hexdigest()
-    with _RETRIEVERS_LOCK:
-        if key not in _RETRIEVERS:
-            _RETRIEVERS[key] = Retriever(documents, embedder_name=embedder_name)
-            while len(_RETRIEVERS) > _MAX_RETRIEVERS:
-                _RETRIEVERS.popitem(last=False)
-        _RETRIEVERS.move_to_end(key)
-        return _RETRIEVERS[key]
 
 
 def retrieve(ws: Workspace, demo: DemoDatabase | None, query: str, k: int,
@@ -210,29 +189,30 @@ def render_timeline(events: Sequence[Any]) -> str:
     return "".join(blocks)
 
 
+def render_answer(title: str, text: str, indicators: Sequence[str]) -> str:
+    """One defence's answer with its leaked indicators highlighted (ranges from `merged_ranges`)."""
+    from core.aback.monitor import LeakMonitor, merged_ranges
+
+    leaks = LeakMonitor(indicators).find_leaks(text)
+    pieces, position = [], 0
+    for start, end in merged_ranges(leaks):
+        pieces += [esc(text[position:start]), f'<mark class="rps-aback-leak" '
+                   f'style="background:#ff4d4d;color:white">{esc(text[start:end])}</mark>']
+        position = end
+    pieces.append(esc(text[position:]))
+    badge = f"{len(leaks)} leak(s)" if leaks else "no leak"
+    return (f'<div class="rps-aback-answer" style="margin:6px 0"><b>{esc(title)}</b> '
+            f'<small>({badge})</small><div style="white-space:pre-wrap">{"".join(pieces)}</div></div>')
+
+
 def render_answers(answers: Sequence[tuple[str, str, Sequence[str]]]) -> str:
     """(title, answer, indicators) per defence; leaked indicators are highlighted."""
-    if not answers:
-        return '<p class="rps-empty">Baselines run after ABack.</p>'
-    from core.aback.monitor import LeakMonitor
+    return join_answers([render_answer(title, text, indicators) for title, text, indicators in answers])
 
-    blocks = []
-    for title, text, indicators in answers:
-        leaks = LeakMonitor(indicators).find_leaks(text)
-        pieces, position = [], 0
-        for leak in leaks:
-            if leak.start_char < position:
-                continue
-            pieces += [esc(text[position:leak.start_char]),
-                       f'<mark class="rps-aback-leak" style="background:#ff4d4d;color:white">'
-                       f"{esc(text[leak.start_char:leak.end_char])}</mark>"]
-            position = leak.end_char
-        pieces.append(esc(text[position:]))
-        badge = f"{len(leaks)} leak(s)" if leaks else "no leak"
-        blocks.append(f'<div class="rps-aback-answer" style="margin:6px 0"><b>{esc(title)}</b> '
-                      f'<small>({badge})</small><div style="white-space:pre-wrap">{"".join(pieces)}</div>'
-                      "</div>")
-    return "".join(blocks)
+
+def join_answers(blocks: Sequence[str]) -> str:
+    """Answer blocks rendered by `render_answer`, or the placeholder before any answer exists."""
+    return "".join(blocks) or '<p class="rps-empty">Baselines run after ABack.</p>'
 
 
 # ------------------------------------------------------------------------------- tab
@@ -349,15 +329,15 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
     for update in guarded_generate(messages, indicator_texts, config, settings=settings):
         final = update
         stream, timeline = render_stream(update, config.mask), render_timeline(update.events)
-        yield records_view, lines, stream, timeline, render_answers([]), status
+        yield records_view, lines, stream, timeline, join_answers([]), status
     backtracks = len(final.events) if final else 0
     generator = Generator(max_new_tokens=max_tokens, aback_config=config, settings=settings)
-    answers: list[tuple[str, str, Sequence[str]]] = []
+    answers: list[str] = []  # rendered once per answer (one monitor each), re-joined for every update
     for name in ["no_protection", *[c for c in chosen if c in DEFENCES and c != "aback"]]:
         defence = get_defence(name)
         status = f"ABack done ({backtracks} backtrack(s)); running {defence.title}…"
-        yield records_view, lines, stream, timeline, render_answers(answers), status
+        yield records_view, lines, stream, timeline, join_answers(answers), status
         result = defence.answer(text, documents, indicator_texts, generator)
-        answers.append((defence.title, result.text, indicator_texts))
+        answers.append(render_answer(defence.title, result.text, indicator_texts))
     status = f"Done: ABack backtracked {backtracks} time(s); {len(answers)} comparison answer(s)."
-    yield records_view, lines, stream, timeline, render_answers(answers), status
+    yield records_view, lines, stream, timeline, join_answers(answers), status

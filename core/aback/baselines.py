@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from core.aback.monitor import LeakMonitor
+from core.aback.monitor import LeakMonitor, merged_ranges
 from core.types import Document
 
 if TYPE_CHECKING:
@@ -91,16 +91,14 @@ class DefenceResult:
 
 
 def mask_indicators(text: str, indicators: Sequence[str], mask: str = MASK) -> str:
-    """`text` with every occurrence of an indicator replaced by `mask` (the monitor's matching rule)."""
-    leaks = LeakMonitor(indicators).find_leaks(text)
+    """`text` with every occurrence of an indicator replaced by `mask` (the monitor's matching rule).
+
+    Overlapping occurrences are masked as one range (`merged_ranges`).
+    """
     pieces, position = [], 0
-    for leak in sorted(leaks, key=lambda item: item.start_char):
-        if leak.start_char < position:  # overlaps an occurrence already masked
-            if leak.end_char > position:
-                position = leak.end_char
-            continue
-        pieces.extend([text[position:leak.start_char], mask])
-        position = leak.end_char
+    for start, end in merged_ranges(LeakMonitor(indicators).find_leaks(text)):
+        pieces.extend([text[position:start], mask])
+        position = end
     pieces.append(text[position:])
     return "".join(pieces)
 

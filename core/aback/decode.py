@@ -35,7 +35,7 @@ from core.aback.hsm import (
     split_units,
     validate_transition,
 )
-from core.aback.monitor import Leak, LeakMonitor
+from core.aback.monitor import Leak, LeakMonitor, merged_ranges
 
 if TYPE_CHECKING:
     from core.aback.prototypes import Prototypes
@@ -444,7 +444,8 @@ class GuardedGenerator:
         text = run.detok.text
         state = self.monitor.check(text, since, final=finished)
         handled_until = run.masks[-1].end_char if run.masks else -1
-        leaks = [leak for leak in state.leaks if leak.start_char >= handled_until]
+        # a leak reaching past the masked text is new (after a mask, it can only be masked, extending it)
+        leaks = [leak for leak in state.leaks if leak.end_char > handled_until]
         if leaks:
             if len(run.events) < self.config.max_backtracks:
                 self._backtrack(run, decoder, leaks[0])
@@ -503,7 +504,7 @@ class GuardedGenerator:
 
     def _mask(self, run: _Run, decoder: _Decoder, leaks: list[Leak]) -> None:
         for leak in leaks:
-            if not run.masks or leak.start_char >= run.masks[-1].end_char:
+            if not run.masks or leak.end_char > run.masks[-1].end_char:  # overlaps merge in apply_masks
                 run.masks.append(leak)
             if leak.indicator not in run.leaked:
                 run.leaked.append(leak.indicator)
@@ -555,13 +556,13 @@ def _overlaps_mask(start: int, end: int, masks: Sequence[Leak]) -> bool:
 
 
 def apply_masks(text: str, masks: Sequence[Leak], mask: str) -> str:
-    """`text` with every masked leak range inside it replaced by `mask` (ranges sorted, disjoint)."""
+    """`text` with every masked leak range inside it replaced by `mask` (overlapping ranges merged)."""
     pieces, cursor = [], 0
-    for leak in masks:
-        if leak.start_char >= len(text):
+    for start, end in merged_ranges(masks):
+        if start >= len(text):
             break
-        pieces += [text[cursor : leak.start_char], mask]
-        cursor = min(leak.end_char, len(text))
+        pieces += [text[cursor:start], mask]
+        cursor = min(end, len(text))
     pieces.append(text[cursor:])
     return "".join(pieces)
 

@@ -9,11 +9,14 @@ retrieved documents. The studio combines four sources, each optional:
 - `pattern`: regular expressions for contact data (e-mails, phone numbers), identifiers
   (SSN-like, IBAN-like, account/patient/policy/member numbers), street addresses,
   dates of birth and money amounts;
-- `llm`: a chat model asked for a JSON list of PII strings (one retry on a bad reply);
-  only strings that occur in the texts are kept, so an invented entity cannot become
-  an indicator.
+- `llm`: a chat model asked for a JSON list of PII strings (prompt:
+  `assets/prompts/aback_indicators.txt`; one retry on a bad reply); only strings that
+  occur in the texts as whole words (the monitor's rule) are kept, so an invented
+  entity cannot become an indicator.
 
-Indicators are deduplicated by `core.types.normalize_entity`; the first source wins.
+Indicators are deduplicated by the monitor's normal form (`core.aback.monitor.normalise`:
+NFKC, case-fold, whitespace), so the set holds one indicator per thing the monitor
+matches differently; the first source wins. NER and pattern texts lose trailing ".,;".
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.types import normalize_entity
+from core.aback.monitor import LeakMonitor, normalise
 
 if TYPE_CHECKING:
     from core.llm import ChatClient
@@ -105,59 +109,82 @@ def ner_indicators(text: str, nlp: object, include_org: bool = False) -> list[In
         kinds["ORG"] = "organisation"
     found = []
     for ent in nlp(text).ents:  # type: ignore[operator]
+        value = ent.text.strip().rstrip(".,;")  # "Acme Corp." -> "Acme Corp", as pattern_indicators does
         if ent.label_ in kinds:
-            found.append(Indicator(ent.text, kinds[ent.label_], "ner"))
+            found.append(Indicator(value, kinds[ent.label_], "ner"))
         elif ent.label_ == "DATE" and _is_birth_date(text, ent.start_char, ent.text):
-            found.append(Indicator(ent.text, "birth_date", "ner"))
+            found.append(Indicator(value, "birth_date", "ner"))
     return found
 
 
 # ---------------------------------------------------------------- LLM extraction
 
-_EXTRACTION_PROMPT = (
-    "Extract all personally identifiable information (names, addresses, phone numbers, e-mails, dates of "
-    "birth, occupations, incomes, account or ID numbers, medical conditions) that appears in the documents "
-    "below. Copy each item exactly as written. Reply with a JSON list of strings only.\n\nDocuments:\n{docs}"
-)
-_JSON_LIST = re.compile(r"\[.*?\]", re.DOTALL)
+PROMPT_PATH = Path(__file__).resolve().parents[2] / "assets" / "prompts" / "aback_indicators.txt"
 
 
 def parse_json_list(reply: str) -> list[str] | None:
-    """The first JSON list of strings in a reply, or None when there is none."""
-    for candidate in _JSON_LIST.findall(reply):
+    """The first JSON list in a reply that holds a string (else the first list), or None when there is none.
+
+    Decodes with `json.JSONDecoder.raw_decode` from each "[" in turn, so strings holding
+    "]" and prose or code fences around the list do no harm; a list of numbers only (an
+    echoed "[1]" record marker) is passed over when a list with strings follows.
+    """
+    decoder = json.JSONDecoder()
+    first: list[str] | None = None
+    position = reply.find("[")
+    while position >= 0:
         try:
-            value = json.loads(candidate)
+            value, _end = decoder.raw_decode(reply, position)
         except json.JSONDecodeError:
-            continue
+            value = None
         if isinstance(value, list):
-            return [str(item) for item in value if isinstance(item, str | int | float)]
-    return None
+            items = [str(item) for item in value if isinstance(item, str | int | float)]
+            if any(isinstance(item, str) for item in value):
+                return items
+            if first is None:
+                first = items
+        position = reply.find("[", position + 1)
+    return first
 
 
 def llm_indicators(texts: Sequence[str], client: ChatClient, max_tokens: int = 256) -> list[Indicator]:
-    """PII strings a chat model extracts (the paper's extraction step); kept only if they occur in `texts`."""
+    """PII strings a chat model extracts (the paper's extraction step).
+
+    An item is kept only if it occurs in one of `texts` by the monitor's rule (whole
+    words, case-folded), so an invented entity cannot become an indicator and "Ann" is
+    not accepted because of "Annual".
+    """
     documents = "\n\n".join(f"[{index + 1}] {text}" for index, text in enumerate(texts))
-    messages = [{"role": "user", "content": _EXTRACTION_PROMPT.format(docs=documents)}]
+    prompt = PROMPT_PATH.read_text(encoding="utf-8").strip().replace("{docs}", documents)
+    messages = [{"role": "user", "content": prompt}]
     reply = ""
     for _attempt in range(2):
         reply = client.chat(messages, max_tokens=max_tokens, temperature=0.0)
         items = parse_json_list(reply)
         if items is not None:
-            haystack = normalize_entity(" ".join(texts))
             return [Indicator(item.strip(), "pii", "llm") for item in items
-                    if len(normalize_entity(item)) >= _MIN_LENGTH and normalize_entity(item) in haystack]
+                    if len(normalise(item)) >= _MIN_LENGTH and _occurs_in(item, texts)]
     raise ValueError(f"indicator extraction: {client.name} gave no JSON list, twice: {reply[:120]!r}")
+
+
+def _occurs_in(item: str, texts: Sequence[str]) -> bool:
+    monitor = LeakMonitor([item])
+    return any(monitor.find_leaks(text) for text in texts)
 
 
 # ---------------------------------------------------------------- collection
 
 
 def deduplicate(indicators: Iterable[Indicator]) -> list[Indicator]:
-    """First indicator per normalised text; too-short ones dropped."""
+    """First indicator per monitor normal form (`core.aback.monitor.normalise`); too-short ones dropped.
+
+    The key is the monitor's, not `normalize_entity`: two texts share a key exactly when
+    the monitor would match them the same way ("Acme Corp." and "Acme Corp" do not).
+    """
     seen: set[str] = set()
     unique = []
     for indicator in indicators:
-        key = normalize_entity(indicator.text)
+        key = normalise(indicator.text)
         if len(key) >= _MIN_LENGTH and key not in seen:
             seen.add(key)
             unique.append(indicator)

@@ -38,6 +38,22 @@ class MonitorState:
     suspicious: bool  # the text ends in a proper prefix of an indicator, or in an unconfirmed match
 
 
+def merged_ranges(leaks: Iterable[Leak]) -> list[tuple[int, int]]:
+    """The character ranges covered by `leaks`, sorted, overlapping ranges merged (touching ones kept apart).
+
+    The one rule for masking or highlighting leaks: a leak that starts inside an earlier
+    one but ends after it extends that range instead of being skipped.
+    """
+    ranges: list[tuple[int, int]] = []
+    for start, end in sorted((leak.start_char, leak.end_char) for leak in leaks):
+        if ranges and start < ranges[-1][1]:
+            if end > ranges[-1][1]:
+                ranges[-1] = (ranges[-1][0], end)
+        else:
+            ranges.append((start, end))
+    return ranges
+
+
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
