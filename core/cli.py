@@ -20,8 +20,9 @@ from tqdm import tqdm
 from core import settings as settings_module
 from core.documents import InputError
 from core.extract import available_extractors, get_extractor
+from core.graph import format_key
 from core.settings import Settings
-from core.workspace import Workspace, format_key
+from core.workspace import Workspace
 
 
 def _repository(settings: Settings):  # storage is imported lazily: `core` does not need it to import

@@ -141,11 +141,11 @@ def load_sample_corpus() -> Corpus:
     subject-verb-object sentences so that rule-based extraction finds the triples. Planted
     multi-document inferences (a private fact stated in one document, reachable through public
     triples of others, as in Eraser4RAG Figure 1):
-    - Mara Voss lives_in Harrow Vale: Mara Voss works_for Lindqvist Robotics (mara_voss.md) +
+    - Mara Voss live_in Harrow Vale: Mara Voss work_for Lindqvist Robotics (mara_voss.md) +
       Lindqvist Robotics located_in Harrow Vale (lindqvist_robotics.md); stated in hr_record.md.
-    - Tomas Reyl suffers_from asthma: Priya Okafor treats Tomas Reyl + Priya Okafor
-      specializes_in asthma (saint_alder_clinic.md); stated in hr_record.md.
-    - Tomas Reyl lives_in Eastmere: Tomas Reyl works_for Corvane Logistics (harrow_vale_news.md) +
+    - Tomas Reyl suffer_from asthma: Priya Okafor treat Tomas Reyl + Priya Okafor
+      specialize_in asthma (saint_alder_clinic.md); stated in hr_record.md.
+    - Tomas Reyl live_in Eastmere: Tomas Reyl work_for Corvane Logistics (harrow_vale_news.md) +
       Corvane Logistics located_in Eastmere (retriever_queries.jsonl); stated in hr_record.md.
     - family: Tomas Reyl married_to Elin Voss, Elin Voss sister_of Mara Voss, which links the two
       chains into one connected graph.

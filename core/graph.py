@@ -240,7 +240,7 @@ class KnowledgeGraph:
                 occurrences = [t for t in occurrences if t.doc_id in wanted_docs]
             if not occurrences:
                 continue
-            if needle is not None and not _matches(needle, key, occurrences):
+            if needle is not None and not matches_search(needle, key, occurrences):
                 continue
             kept[key] = occurrences
         if limit is not None:
@@ -256,7 +256,13 @@ class KnowledgeGraph:
         return nodes
 
 
-def _matches(needle: str, key: TripleKey, occurrences: Sequence[Triple]) -> bool:
+def matches_search(needle: str, key: TripleKey, occurrences: Sequence[Triple]) -> bool:
+    """Whether `needle` (stripped, case-folded search text) is part of a head, relation or tail.
+
+    Checked against the normalised key (a spaced needle also against the snake_case relation,
+    so "live in" finds `live_in`) and against the surface forms of `occurrences`. The graph
+    view and the workspace's triples table both filter with this rule.
+    """
     if any(needle in part for part in key):
         return True
     needle_snake = needle.replace(" ", "_")
@@ -452,7 +458,8 @@ def _join(
 # ----------------------------------------------------------------- privacy definition
 
 
-def _format_key(key: TripleKey) -> str:
+def format_key(key: TripleKey) -> str:
+    """`(head, relation, tail)` of a normalised key, for messages and the CLI."""
     return f"({key[0]}, {key[1]}, {key[2]})"
 
 
@@ -473,16 +480,16 @@ class FilterMove:
         head, _relation, tail = self.key
         if self.filter == FILTER_PUBLIC:
             start = (
-                f"{_format_key(self.key)} left the public set: "
+                f"{format_key(self.key)} left the public set: "
                 f"{head!r} and {tail!r} are connected in the private graph"
             )
         else:
             start = (
-                f"{_format_key(self.key)} left the private set: it can be inferred because "
+                f"{format_key(self.key)} left the private set: it can be inferred because "
                 f"{head!r} and {tail!r} are connected in the public graph"
             )
         if self.path:
-            return f"{start} via {' – '.join(_format_key(k) for k in self.path)}."
+            return f"{start} via {' – '.join(format_key(k) for k in self.path)}."
         return f"{start}."
 
 
@@ -510,7 +517,7 @@ class PrivacyDefinition:
             return "public"
         if key in self.excluded:
             return "excluded"
-        raise KeyError(f"triple {_format_key(key)} is not part of this privacy definition")
+        raise KeyError(f"triple {format_key(key)} is not part of this privacy definition")
 
     def move_of(self, key: TripleKey) -> FilterMove | None:
         return self._moves_by_key.get(key)
@@ -585,7 +592,7 @@ def define_privacy(
     marked = frozenset(marked_private)
     unknown = marked - keys
     if unknown:
-        sample = ", ".join(_format_key(k) for k in sorted(unknown)[:3])
+        sample = ", ".join(format_key(k) for k in sorted(unknown)[:3])
         raise ValueError(f"{len(unknown)} marked triple(s) are not in the graph, e.g. {sample}")
     query = frozenset(query_keys) & keys
     candidate_private = marked - query

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 if TYPE_CHECKING:
     from core.settings import Settings
@@ -21,6 +22,17 @@ _ROLES = {"system", "user", "assistant"}
 
 class ChatError(RuntimeError):
     """A chat completion failed; the message names the endpoint/model, never the API key."""
+
+
+def redact_url(url: str) -> str:
+    """`url` without `user:password@` credentials, for messages (the rest is left as given)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable URL>" if "@" in url else url
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
 
 
 def validate_messages(messages: list[Message]) -> None:
@@ -55,10 +67,11 @@ class OpenAICompatibleClient(ChatClient):
         if not base_url:
             raise ChatError("no endpoint: set RPS_LLM_BASE_URL (e.g. http://127.0.0.1:8000/v1)")
         if not model:
-            raise ChatError(f"no model name for endpoint {base_url}: set RPS_LLM_MODEL")
+            raise ChatError(f"no model name for endpoint {redact_url(base_url)}: set RPS_LLM_MODEL")
         from openai import OpenAI
 
         self.base_url = base_url
+        self.shown_url = redact_url(base_url)  # what messages show: no credentials
         self.model = model
         self.name = f"openai:{model}"
         self._client = OpenAI(
@@ -86,17 +99,20 @@ class OpenAICompatibleClient(ChatClient):
             )
         except openai.APIStatusError as exc:
             raise ChatError(
-                f"endpoint {self.base_url} (model {self.model!r}) answered HTTP {exc.status_code}: "
-                f"{_short(exc.message)}"
+                f"endpoint {self.shown_url} (model {self.model!r}) answered HTTP {exc.status_code}: "
+                f"{_short(self._redacted(exc.message))}"
             ) from None
         except openai.APIError as exc:
             raise ChatError(
-                f"endpoint {self.base_url} (model {self.model!r}) failed: "
-                f"{type(exc).__name__}: {_short(str(exc))}"
+                f"endpoint {self.shown_url} (model {self.model!r}) failed: "
+                f"{type(exc).__name__}: {_short(self._redacted(str(exc)))}"
             ) from None
         if not response.choices:
-            raise ChatError(f"endpoint {self.base_url} (model {self.model!r}) returned no choices")
+            raise ChatError(f"endpoint {self.shown_url} (model {self.model!r}) returned no choices")
         return response.choices[0].message.content or ""
+
+    def _redacted(self, text: str) -> str:
+        return text.replace(self.base_url, self.shown_url) if self.base_url != self.shown_url else text
 
 
 class LocalChatClient(ChatClient):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 TripleKey = tuple[str, str, str]
 Span = tuple[int, int]
@@ -34,7 +36,7 @@ def normalize_entity(text: str) -> str:
 
 
 def normalize_relation(text: str) -> str:
-    """snake_case, case-folded relation name ("Lives In" -> "lives_in").
+    """snake_case, case-folded relation name ("Located In" -> "located_in").
 
     Lemmatisation is done by the extractors (they know the parse); this rule only
     makes the surface form canonical so that every backend's output compares equal.
@@ -84,9 +86,25 @@ class Triple:
     confidence: float = 1.0
     backend: str = ""
 
-    @property
+    @cached_property
     def key(self) -> TripleKey:
+        """`triple_key` of the triple, computed on first use and kept (the fields never change).
+
+        The cached value lives in the instance `__dict__`; it is no dataclass field, so it takes
+        no part in equality, hashing or `repr`, and pickling leaves it out.
+        """
         return triple_key(self.head, self.relation, self.tail)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("key", None)  # derived: recomputed on first use after unpickling
+        return state
+
+    def __copy__(self) -> Triple:
+        return self  # immutable: a copy would be indistinguishable
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Triple:
+        return self  # every field is immutable (str, int tuple, float)
 
     def label(self) -> str:
         return f"({self.head}, {self.relation}, {self.tail})"

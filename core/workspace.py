@@ -2,8 +2,9 @@
 
 Every UI action is one method here, so the web tabs, scripts and tests share one
 behaviour. The workspace holds data only (no models), so it deep-copies cheaply and can
-live in a per-session `gr.State`. The knowledge graph is derived from the triples and
-cached; it is rebuilt when the triples change and is not copied or pickled.
+live in a per-session `gr.State`. Derived views (the knowledge graph, key sets, statuses,
+risks, source titles) are cached; each is dropped when what it depends on changes
+(`_triples_changed`, `_set_definition`, `_set_corpus`) and none is copied or pickled.
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ from core.graph import (
     PrivacyDefinition,
     define_privacy,
     inference_risks,
+    matches_search,
     random_private_keys,
     with_path,
 )
 from core.metrics import r_connect
-from core.types import Corpus, Document, Triple, TripleKey, normalize_entity
+from core.types import Corpus, Document, Triple, TripleKey, normalize_entity, normalize_relation
 
 Progress = Callable[[int, int], None]
 
 DEFAULT_DEFINITION_NAME = "default"
+EXTRACTED_IDS_META = "extracted_ids"  # corpus meta key: sources already extracted (some yield no triple)
 
 # Status of a triple in the privacy definition, as shown in tables and graphs.
 PRIVATE = "private"
@@ -47,15 +50,17 @@ class Workspace:
     extracted_ids: set[str] = field(default_factory=set)
     marked_private: set[TripleKey] = field(default_factory=set)
     definition: PrivacyDefinition | None = None
-    messages: list[str] = field(default_factory=list)
     name: str = ""
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
+    # Other derived views by name ("all_keys", "query_keys", "statuses", "risks", "titles").
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    # -- copying: the graph cache is derived, never copied ----------------------------------
+    # -- copying: the caches are derived, never copied ---------------------------------------
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_graph"] = None
+        state["_derived"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -69,12 +74,31 @@ class Workspace:
             self._graph = KnowledgeGraph.from_triples(self.triples)
         return self._graph
 
-    def all_keys(self) -> set[TripleKey]:
-        return {t.key for t in self.triples}
+    def _cached(self, name: str, compute: Callable[[], Any], definition_bound: bool = False) -> Any:
+        """The cached view `name`, computed on first use. A `definition_bound` view is also
+        recomputed when `self.definition` is no longer the object it was computed for."""
+        derived = self._derived
+        if name in derived:
+            value, source = derived[name]
+            if not definition_bound or source is self.definition:
+                return value
+        value = compute()
+        derived[name] = (value, self.definition if definition_bound else None)
+        return value
 
-    def query_keys(self) -> set[TripleKey]:
-        query_ids = self.corpus.query_ids()
-        return {t.key for t in self.triples if t.doc_id in query_ids}
+    def _forget(self, *names: str) -> None:
+        for name in names:
+            self._derived.pop(name, None)
+
+    def all_keys(self) -> frozenset[TripleKey]:
+        return self._cached("all_keys", lambda: frozenset(t.key for t in self.triples))
+
+    def query_keys(self) -> frozenset[TripleKey]:
+        def compute() -> frozenset[TripleKey]:
+            query_ids = self.corpus.query_ids()
+            return frozenset(t.key for t in self.triples if t.doc_id in query_ids)
+
+        return self._cached("query_keys", compute)
 
     def private_keys(self) -> set[TripleKey]:
         return set(self.definition.private) if self.definition else set()
@@ -83,16 +107,18 @@ class Workspace:
         """private | public | excluded | inferable | query, after the filters."""
         return self._status(key, self.query_keys())
 
-    def _status(self, key: TripleKey, query_keys: set[TripleKey]) -> str:
+    def _status(self, key: TripleKey, query_keys: frozenset[TripleKey]) -> str:
         if key in query_keys:
             return QUERY
-        if self.definition is None or key not in self.definition.all_keys:
+        definition = self.definition
+        if definition is None:
             return PUBLIC
-        state = self.definition.state_of(key)
-        move = self.definition.move_of(key)
-        if state == EXCLUDED and move is not None and move.filter == FILTER_PRIVATE:
-            return INFERABLE
-        return state
+        if key in definition.private:
+            return PRIVATE
+        if key in definition.excluded:
+            move = definition.move_of(key)
+            return INFERABLE if move is not None and move.filter == FILTER_PRIVATE else EXCLUDED
+        return PUBLIC  # public, or not part of the definition
 
     def move_of(self, key: TripleKey) -> FilterMove | None:
         """Why a filter took `key` out of its set (with the connecting path), or None."""
@@ -117,8 +143,15 @@ class Workspace:
         return [with_path(move, self.definition) for move in moves]
 
     def statuses(self) -> dict[TripleKey, str]:
-        query_keys = self.query_keys()
-        return {key: self._status(key, query_keys) for key in self.all_keys()}
+        """Status of every key (a fresh dict: callers may change it)."""
+        return dict(self._statuses())
+
+    def _statuses(self) -> dict[TripleKey, str]:
+        def compute() -> dict[TripleKey, str]:
+            query_keys = self.query_keys()
+            return {key: self._status(key, query_keys) for key in self.all_keys()}
+
+        return self._cached("statuses", compute, definition_bound=True)
 
     def pending_sources(self) -> Corpus:
         """Documents and queries not extracted yet."""
@@ -128,27 +161,41 @@ class Workspace:
         )
 
     def source_title(self, source_id: str) -> str:
-        for doc in self.corpus.documents:
-            if doc.id == source_id:
-                return doc.title or doc.id
-        for query in self.corpus.queries:
-            if query.id == source_id:
-                return f"query: {query.text}"
-        return source_id
+        """Title of a document (its id when untitled), "query: <text>" for a query, else the id."""
+        return self._titles().get(source_id, source_id)
 
-    def _log(self, message: str) -> str:
-        self.messages.append(message)
-        del self.messages[:-50]
-        return message
+    def source_titles(self) -> dict[str, str]:
+        """`source_title` of every document and query, documents first (a fresh dict)."""
+        return dict(self._titles())
+
+    def _titles(self) -> dict[str, str]:
+        def compute() -> dict[str, str]:
+            titles: dict[str, str] = {}
+            for doc in self.corpus.documents:
+                titles.setdefault(doc.id, doc.title or doc.id)
+            for query in self.corpus.queries:
+                titles.setdefault(query.id, f"query: {query.text}")
+            return titles
+
+        return self._cached("titles", compute)
+
+    def _set_corpus(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self._forget("titles", "query_keys", "statuses")
+
+    def _set_definition(self, definition: PrivacyDefinition | None) -> None:
+        self.definition = definition
+        self._forget("statuses", "risks")
 
     def _triples_changed(self) -> None:
         self._graph = None
+        self._forget("all_keys", "query_keys", "statuses", "risks")
         known = self.all_keys()
         self.marked_private &= known
         self._refresh_definition()
 
     def _refresh_definition(self) -> None:
-        self.definition = (
+        self._set_definition(
             define_privacy(self.all_keys(), self.marked_private, self.query_keys())
             if self.marked_private
             else None
@@ -159,37 +206,30 @@ class Workspace:
     def add_files(self, items: Iterable[tuple[str, bytes]], max_bytes: int) -> list[InputError]:
         """Load uploads; what loads is kept, each problem comes back as an InputError."""
         loaded, errors = load_many(items, max_bytes)
-        added = self._merge(loaded)
-        self._log(f"added {added} document(s)/query(ies); {len(errors)} problem(s)")
+        self._merge(loaded)
         return errors
 
     def add_text(self, text: str, title: str = "") -> Document:
         loaded = corpus_from_text(text, title)
         self._merge(loaded)
-        document = loaded.documents[0]
-        self._log(f"added document {document.title or document.id!r}")
-        return document
+        return loaded.documents[0]
 
     def load_sample(self) -> int:
-        added = self._merge(load_sample_corpus())
-        self._log(f"loaded the sample corpus ({added} new document(s)/query(ies))")
-        return added
+        return self._merge(load_sample_corpus())
 
     def _merge(self, loaded: Corpus) -> int:
         before = len(self.corpus.documents) + len(self.corpus.queries)
-        self.corpus = self.corpus.merged_with(loaded)
+        self._set_corpus(self.corpus.merged_with(loaded))
         return len(self.corpus.documents) + len(self.corpus.queries) - before
 
     def clear(self) -> None:
         """Forget everything (documents, triples, marks)."""
-        self.corpus = Corpus()
+        self._set_corpus(Corpus())
         self.triples = []
         self.extracted_ids = set()
         self.marked_private = set()
-        self.definition = None
-        self._graph = None
+        self._triples_changed()
         self.name = ""
-        self._log("cleared the workspace")
 
     # -- extraction --------------------------------------------------------------------------
 
@@ -197,17 +237,11 @@ class Workspace:
         """Extract triples from documents and queries not extracted yet; returns #new triples."""
         pending = self.pending_sources()
         if not pending.documents and not pending.queries:
-            self._log("nothing new to extract")
             return 0
         new_triples = extract_corpus(pending, extractor, progress=progress)
         self.triples = self.triples + list(new_triples)
         self.extracted_ids |= pending.document_ids() | pending.query_ids()
         self._triples_changed()
-        name = getattr(extractor, "name", "extractor")
-        self._log(
-            f"{name}: {len(new_triples)} triple(s) from {len(pending.documents)} document(s) "
-            f"and {len(pending.queries)} query(ies)"
-        )
         return len(new_triples)
 
     # -- privacy marks -----------------------------------------------------------------------
@@ -228,7 +262,6 @@ class Workspace:
             self.marked_private.add(key)
             marked = True
         self._refresh_definition()
-        self._log(f"{'marked' if marked else 'unmarked'} {format_key(key)} as private")
         return marked
 
     def mark_entity_private(self, entity: str) -> int:
@@ -243,7 +276,6 @@ class Workspace:
         new = keys - self.marked_private
         self.marked_private |= keys
         self._refresh_definition()
-        self._log(f"marked {len(new)} triple(s) of {entity!r} as private")
         return len(new)
 
     def random_split(self, ratio: float, seed: int) -> int:
@@ -256,15 +288,11 @@ class Workspace:
             random_private_keys(self.all_keys(), ratio, seed, exclude=self.query_keys())
         )
         self._refresh_definition()
-        self._log(
-            f"random split: {len(self.marked_private)} triple(s) marked private (ratio {ratio}, seed {seed})"
-        )
         return len(self.marked_private)
 
     def clear_private(self) -> None:
         self.marked_private = set()
-        self.definition = None
-        self._log("cleared all private marks")
+        self._set_definition(None)
 
     def apply_filters(self) -> PrivacyDefinition:
         """Run the Eraser4RAG filters on the marks and keep the resulting definition."""
@@ -272,10 +300,6 @@ class Workspace:
             raise ValueError("nothing is marked private: click triples, mark an entity or use a random split")
         self._refresh_definition()
         assert self.definition is not None
-        self._log(
-            f"filters: {len(self.definition.private)} private, {len(self.definition.public)} public, "
-            f"{len(self.definition.excluded)} excluded, {len(self.definition.moves)} move(s)"
-        )
         return self.definition
 
     def private_entities(self) -> list[str]:
@@ -286,9 +310,20 @@ class Workspace:
     # -- risk --------------------------------------------------------------------------------
 
     def risks(self) -> list[InferenceRisk]:
+        """Cross-document inference risks of the definition (computed once per definition)."""
         if self.definition is None:
             return []
-        return list(inference_risks(self.triples, self.definition))
+        definition = self.definition
+        risks = self._cached("risks", lambda: tuple(inference_risks(self.graph, definition)), True)
+        return list(risks)
+
+    def private_occurrences(self, risks: list[InferenceRisk] | None = None) -> list[tuple[TripleKey, str]]:
+        """(key, source id) of every occurrence of a private triple, once each: those at risk
+        (in `risks`, by default `self.risks()`) first, then by key and source id."""
+        at_risk = {(r.key, r.doc_id) for r in (self.risks() if risks is None else risks)}
+        edges = self.graph.edges
+        items = {(key, t.doc_id) for key in self.private_keys() for t in edges.get(key, ())}
+        return sorted(items, key=lambda item: (item not in at_risk, item))
 
     def r_connect_after_erasure(self) -> float | None:
         """Share of private triples whose entities stay connected once private triples are erased."""
@@ -304,26 +339,32 @@ class Workspace:
         if not name:
             raise ValueError("give the workspace a name to save it under")
         extractor = ",".join(sorted({t.backend for t in self.triples if t.backend}))
-        repo.save_corpus(name, self.corpus, self.triples, extractor=extractor, overwrite=True)
+        meta: dict[str, Any] = {}
+        if name in {summary.name for summary in repo.list_corpora()}:
+            meta = dict(repo.corpus_meta(name))  # keep what others stored; overwrite only ours
+        meta[EXTRACTED_IDS_META] = sorted(self.extracted_ids)
+        repo.save_corpus(name, self.corpus, self.triples, extractor=extractor, meta=meta, overwrite=True)
         if self.definition is not None:
             repo.save_definition(name, DEFAULT_DEFINITION_NAME, self.definition, {}, overwrite=True)
         elif DEFAULT_DEFINITION_NAME in repo.list_definitions(name):
             repo.delete_definition(name, DEFAULT_DEFINITION_NAME)
         self.name = name
-        self._log(f"saved workspace {name!r}")
 
     def load(self, repo: Any, name: str) -> None:
         corpus, triples = repo.load_corpus(name)
+        saved_ids = repo.corpus_meta(name).get(EXTRACTED_IDS_META)
         definition = None
         if DEFAULT_DEFINITION_NAME in repo.list_definitions(name):
             definition = repo.load_definition(name, DEFAULT_DEFINITION_NAME)
-        self.corpus = corpus
+        self._set_corpus(corpus)
         self.triples = list(triples)
+        # Saved before extracted_ids were stored: every source with a triple was extracted.
         self.extracted_ids = {t.doc_id for t in triples}
+        if isinstance(saved_ids, list):
+            self.extracted_ids |= {i for i in saved_ids if isinstance(i, str)}
         self.marked_private = set(definition.marked) if definition is not None else set()
         self._triples_changed()
         self.name = name
-        self._log(f"loaded workspace {name!r}")
 
     # -- tables ------------------------------------------------------------------------------
 
@@ -335,10 +376,15 @@ class Workspace:
         search: str | None = None,
         limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """One row per triple that passes the filters (all given filters must match)."""
-        statuses = self.statuses()
+        """One row per triple that passes the filters (all given filters must match).
+
+        Filters follow `KnowledgeGraph.subgraph`: entity and relation are normalised
+        (`normalize_entity`, `normalize_relation`), and `search` uses `matches_search`.
+        """
+        statuses = self._statuses()
         wanted_entity = normalize_entity(entity) if entity else ""
-        needle = (search or "").casefold().strip()
+        wanted_relation = normalize_relation(relation) if relation else ""
+        needle = (search or "").strip().casefold()
         rows: list[dict[str, Any]] = []
         for triple in self.triples:
             key = triple.key
@@ -346,9 +392,9 @@ class Workspace:
                 continue
             if wanted_entity and wanted_entity not in (key[0], key[2]):
                 continue
-            if relation and key[1] != relation:
+            if wanted_relation and key[1] != wanted_relation:
                 continue
-            if needle and needle not in f"{triple.head} {triple.relation} {triple.tail}".casefold():
+            if needle and not matches_search(needle, key, (triple,)):
                 continue
             rows.append(
                 {
@@ -364,7 +410,3 @@ class Workspace:
             if limit is not None and len(rows) >= limit:
                 break
         return rows
-
-
-def format_key(key: TripleKey) -> str:
-    return f"({key[0]}, {key[1]}, {key[2]})"

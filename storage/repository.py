@@ -130,6 +130,11 @@ class Repository:
             row = _corpus_row(session, name, load_content=True)
             return _corpus_from_row(row), [_triple_from_row(t) for t in row.triples]
 
+    def corpus_meta(self, name: str) -> dict[str, Any]:
+        """The `meta` object stored with a corpus by `save_corpus` or `import_json` (a copy)."""
+        with self._sessions() as session:
+            return dict(_corpus_row(session, name).meta or {})
+
     def list_corpora(self) -> list[CorpusSummary]:
         def count(model: type[DocumentRow | TripleRow | PrivacyDefinitionRow]) -> Any:
             return select(func.count()).where(model.corpus_id == CorpusRow.id).scalar_subquery()

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from core.llm import ChatError, LocalChatClient, OpenAICompatibleClient, get_chat_client
+from core.llm import ChatError, LocalChatClient, OpenAICompatibleClient, get_chat_client, redact_url
 from core.openai_server import serve
 from core.settings import Settings
 
@@ -98,3 +98,23 @@ def test_local_smollm2_served_over_http_answers(tmp_path):
     assert direct.strip() != ""
     # Greedy decoding is deterministic, so the HTTP path returns exactly the direct answer.
     assert over_http == direct
+
+
+def test_credentials_in_the_endpoint_url_never_reach_messages():
+    assert redact_url("http://ann:pw-123@example.org:8000/v1?x=1") == "http://example.org:8000/v1?x=1"
+    assert redact_url("http://token@[::1]:8000/v1") == "http://[::1]:8000/v1"
+    assert redact_url("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000/v1"
+    with pytest.raises(ChatError) as no_model:
+        OpenAICompatibleClient("http://ann:pw-123@127.0.0.1:9/v1", "")
+    assert "pw-123" not in str(no_model.value) and "ann" not in str(no_model.value)
+    assert "127.0.0.1:9/v1" in str(no_model.value)
+
+    server, base_url = serve(lambda m: "x")
+    server.shutdown()
+    server.server_close()
+    with_credentials = base_url.replace("http://", "http://ann:pw-123@")
+    client = OpenAICompatibleClient(with_credentials, "scripted", timeout_s=2)
+    with pytest.raises(ChatError) as failed:
+        client.chat([{"role": "user", "content": "hi"}])
+    assert base_url in str(failed.value)
+    assert "pw-123" not in str(failed.value) and "ann:" not in str(failed.value)

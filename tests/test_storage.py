@@ -227,3 +227,13 @@ def test_annotation_review_transitions(saved: Repository) -> None:
 
     saved.delete_corpus("demo")
     assert [a.id for a in saved.list_annotations()] == [second]
+
+
+def test_corpus_meta_is_stored_with_the_corpus(repo: Repository) -> None:
+    corpus, triples = sample_corpus_and_triples()
+    repo.save_corpus("with-meta", corpus, triples, meta={"extracted_ids": ["d1"], "note": "x"})
+    assert repo.corpus_meta("with-meta") == {"extracted_ids": ["d1"], "note": "x"}
+    repo.save_corpus("with-meta", corpus, triples, overwrite=True)
+    assert repo.corpus_meta("with-meta") == {}
+    with pytest.raises(StorageError, match="no saved corpus"):
+        repo.corpus_meta("missing")

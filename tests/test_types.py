@@ -1,3 +1,5 @@
+import pytest
+
 from core.types import Corpus, Document, Query, Triple, normalize_entity, normalize_relation, triple_key
 
 
@@ -30,3 +32,23 @@ def test_corpus_lookup_and_merge_keeps_existing_ids():
     assert merged.document("d1").text == "alpha"
     assert merged.text_of("q1") == "what?"
     assert first.documents == [Document("d1", "One", "alpha")]  # inputs untouched
+
+
+def test_triple_key_is_computed_once_and_leaves_equality_hash_pickle_and_copies_alone():
+    import copy
+    import pickle
+
+    triple = Triple("The Ada Brook", "Works For", "Zephyr Labs.", "d1", (0, 12))
+    key = triple.key
+    assert key == ("ada brook", "works_for", "zephyr labs")
+    assert triple.key is key  # cached, not recomputed
+    assert "key" not in repr(triple)
+    twin = Triple("The Ada Brook", "Works For", "Zephyr Labs.", "d1", (0, 12))
+    assert twin == triple and hash(twin) == hash(triple)  # twin has no cached key yet
+    restored = pickle.loads(pickle.dumps(triple))
+    assert "key" not in restored.__dict__  # the derived key is not pickled
+    assert restored == triple and hash(restored) == hash(triple) and restored.key == key
+    assert copy.deepcopy(triple) == triple and copy.copy(triple) == triple
+    assert copy.deepcopy([triple])[0].key == key
+    with pytest.raises(AttributeError):
+        triple.head = "someone else"  # still frozen

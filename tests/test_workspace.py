@@ -188,7 +188,97 @@ def test_triples_table_filters_combine(ws: Workspace):
 
 def test_deepcopy_is_independent_and_drops_the_graph_cache(ws: Workspace):
     assert len(ws.graph) > 0
+    assert ws.statuses() and ws.source_title(ws.corpus.documents[0].id)
     twin = copy.deepcopy(ws)
-    assert twin._graph is None
+    assert twin._graph is None and twin._derived == {}
+    assert twin.statuses() == ws.statuses()
     twin.toggle_private(_document_key(twin))
     assert ws.marked_private == set() and twin.marked_private
+
+
+def test_cached_views_follow_every_change(ws: Workspace, extractor, monkeypatch):
+    import core.workspace as workspace_module
+
+    calls = []
+    real = workspace_module.inference_risks
+
+    def counting(source, definition, progress=None):
+        calls.append(source)
+        return real(source, definition, progress)
+
+    monkeypatch.setattr(workspace_module, "inference_risks", counting)
+    keys = ws.all_keys()
+    assert ws.all_keys() is keys and ws.query_keys() is ws.query_keys()
+    key = _leaf_key(ws)
+    statuses = ws.statuses()
+    statuses[key] = "changed by a caller"
+    assert ws.statuses()[key] == PUBLIC  # callers get a copy
+    ws.toggle_private(key)
+    assert ws.statuses()[key] == PRIVATE == ws.status_of(key)
+    assert ws.risks() == ws.risks() and len(calls) == 1  # memoised per definition
+    assert calls[0] is ws.graph  # the graph, not the occurrence list
+    ws.random_split(0.25, seed=0)
+    ws.risks()
+    assert len(calls) == 2
+    ws.clear_private()
+    assert ws.statuses()[key] == PUBLIC and ws.risks() == []
+    document = ws.add_text(NOTE, "Field notes")
+    assert ws.source_title(document.id) == "Field notes"
+    assert ws.source_titles()[document.id] == "Field notes"
+    ws.extract(extractor)
+    new_keys = {t.key for t in ws.triples if t.doc_id == document.id}
+    assert new_keys and new_keys <= ws.all_keys() and new_keys <= set(ws.statuses())
+    ws.clear()
+    assert ws.all_keys() == frozenset() and ws.statuses() == {}
+    assert ws.source_title(document.id) == document.id
+
+
+def test_private_occurrences_lists_each_private_occurrence_once_at_risk_first(ws: Workspace):
+    assert ws.private_occurrences() == []
+    seed = next(s for s in range(10) if ws.random_split(0.25, s) and ws.risks())
+    assert seed in range(10)
+    risks = ws.risks()
+    private = ws.private_keys()
+    expected = {(t.key, t.doc_id) for t in ws.triples if t.key in private}
+    occurrences = ws.private_occurrences(risks)
+    assert len(occurrences) == len(expected) and set(occurrences) == expected
+    at_risk = {(r.key, r.doc_id) for r in risks}
+    assert occurrences == sorted(expected, key=lambda item: (item not in at_risk, item))
+    assert set(occurrences[: len(at_risk)]) == at_risk
+    assert ws.private_occurrences() == occurrences
+
+
+def test_triples_table_filters_like_the_graph(ws: Workspace):
+    cases = [("live in", ""), ("Live In", "harrow"), ("live_in", ""), ("", "live in"), ("", "Mara")]
+    for relation, search in cases:
+        rows = ws.triples_table(relation=relation, search=search)
+        shown = ws.graph.subgraph(relation=relation or None, search=search or None)
+        assert rows, (relation, search)
+        assert {r["key"] for r in rows} == set(shown.edges), (relation, search)
+    assert all(r["key"][1] == "live_in" for r in ws.triples_table(relation="live in"))
+
+
+def test_sources_without_triples_stay_extracted_after_a_reload(ws: Workspace, extractor, tmp_path):
+    document = ws.add_text("Hello there. What a day.", "No facts")
+    ws.extract(extractor)
+    assert document.id in ws.extracted_ids
+    assert not any(t.doc_id == document.id for t in ws.triples)
+    repo = Repository(tmp_path / "studio.sqlite3")
+    try:
+        ws.save(repo, "sample")
+        assert repo.corpus_meta("sample")["extracted_ids"] == sorted(ws.extracted_ids)
+        fresh = Workspace()
+        fresh.load(repo, "sample")
+        assert fresh.extracted_ids == ws.extracted_ids
+        assert not fresh.pending_sources().documents and not fresh.pending_sources().queries
+        # Saved without the meta (as before it existed): sources with triples count as extracted.
+        repo.save_corpus("older", ws.corpus, ws.triples)
+        fresh.load(repo, "older")
+        assert fresh.extracted_ids == {t.doc_id for t in ws.triples}
+        assert [d.id for d in fresh.pending_sources().documents] == [document.id]
+        # Saving over a corpus keeps the meta that others stored.
+        repo.save_corpus("imported", ws.corpus, ws.triples, meta={"origin": "bundle"})
+        ws.save(repo, "imported")
+        assert repo.corpus_meta("imported") == {"origin": "bundle", "extracted_ids": sorted(ws.extracted_ids)}
+    finally:
+        repo.close()

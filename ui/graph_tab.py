@@ -250,4 +250,4 @@ def render_moves(ws: Workspace) -> str:
 
 
 def _titles(ws: Workspace) -> dict[str, str]:
-    return {source: ws.source_title(source) for source in _source_ids(ws)}
+    return ws.source_titles()

@@ -95,7 +95,7 @@ def format_key(key: TripleKey, label: Callable[[str], str] = str) -> str:
 
 
 def format_path(start: str, path: Sequence[TripleKey], label: Callable[[str], str] = str) -> str:
-    """`A —works_for→ B —located_in→ C`, walking `path` from `start` (edges may be walked backwards)."""
+    """`A —work_for→ B —located_in→ C`, walking `path` from `start` (edges may be walked backwards)."""
     parts = [label(start)]
     node = start
     for head, relation, tail in path:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import gradio as gr
 
-from core.graph import InferenceRisk
+from core.graph import FilterMove, InferenceRisk
 from core.types import TripleKey
 from core.workspace import Workspace
 from ui.context import StudioContext
@@ -51,40 +49,21 @@ def build(ctx: StudioContext) -> None:
 
 def render_risk_view(ws: Workspace) -> tuple[str, list[list[str]], str]:
     risks = ws.risks()
-    rows = risk_rows(ws, risks) + inferable_rows(ws)
-    return render_summary(ws, risks), rows, render_risk_graph(ws, risks=risks)
-
-
-def _risks_by_key(risks: list[InferenceRisk]) -> dict[TripleKey, list[InferenceRisk]]:
-    grouped: dict[TripleKey, list[InferenceRisk]] = defaultdict(list)
-    for risk in risks:
-        grouped[risk.key].append(risk)
-    return grouped
-
-
-def _private_occurrences(ws: Workspace, risks: list[InferenceRisk]) -> list[tuple[TripleKey, str]]:
-    """(key, doc_id) of every private triple occurrence, in table order (those at risk first)."""
-    private = ws.private_keys()
-    seen: set[tuple[TripleKey, str]] = set()
-    rows = []
-    for triple in ws.triples:
-        item = (triple.key, triple.doc_id)
-        if triple.key in private and item not in seen:
-            seen.add(item)
-            rows.append(item)
-    at_risk = {(r.key, r.doc_id) for r in risks}
-    return sorted(rows, key=lambda item: (item not in at_risk, item))
+    inferable = ws.inferable_moves()
+    rows = risk_rows(ws, risks) + inferable_rows(ws, inferable)
+    summary = render_summary(ws, risks, inferable)
+    return summary, rows, render_risk_graph(ws, risks=risks, inferable=inferable)
 
 
 def _docs_through(ws: Workspace, doc_ids: list[str]) -> str:
     return ", ".join(dict.fromkeys(f"{ws.source_title(d)} [{d}]" for d in doc_ids))
 
 
-def inferable_rows(ws: Workspace) -> list[list[str]]:
+def inferable_rows(ws: Workspace, inferable: list[FilterMove] | None = None) -> list[list[str]]:
     """Rows for triples marked private that public triples already reveal (filter b)."""
     label = ws.graph.label
     rows = []
-    for move in ws.inferable_moves():
+    for move in ws.inferable_moves() if inferable is None else inferable:
         key = move.key
         path_docs = [d for path_key in move.path for d in sorted(ws.graph.docs_of(path_key))]
         rows.append(
@@ -103,7 +82,7 @@ def risk_rows(ws: Workspace, risks: list[InferenceRisk]) -> list[list[str]]:
     by_item = {(r.key, r.doc_id): r for r in risks}
     label = ws.graph.label
     rows = []
-    for key, doc_id in _private_occurrences(ws, risks):
+    for key, doc_id in ws.private_occurrences(risks):
         risk = by_item.get((key, doc_id))
         through = _docs_through(ws, list(risk.path_docs)) if risk else ""
         rows.append(
@@ -118,7 +97,9 @@ def risk_rows(ws: Workspace, risks: list[InferenceRisk]) -> list[list[str]]:
     return rows
 
 
-def render_summary(ws: Workspace, risks: list[InferenceRisk]) -> str:
+def render_summary(
+    ws: Workspace, risks: list[InferenceRisk], inferable: list[FilterMove] | None = None
+) -> str:
     if ws.definition is None:
         return (
             '<p class="rps-empty">Nothing is private yet: '
@@ -126,16 +107,16 @@ def render_summary(ws: Workspace, risks: list[InferenceRisk]) -> str:
         )
     private = ws.private_keys()
     at_risk = {r.key for r in risks}
-    inferable = len(ws.inferable_moves())
+    inferable_count = len(ws.inferable_moves() if inferable is None else inferable)
     value = ws.r_connect_after_erasure()
     return (
         '<div class="rps-risk-summary">'
         f"<p><b>{len(at_risk)}</b> of <b>{len(private)}</b> private triple(s) can be inferred from other "
         f"documents ({len(risks)} document occurrence(s) at risk).</p>"
         + (
-            f"<p><b>{inferable}</b> marked triple(s) are already inferable from public triples, so the "
+            f"<p><b>{inferable_count}</b> marked triple(s) are already inferable from public triples, so the "
             "filters took them out of the private set (listed last, with the public path).</p>"
-            if inferable
+            if inferable_count
             else ""
         )
         + ratio_bar(value, "r_connect after erasing the private triples")
@@ -145,15 +126,18 @@ def render_summary(ws: Workspace, risks: list[InferenceRisk]) -> str:
 
 
 def render_risk_graph(
-    ws: Workspace, risks: list[InferenceRisk] | None = None, focus_row: int | None = None
+    ws: Workspace,
+    risks: list[InferenceRisk] | None = None,
+    focus_row: int | None = None,
+    inferable: list[FilterMove] | None = None,
 ) -> str:
     risks = ws.risks() if risks is None else risks
     private = ws.private_keys()
-    inferable = ws.inferable_moves()
+    inferable = ws.inferable_moves() if inferable is None else inferable
     keys: set[TripleKey] = set(private)
     path_keys: set[TripleKey] = set()
     if focus_row is not None:  # rows: private occurrences first, then the inferable triples
-        occurrences = _private_occurrences(ws, risks)
+        occurrences = ws.private_occurrences(risks)
         if 0 <= focus_row < len(occurrences):
             focus = occurrences[focus_row]
             keys = {focus[0]}
@@ -171,8 +155,7 @@ def render_risk_graph(
     statuses = ws.statuses()
     statuses.update({key: "path" for key in path_keys if key not in private})
     edges = {key: ws.graph.edges[key] for key in ws.graph.edges if key in keys}
-    titles = {d.id: ws.source_title(d.id) for d in ws.corpus.documents}
-    titles.update({q.id: ws.source_title(q.id) for q in ws.corpus.queries})
+    titles = ws.source_titles()
     nodes, graph_edges = graph_elements(
         edges, statuses, ws.corpus, titles, ws.graph.label, ws.graph.documents_mentioning
     )
