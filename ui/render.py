@@ -141,16 +141,17 @@ class GraphEdge:
     occurrences: tuple[Occurrence, ...] = field(default=())
 
 
+def source_texts(corpus: Corpus) -> dict[str, str]:
+    """Text of every document and query by id, built once per render."""
+    return {d.id: d.text for d in corpus.documents} | {q.id: q.text for q in corpus.queries}
+
+
 def occurrences_of(
-    triples: Iterable[Triple], corpus: Corpus, titles: Mapping[str, str]
+    triples: Iterable[Triple], texts: Mapping[str, str], titles: Mapping[str, str]
 ) -> tuple[Occurrence, ...]:
     shown: list[Occurrence] = []
     for triple in list(triples)[:MAX_OCCURRENCES_SHOWN]:
-        try:
-            text = corpus.text_of(triple.doc_id)
-        except KeyError:
-            text = ""
-        before, sentence, after = span_context(text, triple.span)
+        before, sentence, after = span_context(texts.get(triple.doc_id, ""), triple.span)
         shown.append(Occurrence(titles.get(triple.doc_id, triple.doc_id), before, sentence, after))
     return tuple(shown)
 
@@ -166,6 +167,7 @@ def graph_elements(
     """Nodes and styled edges for `edges` (key -> occurrences), statuses decide the style."""
     nodes: dict[str, GraphNode] = {}
     graph_edges: list[GraphEdge] = []
+    texts = source_texts(corpus)
     for index, (key, occurrences) in enumerate(edges.items()):
         head, relation, tail = key
         for node in (head, tail):
@@ -182,7 +184,7 @@ def graph_elements(
                 relation=relation,
                 status=statuses.get(key, "public"),
                 title=title,
-                occurrences=occurrences_of(occurrences, corpus, titles),
+                occurrences=occurrences_of(occurrences, texts, titles),
             )
         )
     return list(nodes.values()), graph_edges
