@@ -13,7 +13,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from core.graph import PrivacyDefinition, components_of, has_inference_risk
+from core.filters import PrivacyDefinition
+from core.graph import components_of
+from core.risk import has_inference_risk
 from core.types import Triple, TripleKey
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.documents import InputError
-from core.graph import FilterMove, PrivacyDefinition
+from core.filters import FilterMove, PrivacyDefinition
 from core.types import Corpus, Document, Query, Span, Triple, TripleKey
 
 BUNDLE_FORMAT = "rag-privacy-studio/1"

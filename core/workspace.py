@@ -15,19 +15,11 @@ from typing import Any
 
 from core.documents import InputError, corpus_from_text, load_many, load_sample_corpus
 from core.extract import extract_corpus
-from core.graph import (
-    FILTER_PRIVATE,
-    FilterMove,
-    InferenceRisk,
-    KnowledgeGraph,
-    PrivacyDefinition,
-    define_privacy,
-    inference_risks,
-    matches_search,
-    random_private_keys,
-    with_path,
-)
+from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
+from core.graph import KnowledgeGraph, matches_search
 from core.metrics import r_connect
+from core.risk import InferenceRisk, inference_risks
+from core.split import random_private_keys
 from core.types import Corpus, Document, Triple, TripleKey, normalize_entity, normalize_relation
 
 Progress = Callable[[int, int], None]

@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from core.graph import PrivacyDefinition
+from core.filters import PrivacyDefinition
 from core.serialize import (
     BundleError,
     export_bundle,

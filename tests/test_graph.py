@@ -8,25 +8,17 @@ import time
 import networkx as nx
 import pytest
 
-from core.graph import (
+from core.filters import (
     FILTER_PRIVATE,
     FILTER_PUBLIC,
     FilterMove,
-    InferenceRisk,
-    KnowledgeGraph,
     PrivacyDefinition,
-    UnionFind,
-    adjacency,
-    components_of,
-    connected_avoiding,
-    connected_random_private_keys,
     define_privacy,
-    has_inference_risk,
-    inference_risks,
     path_for,
-    random_private_keys,
-    shortest_path,
 )
+from core.graph import KnowledgeGraph, UnionFind, adjacency, components_of, connected_avoiding, shortest_path
+from core.risk import InferenceRisk, has_inference_risk, inference_risks
+from core.split import connected_random_private_keys, random_private_keys
 from core.types import Triple, TripleKey
 
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from core.graph import PrivacyDefinition, define_privacy
+from core.filters import PrivacyDefinition, define_privacy
 from core.metrics import (
     d_special,
     is_inference_risk_set,

@@ -11,7 +11,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from core.graph import define_privacy
+from core.filters import define_privacy
 from storage.db import current_revision, head_revision, make_engine, upgrade_to_head
 from storage.models import Base
 from storage.repository import Repository, StorageError

@@ -6,7 +6,7 @@ from typing import Any
 
 import gradio as gr
 
-from core.graph import FILTER_PUBLIC
+from core.filters import FILTER_PUBLIC
 from core.types import TripleKey, triple_key
 from core.workspace import Workspace
 from ui.context import StudioContext

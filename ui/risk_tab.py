@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gradio as gr
 
-from core.graph import FilterMove, InferenceRisk
+from core.filters import FilterMove
+from core.risk import InferenceRisk
 from core.types import TripleKey
 from core.workspace import Workspace
 from ui.context import StudioContext
