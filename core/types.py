@@ -110,6 +110,18 @@ class Triple:
         return f"({self.head}, {self.relation}, {self.tail})"
 
 
+@dataclass(frozen=True)
+class RetrievalSet:
+    """One query and the documents retrieved for it: the unit Eraser4RAG builds one global graph for."""
+
+    query: Query
+    documents: tuple[Document, ...]
+
+    def source_ids(self) -> frozenset[str]:
+        """Ids whose triples belong to this set's graph: its documents and the query itself."""
+        return frozenset({self.query.id, *(doc.id for doc in self.documents)})
+
+
 @dataclass
 class Corpus:
     """Documents and the queries that retrieved them, in load order."""
@@ -138,6 +150,14 @@ class Corpus:
             if query.id == source_id:
                 return query.text
         raise KeyError(f"no document or query with id {source_id!r}")
+
+    def retrieval_sets(self) -> list[RetrievalSet]:
+        """Each query with its retrieved documents (in the query's order; ids not loaded are skipped)."""
+        by_id = {doc.id: doc for doc in self.documents}
+        return [
+            RetrievalSet(query, tuple(by_id[i] for i in query.doc_ids if i in by_id))
+            for query in self.queries
+        ]
 
     def merged_with(self, other: Corpus) -> Corpus:
         """A new corpus with `other` appended; ids already present are kept, not replaced."""

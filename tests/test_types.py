@@ -52,3 +52,16 @@ def test_triple_key_is_computed_once_and_leaves_equality_hash_pickle_and_copies_
     assert copy.deepcopy([triple])[0].key == key
     with pytest.raises(AttributeError):
         triple.head = "someone else"  # still frozen
+
+
+def test_retrieval_sets_follow_each_querys_documents() -> None:
+    from core.types import Corpus, Document, Query
+
+    docs = [Document("d1", "A", "a"), Document("d2", "B", "b"), Document("d3", "C", "c")]
+    corpus = Corpus(
+        docs, [Query("q1", "who?", doc_ids=("d3", "d1", "missing")), Query("q2", "what?", doc_ids=("d2",))]
+    )
+    sets = corpus.retrieval_sets()
+    assert [s.query.id for s in sets] == ["q1", "q2"]
+    assert [d.id for d in sets[0].documents] == ["d3", "d1"]
+    assert sets[0].source_ids() == {"q1", "d3", "d1"}
