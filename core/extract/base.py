@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -39,9 +39,16 @@ class Extractor(ABC):
         """Triples of one document (or query) text; spans index into `text`."""
 
     def extract_many(
-        self, items: Sequence[tuple[str, str]], progress: Progress | None = None
+        self,
+        items: Sequence[tuple[str, str]],
+        progress: Progress | None = None,
+        titles: Mapping[str, str] | None = None,
     ) -> list[Triple]:
-        """Triples of many (doc_id, text) pairs, in input order."""
+        """Triples of many (doc_id, text) pairs, in input order.
+
+        `titles` (doc_id -> title) lets a backend resolve "he" or a bare surname to the
+        passage's title person; backends that cannot use it ignore it.
+        """
         triples: list[Triple] = []
         for done, (doc_id, text) in enumerate(items, start=1):
             triples.extend(self.extract(doc_id, text))
@@ -56,7 +63,8 @@ def extract_corpus(corpus: Corpus, extractor: Extractor, progress: Progress | No
     items += [(query.id, query.text) for query in corpus.queries]
     if not items:
         return []
-    return extractor.extract_many(items, progress=progress)
+    titles = {doc.id: doc.title for doc in corpus.documents if doc.title}
+    return extractor.extract_many(items, progress=progress, titles=titles)
 
 
 def is_passive_participle(token: Any) -> bool:
