@@ -124,7 +124,7 @@ class DocumentContext:
         """
         partial = frozenset(words)
         # "Toronto" never becomes "University of Toronto": a partial name joins a full name of its kind
-        kinds = {"PERSON"} if label in {None, "PERSON", "NORP"} else {label}
+        kinds = {"PERSON"} if label in {None, "PERSON", "NORP"} else {"PERSON", label}
         candidates = {
             name
             for name, end in self.names_by_word.get(words[0], {}).items()
@@ -416,7 +416,7 @@ class _ChunkRules:
             elif subject.kind in {"org", "place"} and not generic:
                 yield _Candidate(subject, [], value, relation="instance_of")
             for prep, pobj in _prepositional_objects(described, self):
-                if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) == "ORG":
+                if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
                     yield _Candidate(subject, [], pobj, relation="employer")
                 else:
                     yield _Candidate(subject, [described.lower_, prep.lower_], pobj)
@@ -598,15 +598,15 @@ class _ChunkRules:
         if not text or not text[:1].isalnum():
             return None  # "<ref name=...>" left in the text
         label = self._label(token)
+        words = text.split()
+        if all(w[:1].isupper() for w in words):  # a partial name, whatever the tagger made of it
+            full = self.context.fuller_name(words, self.offset + self.doc[start].idx, label)
+            if full is not None:
+                kind = _kind_of_label(self.context.labels.get(full, "PERSON"))
+                return Argument(full, True, kind=kind, token=token.i)
+            if len(words) == 1 and words[0] in self.context.surnames:
+                return None  # a bare surname whose person is not certain
         if label is not None or token.pos_ == "PROPN":
-            words = text.split()
-            if all(w[:1].isupper() for w in words):
-                full = self.context.fuller_name(words, self.offset + self.doc[start].idx, label)
-                if full is not None:
-                    kind = _kind_of_label(self.context.labels.get(full, "PERSON"))
-                    return Argument(full, True, kind=kind, token=token.i)
-                if len(words) == 1 and words[0] in self.context.surnames:
-                    return None  # a bare surname whose person is not certain
             kind = _kind_of_label(label) if label not in {None, "NORP"} else None
             kind = kind or _kind_of_label(self.context.labels.get(text)) or "name"
             return Argument(text, True, kind=kind, token=token.i)
@@ -626,8 +626,11 @@ class _ChunkRules:
         text = self.doc[start:end].text
         if len(text) < 3 or not text[:1].isalnum():
             return False  # "re" of a split "re-election"
-        if any(c.dep_ == "det" and c.lower_ in {"this", "that", "these", "those"} for c in token.children):
+        determiners = {c.lower_ for c in token.children if c.dep_ == "det"}
+        if determiners & {"this", "that", "these", "those"}:
             return False  # "that city" points back to a name; it is not one
+        if end - start == 1 and "the" in determiners and token.tag_ == "NN":
+            return False  # "the company", "the clinic": a reference back, not a thing of its own
         if any(c.dep_ == "poss" for c in token.children) and lemma in RELATIONAL_NOUNS:
             return False  # "his father" without a name
         return not (end - start == 1 and token.tag_ == "NNS")
@@ -717,6 +720,12 @@ class _ChunkRules:
             if full is None:
                 self.context.add_name(text, ent.label_, self.offset + self.doc[end - 1].idx + len(self.doc[end - 1]))
             self.mentions_by_sentence[self.sentence_of[start]].append((start, name, label))
+        for token in self.doc:  # partial names the tagger missed ("Voss moved to Berlin")
+            if token.i not in self.entity_of and token.pos_ in {"PROPN", "NOUN"} and token.text[:1].isupper():
+                full = self.context.fuller_name([token.text], self.offset + token.idx)
+                if full is not None:
+                    label = self.context.labels.get(full, "PERSON")
+                    self.mentions_by_sentence[self.sentence_of[token.i]].append((token.i, full, label))
         self._register_genders()
 
     def _register_genders(self) -> None:
