@@ -55,7 +55,17 @@ def rules_extractor(path: str):
     module = importlib.util.module_from_spec(spec)
     sys.modules["compared_rules"] = module  # dataclasses look their module up while it loads
     spec.loader.exec_module(module)
-    return module.SpacyRuleExtractor()
+    return _WithoutTitles(module.SpacyRuleExtractor())
+
+
+class _WithoutTitles:
+    """An older extractor whose extract_many takes no titles."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def extract_many(self, items, progress=None, titles=None):
+        return self.inner.extract_many(items, progress=progress)
 
 
 def extract_popqa(extractor, questions: list[dict]) -> tuple[dict[str, list], float, int]:
@@ -66,10 +76,7 @@ def extract_popqa(extractor, questions: list[dict]) -> tuple[dict[str, list], fl
                 items.append((f"q{q}-c{c}", ctx["text"]))
                 titles[f"q{q}-c{c}"] = ctx["title"]
     started = time.perf_counter()
-    try:
-        triples = extractor.extract_many(items, titles=titles)
-    except TypeError:  # an older extractor without titles
-        triples = extractor.extract_many(items)
+    triples = extractor.extract_many(items, titles=titles)
     seconds = time.perf_counter() - started
     by_doc: dict[str, list] = defaultdict(list)
     for triple in triples:

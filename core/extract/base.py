@@ -130,6 +130,22 @@ def _lemmatize_cached(cleaned: str, model: str) -> str:
     return join_relation(relation_word(t) for t in (content or kept)) or normalize_relation(cleaned)
 
 
+def vocabulary_relation(label: str, tail: str, lemmatize: bool = True) -> str:
+    """A free-text relation from a model ("place of birth", "lived in") in the shared vocabulary.
+
+    A label that already names a vocabulary property is kept; anything else is lemmatised
+    (`lemmatize_relation`) and mapped by `vocabulary.canonical_relation`, with the tail's
+    kind guessed from its text (a date, a capitalised name, or a common noun).
+    """
+    from core.extract.vocabulary import PROPERTIES, canonical_relation, tail_kind_of_text
+
+    name = normalize_relation(label)
+    if name in PROPERTIES:
+        return name
+    lemma = lemmatize_relation(label) if lemmatize else name
+    return canonical_relation(lemma, tail_kind_of_text(tail), tail)
+
+
 def _is_auxiliary(token: Any) -> bool:
     """Auxiliaries and copulas ("is", "has", "does", "will") carry no relation meaning."""
     return token.dep_ in {"aux", "auxpass"} or token.lemma_.lower() in {"be", "have", "do"}

@@ -150,8 +150,15 @@ def subject_name(wiki_title: str) -> str:
 
 
 def _names_subject(head: str, subject: str) -> bool:
-    head_words, subject_words = set(normalize_entity(head).split()), set(normalize_entity(subject).split())
-    return bool(head_words) and (subject_words <= head_words or head_words == subject_words)
+    """All of the subject's words are in the head; an initial ("A.") matches a name it abbreviates."""
+    head_words = normalize_entity(head).split()
+    subject_words = normalize_entity(subject).split()
+    if not head_words:
+        return False
+    return all(
+        word in head_words or (word.endswith(".") and any(h.startswith(word[:-1]) for h in head_words))
+        for word in subject_words
+    )
 
 
 def _states(text: str, answers: Sequence[str]) -> bool:

@@ -72,6 +72,12 @@ CHUNK_CHARS = 20_000
 _TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
 _NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
+_ORGANISATION_WORDS = {
+    "company", "inc", "inc.", "ltd", "ltd.", "corporation", "corp", "corp.", "university", "college", "school",
+    "party", "club", "association", "society", "council", "bank", "group", "records", "band", "fc", "league",
+    "institute", "museum", "church", "hospital", "foundation", "agency", "ministry", "department", "board",
+    "committee", "commission", "union", "federation", "theatre", "theater", "orchestra", "press", "team",
+}
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
@@ -155,7 +161,8 @@ def title_person(title: str, text: str) -> str | None:
         return None
     if not all(_NAME_WORD.match(w) or w in _CONNECTORS for w in words):
         return None
-    return name if re.search(rf"\b{re.escape(words[-1])}\b", text) else None
+    names = [w for w in words if w not in _CONNECTORS and len(w) > 2]
+    return name if any(re.search(rf"\b{re.escape(w)}\b", text) for w in names) else None
 
 
 class _ChunkRules:
@@ -354,6 +361,11 @@ class _ChunkRules:
                 yield _Candidate(subject, words, obj)
                 yield from self._object_modifier_triples(subject, words, obj)
             for prep, pobj in _prepositional_objects(verb, self):
+                if pobj.pos_ == "NOUN" and not self._is_entity_token(pobj):
+                    # "died of lung cancer in New York City": the place belongs to the verb
+                    for inner_prep, inner_obj in _prepositional_objects(pobj, self):
+                        if inner_prep.lower_ != "of" and self._is_entity_token(inner_obj):
+                            yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                 if not negated and prep.lower_ == "as" and _lemma(verb) in {"work", "serve", "act"}:
                     relation = "position_held" if _lemma(verb) == "serve" else "occupation"
                     if self._is_person_token(subject) and pobj.pos_ == "NOUN":
@@ -608,6 +620,8 @@ class _ChunkRules:
                 return None  # a bare surname whose person is not certain
         if label is not None or token.pos_ == "PROPN":
             kind = _kind_of_label(label) if label not in {None, "NORP"} else None
+            if self.context.labels.get(text) == "PERSON" or self.context.is_title_person(text):
+                kind = "person"  # the tagger's ORG for "Ivo Perilli" loses to the title or a lifespan
             kind = kind or _kind_of_label(self.context.labels.get(text)) or "name"
             return Argument(text, True, kind=kind, token=token.i)
         if not self._is_specific_noun(token, start, end):
@@ -663,7 +677,10 @@ class _ChunkRules:
     def _may_be_person(self, token: Any) -> bool:
         """A name that a birth/death parenthesis would make a person (not an organisation or place)."""
         label = self._label(token)
-        return label in {None, "PERSON", "NORP"} and token.pos_ == "PROPN" or self._is_person_token(token)
+        if label == "ORG" and token.pos_ == "PROPN":
+            ent = self.entity_of[token.i]
+            return len(ent) > 1 and not any(w.lower_ in _ORGANISATION_WORDS for w in ent)
+        return (label in {None, "PERSON", "NORP"} and token.pos_ == "PROPN") or self._is_person_token(token)
 
     def _is_person_token(self, token: Any) -> bool:
         argument_token = self._nominal(token)

@@ -109,6 +109,19 @@ def is_demonym(text: str) -> bool:
     return last in DEMONYMS or (len(last) > 3 and words[-1][:1].isupper() and last.endswith(_DEMONYM_ENDINGS))
 
 
+_DATE_TEXT = re.compile(
+    r"^(?:c\.\s*)?(?:\d{1,2}\s+)?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?\d{3,4}s?$|^\d{1,2}/\d{1,2}/\d{2,4}$"
+)
+
+
+def tail_kind_of_text(text: str) -> str:
+    """A tail's kind from its text alone (for backends without a parse): date, name or common."""
+    stripped = text.strip()
+    if _DATE_TEXT.match(stripped):
+        return "date"
+    return "name" if stripped[:1].isupper() else "common"
+
+
 def _party_member(name: str, tail_text: str) -> str:
     if name == "member_of" and _PARTY_WORD.search(tail_text):
         return "member_of_political_party"
