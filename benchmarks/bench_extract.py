@@ -68,7 +68,9 @@ def bench_length(args: argparse.Namespace, fake: Faker, rng: random.Random) -> N
         text = long_document(fake, rng, kb * 1000)
         chunks: list[int] = []
         started = time.perf_counter()
-        triples = extractor.extract_many([(name, text)], progress=lambda done, total: chunks.append(total))
+        triples = extractor.extract_many(
+            [(name, text)], progress=lambda _done, total, seen=chunks: seen.append(total)
+        )
         elapsed = time.perf_counter() - started
         result |= {f"{name}_kb": kb, f"{name}_s": round(elapsed, 2), f"{name}_triples": len(triples),
                    f"{name}_progress_calls": len(chunks)}

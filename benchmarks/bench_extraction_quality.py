@@ -44,7 +44,7 @@ def load_popqa(path: Path, limit: int) -> list[dict]:
             text = html.unescape(ctx.get("text") or "")
             title = html.unescape(ctx.get("title") or "")
             if title and text.startswith(title + "\n"):
-                text = text[len(title):]
+                text = text[len(title) :]
             ctx["text"], ctx["title"] = text.strip(), title
         questions.append(row)
     return questions

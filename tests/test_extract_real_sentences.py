@@ -34,7 +34,8 @@ def keys(extractor: SpacyRuleExtractor, text: str, title: str = "") -> set[tuple
 def test_lifespan_and_a_description_split_into_its_facts(extractor):
     found = keys(
         extractor,
-        "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician.",
+        "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English "
+        "Conservative Party politician.",
     )
     person = "Henry Master Feilden"
     assert {
@@ -50,7 +51,8 @@ def test_lifespan_and_a_description_split_into_its_facts(extractor):
 def test_born_in_parentheses_and_one_occupation_per_conjunct(extractor):
     found = keys(
         extractor,
-        "Alessandro Perissinotto (born 1964 in Turin) is an Italian writer, translator and university professor.",
+        "Alessandro Perissinotto (born 1964 in Turin) is an Italian writer, translator "
+        "and university professor.",
     )
     person = "Alessandro Perissinotto"
     assert {
@@ -64,7 +66,10 @@ def test_born_in_parentheses_and_one_occupation_per_conjunct(extractor):
 
 
 def test_place_and_date_in_parentheses_and_a_city_in_its_state(extractor):
-    amenta = keys(extractor, "Marco Amenta (Palermo, 11 August 1970) is an Italian director, producer, and photojournalist.")
+    amenta = keys(
+        extractor,
+        "Marco Amenta (Palermo, 11 August 1970) is an Italian director, producer, and photojournalist.",
+    )
     assert {
         triple_key("Marco Amenta", "place_of_birth", "Palermo"),
         triple_key("Marco Amenta", "date_of_birth", "11 August 1970"),
@@ -72,7 +77,8 @@ def test_place_and_date_in_parentheses_and_a_city_in_its_state(extractor):
     } <= amenta
     stokes = keys(
         extractor,
-        "Trey Stokes (born 1960 in Nashville, Tennessee) is an American filmmaker and puppeteer, best known for "
+        "Trey Stokes (born 1960 in Nashville, Tennessee) is an American filmmaker and "
+        "puppeteer, best known for "
         "his Star Wars parody series Pink Five.",
     )
     assert {
@@ -85,7 +91,8 @@ def test_place_and_date_in_parentheses_and_a_city_in_its_state(extractor):
 def test_lifespan_after_an_alias_parenthesis(extractor):
     found = keys(
         extractor,
-        "Rinaldo del Mel (also René del Mel, del Melle) (probably 1554 – c. 1598) was a Franco-Flemish composer "
+        "Rinaldo del Mel (also René del Mel, del Melle) (probably 1554 – c. 1598) was a "
+        "Franco-Flemish composer "
         "of the Renaissance, mainly active in Italy, and a member of the Roman School of composition.",
     )
     assert {
@@ -99,7 +106,8 @@ def test_lifespan_after_an_alias_parenthesis(extractor):
 def test_list_entries_each_get_their_own_facts(extractor):
     found = keys(
         extractor,
-        "Bernard Corser, (1882–1967) Australian politician ; Edward Corser, (1852–1928) Australian politician ; "
+        "Bernard Corser, (1882–1967) Australian politician ; Edward Corser, (1852–1928) "
+        "Australian politician ; "
         "Frederick Corser, (1849–1924) American architect ; Rodger Corser, (born 1973) Australian actor",
     )
     assert {
@@ -116,7 +124,8 @@ def test_list_entries_each_get_their_own_facts(extractor):
 def test_the_clause_subject_is_the_entity_not_the_predicate_noun(extractor):
     found = keys(
         extractor,
-        "Leven Handy Ellis (April 6, 1881 – January 4, 1968) was an American politician who served as the 15th "
+        "Leven Handy Ellis (April 6, 1881 – January 4, 1968) was an American politician "
+        "who served as the 15th "
         "lieutenant governor of Alabama from 1943 to 1947.",
     )
     heads = {h for h, _, _ in found}
@@ -126,7 +135,8 @@ def test_the_clause_subject_is_the_entity_not_the_predicate_noun(extractor):
 
 CORSER = (
     "Corser was born at Maryborough in 1882 to Edward Corser and Mary Jane (née Stewart). He was educated at "
-    "Maryborough Christian Brothers' School, Riverview College, Sydney, and returned to Queensland to study at "
+    "Maryborough Christian Brothers' School, Riverview College, Sydney, and returned "
+    "to Queensland to study at "
     "Queensland Agricultural College, Gatton."
 )
 
@@ -142,14 +152,18 @@ def test_uncertain_surname_and_pronoun_are_refused(extractor):
     # Without the title, "Corser" may be Edward Corser's child or anyone of that name, and "He"
     # follows two parents: no triple is guessed for either.
     found = keys(extractor, CORSER)
-    assert not any(h in {"corser", "edward corser", "mary jane", "he"} and r in {"date_of_birth", "educated_at"}
-                   for h, r, _ in found)
+    assert not any(
+        h in {"corser", "edward corser", "mary jane", "he"} and r in {"date_of_birth", "educated_at"}
+        for h, r, _ in found
+    )
     assert not any(r == "educated_at" for _, r, _ in found)
 
 
 def test_pronoun_with_two_people_in_view_is_dropped(extractor):
-    text = ("Espinal's mother stated that he had been at her home in Santa Rita watching television. "
-            "He was found dead in a nearby location.")
+    text = (
+        "Espinal's mother stated that he had been at her home in Santa Rita watching television. "
+        "He was found dead in a nearby location."
+    )
     found = keys(extractor, text)  # no title: "He" could be Espinal or no one named
     assert not any(r.startswith("found") for _, r, _ in found)
 
@@ -157,7 +171,8 @@ def test_pronoun_with_two_people_in_view_is_dropped(extractor):
 def test_condition_and_cause_of_death(extractor):
     eike = keys(
         extractor,
-        "Eike suffered from a heart attack after a match against Stavanger on 27 September 2009, but he made his "
+        "Eike suffered from a heart attack after a match against Stavanger on 27 "
+        "September 2009, but he made his "
         "comeback in the 2011 Tippeligaen.",
         title="Sten Ove Eike",
     )
@@ -168,22 +183,30 @@ def test_condition_and_cause_of_death(extractor):
 
 
 def test_possession(extractor):
-    found = keys(extractor, "Valgerður had ten siblings and she was the youngest of them all.",
-                 title="Valgerður Hafstað")
+    found = keys(
+        extractor,
+        "Valgerður had ten siblings and she was the youngest of them all.",
+        title="Valgerður Hafstað",
+    )
     assert triple_key("Valgerður Hafstað", "have", "ten siblings") in found
 
 
 def test_negated_statements_give_no_positive_triple(extractor):
     finlay = keys(extractor, "A Liberal, he did not run in the 1908 elections.", title="John Finlay")
     assert not any(r == "run_in" for _, r, _ in finlay)
-    denegri = keys(extractor, "Denegri never married and was very reserved regarding his private life.",
-                   title="Marco Aurelio Denegri")
+    denegri = keys(
+        extractor,
+        "Denegri never married and was very reserved regarding his private life.",
+        title="Marco Aurelio Denegri",
+    )
     assert not any(r in {"spouse", "marry"} for _, r, _ in denegri)
 
 
 def test_generic_nouns_are_no_nodes(extractor):
-    text = ("Ivo Battelli (born 12 March 1904) was an Italian architect. His work was part of the architecture "
-            "event in the art competition at the 1932 Summer Olympics. He joined the family business.")
+    text = (
+        "Ivo Battelli (born 12 March 1904) was an Italian architect. His work was part of the architecture "
+        "event in the art competition at the 1932 Summer Olympics. He joined the family business."
+    )
     nodes = {n for h, _, t in keys(extractor, text, title="Ivo Battelli") for n in (h, t)}
     assert not nodes & {"work", "part", "family", "one", "member", "career", "time", "songs"}
 
@@ -192,7 +215,9 @@ def test_lifespan_parser_reads_only_dates_and_places():
     assert parse_parenthetical("NFL") == []
     assert parse_parenthetical("赤羽 一嘉") == []
     assert [f[:2] for f in parse_parenthetical("16 June 1839, in Blackburn – 25 June 1887")] == [
-        ("date_of_birth", "16 June 1839"), ("place_of_birth", "Blackburn"), ("date_of_death", "25 June 1887"),
+        ("date_of_birth", "16 June 1839"),
+        ("place_of_birth", "Blackburn"),
+        ("date_of_death", "25 June 1887"),
     ]
     assert [f[:2] for f in parse_parenthetical("born 12 March 1904, date of death unknown")] == [
         ("date_of_birth", "12 March 1904"),
@@ -210,12 +235,16 @@ def test_vocabulary_maps_by_tail_kind_and_keeps_negations():
 
 
 def test_long_documents_are_chunked_with_exact_spans_and_progress(extractor):
-    paragraph = ("Marco Amenta (Palermo, 11 August 1970) is an Italian director, producer, and photojournalist. "
-                 "Tim McKay graduated from Humboldt State University.\n")
+    paragraph = (
+        "Marco Amenta (Palermo, 11 August 1970) is an Italian director, producer, and photojournalist. "
+        "Tim McKay graduated from Humboldt State University.\n"
+    )
     text = paragraph * 400  # ~60 KB
     assert len(split_into_chunks(text)) > 1
     calls: list[tuple[int, int]] = []
-    triples = extractor.extract_many([("long", text)], progress=lambda done, total: calls.append((done, total)))
+    triples = extractor.extract_many(
+        [("long", text)], progress=lambda done, total: calls.append((done, total))
+    )
     assert len(calls) > 1 and calls[-1][0] == calls[-1][1]
     assert [done for done, _ in calls] == list(range(1, len(calls) + 1))
     for triple in triples:
@@ -232,16 +261,22 @@ def test_scorer_matches_through_aliases_and_counts_optional_facts():
     assert perfect.pair_precision == perfect.pair_recall == perfect.relation_recall == 1.0
     aliased = score_passage(passage, [Triple("Jim Brown", "occupation", "politician", passage.id, (0, 1))])
     assert aliased.relation_precision == 1.0 and aliased.relation_found == 1
-    optional = score_passage(passage, [Triple("James McMillan Brown", "start_time", "1971", passage.id, (0, 1))])
+    optional = score_passage(
+        passage, [Triple("James McMillan Brown", "start_time", "1971", passage.id, (0, 1))]
+    )
     assert optional.pair_precision == 1.0 and optional.pair_found == 0
     wrong = score_passage(passage, [Triple("Brown", "occupation", "plumber", passage.id, (0, 1))])
     assert wrong.pair_precision == 0.0
 
 
 def test_occupation_check_counts_stated_occupations_of_the_subject():
-    question = {"prop": "occupation", "s_wiki_title": "Marco Amenta", "answers": ["director"],
-                "question": "What is Marco Amenta's occupation?",
-                "ctxs": [{"title": "Marco Amenta", "text": "Marco Amenta is an Italian director."}]}
+    question = {
+        "prop": "occupation",
+        "s_wiki_title": "Marco Amenta",
+        "answers": ["director"],
+        "question": "What is Marco Amenta's occupation?",
+        "ctxs": [{"title": "Marco Amenta", "text": "Marco Amenta is an Italian director."}],
+    }
     hit = {"q0-c0": [Triple("Marco Amenta", "occupation", "film director", "q0-c0", (0, 1))]}
     assert occupation_check([question], hit)["share"] == 1.0
     assert occupation_check([question], {})["share"] == 0.0

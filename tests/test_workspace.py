@@ -249,7 +249,9 @@ def test_private_occurrences_lists_each_private_occurrence_once_at_risk_first(ws
 
 
 def test_triples_table_filters_like_the_graph(ws: Workspace):
-    cases = [("located in", ""), ("Located In", "harrow"), ("located_in", ""), ("", "located in"), ("", "Mara")]
+    cases = [
+        ("located in", ""), ("Located In", "harrow"), ("located_in", ""), ("", "located in"), ("", "Mara"),
+    ]
     for relation, search in cases:
         rows = ws.triples_table(relation=relation, search=search)
         shown = ws.graph.subgraph(relation=relation or None, search=search or None)

@@ -32,7 +32,9 @@ _BORN = re.compile(r"^\s*(?:born|b\.)\s+", re.I)
 _DIED = re.compile(r"(?:^|[,;]\s*|\s)(?:died|d\.)\s+", re.I)
 _QUALIFIERS = re.compile(r"\b(?:c\.|ca\.|circa|probably|possibly|about|around|before|after|fl\.)\s*", re.I)
 _PLACE_WORDS = re.compile(r"^(?:[,\s]|\b(?:in|at|on|near|and)\b)+|(?:[,\s]|\b(?:in|at|on)\b)+$", re.I)
-_PLACE = re.compile(r"^[A-Z][\w.'’-]*(?:[ ,]+(?:[A-Z][\w.'’-]*|de|del|di|da|von|van|upon|on|of|the|la|le)){0,5}$")
+_PLACE = re.compile(
+    r"^[A-Z][\w.'’-]*(?:[ ,]+(?:[A-Z][\w.'’-]*|de|del|di|da|von|van|upon|on|of|the|la|le)){0,5}$"
+)
 _UNKNOWN = re.compile(r"\b(?:unknown|uncertain)\b", re.I)
 
 Fact = tuple[str, str, int, int]
@@ -52,7 +54,7 @@ def parse_parenthetical(text: str) -> list[Fact]:
         if died:
             facts += _side(text, died.end(), len(text), "death")
         return facts
-    if died and died.start() == 0 or (died and not DATE.search(text[: died.start()])):
+    if (died and died.start() == 0) or (died and not DATE.search(text[: died.start()])):
         return _side(text, died.end(), first_clause_end, "death")
     dash = _lifespan_dash(text, first_clause_end)
     if dash is not None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from core.extract.base import ExtractionError, Extractor, vocabulary_relation
 from core.llm import ChatClient, ChatError, Message
-from core.types import Triple, normalize_relation
+from core.types import Triple
 
 PROMPT_PATH = Path(__file__).resolve().parents[2] / "assets" / "prompts" / "extract_triples.txt"
 REQUIRED_FIELDS = ("head", "relation", "tail")

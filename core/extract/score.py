@@ -109,7 +109,10 @@ def load_gold(path: str | Path) -> list[GoldPassage]:
 
 
 def score_passage(passage: GoldPassage, triples: Iterable[Triple]) -> Score:
-    predicted = {(passage.canonical(t.head), normalize_relation(t.relation), passage.canonical(t.tail)) for t in triples}
+    predicted = {
+        (passage.canonical(t.head), normalize_relation(t.relation), passage.canonical(t.tail))
+        for t in triples
+    }
     gold = passage.gold_keys()
     accepted = gold + passage.gold_keys(optional=True)
     pairs = {(h, t) for h, _, t in accepted}
@@ -145,7 +148,7 @@ def score_extractor(passages: Sequence[GoldPassage], extractor: Extractor) -> tu
 
 
 def subject_name(wiki_title: str) -> str:
-    """"Henry Feilden (Conservative politician)" -> "Henry Feilden"."""
+    """ "Henry Feilden (Conservative politician)" -> "Henry Feilden"."""
     return _PARENTHETICAL.sub("", wiki_title).strip()
 
 
@@ -203,4 +206,9 @@ def occupation_check(
         found += hit
         if not hit:
             missed.append(question["question"])
-    return {"stated": stated, "found": found, "share": round(found / stated, 3) if stated else 0.0, "missed": missed}
+    return {
+        "stated": stated,
+        "found": found,
+        "share": round(found / stated, 3) if stated else 0.0,
+        "missed": missed,
+    }

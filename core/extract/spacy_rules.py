@@ -28,6 +28,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress, join_relation, relation_word
@@ -45,7 +46,17 @@ from core.extract.vocabulary import (
 from core.types import Triple
 
 NAMED_LABELS = {
-    "PERSON", "ORG", "GPE", "FAC", "LOC", "NORP", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE",
+    "PERSON",
+    "ORG",
+    "GPE",
+    "FAC",
+    "LOC",
+    "NORP",
+    "PRODUCT",
+    "EVENT",
+    "WORK_OF_ART",
+    "LAW",
+    "LANGUAGE",
 }
 VALUE_LABELS = {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL"}
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
@@ -73,10 +84,46 @@ _TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
 _NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
 _ORGANISATION_WORDS = {
-    "company", "inc", "inc.", "ltd", "ltd.", "corporation", "corp", "corp.", "university", "college", "school",
-    "party", "club", "association", "society", "council", "bank", "group", "records", "band", "fc", "league",
-    "institute", "museum", "church", "hospital", "foundation", "agency", "ministry", "department", "board",
-    "committee", "commission", "union", "federation", "theatre", "theater", "orchestra", "press", "team",
+    "company",
+    "inc",
+    "inc.",
+    "ltd",
+    "ltd.",
+    "corporation",
+    "corp",
+    "corp.",
+    "university",
+    "college",
+    "school",
+    "party",
+    "club",
+    "association",
+    "society",
+    "council",
+    "bank",
+    "group",
+    "records",
+    "band",
+    "fc",
+    "league",
+    "institute",
+    "museum",
+    "church",
+    "hospital",
+    "foundation",
+    "agency",
+    "ministry",
+    "department",
+    "board",
+    "committee",
+    "commission",
+    "union",
+    "federation",
+    "theatre",
+    "theater",
+    "orchestra",
+    "press",
+    "team",
 }
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
@@ -216,7 +263,7 @@ class _ChunkRules:
     # -- lifespans and lists -------------------------------------------------------------
 
     def _lifespan_candidates(self) -> Iterator[_Candidate]:
-        """"Name (born 1964 in Turin)", "Name, (1852–1928) Australian politician"."""
+        """ "Name (born 1964 in Turin)", "Name, (1852–1928) Australian politician"."""
         for open_paren in self.doc:
             if open_paren.text != "(":
                 continue
@@ -253,10 +300,12 @@ class _ChunkRules:
         token = self._token_at(char)
         anchor = token.i if token is not None else anchor
         yield _Candidate(person, [], Argument(parts[0], True, kind=kind, token=anchor), relation=prop)
-        for inner, outer in zip(parts, parts[1:], strict=False):
+        for inner, outer in pairwise(parts):
             yield _Candidate(
-                Argument(inner, True, kind="place", token=anchor), [],
-                Argument(outer, True, kind="place", token=anchor), relation="located_in",
+                Argument(inner, True, kind="place", token=anchor),
+                [],
+                Argument(outer, True, kind="place", token=anchor),
+                relation="located_in",
             )
 
     def _description_after(self, person: Argument, close: int) -> Iterator[_Candidate]:
@@ -269,7 +318,7 @@ class _ChunkRules:
             if self.doc[end].text in {";", ".", "(", ")"}:
                 break
             end += 1
-        nouns = [t for t in self.doc[start:end] if t.pos_ == "NOUN" and t.head.i >= end or t.pos_ == "NOUN"]
+        nouns = [t for t in self.doc[start:end] if (t.pos_ == "NOUN" and t.head.i >= end) or t.pos_ == "NOUN"]
         if not nouns:
             return
         root = max(nouns, key=lambda t: t.i) if nouns else None
@@ -311,20 +360,29 @@ class _ChunkRules:
     # -- places ----------------------------------------------------------------------------
 
     def _located_in_candidates(self) -> Iterator[_Candidate]:
-        """"Trinidad, California", "Queen's Theatre, Liverpool" -> located_in (not inside lists)."""
+        """ "Trinidad, California", "Queen's Theatre, Liverpool" -> located_in (not inside lists)."""
         ents = list(self.doc.ents)
-        for index, (inner, outer) in enumerate(zip(ents, ents[1:], strict=False)):
+        for index, (inner, outer) in enumerate(pairwise(ents)):
             if not self._is_place_refinement(inner, outer):
                 continue
             before = ents[index - 1] if index else None
             after = ents[index + 2] if index + 2 < len(ents) else None
-            if before is not None and self._is_place_refinement(before, inner) and before.label_ in PLACE_LABELS:
+            if (
+                before is not None
+                and self._is_place_refinement(before, inner)
+                and before.label_ in PLACE_LABELS
+            ):
                 continue
-            if after is not None and after.start - outer.end <= 2 and after.label_ in PLACE_LABELS and (
-                self.doc[outer.end].text in {",", "and", "or"}
+            if (
+                after is not None
+                and after.start - outer.end <= 2
+                and after.label_ in PLACE_LABELS
+                and (self.doc[outer.end].text in {",", "and", "or"})
             ):
                 continue  # a list: "Norwich, London and Cambridge"
-            yield _Candidate(self._entity_argument(inner), [], self._entity_argument(outer), relation="located_in")
+            yield _Candidate(
+                self._entity_argument(inner), [], self._entity_argument(outer), relation="located_in"
+            )
 
     def _is_place_refinement(self, inner: Any, outer: Any) -> bool:
         return (
@@ -378,7 +436,7 @@ class _ChunkRules:
     def _copula_triples(
         self, subject: Any, words: list[str], complement: Any, negated: bool
     ) -> Iterator[_Candidate]:
-        """"X is an Italian writer and translator" -> descriptions; "X is the CEO of Y" -> ceo_of."""
+        """ "X is an Italian writer and translator" -> descriptions; "X is the CEO of Y" -> ceo_of."""
         if complement.dep_ == "attr" and complement.pos_ == "NOUN" and not self._is_entity_token(complement):
             if negated:
                 return
@@ -458,7 +516,7 @@ class _ChunkRules:
                 return
             done_entities.add(ent.start)
         relation = "country_of_citizenship" if person else "country"
-        if ent is not None and ent.label_ in {"NORP", "LANGUAGE", "GPE"} and ent.label_ != "GPE" or (
+        if (ent is not None and ent.label_ in {"NORP", "LANGUAGE", "GPE"} and ent.label_ != "GPE") or (
             ent is None and token.lower_ in DEMONYMS
         ):
             start = ent.start if ent is not None else token.i
@@ -467,7 +525,9 @@ class _ChunkRules:
             end = ent.end if ent is not None else token.i + 1
             text = self.doc[start:end].text
             if is_demonym(text):
-                yield _Candidate(subject, [], Argument(text, True, kind="place", token=token.i), relation=relation)
+                yield _Candidate(
+                    subject, [], Argument(text, True, kind="place", token=token.i), relation=relation
+                )
         elif ent is not None and ent.label_ == "ORG":
             words = ent.text.split()
             if words and words[0].lower() in {"the", "a", "an"}:
@@ -503,11 +563,11 @@ class _ChunkRules:
     # -- appositions and possessives -------------------------------------------------------------
 
     def _apposition_triples(self, appos: Any) -> Iterator[_Candidate]:
-        """"Mara Voss, a nurse at St Olave Hospital," -> occupation nurse, employer St Olave Hospital."""
+        """ "Mara Voss, a nurse at St Olave Hospital," -> occupation nurse, employer St Olave Hospital."""
         head = appos.head
         if not self._is_entity_token(head) or self._is_entity_token(appos) or appos.pos_ != "NOUN":
             return
-        if head.i in self.in_parentheses or appos.dep_ == "appos" and head.dep_ == "poss":
+        if head.i in self.in_parentheses or (appos.dep_ == "appos" and head.dep_ == "poss"):
             return
         subject = self._argument(head)
         if subject is None:
@@ -569,13 +629,19 @@ class _ChunkRules:
             start = Argument(date_range.group(1), True, kind="date", token=tail.token)
             end = Argument(date_range.group(2), True, kind="date", token=tail.token)
             until = _Candidate(head, [*candidate.words[:-1], "until"], end)
-            return [t for t in (self._make_triple(candidate, head, start), self._make_triple(until, head, end)) if t]
+            return [
+                t
+                for t in (self._make_triple(candidate, head, start), self._make_triple(until, head, end))
+                if t
+            ]
         triple = self._make_triple(candidate, head, tail)
         return [triple] if triple else []
 
     def _make_triple(self, candidate: _Candidate, head: Argument, tail: Argument) -> Triple | None:
-        relation = candidate.relation or canonical_relation(join_relation(candidate.words), tail.kind, tail.text)
-        if not relation or relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity):
+        relation = candidate.relation or canonical_relation(
+            join_relation(candidate.words), tail.kind, tail.text
+        )
+        if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
         triple = Triple(
             head=head.text,
@@ -693,7 +759,11 @@ class _ChunkRules:
             return False
         start, end = self._phrase_bounds(argument_token)
         words = self.doc[start:end].text.split()
-        if self.context.title_person and words and frozenset(words) <= frozenset(self.context.title_person.split()):
+        if (
+            self.context.title_person
+            and words
+            and frozenset(words) <= frozenset(self.context.title_person.split())
+        ):
             return True
         full = self.context.fuller_name(words, self.offset + self.doc[start].idx) if words else None
         return full is not None and self.context.labels.get(full) == "PERSON"
@@ -728,14 +798,20 @@ class _ChunkRules:
             first_char = self.offset + self.doc[start].idx
             capitalised = all(w[:1].isupper() for w in words)
             full = self.context.fuller_name(words, first_char, ent.label_) if capitalised else None
-            if full is None and self.context.title_person and words and len(words) == 1 and (
-                words[0] in self.context.title_person.split()
+            if (
+                full is None
+                and self.context.title_person
+                and words
+                and len(words) == 1
+                and (words[0] in self.context.title_person.split())
             ):
                 full = self.context.title_person
             label = "PERSON" if full == self.context.title_person and full else ent.label_
             name = full or text
             if full is None:
-                self.context.add_name(text, ent.label_, self.offset + self.doc[end - 1].idx + len(self.doc[end - 1]))
+                self.context.add_name(
+                    text, ent.label_, self.offset + self.doc[end - 1].idx + len(self.doc[end - 1])
+                )
             self.mentions_by_sentence[self.sentence_of[start]].append((start, name, label))
         for token in self.doc:  # partial names the tagger missed ("Voss moved to Berlin")
             if token.i not in self.entity_of and token.pos_ in {"PROPN", "NOUN"} and token.text[:1].isupper():
@@ -746,7 +822,7 @@ class _ChunkRules:
         self._register_genders()
 
     def _register_genders(self) -> None:
-        """"X's father, Danny" / "his wife Ida": the kinship noun gives the named person's gender."""
+        """ "X's father, Danny" / "his wife Ida": the kinship noun gives the named person's gender."""
         for token in self.doc:
             lower = token.lower_
             if lower not in MALE_NOUNS and lower not in FEMALE_NOUNS:
@@ -827,8 +903,11 @@ def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> l
 def _is_refinement(rules: _ChunkRules, first: Any, conjunct: Any) -> bool:
     inner, outer = rules.entity_of.get(first.i), rules.entity_of.get(conjunct.i)
     return (
-        inner is not None and outer is not None and outer.label_ in {"GPE", "LOC"}
-        and inner.label_ in PLACE_LABELS | {"ORG"} and outer.start == inner.end + 1
+        inner is not None
+        and outer is not None
+        and outer.label_ in {"GPE", "LOC"}
+        and inner.label_ in PLACE_LABELS | {"ORG"}
+        and outer.start == inner.end + 1
         and rules.doc[inner.end].text == ","
     )
 

@@ -19,37 +19,108 @@ from core.types import normalize_relation
 TailKind = str | None
 
 # Wikidata properties (snake_case labels) that relations are mapped to.
-PROPERTIES = frozenset({
-    "occupation", "date_of_birth", "place_of_birth", "date_of_death", "place_of_death",
-    "cause_of_death", "educated_at", "employer", "member_of_political_party", "member_of",
-    "member_of_sports_team", "spouse", "child", "father", "mother", "sibling", "relative",
-    "award_received", "position_held", "country_of_citizenship", "country", "located_in",
-    "residence", "medical_condition", "instance_of", "notable_work", "founded_by",
-    "headquarters_location", "nominated_for", "academic_degree", "participant_in",
-})
+PROPERTIES = frozenset(
+    {
+        "occupation",
+        "date_of_birth",
+        "place_of_birth",
+        "date_of_death",
+        "place_of_death",
+        "cause_of_death",
+        "educated_at",
+        "employer",
+        "member_of_political_party",
+        "member_of",
+        "member_of_sports_team",
+        "spouse",
+        "child",
+        "father",
+        "mother",
+        "sibling",
+        "relative",
+        "award_received",
+        "position_held",
+        "country_of_citizenship",
+        "country",
+        "located_in",
+        "residence",
+        "medical_condition",
+        "instance_of",
+        "notable_work",
+        "founded_by",
+        "headquarters_location",
+        "nominated_for",
+        "academic_degree",
+        "participant_in",
+    }
+)
 
 # relation -> property, whatever the tail.
 _FIXED = {
-    "educated_at": "educated_at", "educate_at": "educated_at", "study_at": "educated_at",
-    "graduate_from": "educated_at", "attend": "educated_at", "enrol_at": "educated_at",
-    "enroll_at": "educated_at", "enrol_in": "educated_at", "student_at": "educated_at",
-    "graduate_of": "educated_at", "alumnus_of": "educated_at",
-    "work_for": "employer", "work_at": "employer", "employed_by": "employer", "employed_at": "employer",
-    "employee_of": "employer", "employ_by": "employer", "hired_by": "employer", "work_with": "employer",
-    "marry": "spouse", "married_to": "spouse", "wed": "spouse", "husband": "spouse", "wife": "spouse",
-    "husband_of": "spouse", "wife_of": "spouse", "spouse_of": "spouse", "married": "spouse",
-    "son": "child", "daughter": "child", "child": "child",
-    "father": "father", "mother": "mother", "brother": "sibling", "sister": "sibling", "sibling": "sibling",
-    "located_in": "located_in", "locate_in": "located_in", "situated_in": "located_in",
-    "situate_in": "located_in", "lie_in": "located_in", "based_in": "located_in",
+    "educated_at": "educated_at",
+    "educate_at": "educated_at",
+    "study_at": "educated_at",
+    "graduate_from": "educated_at",
+    "attend": "educated_at",
+    "enrol_at": "educated_at",
+    "enroll_at": "educated_at",
+    "enrol_in": "educated_at",
+    "student_at": "educated_at",
+    "graduate_of": "educated_at",
+    "alumnus_of": "educated_at",
+    "work_for": "employer",
+    "work_at": "employer",
+    "employed_by": "employer",
+    "employed_at": "employer",
+    "employee_of": "employer",
+    "employ_by": "employer",
+    "hired_by": "employer",
+    "work_with": "employer",
+    "marry": "spouse",
+    "married_to": "spouse",
+    "wed": "spouse",
+    "husband": "spouse",
+    "wife": "spouse",
+    "husband_of": "spouse",
+    "wife_of": "spouse",
+    "spouse_of": "spouse",
+    "married": "spouse",
+    "son": "child",
+    "daughter": "child",
+    "child": "child",
+    "father": "father",
+    "mother": "mother",
+    "brother": "sibling",
+    "sister": "sibling",
+    "sibling": "sibling",
+    "located_in": "located_in",
+    "locate_in": "located_in",
+    "situated_in": "located_in",
+    "situate_in": "located_in",
+    "lie_in": "located_in",
+    "based_in": "located_in",
     "headquartered_in": "headquarters_location",
-    "live_in": "residence", "reside_in": "residence", "resident_of": "residence", "live_at": "residence",
-    "suffer_from": "medical_condition", "diagnosed_with": "medical_condition",
-    "diagnose_with": "medical_condition", "die_of": "cause_of_death", "die_from": "cause_of_death",
-    "serve_as": "position_held", "appointed_as": "position_held", "elected_as": "position_held",
-    "play_for": "member_of_sports_team", "sign_for": "member_of_sports_team", "sign_with": "member_of_sports_team",
-    "founded_by": "founded_by", "co_founded_by": "founded_by",
-    "win": "award_received", "receive": "award_received", "awarded": "award_received", "award": "award_received",
+    "live_in": "residence",
+    "reside_in": "residence",
+    "resident_of": "residence",
+    "live_at": "residence",
+    "suffer_from": "medical_condition",
+    "diagnosed_with": "medical_condition",
+    "diagnose_with": "medical_condition",
+    "die_of": "cause_of_death",
+    "die_from": "cause_of_death",
+    "serve_as": "position_held",
+    "appointed_as": "position_held",
+    "elected_as": "position_held",
+    "play_for": "member_of_sports_team",
+    "sign_for": "member_of_sports_team",
+    "sign_with": "member_of_sports_team",
+    "founded_by": "founded_by",
+    "co_founded_by": "founded_by",
+    "win": "award_received",
+    "receive": "award_received",
+    "awarded": "award_received",
+    "award": "award_received",
     "nominated_for": "nominated_for",
 }
 # relation -> property by tail kind: (date property, place property).
@@ -65,10 +136,19 @@ _BY_KIND = {
     "died_in": ("date_of_death", "place_of_death"),
 }
 # Properties whose value is a named place or organisation, never a common noun or a person.
-_ENTITY_PROPERTIES = frozenset({
-    "employer", "residence", "educated_at", "located_in", "headquarters_location", "member_of_sports_team",
-})
-_AWARD_WORDS = re.compile(r"\b(award|prize|medal|order|cross|trophy|honou?r|fellowship|laureate|decoration)s?\b", re.I)
+_ENTITY_PROPERTIES = frozenset(
+    {
+        "employer",
+        "residence",
+        "educated_at",
+        "located_in",
+        "headquarters_location",
+        "member_of_sports_team",
+    }
+)
+_AWARD_WORDS = re.compile(
+    r"\b(award|prize|medal|order|cross|trophy|honou?r|fellowship|laureate|decoration)s?\b", re.I
+)
 _PARTY_WORD = re.compile(r"\bpart(y|ies)\b", re.I)
 
 
@@ -103,7 +183,7 @@ _DEMONYM_ENDINGS = ("an", "ese", "ish", "ic", "i", "ch", "er")
 
 
 def is_demonym(text: str) -> bool:
-    """"English", "Franco-Flemish", "African American": a nationality word, not "SF" or "NFL"."""
+    """ "English", "Franco-Flemish", "African American": a nationality word, not "SF" or "NFL"."""
     words = re.split(r"[\s-]+", text.strip())
     last = words[-1].casefold() if words else ""
     return last in DEMONYMS or (len(last) > 3 and words[-1][:1].isupper() and last.endswith(_DEMONYM_ENDINGS))
@@ -128,8 +208,12 @@ def _party_member(name: str, tail_text: str) -> str:
     return name
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # Demonyms that NER folds into an organisation name ("English Conservative Party").
-DEMONYMS = frozenset(
+DEMONYMS = _words(
     """afghan albanian algerian american andorran angolan argentine argentinian armenian australian
     austrian azerbaijani bahamian bahraini bangladeshi barbadian belarusian belgian belizean beninese
     bhutanese bolivian bosnian brazilian british bruneian bulgarian burmese burundian cambodian
@@ -147,11 +231,11 @@ DEMONYMS = frozenset(
     tanzanian thai togolese tongan trinidadian tunisian turkish turkmen ugandan ukrainian uruguayan
     uzbek venezuelan vietnamese welsh yemeni zambian zimbabwean soviet prussian bavarian ottoman
     byzantine roman venetian neapolitan sicilian catalan basque galician breton corsican flemish
-    walloon québécois quebecois""".split()
+    walloon québécois quebecois"""
 )
 
 # Nouns that name no particular thing: never graph nodes, whatever their modifiers.
-GENERIC_NOUNS = frozenset(
+GENERIC_NOUNS = _words(
     """one ones other others some any all both each many few most several none another thing things
     something anything everything nothing someone anyone everyone somebody anybody everybody
     work works time times member members family families career careers part parts way ways lot
@@ -166,28 +250,29 @@ GENERIC_NOUNS = frozenset(
     attention help support list lists version versions variety range ranges percent majority
     minority total half couple pair age ages stage stages moment moments occasion occasions
     instance instances example examples addition same first second third last following former
-    latter beginning start front back top bottom middle centre center thousands hundreds dozens millions death birth""".split()
+    latter beginning start front back top bottom middle centre center thousands hundreds dozens
+    millions death birth"""
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
-RELATIONAL_NOUNS = frozenset(
+RELATIONAL_NOUNS = _words(
     """member members son daughter child children father mother brother sister husband wife
     grandson granddaughter grandfather grandmother nephew niece uncle aunt cousin widow widower
     descendant ancestor native resident citizen part one recipient winner founder head leader
     candidate graduate alumnus alumna friend partner colleague pupil disciple protégé subject
     namesake brainchild home birthplace seat capital village town city suburb municipality
-    district county region province state country river island mountain lake village""".split()
+    district county region province state country river island mountain lake village"""
 )
 
 # Adjectives dropped from an occupation ("former professional footballer" -> "professional footballer").
-NON_OCCUPATION_ADJECTIVES = frozenset(
+NON_OCCUPATION_ADJECTIVES = _words(
     """former retired noted famous prominent leading well known well-known prolific skilled successful
     notable renowned best great greatest early late first second third last current future onetime
     one-time erstwhile acclaimed celebrated distinguished eminent popular influential important
-    talented accomplished award-winning young old elder veteran active""".split()
+    talented accomplished award-winning young old elder veteran active"""
 )
 
-MALE_NOUNS = frozenset("father son brother husband uncle nephew grandfather grandson king prince mr sir lord".split())
-FEMALE_NOUNS = frozenset(
-    "mother daughter sister wife aunt niece grandmother granddaughter queen princess mrs ms miss lady dame".split()
+MALE_NOUNS = _words("father son brother husband uncle nephew grandfather grandson king prince mr sir lord")
+FEMALE_NOUNS = _words(
+    "mother daughter sister wife aunt niece grandmother granddaughter queen princess mrs ms miss lady dame"
 )
