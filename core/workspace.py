@@ -95,11 +95,25 @@ class Workspace:
         if self.scope is None:
             return self.triples
 
+        retrieval_set = self._retrieval_sets()[self.scope]
+
         def compute() -> list[Triple]:
-            ids = self._source_ids_of(self.scope)
-            return [t for t in self.triples if t.doc_id in ids]
+            by_source = self._triples_by_source()
+            ids = [*(doc.id for doc in retrieval_set.documents), retrieval_set.query.id]
+            return [t for source_id in ids for t in by_source.get(source_id, ())]
 
         return self._cached("scoped_triples", compute)
+
+    def _triples_by_source(self) -> dict[str, list[Triple]]:
+        """Triples grouped by document or query id, so a scope costs its own size, not the corpus's."""
+
+        def compute() -> dict[str, list[Triple]]:
+            groups: dict[str, list[Triple]] = {}
+            for triple in self.triples:
+                groups.setdefault(triple.doc_id, []).append(triple)
+            return groups
+
+        return self._cached("triples_by_source", compute)
 
     def retrieval_set(self) -> RetrievalSet | None:
         """The question and passages of the scope, or None for the whole corpus."""
@@ -227,6 +241,11 @@ class Workspace:
         self._forget("statuses", "risks")
 
     def _triples_changed(self) -> None:
+        self._forget("triples_by_source")
+        self._scope_changed()
+
+    def _scope_changed(self) -> None:
+        """Drop the views of the scope (its graph, keys, statuses, risks) and refilter its marks."""
         self._graph = None
         self._forget("scoped_triples", "all_keys", "query_keys", "statuses", "risks")
         known = self.all_keys()
@@ -330,7 +349,7 @@ class Workspace:
         self._stash_marks()
         self.scope = scope
         self.marked_private = self.scope_marks.pop(_scope_name(scope), set())
-        self._triples_changed()
+        self._scope_changed()
 
     def _stash_marks(self) -> None:
         if self.marked_private:
@@ -348,7 +367,8 @@ class Workspace:
             if scope is not None and scope not in self._retrieval_sets():
                 continue
             ids = self._source_ids_of(scope)
-            triples = self.triples if ids is None else [t for t in self.triples if t.doc_id in ids]
+            by_source = self._triples_by_source()
+            triples = self.triples if ids is None else [t for i in ids for t in by_source.get(i, ())]
             keys = frozenset(t.key for t in triples)
             query_ids = self.corpus.query_ids()
             query_keys = frozenset(t.key for t in triples if t.doc_id in query_ids)
