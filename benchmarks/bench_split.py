@@ -1,12 +1,12 @@
 """`split` on a saved corpus of real retrieval sets: one connected split per question, definitions only.
 
-    python benchmarks/bench_split.py --data path/to/popqa_dev.jsonl --questions 100
+    python benchmarks/bench_split.py [--data path/to/popqa_dev.jsonl] [--questions 100]
 
-Loads the retriever JSONL (copies it under other file names until `--questions` questions are
-loaded), extracts triples with the spaCy backend once, saves the corpus in a fresh SQLite file,
-then times `python -m core.cli split NAME` in this process (best of `--repeat`), and, for
-comparison, re-saving the whole corpus as `split` did before it stored definitions only.
-Writes JSON to benchmarks/results/split.json.
+Loads the retriever JSONL (default: the 4-question PopQA slice in tests/data; copies it under
+other file names until `--questions` questions are loaded), extracts triples with the spaCy
+backend once, saves the corpus in a fresh SQLite file, then times `python -m core.cli split NAME`
+in this process (best of `--repeat`), and, for comparison, re-saving the whole corpus as `split`
+did before it stored definitions only. Writes JSON to benchmarks/results/split.json.
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--data", type=Path, required=True, help="retriever-format JSONL (e.g. PopQA)")
+    parser.add_argument("--data", type=Path, default=ROOT / "tests" / "data" / "popqa_slice.jsonl",
+                        help="retriever-format JSONL (default: the PopQA slice of the tests)")
     parser.add_argument("--questions", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
