@@ -16,6 +16,7 @@ from ui.render import esc, html_list, html_table
 
 EXTRACTORS = ("spacy", "llm", "relik")
 PREVIEW_CHARS = 240
+ROWS_SHOWN = 300  # a 5 MB upload holds ~70,000 records: listing all would send ~12 MB per re-render
 
 
 def build(ctx: StudioContext) -> None:
@@ -231,7 +232,7 @@ def render_documents(ws: Workspace) -> str:
             if doc.text.strip()
             else '<span class="rps-empty">(empty passage)</span>',
         )
-        for doc in ws.corpus.documents
+        for doc in ws.corpus.documents[:ROWS_SHOWN]
     ]
     query_rows = [
         (
@@ -240,19 +241,26 @@ def render_documents(ws: Workspace) -> str:
             esc(", ".join(query.doc_ids)),
             str(counts.get(query.id, 0)) if query.id in ws.extracted_ids else "–",
         )
-        for query in ws.corpus.queries
+        for query in ws.corpus.queries[:ROWS_SHOWN]
     ]
     html = "<h3>Documents</h3>"
     html += (
-        html_table(["Document", "Source", "Triples", "Text"], doc_rows)
+        html_table(["Document", "Source", "Triples", "Text"], doc_rows) + _more(len(ws.corpus.documents))
         if doc_rows
         else '<p class="rps-empty">No documents yet: upload files, paste text or load the sample corpus.</p>'
     )
     if query_rows:
         html += "<h3>Queries</h3>" + html_table(
             ["Query", "Answers", "Retrieved documents", "Triples"], query_rows
-        )
+        ) + _more(len(ws.corpus.queries))
     return html
+
+
+def _more(total: int) -> str:
+    hidden = total - ROWS_SHOWN
+    if hidden <= 0:
+        return ""
+    return f'<p class="rps-empty">… and {hidden:,} more (the first {ROWS_SHOWN} are listed).</p>'
 
 
 def _triple_count(ws: Workspace, doc_id: str, text: str, counts: dict[str, int]) -> str:
