@@ -132,11 +132,11 @@ def load_bytes(name: str, data: bytes, max_bytes: int, skip_bad: bool = False) -
     stem = slugify(Path(file).stem)
     if extension == ".pdf":
         return Corpus(documents=[_pdf_document(file, stem, data)])
+    if extension == ".jsonl":
+        return _jsonl_corpus(file, stem, _jsonl_lines(file, data), skip_bad)
     text = _decode_text(file, data)
     if extension == ".json":
         return _json_corpus(file, stem, text, skip_bad)
-    if extension == ".jsonl":
-        return _jsonl_corpus(file, stem, text, skip_bad)
     return Corpus(documents=[_text_document(file, stem, text)])
 
 
@@ -391,9 +391,34 @@ def _json_corpus(file: str, stem: str, text: str, skip_bad: bool) -> Corpus:
     return records.result(file, skip_bad)
 
 
-def _jsonl_corpus(file: str, stem: str, text: str, skip_bad: bool) -> Corpus:
+def _jsonl_lines(file: str, data: bytes) -> list[str | InputError]:
+    """The lines of a JSONL file; a line that is not UTF-8 becomes its own error, so one bad line
+    does not cost the file its other lines (a binary file is still refused whole)."""
+    try:
+        return list(_decode_text(file, data).split("\n"))
+    except InputError as whole:
+        if b"\x00" in data or not data.strip():
+            raise whole from None
+    lines: list[str | InputError] = []
+    for line_number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            lines.append(raw.decode("utf-8-sig" if line_number == 1 else "utf-8").rstrip("\r"))
+        except UnicodeDecodeError as exc:
+            lines.append(InputError(
+                file,
+                line=line_number,
+                message=f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); "
+                "save the file as UTF-8 text",
+            ))
+    return lines
+
+
+def _jsonl_corpus(file: str, stem: str, lines: list[str | InputError], skip_bad: bool) -> Corpus:
     records = _Records()
-    for line_number, line in enumerate(text.split("\n"), start=1):
+    for line_number, line in enumerate(lines, start=1):
+        if isinstance(line, InputError):
+            records.add([], None, [line])
+            continue
         if not line.strip():
             continue
         try:

@@ -184,3 +184,16 @@ def test_loading_copies_each_record_once(monkeypatch):
         corpus = documents.load_bytes("n.jsonl", lines.encode(), LIMIT)
         assert len(corpus.documents) == count
         assert sum(copied) <= 2 * count
+
+
+def test_a_line_that_is_not_utf8_costs_only_itself():
+    good = json.dumps({"title": "a", "text": "Café au lait."}, ensure_ascii=False).encode()
+    latin = json.dumps({"title": "b", "text": "Café noir."}, ensure_ascii=False).encode("latin-1")
+    data = good + b"\r\n" + latin + b"\n" + good + b"\n"
+    with pytest.raises(BadRecords) as info:
+        load_bytes("mixed.jsonl", data, LIMIT)
+    [error] = info.value.errors
+    assert (error.line, info.value.good_records) == (2, 2) and "not valid UTF-8" in error.message
+    loaded = load_bytes("mixed.jsonl", data, LIMIT, skip_bad=True)
+    assert [d.id for d in loaded.documents] == ["mixed-l1", "mixed-l3"]
+    assert loaded.documents[0].text == "Café au lait."
