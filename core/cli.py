@@ -162,6 +162,7 @@ def cmd_split(args: argparse.Namespace, settings: Settings) -> int:
 def _print_per_question(workspace: Workspace, definitions: dict, show: int) -> None:
     """Totals over the questions' definitions and risks, and the first `show` questions."""
     totals = {"private": 0, "public": 0, "excluded": 0, "risks": 0}
+    connects: list[float] = []
     lines = []
     for query_id, definition in definitions.items():
         workspace.set_scope(query_id)
@@ -170,6 +171,9 @@ def _print_per_question(workspace: Workspace, definitions: dict, show: int) -> N
         totals["public"] += len(definition.public)
         totals["excluded"] += len(definition.excluded)
         totals["risks"] += len(risks)
+        value = workspace.r_connect_after_erasure()
+        if value is not None:
+            connects.append(value)
         if len(lines) < show:
             question = workspace.retrieval_set().query.text  # type: ignore[union-attr]
             lines.append(f"  {query_id}: private {len(definition.private)}, public {len(definition.public)}, "
@@ -178,6 +182,9 @@ def _print_per_question(workspace: Workspace, definitions: dict, show: int) -> N
     print(f"{len(definitions)} question(s) with a definition: private {totals['private']}, "
           f"public {totals['public']}, excluded {totals['excluded']}, "
           f"inference risks (Eq. 2) {totals['risks']}")
+    if connects:
+        mean = sum(connects) / len(connects)
+        print(f"r_connect after erasing private triples, mean over questions: {mean:.3f}")
     for line in lines:
         print(line)
 

@@ -17,6 +17,7 @@ def test_extract_split_risk_export_import_round_trip(tmp_path, capsys):
     assert main(["--db", db, "split", "sample", "--ratio", "0.3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "4 question(s) with a definition" in out and "connected split" in out
+    assert "r_connect after erasing private triples, mean over questions" in out
     assert main(["--db", db, "risk", "sample"]) == 0
     assert "4 question(s) with a definition" in capsys.readouterr().out
 
