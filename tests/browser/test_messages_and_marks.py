@@ -142,7 +142,8 @@ def test_marks_confirm_and_undo_graph_fitted_and_stable_table_fits(page, studio_
     after = graph_positions(page)
     assert after["canvas"].keys() == first["canvas"].keys()
     for node, pos in first["canvas"].items():
-        assert abs(after["canvas"][node]["x"] - pos["x"]) < 1 and abs(after["canvas"][node]["y"] - pos["y"]) < 1
+        moved = after["canvas"][node]
+        assert abs(moved["x"] - pos["x"]) < 1 and abs(moved["y"] - pos["y"]) < 1, node
 
     # A random split asks before replacing them; cancel keeps them.
     page.locator("#rps-random_split").click()
