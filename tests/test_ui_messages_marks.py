@@ -3,6 +3,8 @@ tables without duplicates and with ids for repeated titles, extraction progress 
 
 from __future__ import annotations
 
+import threading
+
 import gradio as gr
 import pytest
 
@@ -173,3 +175,31 @@ def test_cancel_stops_an_extraction_and_leaves_the_workspace_as_it_was():
     assert workspace.triples == [] and workspace.extracted_ids == set()
     jobs.finish("session", flag)
     assert not jobs.cancel("session")
+
+
+def test_long_extraction_runs_in_a_worker_process_and_cancel_ends_it():
+    from core.extract import get_extractor
+    from core.settings import Settings
+    from ui.jobs import ProcessExtractor, WorkerPool
+
+    settings = Settings()
+    text = "Ada Brook works for Zephyr Labs. Zephyr Labs is located in Northport."
+    in_process, in_worker = Workspace(), Workspace()
+    for workspace in (in_process, in_worker):
+        workspace.add_text(text, "story")
+    in_process.extract(get_extractor("spacy", settings))
+    pool = WorkerPool()
+    seen: list[tuple[int, int]] = []
+    worker_extractor = ProcessExtractor("spacy", settings, pool=pool)
+    in_worker.extract(worker_extractor, progress=lambda done, total: seen.append((done, total)))
+    assert in_worker.triples == in_process.triples and in_worker.triples
+    assert seen[-1] == (1, 1)
+
+    flag = threading.Event()
+    flag.set()
+    worker = pool._idle[0]  # the warm worker is reused, and ended by the cancel
+    cancelled = Workspace()
+    cancelled.add_text(text * 50, "long")
+    with pytest.raises(Cancelled):
+        cancelled.extract(ProcessExtractor("spacy", settings, flag, pool=pool))
+    assert not worker.process.is_alive() and cancelled.triples == []

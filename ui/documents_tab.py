@@ -12,7 +12,7 @@ from core.documents import SUPPORTED_EXTENSIONS, InputError
 from core.extract import get_extractor
 from core.workspace import Workspace
 from ui.context import MESSAGE, StudioContext
-from ui.jobs import Cancellations, Cancelled, Estimate
+from ui.jobs import PROCESS_THRESHOLD_CHARS, Cancellations, Cancelled, Estimate, ProcessExtractor
 from ui.messages import status_html
 from ui.render import esc, html_list, html_table
 
@@ -104,7 +104,7 @@ def build(ctx: StudioContext) -> None:
             progress((done, total), desc=f"{name}: {estimate.describe(done, total)}")
 
         try:
-            backend = get_extractor(name, settings)
+            backend = extractor_for(name, pending, flag)
             added = ws.extract(backend, progress=report)
         except Cancelled:
             return ws, "Extraction cancelled; the workspace is as it was.", ""
@@ -112,6 +112,14 @@ def build(ctx: StudioContext) -> None:
             CANCELLATIONS.finish(session, flag)
         done = f"{name}: {added} new triple(s); {len(ws.triples)} in total."
         return ws, done, f'<span class="rps-note">Extracted in {estimate.elapsed():.1f} s.</span>'
+
+    def extractor_for(name: str, pending: Any, flag: Any) -> Any:
+        """Long work goes to a worker process (other sessions keep the CPU; Cancel ends it at
+        once); a little runs here, where a process's start-up would cost more than it saves."""
+        size = sum(len(d.text) for d in pending.documents) + sum(len(q.text) for q in pending.queries)
+        if size >= PROCESS_THRESHOLD_CHARS:
+            return ProcessExtractor(name, settings, flag)
+        return get_extractor(name, settings)
 
     def on_cancel(request: gr.Request) -> str:
         running = CANCELLATIONS.cancel(request.session_hash if request is not None else "")
