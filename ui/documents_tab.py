@@ -121,10 +121,11 @@ def build(ctx: StudioContext) -> None:
             return ProcessExtractor(name, settings, flag)
         return get_extractor(name, settings)
 
-    def on_cancel(request: gr.Request) -> str:
+    def on_cancel(request: gr.Request) -> tuple[str, str]:
         running = CANCELLATIONS.cancel(request.session_hash if request is not None else "")
         text = "Extraction cancelled; the workspace is as it was." if running else "No extraction is running."
-        return status_html(text)
+        return status_html(text), f'<span class="rps-note">{esc(text)}</span>'
+
 
     def on_load_sample(ws: Workspace) -> tuple[Any, ...]:
         added = ws.load_sample()
@@ -185,7 +186,12 @@ def build(ctx: StudioContext) -> None:
         show_progress_on=[extract_progress],
     )
     cancel.click(
-        on_cancel, [], [ctx.get(MESSAGE)], cancels=[extraction], api_name="cancel_extract", queue=False
+        on_cancel,
+        [],
+        [ctx.get(MESSAGE), extract_progress],
+        cancels=[extraction],
+        api_name="cancel_extract",
+        queue=False,
     )
     ctx.action(load_sample.click, on_load_sample, [], [], api_name="load_sample")
     ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")

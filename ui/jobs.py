@@ -10,6 +10,7 @@ workspace as it was.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import threading
 import time
@@ -88,6 +89,7 @@ def _duration(seconds: float) -> str:
 PROCESS_THRESHOLD_CHARS = 50_000
 POLL_S = 0.2
 IDLE_WORKERS_KEPT = 2  # warm workers (models loaded) kept for the next long extraction
+WORKER_NICENESS = 10  # background work yields the CPU to interactive requests
 
 
 @dataclass
@@ -181,6 +183,7 @@ class ProcessExtractor:
 
 def _worker_loop(tasks: Any, events: Any) -> None:
     """A worker process: extract each task, streaming progress; models stay loaded between tasks."""
+    os.nice(WORKER_NICENESS)
     from core.extract import get_extractor
 
     def report(done: int, total: int) -> None:

@@ -175,3 +175,26 @@ def test_marks_confirm_and_undo_graph_fitted_and_stable_table_fits(page, studio_
     page.locator("#rps-confirm_clear_workspace_no").click()
     expect(page.locator("#rps-documents_summary")).to_contain_text("document(s)")
     assert not page.dialogs
+
+
+def test_a_long_extraction_shows_progress_and_can_be_cancelled(page, studio_url, artifacts):
+    page.goto(studio_url)
+    wait_message(page, r"\d+ triple\(s\)")
+    summary = page.locator("#rps-documents_summary").inner_text()
+    long_text = " ".join(
+        f"Mara Voss{i} works for Lindqvist Robotics. Lindqvist Robotics is located in Harrow Vale."
+        for i in range(800)
+    )
+    page.locator("#rps-paste_title input, #rps-paste_title textarea").first.fill("long")
+    page.locator("#rps-paste_text textarea").fill(long_text)
+    page.locator("#rps-add_text").click()
+    wait_message(page, "Added document")
+    page.locator("#rps-extract").click()
+    expect(page.locator("#rps-extract_progress")).to_contain_text("spacy:", timeout=30_000)  # the bar
+    page.screenshot(path=str(artifacts / "issue9-extract-progress.png"))
+    page.locator("#rps-cancel_extract").click()
+    wait_message(page, "Extraction cancelled; the workspace is as it was")
+    expect(page.locator("#rps-extract_progress")).to_contain_text("cancelled")
+    triples = re.search(r"(\d+) triple\(s\)", summary).group(1)
+    expect(page.locator("#rps-documents_summary")).to_contain_text(f"{triples} triple(s)")
+    expect(page.locator("#rps-documents_summary")).to_contain_text("1 not extracted yet")
