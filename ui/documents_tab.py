@@ -126,7 +126,6 @@ def build(ctx: StudioContext) -> None:
         text = "Extraction cancelled; the workspace is as it was." if running else "No extraction is running."
         return status_html(text), f'<span class="rps-note">{esc(text)}</span>'
 
-
     def on_load_sample(ws: Workspace) -> tuple[Any, ...]:
         added = ws.load_sample()
         return ws, f"Sample corpus: {added} new document(s)/query(ies). Extract triples next."
