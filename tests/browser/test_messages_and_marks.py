@@ -135,7 +135,7 @@ def test_marks_confirm_and_undo_graph_fitted_and_stable_table_fits(page, studio_
     # Three marks, one vocabulary.
     for row in range(3):
         page.locator(f'#rps-triples [data-testid="cell-{row}-1"]').click()
-        wait_message(page, r"Marked .* private")
+        expect(page.locator("#rps-filter_moves")).to_contain_text(f"({row + 1} marked private by you)")
     wait_message(page, r"Triples: \d+ private, \d+ public")
 
     # Same graph after a mark: nodes do not move (seeded, settled, frozen).

@@ -66,7 +66,7 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     relation = page.locator('#rps-triples [data-testid="cell-0-2"]').inner_text().strip()
     tail = page.locator('#rps-triples [data-testid="cell-0-3"]').inner_text().strip()
     page.locator('#rps-triples [data-testid="cell-0-1"]').click()
-    wait_message(page, r"Marked \(ada brook, " + re.escape(relation.lower()))
+    wait_message(page, r"Marked \(Ada Brook, " + re.escape(relation.lower()))
     expect(page.locator('#rps-triples [data-testid="cell-0-0"]')).to_have_text("private")
 
     page.wait_for_function(
