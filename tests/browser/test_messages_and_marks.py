@@ -180,6 +180,7 @@ def test_marks_confirm_and_undo_graph_fitted_and_stable_table_fits(page, studio_
 def test_a_long_extraction_shows_progress_and_can_be_cancelled(page, studio_url, artifacts):
     page.goto(studio_url)
     wait_message(page, r"\d+ triple\(s\)")
+    expect(page.locator("#rps-documents_summary")).to_contain_text(re.compile(r"\d+ triple\(s\)"))
     summary = page.locator("#rps-documents_summary").inner_text()
     long_text = " ".join(
         f"Mara Voss{i} works for Lindqvist Robotics. Lindqvist Robotics is located in Harrow Vale."
