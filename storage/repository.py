@@ -400,6 +400,10 @@ class Repository:
                 row.updated_at = utc_now()
             _store_session_definition(session, row, definition)
 
+    def session_name(self, key: str) -> str:
+        """The (never listed) corpus name the session `key` is saved under; `load_corpus` reads it."""
+        return session_corpus_name(key)
+
     def has_session(self, key: str, owner: str) -> bool:
         with self._sessions() as session:
             row = session.scalar(select(CorpusRow).where(CorpusRow.name == session_corpus_name(key)))

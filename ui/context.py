@@ -13,6 +13,10 @@ components, registers the ones other tabs or tests need with `ctx.register(name,
   `(workspace, *inputs)` and returns `(workspace, message, *outputs)`; a `ValueError`/`KeyError`
   it raises is shown to the user as an error toast and nothing is lost. Every action gets a
   named API endpoint (`api_name=`) so scripts and tests can call it.
+- After every action the workspace is autosaved for the browser session (`ui.sessions`),
+  from this one place: tabs never save on their own. A handler that needs the user asks
+  `ctx.repository_for(request)` (a `request: gr.Request` parameter) for the store as that
+  user sees it.
 - A view that shows workspace contents is declared with `ctx.add_view(render, outputs)`:
   `render(workspace)` returns one value per output. After every action (and on page load)
   all views of all tabs are re-rendered, so a tab never needs to know which other tab
@@ -24,6 +28,7 @@ components, registers the ones other tabs or tests need with `ctx.register(name,
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +38,9 @@ from gradio.components import Component
 
 from core.settings import Settings
 from core.workspace import Workspace
+from ui.sessions import Autosaver, user_of
+
+log = logging.getLogger("rps.ui")
 
 ELEM_PREFIX = "rps-"
 MESSAGE = "message"  # the registered status line every action writes to
@@ -57,6 +65,10 @@ class StudioContext:
     settings: Settings
     repository: Any  # storage.repository.Repository (kept untyped so ui imports no SQLAlchemy)
     workspace_state: gr.State
+    # The signed-in user (or "local") and the autosave key of this browser session, set on page load.
+    user_state: gr.State | None = None
+    session_state: gr.State | None = None
+    autosaver: Autosaver | None = None
     components: dict[str, Component] = field(default_factory=dict)
     _views: list[_View] = field(default_factory=list)
     _changing_events: list[Any] = field(default_factory=list)
@@ -69,6 +81,10 @@ class StudioContext:
             component.elem_id = elem_id(name)
         self.components[name] = component
         return component
+
+    def repository_for(self, request: gr.Request | None) -> Any:
+        """The store as the request's user sees it (their own, shared and public workspaces)."""
+        return self.repository.for_user(user_of(request))
 
     def get(self, name: str) -> Component:
         try:
@@ -139,11 +155,22 @@ class StudioContext:
         )
 
     def finish(self) -> None:
-        """Re-render every view after every action; call once after all tabs are built."""
-        if not self._views:
-            return
+        """Re-render every view and autosave after every action; call once after all tabs are built."""
         for event in self._changing_events:
-            self.refresh(event)
+            if self._views:
+                self.refresh(event)
+            self._autosave_after(event)
+
+    def _autosave_after(self, event: Any) -> None:
+        if self.autosaver is None or self.session_state is None or self.user_state is None:
+            return
+        event.then(
+            self.autosaver.save_quietly,
+            inputs=[self.workspace_state, self.session_state, self.user_state],
+            outputs=None,
+            api_visibility="private",
+            show_progress="hidden",
+        )
 
 
 def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
@@ -156,6 +183,8 @@ def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple
         # RuntimeError covers ExtractionError, ChatError and StorageError, whose messages are for users.
         except (ValueError, LookupError, RuntimeError, OSError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            raise gr.Error(str(message)) from exc
+            # A user error is one log line, not a traceback (the traceback is for bugs).
+            log.info("user error in %s: %s", handler.__name__, " ".join(str(message).split())[:300])
+            raise gr.Error(str(message), print_exception=False) from exc
 
     return wrapped
