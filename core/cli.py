@@ -4,6 +4,8 @@
     python -m core.cli split NAME [--ratio 0.25] [--seed 0]
     python -m core.cli risk NAME
     python -m core.cli list | export NAME --out FILE | import FILE [--name NAME]
+    python -m core.cli users add NAME | users passwd NAME | users list   (password: prompt or stdin)
+    python -m core.cli share NAME [--with USER ...] [--public | --private] [--owner USER]
 
 Every settings flag (`--db`, `--extractor`, ...) is accepted before the command name.
 """
@@ -11,6 +13,7 @@ Every settings flag (`--db`, `--extractor`, ...) is accepted before the command 
 from __future__ import annotations
 
 import argparse
+import getpass
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -113,8 +116,45 @@ def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
     for summary in _repository(settings).list_corpora():
         print(
             f"{summary.name}\t{summary.documents} docs\t{summary.triples} triples\t"
-            f"{summary.definitions} definitions\t{summary.created_at:%Y-%m-%d %H:%M}"
+            f"{summary.definitions} definitions\t{summary.created_at:%Y-%m-%d %H:%M}\t"
+            f"owner {summary.owner}\t{summary.visibility}"
         )
+    return 0
+
+
+def _read_password(prompt: str) -> str:
+    """From the terminal (typed twice, not echoed), or the first line of stdin when piped."""
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\r\n")
+    password = getpass.getpass(prompt)
+    if getpass.getpass("Repeat it: ") != password:
+        raise ValueError("the two passwords differ")
+    return password
+
+
+def cmd_users(args: argparse.Namespace, settings: Settings) -> int:
+    repo = _repository(settings)
+    if args.action == "list":
+        for name in repo.list_users():
+            print(name)
+        return 0
+    if not args.name:
+        raise ValueError(f"`users {args.action}` needs a user name")
+    password = _read_password(f"Password for {args.name}: ")
+    if args.action == "add":
+        repo.add_user(args.name, password)
+        print(f"added user {args.name!r}; start the studio with --auth true to require sign-in")
+    else:
+        repo.set_password(args.name, password)
+        print(f"changed the password of {args.name!r}")
+    return 0
+
+
+def cmd_share(args: argparse.Namespace, settings: Settings) -> int:
+    sharing = _repository(settings).set_sharing(
+        args.name, users=args.users, public=args.public, owner=args.owner
+    )
+    print(f"{args.name}: {sharing.describe()}")
     return 0
 
 
@@ -164,6 +204,19 @@ def build_parser() -> argparse.ArgumentParser:
     imported.add_argument("file")
     imported.add_argument("--name")
     imported.set_defaults(run=cmd_import)
+
+    users = commands.add_parser("users", help="users who can sign in (passwords stored as bcrypt hashes)")
+    users.add_argument("action", choices=("add", "passwd", "list"))
+    users.add_argument("name", nargs="?")
+    users.set_defaults(run=cmd_users)
+    share = commands.add_parser("share", help="who may see a saved workspace besides its owner")
+    share.add_argument("name")
+    share.add_argument("--with", dest="users", nargs="*", metavar="USER", help="replaces the share list")
+    visibility = share.add_mutually_exclusive_group()
+    visibility.add_argument("--public", dest="public", action="store_true", default=None)
+    visibility.add_argument("--private", dest="public", action="store_false")
+    share.add_argument("--owner", help="give the workspace to this user")
+    share.set_defaults(run=cmd_share)
     return parser
 
 

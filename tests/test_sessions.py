@@ -1,0 +1,145 @@
+"""Autosaved sessions, sign-in plumbing, the users CLI and start-up errors, on real SQLite files."""
+
+from __future__ import annotations
+
+import io
+import logging
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import gradio as gr
+import pytest
+
+import app as app_module
+from core.cli import main as cli_main
+from core.settings import Settings
+from core.workspace import Workspace
+from storage.repository import Repository
+from tests.test_serialize import sample_corpus_and_triples, sample_definition
+from ui.app import build_app, shared_address_notice
+from ui.context import _user_errors
+from ui.sessions import LOCAL_USER, Autosaver, session_key, valid_browser_id
+
+PASSWORD = "correct horse"
+
+
+def document_row_ids(path: Path) -> list[int]:
+    with sqlite3.connect(path) as db:
+        return [row[0] for row in db.execute("SELECT id FROM documents ORDER BY id")]
+
+
+def definition_updates(path: Path) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return [row[0] for row in db.execute("SELECT updated_at FROM privacy_definitions")]
+
+
+def sample_workspace() -> Workspace:
+    corpus, triples = sample_corpus_and_triples()
+    workspace = Workspace(corpus=corpus, triples=list(triples), extracted_ids={"d1", "d2", "q1"})
+    workspace._triples_changed()
+    return workspace
+
+
+def test_autosave_writes_only_what_changed_and_restores_it(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.sqlite3"
+    with Repository(path) as repo:
+        saver = Autosaver(repo)
+        key = session_key(LOCAL_USER, valid_browser_id(None))
+        ws = sample_workspace()
+        assert saver.save(ws, key, LOCAL_USER)  # first save: documents and triples
+        documents = document_row_ids(path)
+        assert not saver.save(ws, key, LOCAL_USER)  # nothing changed: nothing written
+
+        ws.marked_private = set(sample_definition(ws.triples).marked)
+        ws._refresh_definition()
+        assert saver.save(ws, key, LOCAL_USER)
+        assert document_row_ids(path) == documents  # marks only: the corpus is not rewritten
+        assert len(definition_updates(path)) == 1
+
+        ws.add_text("Mara Voss lives in Harrow Vale.", "Mara")
+        assert saver.save(ws, key, LOCAL_USER)
+        assert len(document_row_ids(path)) == len(documents) + 1
+
+        # A reload: a new server-side workspace restored from the store.
+        restored = Workspace()
+        assert Autosaver(repo).restore(restored, key, LOCAL_USER)
+        assert restored.corpus.documents == ws.corpus.documents
+        assert restored.marked_private == ws.marked_private and restored.triples == ws.triples
+        assert restored.extracted_ids == ws.extracted_ids and restored.name == ""
+        assert not Autosaver(repo).restore(Workspace(), session_key(LOCAL_USER, valid_browser_id(None)),
+                                           LOCAL_USER)
+        assert not saver.save(ws, "", LOCAL_USER)  # API calls without a page load have no session
+
+
+def test_browser_ids_are_random_and_checked() -> None:
+    first, second = valid_browser_id(None), valid_browser_id("")
+    assert first != second and len(first) == 32
+    assert valid_browser_id(first) == first
+    assert valid_browser_id("../../etc") != "../../etc"
+    assert session_key("alice", first) == "user:alice"
+    assert session_key(LOCAL_USER, first) == f"browser:{first}"
+
+
+def test_user_errors_are_one_log_line_without_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    def on_save(ws: Workspace, name: str) -> tuple[Workspace, str]:
+        raise ValueError(f"give the workspace a name\nnot {name!r}")
+
+    with caplog.at_level(logging.INFO, logger="rps.ui"), pytest.raises(gr.Error) as caught:
+        _user_errors(on_save)(Workspace(), "")
+    assert caught.value.print_exception is False
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["user error in on_save: give the workspace a name not ''"]
+    assert caplog.records[0].exc_info is None
+
+
+def test_users_cli_reads_the_password_from_stdin_and_share_sets_visibility(tmp_path, monkeypatch, capsys):
+    db = str(tmp_path / "cli.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.StringIO(PASSWORD + "\n"))
+    assert cli_main(["--db", db, "users", "add", "alice"]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    assert cli_main(["--db", db, "users", "add", "bob"]) == 2
+    assert "at least 8 characters" in capsys.readouterr().err
+    assert cli_main(["--db", db, "users", "list"]) == 0
+    assert capsys.readouterr().out.split() == ["alice"]
+    with Repository(db) as repo:
+        assert repo.verify_user("alice", PASSWORD)
+        corpus, triples = sample_corpus_and_triples()
+        repo.save_corpus("notes", corpus, triples)
+    assert cli_main(["--db", db, "share", "notes", "--owner", "alice", "--public"]) == 0
+    assert "notes: owner alice; public" in capsys.readouterr().out
+    assert cli_main(["--db", db, "list"]) == 0
+    assert "owner alice\tpublic" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("entry", ["cli", "app"])
+def test_a_file_that_is_not_a_database_is_explained_at_start(tmp_path, capsys, entry) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database")
+    if entry == "cli":
+        code = cli_main(["--db", str(path), "list"])
+    else:
+        code = app_module.main(["--db", str(path), "--port", "1"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(f"error: {path} is not a SQLite database") and "--db" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_sign_in_without_users_is_refused_at_start(tmp_path, capsys) -> None:
+    code = app_module.main(["--db", str(tmp_path / "empty.sqlite3"), "--auth", "true"])
+    assert code == 2
+    assert "has no users" in capsys.readouterr().err
+
+
+def test_serving_beyond_localhost_without_sign_in_says_so(tmp_path, caplog) -> None:
+    settings = Settings(db=str(tmp_path / "s.sqlite3"), host="0.0.0.0", sample_corpus=False)
+    notice = shared_address_notice(settings)
+    assert "Single-user mode" in notice and "0.0.0.0" in notice and "--auth" in notice
+    assert shared_address_notice(replace(settings, host="127.0.0.1")) == ""
+    assert shared_address_notice(replace(settings, auth=True)) == ""
+    with caplog.at_level(logging.WARNING, logger="rps"):
+        demo = build_app(settings)
+    assert [r.getMessage() for r in caplog.records if r.name == "rps"] == [notice]
+    assert "Single-user mode" in demo.studio_context.get("session_info").value
+    demo.studio_context.repository.close()
