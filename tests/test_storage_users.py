@@ -41,14 +41,14 @@ def build_0001_database(path: Path) -> None:
         for corpus_id, name in ((1, "medical"), (2, "demo")):
             db.execute("INSERT INTO corpora VALUES (?, ?, ?, ?, 'spacy', '{\"extracted_ids\": [\"d1\"]}')",
                        (corpus_id, name, now, now))
-            db.execute("INSERT INTO documents VALUES (?, ?, 0, 'd1', 'Mara', 'Mara Voss lives in Harrow.', 'a.txt')",
-                       (corpus_id * 10, corpus_id))
+            db.execute("INSERT INTO documents VALUES (?, ?, 0, 'd1', 'Mara', ?, 'a.txt')",
+                       (corpus_id * 10, corpus_id, "Mara Voss lives in Harrow."))
             db.execute("INSERT INTO queries VALUES (?, ?, 0, 'q1', 'Where?', '[\"Harrow\"]', '[\"d1\"]')",
                        (corpus_id * 10, corpus_id))
             for n in range(3):
                 db.execute(
-                    "INSERT INTO triples VALUES (?, ?, ?, 'mara voss', 'live in', ?, 'd1', 0, 26, 0.9, 'spacy')",
-                    (corpus_id * 100 + n, corpus_id, n, f"harrow {n}"),
+                    "INSERT INTO triples VALUES (?, ?, ?, 'mara voss', 'live in', ?, 'd1', 0, 26, 0.9, ?)",
+                    (corpus_id * 100 + n, corpus_id, n, f"harrow {n}", "spacy"),
                 )
             db.execute(
                 "INSERT INTO privacy_definitions VALUES (?, ?, 'default', ?, ?, "
@@ -57,8 +57,8 @@ def build_0001_database(path: Path) -> None:
                 (corpus_id, corpus_id, now, now),
             )
             db.execute(
-                "INSERT INTO annotations VALUES (?, ?, 'd1', 'rewrite', 'p', 'm', 'out', 'pending', '', ?, '{}')",
-                (corpus_id, corpus_id, now),
+                "INSERT INTO annotations VALUES (?, ?, 'd1', 'rewrite', 'p', 'm', 'out', ?, '', ?, '{}')",
+                (corpus_id, corpus_id, "pending", now),
             )
 
 
@@ -156,7 +156,7 @@ def test_two_writers_wait_for_each_other_instead_of_failing(tmp_path: Path) -> N
             with Repository(path) as repo:
                 for n in range(5):
                     repo.save_corpus(f"{name}-{n}", corpus, triples)
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:  # reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=save, args=(name,)) for name in ("a", "b")]
