@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_S = 15.0  # a writer waits this long for another writer before "database is locked"
 SQLITE_HEADER = b"SQLite format 3\x00"
+_MIGRATION_LOCK = threading.Lock()  # alembic's `context` proxy is process-global, not thread-safe
 
 
 class DatabaseFileError(RuntimeError):
@@ -68,7 +70,7 @@ def upgrade_to(engine: Engine, revision: str) -> None:
     old copy with foreign keys on would cascade-delete every row that refers to it.
     """
     config = alembic_config()
-    with engine.connect() as connection:
+    with _MIGRATION_LOCK, engine.connect() as connection:
         connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction: takes effect
         connection.commit()
         try:

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
@@ -136,8 +136,7 @@ class Repository:
 
     def load_corpus(self, name: str) -> tuple[Corpus, list[Triple]]:
         with self._sessions() as session:
-            row = _corpus_row(session, name, load_content=True)
-            return _corpus_from_row(row), [_triple_from_row(t) for t in row.triples]
+            return _content_of(session, _corpus_row(session, name).id)
 
     def corpus_meta(self, name: str) -> dict[str, Any]:
         """The `meta` object stored with a corpus by `save_corpus` or `import_json` (a copy)."""
@@ -378,12 +377,11 @@ class Repository:
         triples: list[Triple],
         extractor: str,
         meta: dict[str, Any],
-        definition: PrivacyDefinition | None,
     ) -> None:
         """Autosave one browser's (or user's) workspace under `key` in one transaction.
 
-        `corpus=None` means documents and triples did not change: only meta and the privacy
-        definition are written, so a mark costs one small row instead of a corpus rewrite.
+        `corpus=None` means documents and triples did not change: only `meta` (which carries the
+        marks; the definition follows from them) is written, one row instead of a corpus rewrite.
         """
         name = session_corpus_name(key)
         with self._transaction() as session:
@@ -398,7 +396,6 @@ class Repository:
             else:
                 row.meta = _json_dict(meta, "meta")
                 row.updated_at = utc_now()
-            _store_session_definition(session, row, definition)
 
     def session_name(self, key: str) -> str:
         """The (never listed) corpus name the session `key` is saved under; `load_corpus` reads it."""
@@ -605,24 +602,66 @@ def _store_corpus(
         row = CorpusRow(name=name, owner=_user_row(session, owner), kind=kind, visibility="private")
         session.add(row)
     else:
-        row.documents.clear()
-        row.queries.clear()
-        row.triples.clear()
+        _delete_content(session, row.id)
         row.updated_at = utc_now()
-        session.flush()  # old rows go before new ones with the same ids arrive
     row.extractor = extractor
     row.meta = _json_dict(meta, "meta")
-    row.documents = [
-        DocumentRow(position=i, doc_id=doc.id, title=doc.title, text=doc.text, source=doc.source)
-        for i, doc in enumerate(corpus.documents)
+    session.flush()
+    _insert_content(session, row.id, corpus, triples)
+    session.expire(row, ["documents", "queries", "triples"])  # written past the ORM's collections
+    return row
+
+
+def _delete_content(session: Session, corpus_id: int) -> None:
+    for model in (DocumentRow, QueryRow, TripleRow):
+        session.execute(
+            delete(model).where(model.corpus_id == corpus_id).execution_options(synchronize_session=False)
+        )
+
+
+def _insert_content(session: Session, corpus_id: int, corpus: Corpus, triples: list[Triple]) -> None:
+    """Documents, queries and triples as multi-row INSERTs: ORM objects would cost ~20x more time on
+    tens of thousands of triples (measured in benchmarks/bench_storage.py)."""
+    documents = [
+        {"corpus_id": corpus_id, "position": i, "doc_id": d.id, "title": d.title, "text": d.text,
+         "source": d.source}
+        for i, d in enumerate(corpus.documents)
     ]
-    row.queries = [
-        QueryRow(position=i, query_id=q.id, text=q.text, answers=list(q.answers), doc_ids=list(q.doc_ids))
+    queries = [
+        {"corpus_id": corpus_id, "position": i, "query_id": q.id, "text": q.text, "answers": list(q.answers),
+         "doc_ids": list(q.doc_ids)}
         for i, q in enumerate(corpus.queries)
     ]
-    row.triples = [_triple_row(i, triple) for i, triple in enumerate(triples)]
-    session.flush()
-    return row
+    triple_rows = [
+        {"corpus_id": corpus_id, "position": i, "head": t.head, "relation": t.relation, "tail": t.tail,
+         "doc_id": t.doc_id, "span_start": t.span[0], "span_end": t.span[1], "confidence": t.confidence,
+         "backend": t.backend}
+        for i, t in enumerate(triples)
+    ]
+    for model, rows in ((DocumentRow, documents), (QueryRow, queries), (TripleRow, triple_rows)):
+        if rows:
+            session.execute(insert(model), rows)
+
+
+def _content_of(session: Session, corpus_id: int) -> tuple[Corpus, list[Triple]]:
+    """A saved corpus's documents, queries and triples, read as plain rows (no ORM objects)."""
+
+    def rows(model: Any, *columns: Any) -> Any:
+        return session.execute(
+            select(*columns).where(model.corpus_id == corpus_id).order_by(model.position)
+        ).all()
+
+    documents = rows(DocumentRow, DocumentRow.doc_id, DocumentRow.title, DocumentRow.text, DocumentRow.source)
+    queries = rows(QueryRow, QueryRow.query_id, QueryRow.text, QueryRow.answers, QueryRow.doc_ids)
+    triples = rows(
+        TripleRow, TripleRow.head, TripleRow.relation, TripleRow.tail, TripleRow.doc_id, TripleRow.span_start,
+        TripleRow.span_end, TripleRow.confidence, TripleRow.backend,
+    )
+    corpus = Corpus(
+        documents=[Document(id=d, title=t, text=x, source=s) for d, t, x, s in documents],
+        queries=[Query(id=q, text=t, answers=tuple(a), doc_ids=tuple(ids)) for q, t, a, ids in queries],
+    )
+    return corpus, [_triple_from_row(row) for row in triples]
 
 
 def _store_definition(
@@ -673,20 +712,6 @@ def _stored_meta(
         if not isinstance(value, dict):
             raise BundleError(f"meta.definition_settings.{def_name}", "expected an object")
     return extractor, corpus_meta, settings
-
-
-def _triple_row(position: int, triple: Triple) -> TripleRow:
-    return TripleRow(
-        position=position,
-        head=triple.head,
-        relation=triple.relation,
-        tail=triple.tail,
-        doc_id=triple.doc_id,
-        span_start=triple.span[0],
-        span_end=triple.span[1],
-        confidence=triple.confidence,
-        backend=triple.backend,
-    )
 
 
 def _triple_from_row(row: TripleRow) -> Triple:
@@ -820,19 +845,3 @@ def _saved_name(name: str) -> str:
     if name.startswith(SESSION_PREFIX):
         raise StorageError(f"names starting with {SESSION_PREFIX!r} are reserved for autosaved sessions")
     return name
-
-
-def _store_session_definition(session: Session, row: CorpusRow, definition: PrivacyDefinition | None) -> None:
-    existing = session.scalar(
-        select(PrivacyDefinitionRow).where(
-            PrivacyDefinitionRow.corpus_id == row.id, PrivacyDefinitionRow.name == SESSION_DEFINITION
-        )
-    )
-    if definition is None:
-        if existing is not None:
-            session.delete(existing)
-        return
-    _store_definition(session, row, SESSION_DEFINITION, definition, {}, True)
-
-
-SESSION_DEFINITION = "default"  # core.workspace.DEFAULT_DEFINITION_NAME: Workspace.load reads it

@@ -29,11 +29,6 @@ def document_row_ids(path: Path) -> list[int]:
         return [row[0] for row in db.execute("SELECT id FROM documents ORDER BY id")]
 
 
-def definition_updates(path: Path) -> list[str]:
-    with sqlite3.connect(path) as db:
-        return [row[0] for row in db.execute("SELECT updated_at FROM privacy_definitions")]
-
-
 def sample_workspace() -> Workspace:
     corpus, triples = sample_corpus_and_triples()
     workspace = Workspace(corpus=corpus, triples=list(triples), extracted_ids={"d1", "d2", "q1"})
@@ -55,7 +50,6 @@ def test_autosave_writes_only_what_changed_and_restores_it(tmp_path: Path) -> No
         ws._refresh_definition()
         assert saver.save(ws, key, LOCAL_USER)
         assert document_row_ids(path) == documents  # marks only: the corpus is not rewritten
-        assert len(definition_updates(path)) == 1
 
         ws.add_text("Mara Voss lives in Harrow Vale.", "Mara")
         assert saver.save(ws, key, LOCAL_USER)
@@ -66,6 +60,7 @@ def test_autosave_writes_only_what_changed_and_restores_it(tmp_path: Path) -> No
         assert Autosaver(repo).restore(restored, key, LOCAL_USER)
         assert restored.corpus.documents == ws.corpus.documents
         assert restored.marked_private == ws.marked_private and restored.triples == ws.triples
+        assert restored.definition == ws.definition  # recomputed from the marks, as it was
         assert restored.extracted_ids == ws.extracted_ids and restored.name == ""
         assert not Autosaver(repo).restore(Workspace(), session_key(LOCAL_USER, valid_browser_id(None)),
                                            LOCAL_USER)

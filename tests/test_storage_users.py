@@ -241,24 +241,25 @@ def test_session_autosave_writes_marks_without_rewriting_the_corpus(repo: Reposi
     corpus, triples = sample_corpus_and_triples()
     definition = sample_definition(triples)
     repo.save_session("browser-1", LOCAL_USER, corpus=corpus, triples=triples, extractor="spacy",
-                      meta={"extracted_ids": ["d1", "d2", "q1"], "workspace_name": ""}, definition=None)
+                      meta={"extracted_ids": ["d1", "d2", "q1"], "workspace_name": ""})
     name = session_corpus_name("browser-1")
     document_ids = table_rows(repo.path, "documents", ["id"])
 
+    marked = sorted(definition.marked)
     repo.save_session("browser-1", LOCAL_USER, corpus=None, triples=[], extractor="", meta={
-        "extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine"}, definition=definition)
+        "extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine", "marked_private": marked})
     assert table_rows(repo.path, "documents", ["id"]) == document_ids  # documents not rewritten
     restored = Workspace()
     restored.load(repo, name)
-    assert restored.triples == triples and restored.marked_private == set(definition.marked)
+    assert restored.triples == triples and restored.corpus == corpus
     assert repo.corpus_meta(name)["workspace_name"] == "mine"
+    assert [tuple(key) for key in repo.corpus_meta(name)["marked_private"]] == marked
     assert repo.list_corpora() == []  # sessions are never listed
     assert repo.has_session("browser-1", LOCAL_USER)
 
     repo.add_user("alice", PASSWORD)
     assert not repo.has_session("browser-1", "alice")
     with pytest.raises(StorageError, match="belongs to another user"):
-        repo.save_session("browser-1", "alice", corpus=None, triples=[], extractor="", meta={},
-                          definition=None)
+        repo.save_session("browser-1", "alice", corpus=None, triples=[], extractor="", meta={})
     with pytest.raises(StorageError, match="reserved"):
         repo.save_corpus(name, corpus, triples)

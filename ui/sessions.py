@@ -16,6 +16,7 @@ from typing import Any
 
 import gradio as gr
 
+from core.types import TripleKey
 from core.workspace import EXTRACTED_IDS_META, Workspace
 from ui.render import esc
 
@@ -27,6 +28,7 @@ BROWSER_STORAGE_KEY = "rps-browser-session"
 # browser's owner; the session id's protection is its randomness (128 bits).
 BROWSER_STATE_SECRET = "rps-browser-session-v1"
 WORKSPACE_NAME_META = "workspace_name"
+MARKED_META = "marked_private"  # the marks; the privacy definition is recomputed from them on restore
 _BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
@@ -55,6 +57,17 @@ def marks_token(ws: Workspace) -> int:
     return hash((frozenset(ws.marked_private), ws.name))
 
 
+def _keys(value: Any) -> list[TripleKey]:
+    """Triple keys stored as JSON lists; anything malformed is skipped."""
+    if not isinstance(value, list):
+        return []
+    return [
+        (item[0], item[1], item[2])
+        for item in value
+        if isinstance(item, list) and len(item) == 3 and all(isinstance(part, str) for part in item)
+    ]
+
+
 @dataclass
 class Autosaver:
     repository: Any  # storage.repository.Repository
@@ -66,7 +79,12 @@ class Autosaver:
             return False
         name = self.repository.session_name(key)
         ws.load(self.repository, name)
-        ws.name = str(self.repository.corpus_meta(name).get(WORKSPACE_NAME_META) or "")
+        meta = self.repository.corpus_meta(name)
+        ws.name = str(meta.get(WORKSPACE_NAME_META) or "")
+        known = ws.all_keys()
+        ws.marked_private = {key for key in _keys(meta.get(MARKED_META)) if key in known}
+        if ws.marked_private:
+            ws.apply_filters()
         self._saved[key] = (corpus_token(ws), marks_token(ws))
         return True
 
@@ -85,8 +103,11 @@ class Autosaver:
             corpus=ws.corpus if corpus_changed else None,
             triples=ws.triples if corpus_changed else [],
             extractor=",".join(sorted({t.backend for t in ws.triples if t.backend})),
-            meta={EXTRACTED_IDS_META: sorted(ws.extracted_ids), WORKSPACE_NAME_META: ws.name},
-            definition=ws.definition,
+            meta={
+                EXTRACTED_IDS_META: sorted(ws.extracted_ids),
+                WORKSPACE_NAME_META: ws.name,
+                MARKED_META: sorted(ws.marked_private),
+            },
         )
         self._saved[key] = tokens
         return True
