@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # gradio's own start-up requests
+    for chatty in ("httpx", "alembic"):  # gradio's start-up requests; migrations log their own line
+        logging.getLogger(chatty).setLevel(logging.WARNING)
 
     from ui.app import build_app, launch_kwargs
 

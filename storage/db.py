@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_S = 15.0  # a writer waits this long for another writer before "database is locked"
 SQLITE_HEADER = b"SQLite format 3\x00"
+log = logging.getLogger("rps.storage")
 _MIGRATION_LOCK = threading.Lock()  # alembic's `context` proxy is process-global, not thread-safe
 
 
@@ -95,8 +97,10 @@ def open_database(path: str | Path) -> Engine:
     _check_sqlite_header(path)
     engine = make_engine(path)
     try:
-        _check_revision(engine, path)
-        upgrade_to_head(engine)
+        revision = _check_revision(engine, path)
+        if revision != head_revision():
+            log.info("database %s: schema %s -> %s", path, revision or "(new)", head_revision())
+            upgrade_to_head(engine)
     except DatabaseFileError:
         engine.dispose()
         raise
@@ -126,7 +130,8 @@ def _check_sqlite_header(path: Path) -> None:
         )
 
 
-def _check_revision(engine: Engine, path: Path) -> None:
+def _check_revision(engine: Engine, path: Path) -> str | None:
+    """The database's schema revision (None for an empty file); refuses one the studio cannot use."""
     with engine.connect() as connection:
         tables = set(inspect(connection).get_table_names())
         revision = MigrationContext.configure(connection).get_current_revision()
@@ -138,7 +143,7 @@ def _check_revision(engine: Engine, path: Path) -> None:
                 "tell which schema they follow. Start with --db pointing to a new file and import your "
                 "work as JSON bundles, or move this file away."
             )
-        return
+        return None
     known = {script.revision for script in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
     if revision not in known:
         raise DatabaseFileError(
@@ -146,6 +151,7 @@ def _check_revision(engine: Engine, path: Path) -> None:
             f"this release knows up to {head_revision()!r}). Upgrade the studio, or start with --db "
             "pointing to another file."
         )
+    return revision
 
 
 def _first_line(exc: BaseException) -> str:

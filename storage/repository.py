@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 
 from core.filters import PrivacyDefinition
@@ -112,6 +112,9 @@ class Repository:
                 yield session
         except IntegrityError as exc:
             raise StorageError(f"the database refused the change: {exc.orig}") from exc
+        except OperationalError as exc:  # locked past the busy timeout, disk full, file removed
+            raise StorageError(f"the database {self.path} could not save this: {exc.orig}; nothing was "
+                               "changed, try again") from exc
 
     # --- corpora --------------------------------------------------------------------------------
 

@@ -173,6 +173,13 @@ class StudioContext:
         )
 
 
+def user_error(message: str, where: str) -> gr.Error:
+    """The toast for bad input, logged as one line (`where` names the handler), never a traceback;
+    a traceback stays for bugs. Raise what it returns."""
+    log.info("user error in %s: %s", where, " ".join(str(message).split())[:300])
+    return gr.Error(str(message), print_exception=False)
+
+
 def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
     """Show bad input as an error toast; the workspace is left as it was."""
 
@@ -183,8 +190,6 @@ def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple
         # RuntimeError covers ExtractionError, ChatError and StorageError, whose messages are for users.
         except (ValueError, LookupError, RuntimeError, OSError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            # A user error is one log line, not a traceback (the traceback is for bugs).
-            log.info("user error in %s: %s", handler.__name__, " ".join(str(message).split())[:300])
-            raise gr.Error(str(message), print_exception=False) from exc
+            raise user_error(str(message), handler.__name__) from exc
 
     return wrapped
