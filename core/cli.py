@@ -6,6 +6,7 @@
     python -m core.cli list | export NAME --out FILE | import FILE [--name NAME]
     python -m core.cli users add NAME | users passwd NAME | users list   (password: prompt or stdin)
     python -m core.cli share NAME [--with USER ...] [--public | --private] [--owner USER]
+    python -m core.cli sessions prune [--days 30]   (autosaved browser sessions not used since)
 
 Every settings flag (`--db`, `--extractor`, ...) is accepted before the command name.
 """
@@ -171,6 +172,16 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_sessions(args: argparse.Namespace, settings: Settings) -> int:
+    from datetime import timedelta
+
+    if args.days < 0:
+        raise ValueError("--days must be 0 or more")
+    removed = _repository(settings).prune_sessions(timedelta(days=args.days))
+    print(f"removed {removed} autosaved session(s) unused for {args.days} day(s)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m core.cli", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -217,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     visibility.add_argument("--private", dest="public", action="store_false")
     share.add_argument("--owner", help="give the workspace to this user")
     share.set_defaults(run=cmd_share)
+    sessions = commands.add_parser("sessions", help="autosaved browser sessions")
+    sessions.add_argument("action", choices=("prune",))
+    sessions.add_argument("--days", type=float, default=30.0, help="remove sessions unused this long")
+    sessions.set_defaults(run=cmd_sessions)
     return parser
 
 

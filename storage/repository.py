@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -400,6 +400,22 @@ class Repository:
                 row.meta = _json_dict(meta, "meta")
                 row.updated_at = utc_now()
 
+    def prune_sessions(self, older_than: timedelta) -> int:
+        """Delete autosaved sessions untouched for `older_than` (browsers that never came back)."""
+        cutoff = utc_now() - older_than
+        with self._transaction() as session:
+            ids = list(session.scalars(
+                select(CorpusRow.id).where(CorpusRow.kind == SESSION, CorpusRow.updated_at < cutoff)
+            ))
+            if ids:
+                _delete_content(session, *ids)
+                for model in (PrivacyDefinitionRow, AnnotationRow):
+                    session.execute(delete(model).where(model.corpus_id.in_(ids))
+                                    .execution_options(synchronize_session=False))
+                session.execute(delete(CorpusRow).where(CorpusRow.id.in_(ids))
+                                .execution_options(synchronize_session=False))
+            return len(ids)
+
     def session_name(self, key: str) -> str:
         """The (never listed) corpus name the session `key` is saved under; `load_corpus` reads it."""
         return session_corpus_name(key)
@@ -615,10 +631,10 @@ def _store_corpus(
     return row
 
 
-def _delete_content(session: Session, corpus_id: int) -> None:
+def _delete_content(session: Session, *corpus_ids: int) -> None:
     for model in (DocumentRow, QueryRow, TripleRow):
         session.execute(
-            delete(model).where(model.corpus_id == corpus_id).execution_options(synchronize_session=False)
+            delete(model).where(model.corpus_id.in_(corpus_ids)).execution_options(synchronize_session=False)
         )
 
 

@@ -138,3 +138,25 @@ def test_serving_beyond_localhost_without_sign_in_says_so(tmp_path, caplog) -> N
     assert [r.getMessage() for r in caplog.records if r.name == "rps"] == [notice]
     assert "Single-user mode" in demo.studio_context.get("session_info").value
     demo.studio_context.repository.close()
+
+
+def test_old_sessions_are_pruned_with_their_rows(tmp_path, capsys) -> None:
+    path = tmp_path / "prune.sqlite3"
+    with Repository(path) as repo:
+        saver = Autosaver(repo)
+        for browser in ("a" * 32, "b" * 32):
+            saver.save(sample_workspace(), session_key(LOCAL_USER, browser), LOCAL_USER)
+        corpus, triples = sample_corpus_and_triples()
+        repo.save_corpus("kept", corpus, triples)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE corpora SET updated_at = '2020-01-01 00:00:00' WHERE name LIKE '%aaaa%'")
+    assert cli_main(["--db", str(path), "sessions", "prune", "--days", "30"]) == 0
+    assert "removed 1 autosaved session" in capsys.readouterr().out
+    with Repository(path) as repo:
+        assert repo.has_session("browser:" + "b" * 32, LOCAL_USER)
+        assert not repo.has_session("browser:" + "a" * 32, LOCAL_USER)
+        assert [s.name for s in repo.list_corpora()] == ["kept"]
+    with sqlite3.connect(path) as db:
+        corpus_ids = {row[0] for row in db.execute("SELECT id FROM corpora")}
+        for table in ("documents", "queries", "triples"):
+            assert {row[0] for row in db.execute(f"SELECT DISTINCT corpus_id FROM {table}")} <= corpus_ids

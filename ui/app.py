@@ -74,7 +74,8 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
             settings,
             repository,
             state,
-            user_state=gr.State(LOCAL_USER),
+            # With sign-in, nobody until the page load names the user (an API call never does).
+            user_state=gr.State("" if settings.auth else LOCAL_USER),
             session_state=gr.State(""),
             autosaver=autosaver,
         )
