@@ -44,6 +44,8 @@ bench: install
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_startup.py --busy 2
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_storage.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_aback.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_loading.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_split.py
 
 clean:
 	rm -rf $(VENV) .cache test-artifacts benchmarks/results

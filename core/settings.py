@@ -65,6 +65,7 @@ class Settings:
     # Privacy simulation (Eraser4RAG)
     private_ratio: float = 0.25
     seed: int = 0
+    split_method: str = "connected"  # connected (the paper's connected subset) | uniform
 
     @property
     def llm_api_key(self) -> str:
@@ -102,6 +103,7 @@ HELP: dict[str, str] = {
     "retrieval_k": "records retrieved per query",
     "private_ratio": "share of triples made private by a random split",
     "seed": "random seed for splits and sampling",
+    "split_method": "simulated marks: connected (the paper's connected subset, section 3.1.1) or uniform",
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import delete, func, insert, or_, select
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 
@@ -193,6 +193,41 @@ class Repository:
             corpus_row = _corpus_row(session, corpus_name)
             _store_definition(session, corpus_row, _clean_name(name, "definition name"), definition, settings,
                               overwrite)
+
+    def save_definitions(
+        self,
+        corpus_name: str,
+        definitions: dict[str, PrivacyDefinition],
+        settings: dict[str, Any] | None = None,
+        delete: Iterable[str] = (),
+    ) -> None:
+        """Store (overwrite) several definitions of a saved corpus and delete the named others, in one
+        transaction; the corpus itself is not written (the fast path of a batch split)."""
+        with self._transaction() as session:
+            corpus_row = _corpus_row(session, corpus_name)
+            for name in delete:
+                session.delete(_definition_row(session, corpus_name, name))
+            for name, definition in definitions.items():
+                _store_definition(session, corpus_row, _clean_name(name, "definition name"), definition,
+                                  settings, True)
+
+    def load_definitions(self, corpus_name: str, names: Iterable[str]) -> dict[str, PrivacyDefinition]:
+        """The named definitions of a saved corpus, read in one query."""
+        wanted = set(names)
+        if not wanted:
+            return {}
+        with self._sessions() as session:
+            corpus_row = _corpus_row(session, corpus_name)
+            rows = session.scalars(
+                select(PrivacyDefinitionRow).where(
+                    PrivacyDefinitionRow.corpus_id == corpus_row.id, PrivacyDefinitionRow.name.in_(wanted)
+                )
+            )
+            found = {row.name: _definition_from_row(row) for row in rows}
+        missing = sorted(wanted - set(found))
+        if missing:
+            raise StorageError(f"corpus {corpus_name!r} has no privacy definition named {missing[0]!r}")
+        return found
 
     def load_definition(self, corpus_name: str, name: str) -> PrivacyDefinition:
         with self._sessions() as session:
@@ -380,11 +415,13 @@ class Repository:
         triples: list[Triple],
         extractor: str,
         meta: dict[str, Any],
+        definitions: dict[str, PrivacyDefinition] | None,
     ) -> None:
         """Autosave one browser's (or user's) workspace under `key` in one transaction.
 
-        `corpus=None` means documents and triples did not change: only `meta` (which carries the
-        marks; the definition follows from them) is written, one row instead of a corpus rewrite.
+        `corpus=None`: documents and triples did not change and are not written. `definitions=None`:
+        the privacy definitions did not change; otherwise they replace the session's definitions.
+        A mark change thus writes the corpus row's meta and the changed definitions, never the corpus.
         """
         name = session_corpus_name(key)
         with self._transaction() as session:
@@ -399,6 +436,8 @@ class Repository:
             else:
                 row.meta = _json_dict(meta, "meta")
                 row.updated_at = utc_now()
+            if definitions is not None:
+                _replace_session_definitions(session, row.id, definitions)
 
     def prune_sessions(self, older_than: timedelta) -> int:
         """Delete autosaved sessions untouched for `older_than` (browsers that never came back)."""
@@ -489,6 +528,16 @@ class ScopedRepository:
     def load_definition(self, corpus_name: str, name: str) -> PrivacyDefinition:
         self._readable(corpus_name)
         return self.repository.load_definition(corpus_name, name)
+
+    def load_definitions(self, corpus_name: str, names: Iterable[str]) -> dict[str, PrivacyDefinition]:
+        self._readable(corpus_name)
+        return self.repository.load_definitions(corpus_name, names)
+
+    def save_definitions(self, corpus_name: str, definitions: dict[str, PrivacyDefinition],
+                         settings: dict[str, Any] | None = None, delete: Iterable[str] = ()) -> None:
+        if not self._writable(corpus_name):
+            raise StorageError(f"no saved corpus named {corpus_name.strip()!r}")
+        self.repository.save_definitions(corpus_name, definitions, settings, delete=delete)
 
     def export_json(self, corpus_name: str) -> str:
         self._readable(corpus_name)
@@ -864,3 +913,29 @@ def _saved_name(name: str) -> str:
     if name.startswith(SESSION_PREFIX):
         raise StorageError(f"names starting with {SESSION_PREFIX!r} are reserved for autosaved sessions")
     return name
+
+
+def _replace_session_definitions(
+    session: Session, corpus_id: int, definitions: dict[str, PrivacyDefinition]
+) -> None:
+    """The session's definitions become `definitions`, by DELETE/UPDATE/INSERT without reading the old
+    rows back: their JSON lists grow with the corpus and decoding them cost more than the write."""
+    table = PrivacyDefinitionRow
+    session.execute(
+        delete(table)
+        .where(table.corpus_id == corpus_id, table.name.not_in(list(definitions)))
+        .execution_options(synchronize_session=False)
+    )
+    for name, definition in definitions.items():
+        values = privacy_definition_to_dict(definition)
+        columns = {column: values[column] for column in ("private", "public", "excluded", "marked", "query",
+                                                         "moves")}
+        updated = session.execute(
+            update(table)
+            .where(table.corpus_id == corpus_id, table.name == name)
+            .values(**columns, updated_at=utc_now())
+            .execution_options(synchronize_session=False)
+        )
+        if updated.rowcount == 0:
+            row = {"corpus_id": corpus_id, "name": name, "settings": {}, **columns}
+            session.execute(insert(table), [row])

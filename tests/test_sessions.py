@@ -14,6 +14,7 @@ import pytest
 import app as app_module
 from core.cli import main as cli_main
 from core.settings import Settings
+from core.types import Corpus, Query
 from core.workspace import Workspace
 from storage.repository import Repository
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
@@ -160,3 +161,31 @@ def test_old_sessions_are_pruned_with_their_rows(tmp_path, capsys) -> None:
         corpus_ids = {row[0] for row in db.execute("SELECT id FROM corpora")}
         for table in ("documents", "queries", "triples"):
             assert {row[0] for row in db.execute(f"SELECT DISTINCT corpus_id FROM {table}")} <= corpus_ids
+
+
+def test_autosave_keeps_every_question_scope_and_its_marks(tmp_path: Path) -> None:
+    corpus, triples = sample_corpus_and_triples()
+    second = Query("q2", "Who manages Dave?", ("Bob",), ("d2",))
+    ws = Workspace(corpus=Corpus(documents=corpus.documents, queries=[*corpus.queries, second]),
+                   triples=list(triples), extracted_ids={"d1", "d2", "q1", "q2"})
+    ws._triples_changed()
+    ws.set_scope("q1")
+    ws.random_split(1.0, 1, method="uniform")
+    ws.set_scope("q2")
+    ws.random_split(0.5, 2, method="uniform")
+    assert ws.marked_private and ws.scope_marks
+    with Repository(tmp_path / "scopes.sqlite3") as repo:
+        key = session_key(LOCAL_USER, valid_browser_id(None))
+        saver = Autosaver(repo)
+        assert saver.save(ws, key, LOCAL_USER)
+        ws.set_scope("q1")  # only the scope changed: no corpus rewrite, one more save
+        documents = document_row_ids(repo.path)
+        assert saver.save(ws, key, LOCAL_USER)
+        assert document_row_ids(repo.path) == documents
+
+        restored = Workspace()
+        assert Autosaver(repo).restore(restored, key, LOCAL_USER)
+        assert restored.scope == "q1"
+        assert restored.marked_private == ws.marked_private
+        assert restored.scope_marks == ws.scope_marks
+        assert restored.scope_definitions() == ws.scope_definitions()

@@ -241,25 +241,29 @@ def test_session_autosave_writes_marks_without_rewriting_the_corpus(repo: Reposi
     corpus, triples = sample_corpus_and_triples()
     definition = sample_definition(triples)
     repo.save_session("browser-1", LOCAL_USER, corpus=corpus, triples=triples, extractor="spacy",
-                      meta={"extracted_ids": ["d1", "d2", "q1"], "workspace_name": ""})
+                      meta={"extracted_ids": ["d1", "d2", "q1"], "workspace_name": ""},
+                      definitions={"default@q9": definition})
     name = session_corpus_name("browser-1")
     document_ids = table_rows(repo.path, "documents", ["id"])
 
-    marked = sorted(definition.marked)
     repo.save_session("browser-1", LOCAL_USER, corpus=None, triples=[], extractor="", meta={
-        "extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine", "marked_private": marked})
+        "extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine"}, definitions={"default": definition})
     assert table_rows(repo.path, "documents", ["id"]) == document_ids  # documents not rewritten
+    assert repo.list_definitions(name) == ["default"]  # the stale one is gone
+    repo.save_session("browser-1", LOCAL_USER, corpus=None, triples=[], extractor="", meta={
+        "extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine"}, definitions=None)
     restored = Workspace()
     restored.load(repo, name)
     assert restored.triples == triples and restored.corpus == corpus
+    assert restored.marked_private == set(definition.marked)
     assert repo.corpus_meta(name)["workspace_name"] == "mine"
-    assert [tuple(key) for key in repo.corpus_meta(name)["marked_private"]] == marked
     assert repo.list_corpora() == []  # sessions are never listed
     assert repo.has_session("browser-1", LOCAL_USER)
 
     repo.add_user("alice", PASSWORD)
     assert not repo.has_session("browser-1", "alice")
     with pytest.raises(StorageError, match="belongs to another user"):
-        repo.save_session("browser-1", "alice", corpus=None, triples=[], extractor="", meta={})
+        repo.save_session("browser-1", "alice", corpus=None, triples=[], extractor="", meta={},
+                          definitions=None)
     with pytest.raises(StorageError, match="reserved"):
         repo.save_corpus(name, corpus, triples)

@@ -16,8 +16,7 @@ from typing import Any
 
 import gradio as gr
 
-from core.types import TripleKey
-from core.workspace import EXTRACTED_IDS_META, Workspace
+from core.workspace import EXTRACTED_IDS_META, SCOPE_META, Workspace
 from ui.render import esc
 
 log = logging.getLogger("rps.sessions")
@@ -28,7 +27,6 @@ BROWSER_STORAGE_KEY = "rps-browser-session"
 # browser's owner; the session id's protection is its randomness (128 bits).
 BROWSER_STATE_SECRET = "rps-browser-session-v1"
 WORKSPACE_NAME_META = "workspace_name"
-MARKED_META = "marked_private"  # the marks; the privacy definition is recomputed from them on restore
 _BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
@@ -54,18 +52,9 @@ def corpus_token(ws: Workspace) -> int:
 
 
 def marks_token(ws: Workspace) -> int:
-    return hash((frozenset(ws.marked_private), ws.name))
-
-
-def _keys(value: Any) -> list[TripleKey]:
-    """Triple keys stored as JSON lists; anything malformed is skipped."""
-    if not isinstance(value, list):
-        return []
-    return [
-        (item[0], item[1], item[2])
-        for item in value
-        if isinstance(item, list) and len(item) == 3 and all(isinstance(part, str) for part in item)
-    ]
+    """Changes when the marks of any scope (whole corpus or one question), the scope or the name change."""
+    other_scopes = frozenset((scope, frozenset(marks)) for scope, marks in ws.scope_marks.items())
+    return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name))
 
 
 @dataclass
@@ -78,13 +67,8 @@ class Autosaver:
         if not self.repository.has_session(key, user):
             return False
         name = self.repository.session_name(key)
-        ws.load(self.repository, name)
-        meta = self.repository.corpus_meta(name)
-        ws.name = str(meta.get(WORKSPACE_NAME_META) or "")
-        known = ws.all_keys()
-        ws.marked_private = {key for key in _keys(meta.get(MARKED_META)) if key in known}
-        if ws.marked_private:
-            ws.apply_filters()
+        ws.load(self.repository, name)  # documents, triples, scope and every scope's marks
+        ws.name = str(self.repository.corpus_meta(name).get(WORKSPACE_NAME_META) or "")
         self._saved[key] = (corpus_token(ws), marks_token(ws))
         return True
 
@@ -97,17 +81,18 @@ class Autosaver:
         if last == tokens:
             return False
         corpus_changed = last is None or last[0] != tokens[0]
+        marks_changed = corpus_changed or last is None or last[1] != tokens[1]
+        meta: dict[str, Any] = {EXTRACTED_IDS_META: sorted(ws.extracted_ids), WORKSPACE_NAME_META: ws.name}
+        if ws.scope is not None:
+            meta[SCOPE_META] = ws.scope
         self.repository.save_session(
             key,
             user,
             corpus=ws.corpus if corpus_changed else None,
             triples=ws.triples if corpus_changed else [],
             extractor=",".join(sorted({t.backend for t in ws.triples if t.backend})),
-            meta={
-                EXTRACTED_IDS_META: sorted(ws.extracted_ids),
-                WORKSPACE_NAME_META: ws.name,
-                MARKED_META: sorted(ws.marked_private),
-            },
+            meta=meta,
+            definitions=ws.scope_definitions() if marks_changed else None,
         )
         self._saved[key] = tokens
         return True
