@@ -169,6 +169,26 @@ def test_two_writers_wait_for_each_other_instead_of_failing(tmp_path: Path) -> N
         assert len(repo.list_corpora()) == 10
 
 
+def test_a_save_blocked_past_the_busy_timeout_is_explained_and_changes_nothing(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr("storage.db.BUSY_TIMEOUT_S", 0.2)
+    path = tmp_path / "locked.sqlite3"
+    corpus, triples = sample_corpus_and_triples()
+    with Repository(path) as repo:
+        repo.save_corpus("first", corpus, triples)
+        writer = sqlite3.connect(path)
+        try:
+            writer.execute("BEGIN IMMEDIATE")  # another process in the middle of its own save
+            with pytest.raises(StorageError) as caught:
+                repo.save_corpus("second", corpus, triples)
+        finally:
+            writer.rollback()
+            writer.close()
+        assert str(path) in str(caught.value) and "nothing was changed" in str(caught.value)
+        assert [s.name for s in repo.list_corpora()] == ["first"]
+        repo.save_corpus("second", corpus, triples)  # works once the other writer is done
+        assert len(repo.list_corpora()) == 2
+
+
 @pytest.fixture
 def repo(tmp_path: Path):
     with Repository(tmp_path / "users.sqlite3") as repository:
