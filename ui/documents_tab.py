@@ -117,18 +117,24 @@ def build(ctx: StudioContext) -> None:
         ws.clear()
         return ws, "Workspace cleared."
 
+    def who_sees(repo: Any, name: str) -> str:
+        """Owner and sharing of a saved workspace, said only where there are several users."""
+        return f" ({repo.sharing(name).describe()})" if settings.auth else ""
+
     def on_save(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
         repo = repo_for(request)
         ws.save(repo, name)
-        return ws, f"Saved as {ws.name!r} ({repo.sharing(ws.name).describe()}).", saved_choices(repo, ws.name)
+        return ws, f"Saved as {ws.name!r}{who_sees(repo, ws.name)}.", saved_choices(repo, ws.name)
 
     def on_load(ws: Workspace, name: str | None, request: gr.Request) -> tuple[Any, ...]:
         if not name:
             raise ValueError("choose a saved workspace to load")
-        ws.load(repo_for(request), name)
+        repo = repo_for(request)
+        ws.load(repo, name)
         return (
             ws,
-            f"Loaded {name!r}: {len(ws.corpus.documents)} document(s), {len(ws.triples)} triple(s).",
+            f"Loaded {name!r}{who_sees(repo, name)}: {len(ws.corpus.documents)} document(s), "
+            f"{len(ws.triples)} triple(s).",
             name,
         )
 
