@@ -455,6 +455,11 @@ class Repository:
                                 .execution_options(synchronize_session=False))
             return len(ids)
 
+    def name_taken(self, name: str) -> bool:
+        """Whether a saved workspace (anyone's) is named `name`."""
+        with self._sessions() as session:
+            return session.scalar(select(CorpusRow.id).where(CorpusRow.name == name.strip())) is not None
+
     def session_name(self, key: str) -> str:
         """The (never listed) corpus name the session `key` is saved under; `load_corpus` reads it."""
         return session_corpus_name(key)
@@ -575,6 +580,10 @@ class ScopedRepository:
     def set_sharing(self, corpus_name: str, *, users: list[str] | None = None,
                     public: bool | None = None) -> Sharing:
         return self.repository.set_sharing(corpus_name, users=users, public=public, acting_user=self.user)
+
+    def name_taken(self, name: str) -> bool:
+        """Whether the name is used, by this user or another (a yes reveals no content)."""
+        return self.repository.name_taken(name)
 
     def is_owner(self, corpus_name: str) -> bool:
         try:

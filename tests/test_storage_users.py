@@ -251,6 +251,7 @@ def test_a_saved_workspace_is_seen_only_by_its_owner_until_shared(repo: Reposito
     assert [(s.name, s.owner, s.visibility) for s in carol.list_corpora()] == [
         ("alice-medical", "alice", "public")
     ]
+    assert bob.name_taken("alice-medical") and not bob.name_taken("bob-notes")
     alice.set_sharing("alice-medical", users=[], public=False)
     assert bob.list_corpora() == [] and carol.list_corpora() == []
     with pytest.raises(StorageError, match="no user named 'dave'"):

@@ -206,9 +206,10 @@ def _safe_filename(name: str) -> str:
 
 
 def _unused_name(repo: Any, stem: str) -> str:
-    taken = {summary.name for summary in repo.list_corpora()}
+    """`stem`, or `stem-2`, `stem-3`, ...: the first name nobody has taken (names are unique in the
+    database, including other users' workspaces this user cannot see)."""
     name, counter = stem or "imported", 2
-    while name in taken:
+    while repo.name_taken(name):
         name = f"{stem}-{counter}"
         counter += 1
     return name
