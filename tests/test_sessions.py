@@ -189,3 +189,33 @@ def test_autosave_keeps_every_question_scope_and_its_marks(tmp_path: Path) -> No
         assert restored.marked_private == ws.marked_private
         assert restored.scope_marks == ws.scope_marks
         assert restored.scope_definitions() == ws.scope_definitions()
+
+
+def endpoint(demo, api_name: str):
+    return next(f.fn for f in demo.fns.values() if f.api_name == api_name)
+
+
+def test_tab_handlers_act_as_the_signed_in_user(tmp_path: Path) -> None:
+    settings = Settings(db=str(tmp_path / "tab.sqlite3"), auth=True, sample_corpus=False)
+    demo = build_app(settings)
+    repo = demo.studio_context.repository
+    repo.add_user("alice", PASSWORD)
+    repo.add_user("bob", PASSWORD)
+    alice, bob = gr.Request(username="alice"), gr.Request(username="bob")
+    corpus, triples = sample_corpus_and_triples()
+    repo.for_user("bob").save_corpus("field-notes", corpus, triples)  # bob's, private
+    bundle = tmp_path / "field-notes.json"
+    bundle.write_text(repo.export_json("field-notes"), encoding="utf-8")
+
+    ws, message, choices, _ = endpoint(demo, "import_json")(Workspace(), str(bundle), alice)
+    assert message == "Imported as 'field-notes-2'."  # the name bob took is skipped, not revealed
+    assert [value for _, value in choices.choices] == ["field-notes-2"]
+    ws, message = endpoint(demo, "share_workspace")(ws, "bob", False, alice)
+    assert message == "'field-notes-2': owner alice; private, shared with bob."
+    ws, message, _ = endpoint(demo, "load_workspace")(Workspace(), "field-notes-2", bob)
+    assert message.startswith("Loaded 'field-notes-2' (owner alice; private, shared with bob)")
+    with pytest.raises(gr.Error, match="taken by another user"):
+        endpoint(demo, "save_workspace")(ws, "field-notes-2", bob)
+    with pytest.raises(gr.Error, match="no saved corpus named 'field-notes'"):
+        endpoint(demo, "load_workspace")(Workspace(), "field-notes", alice)
+    repo.close()
