@@ -66,10 +66,18 @@ def upgrade_to_head(engine: Engine) -> None:
 
 
 def upgrade_to(engine: Engine, revision: str) -> None:
-    """Apply the migrations up to `revision` (tests build old databases with it).
+    """Apply the migrations up to `revision` (tests build old databases with it)."""
+    _migrate(engine, command.upgrade, revision)
 
-    Foreign keys are off while migrating: SQLite rebuilds a table to alter it, and dropping the
-    old copy with foreign keys on would cascade-delete every row that refers to it.
+
+def downgrade_to(engine: Engine, revision: str) -> None:
+    """Undo the migrations after `revision` (for going back to an older release)."""
+    _migrate(engine, command.downgrade, revision)
+
+
+def _migrate(engine: Engine, step: Any, revision: str) -> None:
+    """Run an alembic command on `engine` with foreign keys off: SQLite rebuilds a table to alter
+    it, and dropping the old copy with foreign keys on would cascade-delete every row referring to it.
     """
     config = alembic_config()
     with _MIGRATION_LOCK, engine.connect() as connection:
@@ -78,7 +86,7 @@ def upgrade_to(engine: Engine, revision: str) -> None:
         try:
             with connection.begin():
                 config.attributes["connection"] = connection
-                command.upgrade(config, revision)
+                step(config, revision)
                 problems = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                 if problems:
                     raise RuntimeError(f"migration left rows with broken references: {problems[:5]}")

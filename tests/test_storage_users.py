@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.workspace import Workspace
-from storage.db import DatabaseFileError, head_revision, make_engine, upgrade_to
+from storage.db import DatabaseFileError, downgrade_to, head_revision, make_engine, upgrade_to
 from storage.models import LOCAL_USER
 from storage.repository import Repository, StorageError, session_corpus_name
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
@@ -83,6 +83,12 @@ def test_0002_upgrades_a_0001_database_in_place_keeping_every_row(tmp_path: Path
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(head_revision(),)]
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+
+    engine = make_engine(path)  # and back, for an older release: the same rows again
+    downgrade_to(engine, "0001_initial")
+    engine.dispose()
+    for table, (columns, rows) in before.items():
+        assert columns_of(path, table) == columns and table_rows(path, table) == rows, table
 
 
 def test_not_a_database_is_explained_and_left_untouched(tmp_path: Path) -> None:
