@@ -108,17 +108,36 @@ def test_users_cli_reads_the_password_from_stdin_and_share_sets_visibility(tmp_p
     assert "owner alice\tpublic" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("entry", ["cli", "app"])
-def test_a_file_that_is_not_a_database_is_explained_at_start(tmp_path, capsys, entry) -> None:
-    path = tmp_path / "notes.txt"
+def not_a_database(path: Path) -> str:
     path.write_text("not a database")
+    return f"error: {path} is not a SQLite database"
+
+
+def newer_database(path: Path) -> str:
+    Repository(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE alembic_version SET version_num = '0099_future'")
+    return f"error: database {path} was written by a newer release"
+
+
+def unversioned_database(path: Path) -> str:
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE corpora (id INTEGER PRIMARY KEY)")
+    return f"error: database {path} has tables (corpora) but no migration version"
+
+
+@pytest.mark.parametrize("entry", ["cli", "app"])
+@pytest.mark.parametrize("make_problem", [not_a_database, newer_database, unversioned_database])
+def test_an_unusable_database_is_explained_at_start(tmp_path, capsys, entry, make_problem) -> None:
+    path = tmp_path / "studio.sqlite3"
+    expected = make_problem(path)
     if entry == "cli":
         code = cli_main(["--db", str(path), "list"])
     else:
         code = app_module.main(["--db", str(path), "--port", "1"])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith(f"error: {path} is not a SQLite database") and "--db" in err
+    assert err.startswith(expected) and "--db" in err  # names the file and the remedy
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
