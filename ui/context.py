@@ -164,7 +164,7 @@ class StudioContext:
     def _autosave_after(self, event: Any) -> None:
         if self.autosaver is None or self.session_state is None or self.user_state is None:
             return
-        event.then(
+        event.success(  # a refused action changed nothing worth saving
             self.autosaver.save_quietly,
             inputs=[self.workspace_state, self.session_state, self.user_state],
             outputs=None,
