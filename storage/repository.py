@@ -585,12 +585,6 @@ class ScopedRepository:
         """Whether the name is used, by this user or another (a yes reveals no content)."""
         return self.repository.name_taken(name)
 
-    def is_owner(self, corpus_name: str) -> bool:
-        try:
-            return self._writable(corpus_name)
-        except StorageError:
-            return False
-
 
 # --- helpers (all SQL stays in this module) -------------------------------------------------------
 
