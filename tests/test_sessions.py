@@ -141,6 +141,21 @@ def test_an_unusable_database_is_explained_at_start(tmp_path, capsys, entry, mak
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+def test_sign_in_checks_bcrypt_off_the_event_loop(tmp_path) -> None:
+    import asyncio
+    import inspect
+
+    from ui.app import launch_kwargs
+
+    with Repository(tmp_path / "auth.sqlite3") as repo:
+        repo.add_user("alice", PASSWORD)
+        check = launch_kwargs(Settings(auth=True), repo)["auth"]
+        assert inspect.iscoroutinefunction(check)  # gradio awaits it instead of blocking its loop
+        assert asyncio.run(check("alice", PASSWORD)) is True
+        assert asyncio.run(check("alice", "wrong password")) is False
+        assert "auth" not in launch_kwargs(Settings(), repo)
+
+
 def test_sign_in_without_users_is_refused_at_start(tmp_path, capsys) -> None:
     code = app_module.main(["--db", str(tmp_path / "empty.sqlite3"), "--auth", "true"])
     assert code == 2

@@ -168,6 +168,17 @@ def _ready_message(ws: Workspace) -> str:
     )
 
 
+def _sign_in_checker(repository: Any) -> Any:
+    """Gradio awaits a coroutine in its login route; bcrypt's deliberate ~0.3 s runs in a worker
+    thread so a sign-in (or a guessing script) never stalls the server's event loop."""
+    import anyio
+
+    async def check(username: str, password: str) -> bool:
+        return await anyio.to_thread.run_sync(repository.verify_user, username, password)
+
+    return check
+
+
 def launch_kwargs(settings: Settings, repository: Any = None) -> dict[str, Any]:
     """Arguments for `Blocks.launch` (Gradio 6 takes theme and css here); with `settings.auth`,
     sign-in against the users in `repository`."""
@@ -184,6 +195,6 @@ def launch_kwargs(settings: Settings, repository: Any = None) -> dict[str, Any]:
                 "sign-in is on (--auth true) but the database has no users: add one with "
                 "`python -m core.cli users add NAME`"
             )
-        kwargs["auth"] = repository.verify_user
+        kwargs["auth"] = _sign_in_checker(repository)
         kwargs["auth_message"] = f"{TITLE}: sign in with the account your administrator created."
     return kwargs
