@@ -20,6 +20,7 @@ from storage.repository import Repository
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
 from ui.app import build_app, shared_address_notice
 from ui.context import _user_errors
+from ui.messages import status_html
 from ui.sessions import LOCAL_USER, Autosaver, session_key, valid_browser_id
 
 PASSWORD = "correct horse"
@@ -242,14 +243,15 @@ def test_tab_handlers_act_as_the_signed_in_user(tmp_path: Path) -> None:
     bundle.write_text(repo.export_json("field-notes"), encoding="utf-8")
 
     ws, message, choices, _ = endpoint(demo, "import_json")(Workspace(), str(bundle), alice)
-    assert message == "Imported as 'field-notes-2'."  # the name bob took is skipped, not revealed
+    assert message == status_html("Imported as 'field-notes-2'.")  # bob's name is skipped, not revealed
     assert [value for _, value in choices.choices] == ["field-notes-2"]
     ws, message = endpoint(demo, "share_workspace")(ws, "bob", False, alice)
-    assert message == "'field-notes-2': owner alice; private, shared with bob."
+    assert message == status_html("'field-notes-2': owner alice; private, shared with bob.")
     ws, message, _ = endpoint(demo, "load_workspace")(Workspace(), "field-notes-2", bob)
-    assert message.startswith("Loaded 'field-notes-2' (owner alice; private, shared with bob)")
+    loaded = status_html("Loaded 'field-notes-2' (owner alice; private, shared with bob)")
+    assert message.startswith(loaded.removesuffix("</span>"))
     with pytest.raises(gr.Error, match="taken by another user"):
         endpoint(demo, "save_workspace")(ws, "field-notes-2", bob)
-    with pytest.raises(gr.Error, match="no saved corpus named 'field-notes'"):
+    with pytest.raises(gr.Error, match="no saved corpus named &#x27;field-notes&#x27;"):
         endpoint(demo, "load_workspace")(Workspace(), "field-notes", alice)
     repo.close()

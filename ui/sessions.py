@@ -17,7 +17,7 @@ from typing import Any
 import gradio as gr
 
 from core.workspace import EXTRACTED_IDS_META, SCOPE_META, Workspace
-from ui.render import esc
+from ui import messages
 
 log = logging.getLogger("rps.sessions")
 
@@ -103,4 +103,4 @@ class Autosaver:
             self.save(ws, key, user)
         except (RuntimeError, OSError, ValueError) as exc:
             log.warning("autosave of session %s failed: %s", key[:20], exc)
-            gr.Warning(f"Your latest change could not be saved automatically: {esc(str(exc))}")
+            messages.warning(f"Your latest change could not be saved automatically: {exc}")
