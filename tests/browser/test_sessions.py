@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -26,8 +24,7 @@ def test_reload_restores_the_marks(page, studio_url, artifacts):
     wait_message(page, r"\d+ triple\(s\)")
     open_tab(page, "Knowledge graph & privacy")
     page.locator("#rps-random_split").click()
-    wait_message(page, r"Random split\. [1-9]\d* private")
-    marked = re.search(r"[1-9]\d* private", page.locator("#rps-message").inner_text()).group(0)
+    wait_message(page, r"Random split\. Triples: [1-9]\d* private")
     summary = risk_summary(page)
     assert "Nothing is private yet" not in summary
 
@@ -37,9 +34,6 @@ def test_reload_restores_the_marks(page, studio_url, artifacts):
     for line in filter(None, map(str.strip, summary.splitlines())):  # marks, filters and risks restored
         expect(page.locator("#rps-risk_summary")).to_contain_text(line)
     page.screenshot(path=str(artifacts / "sessions-restored.png"), full_page=True)
-    open_tab(page, "Knowledge graph & privacy")
-    page.locator("#rps-apply_filters").click()  # reports the counts of the restored definition
-    wait_message(page, re.escape(marked))
 
 
 def sign_in(browser, url: str, user: str):
