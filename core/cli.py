@@ -4,6 +4,7 @@
     python -m core.cli split NAME [--ratio 0.25] [--seed 0]
     python -m core.cli risk NAME
     python -m core.cli list | export NAME --out FILE | import FILE [--name NAME]
+    python -m core.cli indicators IN.json --out OUT.jsonl   (PII indicators, core/aback/pii.py)
 
 Every settings flag (`--db`, `--extractor`, ...) is accepted before the command name.
 """
@@ -131,6 +132,14 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_indicators(args: argparse.Namespace, settings: Settings) -> int:
+    from core.aback.pii import write_indicators_jsonl
+
+    count = write_indicators_jsonl(args.input, args.out, settings)
+    print(f"wrote {count} records to {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m core.cli", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -164,6 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
     imported.add_argument("file")
     imported.add_argument("--name")
     imported.set_defaults(run=cmd_import)
+    indicators = commands.add_parser("indicators", help="PII indicators of records (presidio-research JSON)")
+    indicators.add_argument("input", metavar="IN.json", help='[{"full_text": ...}, ...]')
+    indicators.add_argument("--out", required=True, metavar="OUT.jsonl", help="one line per record, in order")
+    indicators.set_defaults(run=cmd_indicators)
     return parser
 
 
