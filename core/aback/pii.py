@@ -293,17 +293,24 @@ def _address_part_length(text: str, start: int, lower_text: bool) -> int:
     segment = re.match(r"[^\n,@:;]{1,60}", text[start:])
     if segment is None or not (segment.group(0)[0].isalnum()):
         return 0
+    sentence_end = re.search(r"(?<=[^\W\d_]{4})\.\s", segment.group(0))  # "Berlin. Dr. Ana" ends at "Berlin"
+    if sentence_end:
+        segment = re.match(f"[^\\n,@:;]{{1,{sentence_end.start()}}}", text[start:])
+        if segment is None:
+            return 0
     first = segment.group(0)[0]
     if not (first.isdigit() or first.isupper() or lower_text):
         return 0
     words = list(re.finditer(r"\S+", segment.group(0)))
-    ends_part = segment.end() == len(text) - start or text[start + segment.end()] in "\n,"
-    if len(words) <= _PART_WORDS and ends_part:
+    ends_part = sentence_end is not None or segment.end() == len(text) - start \
+        or text[start + segment.end()] in "\n,"
+    capitalised = lower_text or all(not word.group(0)[0].islower() for word in words)
+    if len(words) <= _PART_WORDS and ends_part and capitalised:
         length = len(segment.group(0).rstrip(" .\t"))
     else:
         postcode = [word for word in words[:_PART_WORDS]
                     if re.fullmatch(r"\d{4,6}(?:-\d{4})?", word.group(0))]
-        length = postcode[-1].end() if postcode else 0
+        length = postcode[0].end() if postcode else 0
     return length if sum(char.isdigit() for char in text[start:start + length]) < 7 else 0
 
 

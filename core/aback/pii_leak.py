@@ -63,7 +63,8 @@ def gold_values(pair: Sequence[PiiRecord]) -> list[str]:
 
 
 def run_leak_benchmark(pairs: Sequence[tuple[PiiRecord, PiiRecord]], generator: Generator,
-                       progress: Any = None) -> list[LeakRow]:
+                       progress: Any = None, after_pair: Any = None) -> list[LeakRow]:
+    """Rows per defence; `after_pair(rows, pairs_done)` is called after every pair (partial reports)."""
     from core.aback.indicators import collect_indicators
 
     rows = {name: LeakRow(name) for name in DEFENCE_TITLES}
@@ -89,6 +90,8 @@ def run_leak_benchmark(pairs: Sequence[tuple[PiiRecord, PiiRecord]], generator: 
                 row.examples.append(result.text)
             if progress:
                 progress()
+        if after_pair:
+            after_pair(list(rows.values()), rows["no_protection"].answers)
     return list(rows.values())
 
 
@@ -120,13 +123,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     _dev, held_out = split_records(load_pii_records(args.data))
     pairs = record_pairs(held_out, args.pairs)
     generator = Generator(max_new_tokens=args.max_new_tokens, settings=from_env())
+    def write(rows: list[LeakRow], done: int) -> str:
+        text = markdown(rows, done, args.max_new_tokens)
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        Path(args.out).with_suffix(".json").write_text(json.dumps([asdict(row) for row in rows], indent=2),
+                                                       encoding="utf-8")
+        return text
+
     with tqdm(total=len(pairs) * len(DEFENCE_TITLES), unit="answer") as bar:
-        rows = run_leak_benchmark(pairs, generator, progress=bar.update)
-    text = markdown(rows, len(pairs), args.max_new_tokens)
-    Path(args.out).write_text(text + "\n", encoding="utf-8")
-    Path(args.out).with_suffix(".json").write_text(json.dumps([asdict(row) for row in rows], indent=2),
-                                                   encoding="utf-8")
-    print(text)
+        rows = run_leak_benchmark(pairs, generator, progress=bar.update, after_pair=write)
+    print(write(rows, len(pairs)))
     return 0
 
 
