@@ -32,6 +32,7 @@ class Settings:
     cache_dir: str = field(default_factory=lambda: str(default_cache_dir()))
     max_upload_bytes: int = 5_000_000
     sample_corpus: bool = True
+    concurrency: int = 4  # events (extractions, renders) served at once across all sessions
 
     # Triple extraction
     extractor: str = "spacy"  # spacy | llm | relik
@@ -73,6 +74,7 @@ class Settings:
     # Privacy simulation (Eraser4RAG)
     private_ratio: float = 0.25
     seed: int = 0
+    split_method: str = "connected"  # connected (the paper's connected subset) | uniform
 
     @property
     def llm_api_key(self) -> str:
@@ -87,6 +89,7 @@ HELP: dict[str, str] = {
     "cache_dir": "folder for converted model weights",
     "max_upload_bytes": "largest accepted upload, in bytes",
     "sample_corpus": "load the sample corpus into a new session",
+    "concurrency": "events served at once across sessions (a long extraction never blocks others)",
     "extractor": "triple extractor: spacy, llm (OpenAI-compatible endpoint) or relik",
     "spacy_model": "spaCy pipeline name or path",
     "relik_python": "interpreter of a separate environment with relik installed",
@@ -116,6 +119,7 @@ HELP: dict[str, str] = {
     "pii_deny_list": "PII indicators: ';'-separated terms always treated as indicators",
     "private_ratio": "share of triples made private by a random split",
     "seed": "random seed for splits and sampling",
+    "split_method": "simulated marks: connected (the paper's connected subset, section 3.1.1) or uniform",
 }
 
 

@@ -34,6 +34,8 @@ from core.settings import Settings
 from core.types import Document
 from core.workspace import Workspace
 from ui.context import StudioContext
+from ui.messages import error as user_error
+from ui.messages import status_html
 from ui.render import esc, html_table
 
 DEMO_RECORDS = 12
@@ -294,7 +296,7 @@ def build(ctx: StudioContext) -> None:
                     "generation "
                     "backtracks there.")
         demo_state = gr.State(value=None)
-        status = ctx.register("aback_status", gr.Markdown(""))
+        status = ctx.register("aback_status", gr.HTML(""))
         with gr.Row():
             with gr.Column(scale=3):
                 query = ctx.register("aback_query", gr.Textbox(label="Query", value=DEFAULT_QUERY, lines=2))
@@ -345,8 +347,8 @@ def build(ctx: StudioContext) -> None:
 
     def on_load_demo() -> tuple[DemoDatabase, str, str]:
         demo = DemoDatabase(tuple(generate(DEMO_RECORDS, settings.seed)))
-        return demo, f"Loaded {len(demo.records)} PriGenQA-style demo records as the retrieval database.", \
-            render_records([])
+        loaded = f"Loaded {len(demo.records)} PriGenQA-style demo records as the retrieval database."
+        return demo, status_html(loaded), render_records([])
 
     def on_retrieve(ws: Workspace, demo: DemoDatabase | None, text: str, top: float,
                     llm_indicators: bool, score: float) -> tuple[Any, ...]:
@@ -354,18 +356,18 @@ def build(ctx: StudioContext) -> None:
             hits = retrieve(ws, demo, text, int(top or 1), settings)
             found = detected_indicators(ws, [doc for doc, _ in hits], settings, use_llm=llm_indicators)
         except (ValueError, RuntimeError) as exc:
-            raise gr.Error(str(exc)) from exc
+            raise user_error(exc) from exc
         choices = indicator_types(found)
         kinds = [kind for _label, kind in choices]
         return (render_records(hits), kept_indicator_lines(found, kinds, score),
-                f"Retrieved {len(hits)} record(s); {len(found)} indicator(s).", found,
+                status_html(f"Retrieved {len(hits)} record(s); {len(found)} indicator(s)."), found,
                 gr.update(choices=choices, value=kinds))
 
     def on_filter(found: list[Indicator], kinds: list[str], score: float) -> str:
         return kept_indicator_lines(found or [], kinds or [], score)
 
     def on_stop(request: gr.Request) -> str:
-        return stop_generation(request.session_hash or "")
+        return status_html(stop_generation(request.session_hash or ""))
 
     def on_generate(ws: Workspace, demo: DemoDatabase | None, text: str, top: float, lines: str,
                     tokens: float, chosen: list[str], m: float, l: float, d: float,  # noqa: E741
@@ -404,11 +406,11 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
     from core.aback.decode import ABackConfig, guarded_generate
 
     if not text.strip():
-        raise gr.Error("Type a query first.")
+        raise user_error("Type a query first.")
     try:
         hits = retrieve(ws, demo, text, k, settings)
     except ValueError as exc:
-        raise gr.Error(str(exc)) from exc
+        raise user_error(exc) from exc
     documents = [doc for doc, _ in hits]
     if not lines.strip():
         lines = suggested_indicators(ws, documents, settings)
@@ -418,7 +420,7 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
     try:
         config = ABackConfig.from_settings(settings, max_new_tokens=max_tokens, **overrides)
     except ValueError as exc:
-        raise gr.Error(str(exc)) from exc
+        raise user_error(exc) from exc
     messages = rag_messages(text, documents)
     stream, timeline, status = "", "", "Generating with ABack…"
     final = None
@@ -426,19 +428,19 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
                                    stop_event=stop_event):
         final = update
         stream, timeline = render_stream(update, config.mask), render_timeline(update.events)
-        yield records_view, lines, stream, timeline, join_answers([]), status
+        yield records_view, lines, stream, timeline, join_answers([]), status_html(status)
     backtracks = len(final.events) if final else 0
     if final is not None and final.stopped:
-        yield (records_view, lines, stream, timeline, join_answers([]),
-               f"Stopped after {len(final.tokens)} token(s); {backtracks} backtrack(s). Baselines not run.")
+        stopped = f"Stopped after {len(final.tokens)} token(s); {backtracks} backtrack(s). Baselines not run."
+        yield records_view, lines, stream, timeline, join_answers([]), status_html(stopped)
         return
     generator = Generator(max_new_tokens=max_tokens, aback_config=config, settings=settings)
     answers: list[str] = []  # rendered once per answer (one monitor each), re-joined for every update
     for name in ["no_protection", *[c for c in chosen if c in DEFENCES and c != "aback"]]:
         defence = get_defence(name)
         status = f"ABack done ({backtracks} backtrack(s)); running {defence.title}…"
-        yield records_view, lines, stream, timeline, join_answers(answers), status
+        yield records_view, lines, stream, timeline, join_answers(answers), status_html(status)
         result = defence.answer(text, documents, indicator_texts, generator)
         answers.append(render_answer(defence.title, result.text, indicator_texts))
     status = f"Done: ABack backtracked {backtracks} time(s); {len(answers)} comparison answer(s)."
-    yield records_view, lines, stream, timeline, join_answers(answers), status
+    yield records_view, lines, stream, timeline, join_answers(answers), status_html(status)

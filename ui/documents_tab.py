@@ -8,14 +8,18 @@ from typing import Any
 
 import gradio as gr
 
-from core.documents import SUPPORTED_EXTENSIONS, InputError
+from core.documents import SUPPORTED_EXTENSIONS, BadRecords, InputError
 from core.extract import get_extractor
 from core.workspace import Workspace
-from ui.context import StudioContext
+from ui.context import MESSAGE, StudioContext
+from ui.jobs import PROCESS_THRESHOLD_CHARS, Cancellations, Cancelled, Estimate, ProcessExtractor
+from ui.messages import status_html
 from ui.render import esc, html_list, html_table
 
 EXTRACTORS = ("spacy", "llm", "relik")
 PREVIEW_CHARS = 240
+CANCELLATIONS = Cancellations()  # per browser session: the Cancel button stops that session's extraction
+ROWS_SHOWN = 300  # a 5 MB upload holds ~70,000 records: listing all would send ~12 MB per re-render
 
 
 def build(ctx: StudioContext) -> None:
@@ -32,6 +36,9 @@ def build(ctx: StudioContext) -> None:
                     ),
                 )
                 upload_errors = ctx.register("upload_errors", gr.HTML())
+                load_good = ctx.register(
+                    "load_good_records", gr.Button("Load the good records", visible=False)
+                )
             with gr.Column(scale=1):
                 paste_title = ctx.register(
                     "paste_title", gr.Textbox(label="Title", placeholder="Pasted text")
@@ -44,8 +51,11 @@ def build(ctx: StudioContext) -> None:
                 gr.Radio(list(EXTRACTORS), value=ctx.settings.extractor, label="Triple extractor"),
             )
             extract = ctx.register("extract", gr.Button("Extract triples", variant="primary"))
+            cancel = ctx.register("cancel_extract", gr.Button("Cancel extraction"))
             load_sample = ctx.register("load_sample", gr.Button("Load sample corpus"))
             clear = ctx.register("clear_workspace", gr.Button("Clear workspace", variant="stop"))
+        extract_progress = ctx.register("extract_progress", gr.HTML(elem_classes=["rps-progress"]))
+        clear_confirm = ctx.confirmation("clear_workspace")
         with gr.Accordion("Save, load, export, import", open=False):
             with gr.Row():
                 save_name = ctx.register("save_name", gr.Textbox(label="Workspace name", scale=2))
@@ -74,20 +84,59 @@ def build(ctx: StudioContext) -> None:
         message = f"Loaded {loaded} of {len(items)} file(s)." + (
             " Problems are listed below." if errors else ""
         )
+        waiting = ws.held_back_records()
+        if waiting:
+            message += f" Press 'Load the {waiting} good record(s)' to load the rest of the refused file(s)."
         return ws, message, render_errors(errors), None
+
+    def on_load_good(ws: Workspace) -> tuple[Any, ...]:
+        files = ", ".join(ws.held_back)
+        added = ws.load_held_back()
+        return ws, f"Loaded the good records of {files}: {added} new document(s)/query(ies).", ""
 
     def on_add_text(ws: Workspace, title: str, text: str) -> tuple[Any, ...]:
         document = ws.add_text(text, title)
         return ws, f"Added document {document.title!r}.", ""
 
-    def on_extract(ws: Workspace, name: str, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008
-        backend = get_extractor(name, settings)
+    def on_extract(
+        ws: Workspace,
+        name: str,
+        request: gr.Request,
+        progress: gr.Progress = gr.Progress(),  # noqa: B008
+    ) -> tuple[Any, ...]:
+        session = request.session_hash if request is not None else ""
+        flag = CANCELLATIONS.start(session)
+        estimate = Estimate(unit="part")
+        pending = ws.pending_sources()
+        progress((0, len(pending.documents) + len(pending.queries) or 1), desc=f"{name}: starting")
 
         def report(done: int, total: int) -> None:
-            progress((done, total), desc=f"extracting with {name}")
+            if flag.is_set():
+                raise Cancelled
+            progress((done, total), desc=f"{name}: {estimate.describe(done, total)}")
 
-        added = ws.extract(backend, progress=report)
-        return ws, f"{name}: {added} new triple(s); {len(ws.triples)} in total."
+        try:
+            backend = extractor_for(name, pending, flag)
+            added = ws.extract(backend, progress=report)
+        except Cancelled:
+            return ws, "Extraction cancelled; the workspace is as it was.", ""
+        finally:
+            CANCELLATIONS.finish(session, flag)
+        done = f"{name}: {added} new triple(s); {len(ws.triples)} in total."
+        return ws, done, f'<span class="rps-note">Extracted in {estimate.elapsed():.1f} s.</span>'
+
+    def extractor_for(name: str, pending: Any, flag: Any) -> Any:
+        """Long work goes to a worker process (other sessions keep the CPU; Cancel ends it at
+        once); a little runs here, where a process's start-up would cost more than it saves."""
+        size = sum(len(d.text) for d in pending.documents) + sum(len(q.text) for q in pending.queries)
+        if size >= PROCESS_THRESHOLD_CHARS:
+            return ProcessExtractor(name, settings, flag)
+        return get_extractor(name, settings)
+
+    def on_cancel(request: gr.Request) -> tuple[str, str]:
+        running = CANCELLATIONS.cancel(request.session_hash if request is not None else "")
+        text = "Extraction cancelled; the workspace is as it was." if running else "No extraction is running."
+        return status_html(text), f'<span class="rps-note">{esc(text)}</span>'
 
     def on_load_sample(ws: Workspace) -> tuple[Any, ...]:
         added = ws.load_sample()
@@ -96,6 +145,14 @@ def build(ctx: StudioContext) -> None:
     def on_clear(ws: Workspace) -> tuple[Any, ...]:
         ws.clear()
         return ws, "Workspace cleared."
+
+    def ask_clear(ws: Workspace) -> str | None:
+        if not ws.corpus.documents and not ws.corpus.queries:
+            return None
+        return (
+            f"Clear the workspace: {len(ws.corpus.documents)} document(s), {len(ws.triples)} triple(s) and "
+            f"{len(ws.marked_private)} private mark(s) are dropped (saved workspaces stay)."
+        )
 
     def on_save(ws: Workspace, name: str) -> tuple[Any, ...]:
         ws.save(repo, name)
@@ -129,10 +186,27 @@ def build(ctx: StudioContext) -> None:
         return ws, f"Imported as {stored!r}.", saved_choices(repo, stored), None
 
     ctx.action(upload.upload, on_upload, [upload], [upload_errors, upload], api_name="add_files")
+    ctx.action(load_good.click, on_load_good, [], [upload_errors], api_name="load_good_records")
     ctx.action(add_text.click, on_add_text, [paste_title, paste_text], [paste_text], api_name="add_text")
-    ctx.action(extract.click, on_extract, [extractor], [], api_name="extract", show_progress="full")
+    extraction = ctx.action(
+        extract.click,
+        on_extract,
+        [extractor],
+        [extract_progress],
+        api_name="extract",
+        show_progress="full",
+        show_progress_on=[extract_progress],
+    )
+    cancel.click(
+        on_cancel,
+        [],
+        [ctx.get(MESSAGE), extract_progress],
+        cancels=[extraction],
+        api_name="cancel_extract",
+        queue=False,
+    )
     ctx.action(load_sample.click, on_load_sample, [], [], api_name="load_sample")
-    ctx.action(clear.click, on_clear, [], [], api_name="clear_workspace")
+    ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")
     ctx.action(save.click, on_save, [save_name], [saved], api_name="save_workspace")
     ctx.action(load.click, on_load, [saved], [save_name], api_name="load_workspace")
     ctx.action(export.click, on_export, [save_name], [export_file, saved], api_name="export_json")
@@ -140,6 +214,12 @@ def build(ctx: StudioContext) -> None:
 
     ctx.add_view(lambda ws: (render_summary(ws), render_documents(ws)), [summary, documents])
     ctx.add_view(lambda ws: saved_choices(repo, ws.name), [saved])
+    ctx.add_view(render_load_good, [load_good])
+
+
+def render_load_good(ws: Workspace) -> Any:
+    waiting = ws.held_back_records()
+    return gr.Button(value=f"Load the {waiting} good record(s)", visible=waiting > 0)
 
 
 def saved_choices(repo: Any, selected: str = "") -> Any:
@@ -163,11 +243,23 @@ def _unused_name(repo: Any, stem: str) -> str:
 def render_errors(errors: list[InputError]) -> str:
     if not errors:
         return ""
-    items = [
-        f"<b>{esc(e.file)}</b>" + (f", line {e.line}" if e.line else "") + f": {esc(e.message)}"
-        for e in errors
-    ]
+    items = []
+    for error in errors:
+        if isinstance(error, BadRecords):
+            waiting = f"; its {error.good_records} good record(s) can be loaded" if error.good_records else ""
+            items.append(
+                f"<b>{esc(error.file)}</b>: {len(error.errors)} problem(s) in "
+                f"{error.total_records - error.good_records} of {error.total_records} record(s){esc(waiting)}"
+            )
+            items.extend(_error_item(e) for e in error.errors)
+        else:
+            items.append(_error_item(error))
     return '<div class="rps-errors">' + html_list(items, "", "rps-error-list") + "</div>"
+
+
+def _error_item(error: InputError) -> str:
+    line = f", line {error.line}" if error.line else ""
+    return f"<b>{esc(error.file)}</b>{line}: {esc(error.message)}"
 
 
 def render_summary(ws: Workspace) -> str:
@@ -180,6 +272,9 @@ def render_summary(ws: Workspace) -> str:
     ]
     if waiting:
         parts.append(f"<b>{waiting}</b> not extracted yet")
+    empty = sum(1 for doc in ws.corpus.documents if not doc.text.strip())
+    if empty:
+        parts.append(f"<b>{empty}</b> empty passage(s), never extracted")
     if ws.name:
         parts.append(f"saved as <b>{esc(ws.name)}</b>")
     return '<div class="rps-summary">' + " · ".join(parts) + "</div>"
@@ -193,10 +288,12 @@ def render_documents(ws: Workspace) -> str:
         (
             f"<b>{esc(doc.title or doc.id)}</b><br><code>{esc(doc.id)}</code>",
             esc(doc.source),
-            str(counts.get(doc.id, 0)) if doc.id in ws.extracted_ids else "–",
-            f'<span class="rps-preview">{esc(_preview(doc.text))}</span>',
+            _triple_count(ws, doc.id, doc.text, counts),
+            f'<span class="rps-preview">{esc(_preview(doc.text))}</span>'
+            if doc.text.strip()
+            else '<span class="rps-empty">(empty passage)</span>',
         )
-        for doc in ws.corpus.documents
+        for doc in ws.corpus.documents[:ROWS_SHOWN]
     ]
     query_rows = [
         (
@@ -205,19 +302,32 @@ def render_documents(ws: Workspace) -> str:
             esc(", ".join(query.doc_ids)),
             str(counts.get(query.id, 0)) if query.id in ws.extracted_ids else "–",
         )
-        for query in ws.corpus.queries
+        for query in ws.corpus.queries[:ROWS_SHOWN]
     ]
     html = "<h3>Documents</h3>"
     html += (
-        html_table(["Document", "Source", "Triples", "Text"], doc_rows)
+        html_table(["Document", "Source", "Triples", "Text"], doc_rows) + _more(len(ws.corpus.documents))
         if doc_rows
         else '<p class="rps-empty">No documents yet: upload files, paste text or load the sample corpus.</p>'
     )
     if query_rows:
         html += "<h3>Queries</h3>" + html_table(
             ["Query", "Answers", "Retrieved documents", "Triples"], query_rows
-        )
+        ) + _more(len(ws.corpus.queries))
     return html
+
+
+def _more(total: int) -> str:
+    hidden = total - ROWS_SHOWN
+    if hidden <= 0:
+        return ""
+    return f'<p class="rps-empty">… and {hidden:,} more (the first {ROWS_SHOWN} are listed).</p>'
+
+
+def _triple_count(ws: Workspace, doc_id: str, text: str, counts: dict[str, int]) -> str:
+    if not text.strip():
+        return "empty"
+    return str(counts.get(doc_id, 0)) if doc_id in ws.extracted_ids else "–"
 
 
 def _preview(text: str) -> str:
