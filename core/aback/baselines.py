@@ -204,7 +204,7 @@ class ABackDefence(Defence):
         result = run_guarded(messages, list(indicators), _aback_config(generator), lm=generator.lm,
                              settings=generator.settings)
         details = {"generated_tokens": result.generated_tokens, "wall_s": result.wall_s,
-                   "backtracks": len(result.events)}
+                   "backtracks": len(result.events), "refused": result.refused}
         return DefenceResult(self.name, result.text.strip(), messages, events=tuple(result.events),
                              details=details)
 

