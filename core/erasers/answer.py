@@ -1,7 +1,7 @@
 """Downstream utility (Eraser4RAG Table 3): answer a question from retrieved passages.
 
 The reader is the configured chat client (an OpenAI-compatible endpoint, else the local
-model); it sees the first `answer_k` passages with their titles. An answer is correct
+model); it sees the first `reader_k` passages with their titles. An answer is correct
 when a gold answer string occurs in it (case-folded, whitespace-normalised), as in the
 paper's PopQA evaluation.
 """
@@ -34,10 +34,10 @@ def answer_question(question: str, titles: Sequence[str], texts: Sequence[str], 
         f"[{number}] {title}: {text.strip()}" if title else f"[{number}] {text.strip()}"
         for number, (title, text) in enumerate(zip(titles, texts, strict=True), start=1)
         if text.strip()
-    ][: settings.answer_k]
+    ][: settings.reader_k]
     prompt = answer_prompt().format(passages="\n".join(passages) or "(no passage)", question=question)
     return _reader(settings).chat(
-        [{"role": "user", "content": prompt}], max_tokens=settings.answer_max_new_tokens, temperature=0.0
+        [{"role": "user", "content": prompt}], max_tokens=settings.reader_max_new_tokens, temperature=0.0
     )
 
 
