@@ -55,7 +55,15 @@ def test_erase_writes_out_and_metrics_resumes_and_ray_writes_the_same(tmp_path, 
     _erase(tmp_path, "partial.jsonl")
     assert partial.read_text() == out.read_text()
 
-    ray_out = _erase(tmp_path, "ray.jsonl", "--ray")
+    import ray
+
+    from core.erasers.ray_runner import init_ray
+
+    init_ray(num_cpus=1)  # one worker: the test machine has 2 shared cores; `--ray` joins this Ray
+    try:
+        ray_out = _erase(tmp_path, "ray.jsonl", "--ray")
+    finally:
+        ray.shutdown()
     assert ray_out.read_text() == out.read_text()
 
 
