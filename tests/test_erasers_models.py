@@ -67,8 +67,10 @@ def test_seq2seq_path_on_a_small_t5_built_from_a_config(tmp_path):
     T5ForConditionalGeneration(config).save_pretrained(tmp_path)
     tokenizer.save_pretrained(tmp_path)
     load_rewriter.cache_clear()
-    settings = _settings(rewriter_model=str(tmp_path), rewriter_max_new_tokens=6, rewriter_max_input_tokens=96,
-                         rewriter_window_sentences=2)
+    settings = _settings(
+        rewriter_model=str(tmp_path), rewriter_max_new_tokens=6, rewriter_max_input_tokens=96,
+        rewriter_window_sentences=2,
+    )
     eraser = get_eraser("eraser4rag", settings)
     assert eraser.trained is False
     assert eraser.rewriter.seq2seq is True
