@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from core.erasers.base import (
+    NO_PRIVATE_NOTE,
     EraseRequest,
     Progress,
     Rewrite,
@@ -100,6 +101,9 @@ class GraphGuidedEraser:
             text, edits = tidy_after_removal(document.text, text, edits)
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
+        notes = (f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",)
+        if not request.definition.private:
+            notes += (NO_PRIVATE_NOTE,)
         return Rewrite(
             doc_id=document.id,
             eraser=self.name,
@@ -109,7 +113,7 @@ class GraphGuidedEraser:
             removed=request.private_keys_of(document.id),
             kept=kept_public(request, document.id, edits),
             seconds=seconds,
-            notes=(f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",),
+            notes=notes,
         )
 
 
