@@ -6,7 +6,7 @@ from pathlib import Path
 
 from core.cli import main
 
-SLICE = Path(__file__).parent / "data" / "popqa_slice.jsonl"
+SLICE = Path(__file__).parent / "data" / "popqa_erase_slice.jsonl"
 ARGS = ["--eraser", "graph-guided", "--verify", "--ratio", "0.25", "--seed", "0"]
 
 
