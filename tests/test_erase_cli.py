@@ -81,7 +81,7 @@ def test_answer_reports_accuracy_on_original_and_rewritten_passages(tmp_path, ca
     source = tmp_path / "one.jsonl"
     source.write_text(SLICE.read_text().splitlines()[0] + "\n")
     out = tmp_path / "answered.jsonl"
-    args = ["--reader-k", "2", "--reader-max-new-tokens", "8", "erase", str(source), "--out", str(out),
+    args = ["--reader-k", "1", "--reader-max-new-tokens", "4", "erase", str(source), "--out", str(out),
             "--eraser", "graph-guided", "--answer"]
     assert main(args) == 0
     assert "accuracy: original" in capsys.readouterr().out
