@@ -89,18 +89,7 @@ def main() -> None:
         for n, line in enumerate(lines[: args.model_records], start=1)
     ]
     names = args.erasers.split(",")
-    rows = []
-    for name in names:
-        if name not in RULE_BASED or args.subset_only:
-            continue
-        for verify in (False, True):
-            rows.append(run_eraser(name, verify, requests, extractor, settings, answers))
-            print(format_row(rows[-1]), flush=True)
-    if any(name not in RULE_BASED for name in names):  # every eraser on the small subset, side by side
-        for name in names:
-            for verify in (False, True) if name in RULE_BASED else (False,):
-                rows.append(run_eraser(name, verify, subset, extractor, settings, {}, label="subset"))
-                print(format_row(rows[-1]), flush=True)
+    rows: list[dict[str, Any]] = []
     report = {
         "data": args.path.name,
         "records": len(requests),
@@ -115,8 +104,22 @@ def main() -> None:
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
         "rows": rows,
     }
-    args.results.parent.mkdir(parents=True, exist_ok=True)
-    args.results.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+    def add(row: dict[str, Any]) -> None:  # rewritten after every row: a late failure keeps the rest
+        rows.append(row)
+        print(format_row(row), flush=True)
+        args.results.parent.mkdir(parents=True, exist_ok=True)
+        args.results.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+    for name in names:
+        if name not in RULE_BASED or args.subset_only:
+            continue
+        for verify in (False, True):
+            add(run_eraser(name, verify, requests, extractor, settings, answers))
+    if any(name not in RULE_BASED for name in names):  # every eraser on the small subset, side by side
+        for name in names:
+            for verify in (False, True) if name in RULE_BASED else (False,):
+                add(run_eraser(name, verify, subset, extractor, settings, {}, label="subset"))
     print(markdown_table(report))
 
 
