@@ -12,12 +12,20 @@ from core.settings import Settings
 from core.split import connected_random_private_keys
 from core.types import Triple, TripleKey
 
-# Planted private facts of the sample corpus (see core.documents.load_sample_corpus).
-MARKED: tuple[TripleKey, ...] = (
-    ("mara voss", "live_in", "harrow vale"),
-    ("tomas reyl", "suffer_from", "asthma"),
-    ("tomas reyl", "live_in", "eastmere"),
+# Planted private facts of the sample corpus (see core.documents.load_sample_corpus), as
+# (head, tail) pairs: the relation name is the extractor's business (its vocabulary may change).
+MARKED_PAIRS: tuple[tuple[str, str], ...] = (
+    ("mara voss", "harrow vale"),
+    ("tomas reyl", "asthma"),
+    ("tomas reyl", "eastmere"),
 )
+
+
+def key_between(keys: set[TripleKey], head: str, tail: str) -> TripleKey:
+    """The one extracted key from `head` to `tail` (the test fails clearly when there is none)."""
+    found = sorted(k for k in keys if k[0] == head and k[2] == tail)
+    assert found, f"the extractor found no triple from {head!r} to {tail!r}"
+    return found[0]
 
 
 @lru_cache(maxsize=1)
@@ -36,7 +44,7 @@ def sample_request(doc_ids: tuple[str, ...] | None = None, split_seed: int | Non
     triples = tuple(t for t in sample_triples() if t.doc_id in ids)
     keys = {t.key for t in triples}
     if split_seed is None:
-        marked = {k for k in MARKED if k in keys}
+        marked = {k for k in keys if (k[0], k[2]) in MARKED_PAIRS}
     else:
         marked = connected_random_private_keys(keys, 0.25, split_seed)
     definition = define_privacy(keys, marked)

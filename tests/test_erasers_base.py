@@ -43,7 +43,7 @@ def test_mask_replaces_private_tails_with_typed_placeholders():
     assert hr.text.startswith("Mara Voss lives in [LOCATION].")
     assert "asthma" not in hr.text
     assert "attends Harrow Vale School" in hr.text  # a longer name is not a mention of its prefix
-    assert ("mara voss", "live_in", "harrow vale") in hr.removed
+    assert any(k[0] == "mara voss" and k[2] == "harrow vale" for k in hr.removed)
     for edit in hr.edits:
         assert hr.text[slice(*edit.rewrite_span)].startswith("[")
         assert "private (" in edit.reason and edit.keys

@@ -8,7 +8,7 @@ from core.extract import get_extractor
 from core.filters import PrivacyDefinition
 from core.settings import Settings
 from core.types import Document
-from tests.erasers_fixtures import sample_request
+from tests.erasers_fixtures import key_between, sample_request
 
 
 def _spacy():
@@ -51,10 +51,10 @@ def test_repair_cuts_a_planted_path_at_the_excluded_triple_before_the_public_one
     )
     triples = tuple(_spacy().extract_many([(d.id, d.text) for d in documents]))
     keys = {t.key for t in triples}
-    private = ("mara voss", "live_in", "harrow vale")
-    public_link = ("mara voss", "work_for", "lindqvist robotics")
-    excluded_link = ("lindqvist robotics", "located_in", "harrow vale")
-    assert {private, public_link, excluded_link} <= keys
+    private = key_between(keys, "mara voss", "harrow vale")
+    public_link = key_between(keys, "mara voss", "lindqvist robotics")
+    excluded_link = key_between(keys, "lindqvist robotics", "harrow vale")
+    assert public_link not in {private, excluded_link}
     definition = PrivacyDefinition(
         private=frozenset({private}),
         public=frozenset(keys - {private, excluded_link}),
@@ -73,7 +73,7 @@ def test_repair_cuts_a_planted_path_at_the_excluded_triple_before_the_public_one
     assert "Mara Voss works for Lindqvist Robotics." in by_id["b"].text  # the public link stays
     assert "Harrow Vale" not in by_id["c"].text and "builds robots" in by_id["c"].text
     (repair,) = by_id["c"].repairs
-    assert "cut excluded (lindqvist robotics, located_in, harrow vale)" in repair
+    assert f"cut excluded ({', '.join(excluded_link)})" in repair
     assert "cost: 0 public triple(s)" in repair
     after = evaluate_rewrites(request, repaired, _spacy())
     assert after.connected == () and after.r_connect == 0.0
