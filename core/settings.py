@@ -77,6 +77,16 @@ class Settings:
     seed: int = 0
     split_method: str = "connected"  # connected (the paper's connected subset) | uniform
 
+    # Erasers (Eraser4RAG rewriting)
+    eval_extractor: str = ""  # extractor that grades rewrites ("" = the defining extractor)
+    rewriter_model: str = ""  # eraser4rag: local folder or hub id ("" = embedded SmolLM2-135M-Instruct)
+    rewriter_adapter: str = ""  # eraser4rag: peft LoRA adapter folder ("" = untrained)
+    rewriter_max_input_tokens: int = 1024  # eraser4rag: context budget for document + triples
+    rewriter_window_sentences: int = 3  # eraser4rag: sentences rewritten per window of a long document
+    rewriter_max_new_tokens: int = 512  # model erasers: token budget of one rewrite
+    reader_k: int = 5  # downstream accuracy: passages given to the reader
+    reader_max_new_tokens: int = 32  # downstream accuracy: token budget of one answer
+
     @property
     def llm_api_key(self) -> str:
         """Read at use time from the environment; never a stored field."""
@@ -121,6 +131,14 @@ HELP: dict[str, str] = {
     "pii_deny_list": "PII indicators: ';'-separated terms always treated as indicators",
     "private_ratio": "share of triples made private by a random split",
     "seed": "random seed for splits and sampling",
+    "eval_extractor": "extractor that grades rewrites ('' = the defining --extractor)",
+    "rewriter_model": "eraser4rag rewriter: local folder or hub id, seq2seq or causal ('' = SmolLM2-135M)",
+    "rewriter_adapter": "eraser4rag: peft LoRA adapter folder ('' = untrained base model)",
+    "rewriter_max_input_tokens": "eraser4rag: input token budget (document window + linearised triples)",
+    "rewriter_window_sentences": "eraser4rag: sentences per window when a document is long",
+    "rewriter_max_new_tokens": "model erasers: token budget of one rewrite",
+    "reader_k": "downstream accuracy: retrieved passages given to the reader",
+    "reader_max_new_tokens": "downstream accuracy: token budget of one answer",
     "split_method": "simulated marks: connected (the paper's connected subset, section 3.1.1) or uniform",
 }
 
