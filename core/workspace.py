@@ -9,8 +9,8 @@ risks, source titles) are cached; each is dropped when what it depends on change
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.documents import InputError, corpus_from_text, load_many, load_sample_corpus
@@ -18,6 +18,17 @@ from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
 from core.metrics import r_connect
+from core.erasers.base import EraseRequest, Eraser
+from core.rewrites import (
+    Evaluate,
+    RewriteRun,
+    Verify,
+    check_request,
+    fingerprint,
+    run_eraser,
+    run_label,
+    start_run,
+)
 from core.risk import InferenceRisk, inference_risks
 from core.split import random_private_keys
 from core.types import Corpus, Document, Triple, TripleKey, normalize_entity, normalize_relation
@@ -34,6 +45,11 @@ EXCLUDED = "excluded"  # public candidate removed because it connects private en
 INFERABLE = "inferable"  # marked private, but derivable from public triples, so not kept private
 QUERY = "query"  # from a query: never private
 
+# State of a rewrite run against the current workspace.
+FRESH = "fresh"  # computed from the current definition and texts, every document rewritten
+STALE = "stale"  # the definition or a document changed since: shown, never silently recomputed
+INCOMPLETE = "incomplete"  # stopped before its last document (an error); running again continues
+
 
 @dataclass
 class Workspace:
@@ -43,6 +59,8 @@ class Workspace:
     marked_private: set[TripleKey] = field(default_factory=set)
     definition: PrivacyDefinition | None = None
     name: str = ""
+    # Rewrite runs by label ("graph-guided", "mask + verify"), kept with the definition they came from.
+    rewrite_runs: dict[str, RewriteRun] = field(default_factory=dict)
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
     # Other derived views by name ("all_keys", "query_keys", "statuses", "risks", "titles").
     _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -173,11 +191,11 @@ class Workspace:
 
     def _set_corpus(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self._forget("titles", "query_keys", "statuses")
+        self._forget("titles", "query_keys", "statuses", "fingerprints")
 
     def _set_definition(self, definition: PrivacyDefinition | None) -> None:
         self.definition = definition
-        self._forget("statuses", "risks")
+        self._forget("statuses", "risks", "fingerprints")
 
     def _triples_changed(self) -> None:
         self._graph = None
@@ -221,6 +239,7 @@ class Workspace:
         self.extracted_ids = set()
         self.marked_private = set()
         self._triples_changed()
+        self.rewrite_runs = {}
         self.name = ""
 
     # -- extraction --------------------------------------------------------------------------
@@ -324,6 +343,96 @@ class Workspace:
             return None
         return r_connect(private, self.all_keys() - private)
 
+    # -- rewrites ----------------------------------------------------------------------------
+
+    def rewrite_documents(self) -> list[Document]:
+        """The documents an eraser run rewrites: every loaded document, in load order."""
+        return list(self.corpus.documents)
+
+    def rewrite_request(self, documents: Sequence[Document] | None = None) -> EraseRequest:
+        """The erasers' input: the documents, their triple occurrences and the current definition."""
+        if self.definition is None:
+            raise ValueError(
+                "nothing is private yet: mark triples private in the Knowledge graph tab, then run an eraser"
+            )
+        documents = tuple(self.rewrite_documents() if documents is None else documents)
+        ids = {doc.id for doc in documents}
+        triples = tuple(t for t in self.triples if t.doc_id in ids)
+        return EraseRequest(documents=documents, triples=triples, definition=self.definition)
+
+    def rewrite_fingerprint(self, doc_ids: Sequence[str] | None = None) -> str:
+        """Digest of the definition (restricted to these documents' triples) and of their texts."""
+        wanted = tuple(d.id for d in self.rewrite_documents()) if doc_ids is None else tuple(doc_ids)
+        cache: dict[tuple[str, ...], str] = self._cached("fingerprints", dict, definition_bound=True)
+        if wanted not in cache:
+            by_id = {doc.id: doc for doc in self.corpus.documents}
+            documents = [by_id[d] for d in wanted if d in by_id]
+            if len(documents) < len(wanted):
+                cache[wanted] = "documents-missing"
+            else:
+                ids = set(wanted)
+                keys = {t.key for t in self.triples if t.doc_id in ids}
+                cache[wanted] = fingerprint(self.definition, keys, documents)
+        return cache[wanted]
+
+    def rewrite_state(self, label: str) -> str:
+        """fresh | stale | incomplete for the run kept under `label`."""
+        run = self.rewrite_runs[label]
+        if run.fingerprint != self.rewrite_fingerprint(run.doc_ids):
+            return STALE
+        return FRESH if run.complete else INCOMPLETE
+
+    def run_erasers(
+        self,
+        erasers: Sequence[Eraser],
+        verify: bool = False,
+        recompute: bool = False,
+        verifier: Verify | None = None,
+        evaluate: Evaluate | None = None,
+        progress: Progress | None = None,
+    ) -> Iterator[RewriteRun]:
+        """Run each eraser over the current documents and keep its run; yields after every document.
+
+        A fresh, complete run is kept as it is unless `recompute`; an incomplete one continues from
+        the document it stopped at; a stale one starts over. Whatever an eraser finished stays in
+        `rewrite_runs` even when a later document fails (the run then lists the problem).
+        """
+        if not erasers:
+            raise ValueError("choose at least one eraser")
+        request = self.rewrite_request()
+        check_request(request)
+        current = self.rewrite_fingerprint()
+        total = len(erasers) * len(request.documents)
+        for index, eraser in enumerate(erasers):
+            label = run_label(eraser.name, verify)
+            previous = self.rewrite_runs.get(label)
+            if previous is not None and not recompute and previous.fingerprint == current and previous.complete:
+                yield previous
+                continue
+            run = start_run(eraser, request, verify, current, None if recompute else previous)
+            offset = index * len(request.documents)
+
+            def report(done: int, _total: int, offset: int = offset) -> None:
+                if progress is not None:
+                    progress(offset + done, total)
+
+            for run in run_eraser(eraser, request, run, verifier, evaluate, report):
+                self.rewrite_runs[label] = run
+                yield run
+
+    def set_rewrite_accuracy(self, label: str, accuracy: dict[str, Any]) -> RewriteRun:
+        """Keep the downstream accuracy measured for a run (computed only when asked)."""
+        run = replace(self.rewrite_runs[label], accuracy=dict(accuracy))
+        self.rewrite_runs[label] = run
+        return run
+
+    def forget_rewrites(self, labels: Iterable[str] | None = None) -> int:
+        """Drop the runs under `labels` (all when None); returns how many were dropped."""
+        chosen = list(self.rewrite_runs) if labels is None else [lbl for lbl in labels if lbl in self.rewrite_runs]
+        for label in chosen:
+            del self.rewrite_runs[label]
+        return len(chosen)
+
     # -- persistence -------------------------------------------------------------------------
 
     def save(self, repo: Any, name: str) -> None:
@@ -340,6 +449,7 @@ class Workspace:
             repo.save_definition(name, DEFAULT_DEFINITION_NAME, self.definition, {}, overwrite=True)
         elif DEFAULT_DEFINITION_NAME in repo.list_definitions(name):
             repo.delete_definition(name, DEFAULT_DEFINITION_NAME)
+        repo.save_rewrites(name, list(self.rewrite_runs.values()))
         self.name = name
 
     def load(self, repo: Any, name: str) -> None:
@@ -356,6 +466,7 @@ class Workspace:
             self.extracted_ids |= {i for i in saved_ids if isinstance(i, str)}
         self.marked_private = set(definition.marked) if definition is not None else set()
         self._triples_changed()
+        self.rewrite_runs = {run.label: run for run in repo.load_rewrites(name)}
         self.name = name
 
     # -- tables ------------------------------------------------------------------------------

@@ -1,0 +1,227 @@
+"""Rewrite runs: what one eraser made of one retrieval set, kept with the definition it came from.
+
+A `RewriteRun` holds one eraser's rewrites of the documents in scope, the per-document
+problems met on the way (an endpoint that failed, an empty rewrite), the metrics computed
+once when the run finished, and the fingerprint of the privacy definition and document
+texts it was computed from. A run is *stale* when that fingerprint no longer matches the
+workspace: the definition or a document changed since. Stale runs are kept and shown as
+stale; nothing re-runs an eraser except an explicit request (`run_eraser`).
+
+`run_eraser` streams: it yields the run after each rewritten document, so a caller can show
+progress and keep what is done when a later document fails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from core.erasers.base import EraseRequest, Eraser, Rewrite
+from core.filters import PrivacyDefinition
+from core.types import Document, TripleKey
+
+Progress = Callable[[int, int], None]
+# Post-processing and evaluation hooks (verify-and-repair, metrics) supplied by the caller, so this
+# module needs no extractor or model: verify(request, rewrites) -> rewrites; evaluate -> metrics dict.
+Verify = Callable[[EraseRequest, list[Rewrite]], list[Rewrite]]
+Evaluate = Callable[[EraseRequest, list[Rewrite]], dict[str, Any]]
+
+NO_DEFINITION = "no-definition"
+
+
+@dataclass(frozen=True)
+class DocProblem:
+    """Something that went wrong for one document; `message` names it and says what to do."""
+
+    doc_id: str
+    message: str
+
+
+@dataclass(frozen=True)
+class RewriteRun:
+    eraser: str
+    verify: bool
+    trained: bool
+    fingerprint: str  # of the definition and document texts the run was computed from
+    doc_ids: tuple[str, ...]  # the documents asked for, in order
+    rewrites: tuple[Rewrite, ...] = ()
+    problems: tuple[DocProblem, ...] = ()
+    # {"overall": {...}, "per_doc": {doc_id: {...}}}: computed once, when the run completed
+    metrics: dict[str, Any] = field(default_factory=dict)
+    # downstream utility, computed only when asked: {"original": x, "rewritten": y, "records": n, ...}
+    accuracy: dict[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+    definition_name: str = "default"
+
+    @property
+    def label(self) -> str:
+        return run_label(self.eraser, self.verify)
+
+    def rewrite_of(self, doc_id: str) -> Rewrite | None:
+        for rewrite in self.rewrites:
+            if rewrite.doc_id == doc_id:
+                return rewrite
+        return None
+
+    def missing(self) -> tuple[str, ...]:
+        """Documents asked for that have no rewrite yet (the run stopped before them)."""
+        done = {r.doc_id for r in self.rewrites}
+        return tuple(d for d in self.doc_ids if d not in done)
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing()
+
+    def seconds(self) -> float:
+        return sum(r.seconds for r in self.rewrites)
+
+
+def run_label(eraser: str, verify: bool) -> str:
+    """The name a run is kept and shown under: the eraser, plus "+ verify" when repaired."""
+    return f"{eraser} + verify" if verify else eraser
+
+
+def fingerprint(
+    definition: PrivacyDefinition | None, scope_keys: Iterable[TripleKey], documents: Iterable[Document]
+) -> str:
+    """A short digest of the part of the definition that touches `scope_keys`, and of the texts.
+
+    Restricting to the scope means a mark in another retrieval set leaves this set's runs fresh.
+    """
+    if definition is None:
+        return NO_DEFINITION
+    scope = set(scope_keys)
+    digest = hashlib.sha256()
+    for name, keys in (
+        ("private", definition.private),
+        ("public", definition.public),
+        ("excluded", definition.excluded),
+    ):
+        digest.update(name.encode())
+        for key in sorted(keys & scope):
+            digest.update("\x1f".join(key).encode() + b"\x1e")
+    for doc in sorted(documents, key=lambda d: d.id):
+        digest.update(b"\x1d" + doc.id.encode() + b"\x1f" + doc.text.encode())
+    return digest.hexdigest()[:20]
+
+
+def utc_timestamp() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def describe(doc: Document) -> str:
+    """How messages name a document: its title and id."""
+    return f"{doc.title!r} [{doc.id}]" if doc.title and doc.title != doc.id else f"[{doc.id}]"
+
+
+def check_request(request: EraseRequest) -> None:
+    """Refuse a request no eraser can do anything useful with, naming what to change."""
+    if not request.documents:
+        raise ValueError("no documents to rewrite: load documents in the Documents tab first")
+    if not request.definition.private:
+        names = ", ".join(describe(d) for d in request.documents[:3])
+        more = f" and {len(request.documents) - 3} more" if len(request.documents) > 3 else ""
+        raise ValueError(
+            f"the privacy definition has no private triple in these documents ({names}{more}): "
+            "mark triples private in the Knowledge graph tab, then run the eraser again"
+        )
+
+
+def start_run(
+    eraser: Eraser,
+    request: EraseRequest,
+    verify: bool,
+    fingerprint_value: str,
+    previous: RewriteRun | None = None,
+) -> RewriteRun:
+    """A run to fill: the fresh part of `previous` when it has the same fingerprint, else empty."""
+    doc_ids = tuple(d.id for d in request.documents)
+    if previous is not None and previous.fingerprint == fingerprint_value:
+        kept = tuple(r for r in previous.rewrites if r.doc_id in doc_ids)
+        return replace(previous, doc_ids=doc_ids, rewrites=kept, problems=(), metrics={},
+                       trained=eraser.trained)
+    return RewriteRun(
+        eraser=eraser.name,
+        verify=verify,
+        trained=eraser.trained,
+        fingerprint=fingerprint_value,
+        doc_ids=doc_ids,
+        created_at=utc_timestamp(),
+    )
+
+
+def run_eraser(
+    eraser: Eraser,
+    request: EraseRequest,
+    run: RewriteRun,
+    verify: Verify | None = None,
+    evaluate: Evaluate | None = None,
+    progress: Progress | None = None,
+) -> Iterator[RewriteRun]:
+    """Rewrite the documents `run` still misses; yield the run after each document.
+
+    A failure (an endpoint that stops answering, a model error) ends the run with a problem
+    naming the document it stopped at; every rewrite made before it is kept, and running
+    again continues from there. Verify-and-repair and the metrics follow once every document
+    has its rewrite.
+    """
+    by_id = {doc.id: doc for doc in request.documents}
+    todo = tuple(by_id[d] for d in run.missing())
+    total = len(run.doc_ids)
+    done = total - len(todo)
+    if todo:
+        part = replace(request, documents=todo)
+        rewrites = list(run.rewrites)
+        problems: list[DocProblem] = []
+        try:
+            for rewrite in eraser.erase(part, None):
+                rewrites.append(rewrite)
+                problem = _empty_rewrite_problem(eraser.name, by_id.get(rewrite.doc_id), rewrite)
+                if problem is not None:
+                    problems.append(problem)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+                run = replace(run, rewrites=_in_order(rewrites, run.doc_ids), problems=tuple(problems))
+                yield run
+        except (RuntimeError, ValueError, OSError) as exc:
+            stopped_at = next((by_id[d] for d in run.missing()), todo[0])
+            problems.append(DocProblem(stopped_at.id, _failure_message(eraser.name, stopped_at, exc)))
+            run = replace(run, rewrites=_in_order(rewrites, run.doc_ids), problems=tuple(problems))
+            yield run
+            return
+    if not run.complete:
+        return
+    rewrites = list(run.rewrites)
+    if verify is not None and run.verify:
+        run = replace(run, rewrites=_in_order(verify(request, rewrites), run.doc_ids))
+    if evaluate is not None:
+        run = replace(run, metrics=evaluate(request, list(run.rewrites)))
+    yield run
+
+
+def _in_order(rewrites: list[Rewrite], doc_ids: tuple[str, ...]) -> tuple[Rewrite, ...]:
+    position = {doc_id: i for i, doc_id in enumerate(doc_ids)}
+    latest: dict[str, Rewrite] = {r.doc_id: r for r in rewrites}
+    return tuple(sorted(latest.values(), key=lambda r: position.get(r.doc_id, len(position))))
+
+
+def _empty_rewrite_problem(eraser: str, doc: Document | None, rewrite: Rewrite) -> DocProblem | None:
+    if rewrite.text.strip() or not rewrite.original.strip():
+        return None
+    name = describe(doc) if doc is not None else f"[{rewrite.doc_id}]"
+    return DocProblem(
+        rewrite.doc_id,
+        f"{eraser} returned an empty rewrite for {name}: the document would vanish from retrieval. "
+        "Check the model or endpoint, or use graph-guided for this document.",
+    )
+
+
+def _failure_message(eraser: str, doc: Document, exc: BaseException) -> str:
+    return (
+        f"{eraser} stopped at {describe(doc)}: {exc}. The rewrites made before it are kept; "
+        "fix the cause (endpoint, model, settings) and press Run again to continue from this document."
+    )
