@@ -1,0 +1,87 @@
+"""Where an entity is mentioned in a text, and what kind of entity it is.
+
+Shared by the erasers (mask, graph-guided), verify-and-repair and the leak check.
+Matching is case-insensitive on word boundaries with flexible whitespace, and accepts
+a leading article ("the Acme Corp" for the key entity "acme corp").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from core.types import Span, normalize_entity
+
+PLACEHOLDER_BY_LABEL = {
+    "PERSON": "[PERSON]",
+    "NORP": "[GROUP]",
+    "FAC": "[LOCATION]",
+    "GPE": "[LOCATION]",
+    "LOC": "[LOCATION]",
+    "ORG": "[ORGANIZATION]",
+    "DATE": "[DATE]",
+    "TIME": "[TIME]",
+    "MONEY": "[AMOUNT]",
+    "QUANTITY": "[AMOUNT]",
+    "CARDINAL": "[NUMBER]",
+    "ORDINAL": "[NUMBER]",
+    "PERCENT": "[NUMBER]",
+    "WORK_OF_ART": "[TITLE]",
+    "EVENT": "[EVENT]",
+    "LANGUAGE": "[LANGUAGE]",
+    "PRODUCT": "[PRODUCT]",
+    "LAW": "[LAW]",
+}
+DEFAULT_PLACEHOLDER = "[ENTITY]"
+
+
+@lru_cache(maxsize=4096)
+def mention_pattern(entity: str) -> re.Pattern[str] | None:
+    """Regex for mentions of `entity` (any surface form with the same normalisation)."""
+    words = normalize_entity(entity).split()
+    if not words:
+        return None
+    body = r"\s+".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<!\w)(?:(?:the|a|an)\s+)?{body}(?!\w)", re.IGNORECASE)
+
+
+def find_mentions(text: str, entity: str, within: Span | None = None) -> list[Span]:
+    """Character spans of `entity` in `text` (optionally only inside `within`)."""
+    pattern = mention_pattern(entity)
+    if pattern is None:
+        return []
+    start, end = within if within is not None else (0, len(text))
+    return [(m.start(), m.end()) for m in pattern.finditer(text, start, end)]
+
+
+def mentions_entity(text: str, entity: str) -> bool:
+    pattern = mention_pattern(entity)
+    return bool(pattern and pattern.search(text))
+
+
+def surname(entity: str) -> str:
+    """The last word of a multi-word name ("mara voss" -> "voss"); "" for one-word names."""
+    words = normalize_entity(entity).split()
+    return words[-1] if len(words) > 1 else ""
+
+
+def inside_longer_entity(doc: Any, span: Span) -> bool:
+    """Whether a mention is only part of a longer named entity ("Harrow Vale" in "Harrow Vale School")."""
+    for ent in doc.ents:
+        if ent.start_char <= span[0] and span[1] <= ent.end_char and (ent.end_char - ent.start_char) > (
+            span[1] - span[0]
+        ):
+            inner = doc.text[span[0] : span[1]]
+            return normalize_entity(ent.text) != normalize_entity(inner)
+    return False
+
+
+def placeholder_for(doc: Any, span: Span) -> str:
+    """Typed placeholder for a mention, from the spaCy entity that overlaps it most."""
+    best_label, best_overlap = "", 0
+    for ent in doc.ents:
+        overlap = min(span[1], ent.end_char) - max(span[0], ent.start_char)
+        if overlap > best_overlap:
+            best_label, best_overlap = ent.label_, overlap
+    return PLACEHOLDER_BY_LABEL.get(best_label, DEFAULT_PLACEHOLDER)
