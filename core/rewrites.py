@@ -14,12 +14,12 @@ progress and keep what is done when a later document fails.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from core.erasers.base import EraseRequest, Eraser, Rewrite
+from core.erasers.base import Eraser, EraseRequest, Rewrite
 from core.filters import PrivacyDefinition
 from core.types import Document, TripleKey
 
@@ -141,8 +141,9 @@ def start_run(
     doc_ids = tuple(d.id for d in request.documents)
     if previous is not None and previous.fingerprint == fingerprint_value:
         kept = tuple(r for r in previous.rewrites if r.doc_id in doc_ids)
-        return replace(previous, doc_ids=doc_ids, rewrites=kept, problems=(), metrics={},
-                       trained=eraser.trained)
+        return replace(
+            previous, doc_ids=doc_ids, rewrites=kept, problems=(), metrics={}, trained=eraser.trained
+        )
     return RewriteRun(
         eraser=eraser.name,
         verify=verify,

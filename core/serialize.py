@@ -425,7 +425,8 @@ def _check_runs_against_corpus(
                 raise BundleError(f"{path}[{i}].doc_ids[{j}]", f"no document with id {doc_id!r}")
         for j, rewrite in enumerate(run.rewrites):
             if rewrite.doc_id not in run.doc_ids:
-                raise BundleError(f"{path}[{i}].rewrites[{j}].doc_id", f"{rewrite.doc_id!r} is not in doc_ids")
+                message = f"{rewrite.doc_id!r} is not in doc_ids"
+                raise BundleError(f"{path}[{i}].rewrites[{j}].doc_id", message)
 
 
 # --- bundles ------------------------------------------------------------------------------------

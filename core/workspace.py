@@ -14,11 +14,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.documents import InputError, corpus_from_text, load_many, load_sample_corpus
+from core.erasers.base import Eraser, EraseRequest
 from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
 from core.metrics import r_connect
-from core.erasers.base import EraseRequest, Eraser
 from core.rewrites import (
     Evaluate,
     RewriteRun,
@@ -406,17 +406,18 @@ class Workspace:
         for index, eraser in enumerate(erasers):
             label = run_label(eraser.name, verify)
             previous = self.rewrite_runs.get(label)
-            if previous is not None and not recompute and previous.fingerprint == current and previous.complete:
+            up_to_date = previous is not None and previous.fingerprint == current and previous.complete
+            if previous is not None and up_to_date and not recompute:
                 yield previous
                 continue
-            run = start_run(eraser, request, verify, current, None if recompute else previous)
+            started = start_run(eraser, request, verify, current, None if recompute else previous)
             offset = index * len(request.documents)
 
             def report(done: int, _total: int, offset: int = offset) -> None:
                 if progress is not None:
                     progress(offset + done, total)
 
-            for run in run_eraser(eraser, request, run, verifier, evaluate, report):
+            for run in run_eraser(eraser, request, started, verifier, evaluate, report):
                 self.rewrite_runs[label] = run
                 yield run
 
@@ -428,7 +429,8 @@ class Workspace:
 
     def forget_rewrites(self, labels: Iterable[str] | None = None) -> int:
         """Drop the runs under `labels` (all when None); returns how many were dropped."""
-        chosen = list(self.rewrite_runs) if labels is None else [lbl for lbl in labels if lbl in self.rewrite_runs]
+        runs = self.rewrite_runs
+        chosen = list(runs) if labels is None else [label for label in labels if label in runs]
         for label in chosen:
             del self.rewrite_runs[label]
         return len(chosen)

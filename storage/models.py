@@ -5,7 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -177,7 +188,9 @@ class RewriteRunRow(Base):
 
     __tablename__ = "rewrite_runs"
     __table_args__ = (
-        UniqueConstraint("corpus_id", "definition_name", "label", name="uq_rewrite_runs_corpus_definition_label"),
+        UniqueConstraint(
+            "corpus_id", "definition_name", "label", name="uq_rewrite_runs_corpus_definition_label"
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

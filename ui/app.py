@@ -17,7 +17,7 @@ from ui.context import MESSAGE, StudioContext
 from ui.render import vis_asset_dir
 
 # One module per tab, in display order; each exposes `build(ctx: StudioContext) -> None`.
-TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.aback_tab"]
+TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.rewrite_tab", "ui.aback_tab"]
 
 CSS_PATH = Path(__file__).resolve().parents[1] / "assets" / "studio.css"
 TITLE = "RAG Privacy Studio"

@@ -24,6 +24,7 @@ components, registers the ones other tabs or tests need with `ctx.register(name,
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -147,7 +148,21 @@ class StudioContext:
 
 
 def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
-    """Show bad input as an error toast; the workspace is left as it was."""
+    """Show bad input as an error toast; the workspace is left as it was.
+
+    A generator handler (a long action that reports as it goes) keeps what it yielded before the error.
+    """
+    if inspect.isgeneratorfunction(handler):
+
+        @functools.wraps(handler)
+        def wrapped_stream(*args: Any, **kwargs: Any) -> Any:
+            try:
+                yield from handler(*args, **kwargs)
+            except (ValueError, LookupError, RuntimeError, OSError) as exc:
+                message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+                raise gr.Error(str(message)) from exc
+
+        return wrapped_stream
 
     @functools.wraps(handler)  # keeps the signature gradio inspects (gr.Progress, gr.SelectData)
     def wrapped(*args: Any, **kwargs: Any) -> tuple[Any, ...]:

@@ -39,7 +39,9 @@ def upgrade() -> None:
     op.create_table(
         "rewrites",
         sa.Column("id", sa.Integer(), primary_key=True),
-        sa.Column("run_id", sa.Integer(), sa.ForeignKey("rewrite_runs.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "run_id", sa.Integer(), sa.ForeignKey("rewrite_runs.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("position", sa.Integer(), nullable=False),
         sa.Column("doc_id", sa.String(200), nullable=False),
         sa.Column("original", sa.Text(), nullable=False),
