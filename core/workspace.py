@@ -336,6 +336,14 @@ class Workspace:
         items = {(key, t.doc_id) for key in self.private_keys() for t in edges.get(key, ())}
         return sorted(items, key=lambda item: (item not in at_risk, item))
 
+    def r_connect_before(self) -> float | None:
+        """r_connect on the original documents: the share of private triples whose entities are connected
+        in the full graph (1.0 whenever every private triple is still stated)."""
+        private = self.private_keys()
+        if not private:
+            return None
+        return r_connect(private, self.all_keys())
+
     def r_connect_after_erasure(self) -> float | None:
         """Share of private triples whose entities stay connected once private triples are erased."""
         private = self.private_keys()
