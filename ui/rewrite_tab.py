@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import gradio as gr
-import pandas as pd
 
 from core.erasers import ERASER_NAMES, get_eraser
 from core.erasers.evaluate import evaluate_rewrites, surviving_connections
@@ -92,18 +91,7 @@ def build(ctx: StudioContext) -> None:
                 label="Metrics per method (whole set; D_special as in the paper's Table 1)",
             ),
         )
-        scatter = ctx.register(
-            "rewrite_scatter",
-            gr.ScatterPlot(
-                x="r_pri",
-                y="r_pub",
-                color="method",
-                x_lim=[0, 1],
-                y_lim=[0, 1],
-                title="r_pub against r_pri (one point per method; best is top left)",
-                height=320,
-            ),
-        )
+        scatter = ctx.register("rewrite_scatter", gr.Plot(label="r_pub against r_pri (one point per method)"))
         with gr.Row():
             method = ctx.register("rewrite_method", gr.Dropdown(label="Method", choices=[], value=None))
             document = ctx.register("rewrite_document", gr.Dropdown(label="Document", choices=[], value=None))
@@ -316,7 +304,36 @@ def render_metrics(ws: Workspace) -> list[list[str]]:
     return rows
 
 
-def render_scatter(ws: Workspace) -> pd.DataFrame:
+def render_scatter(ws: Workspace) -> Any:
+    """A matplotlib figure: r_pub against r_pri, one labelled point per method (best: top left)."""
+    from matplotlib.figure import Figure
+
+    points = scatter_points(ws)
+    figure = Figure(figsize=(6.4, 3.6), layout="constrained")
+    axes = figure.add_subplot()
+    for point in points:
+        axes.scatter(point["r_pri"], point["r_pub"], s=60)
+        # annotate draws plain text (no markup), so a method name cannot inject anything
+        axes.annotate(
+            point["method"],
+            (point["r_pri"], point["r_pub"]),
+            textcoords="offset points",
+            xytext=(6, 4),
+            fontsize=9,
+        )
+    axes.set(
+        xlim=(-0.02, 1.02),
+        ylim=(-0.02, 1.05),
+        xlabel="r_pri (lower is safer)",
+        ylabel="r_pub (higher keeps more)",
+    )
+    axes.grid(alpha=0.3)
+    if not points:
+        axes.text(0.5, 0.5, "no metrics yet", ha="center", va="center", color="#666")
+    return figure
+
+
+def scatter_points(ws: Workspace) -> list[dict[str, Any]]:
     points = []
     for label in ordered_labels(ws):
         run = ws.rewrite_runs[label]
@@ -326,7 +343,7 @@ def render_scatter(ws: Workspace) -> pd.DataFrame:
         state = ws.rewrite_state(label)
         name = _method_name(run) + (" (stale)" if state == STALE else "")
         points.append({"method": name, "r_pri": float(overall["r_pri"]), "r_pub": float(overall["r_pub"])})
-    return pd.DataFrame(points, columns=["method", "r_pri", "r_pub"])
+    return points
 
 
 def render_accuracy(ws: Workspace) -> str:
