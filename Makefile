@@ -26,7 +26,7 @@ $(VENV)/.installed: requirements.txt requirements-nodeps.txt
 
 install-dev: $(VENV)/.installed-dev
 
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt requirements-ray.txt
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $@
 

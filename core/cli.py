@@ -4,6 +4,8 @@
     python -m core.cli split NAME [--ratio 0.25] [--seed 0]
     python -m core.cli risk NAME
     python -m core.cli list | export NAME --out FILE | import FILE [--name NAME]
+    python -m core.cli erase IN.jsonl --out OUT.jsonl --eraser graph-guided [--verify]
+                       --ratio 0.25 --seed 0 [--eval-extractor NAME] [--answer] [--ray [ADDRESS]]
 
 Every settings flag (`--db`, `--extractor`, ...) is accepted before the command name.
 """
@@ -131,6 +133,64 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_erase(args: argparse.Namespace, settings: Settings) -> int:
+    from core.erasers import ERASER_NAMES
+    from core.erasers.batch import EraseOptions, erase_file, run_plain
+
+    if args.eraser not in ERASER_NAMES:
+        print(f"error: --eraser must be one of {', '.join(ERASER_NAMES)}", file=sys.stderr)
+        return 2
+    in_path, out_path = Path(args.input), Path(args.out)
+    if not in_path.is_file():
+        print(f"error: {in_path}: no such file", file=sys.stderr)
+        return 2
+    options = EraseOptions(
+        eraser=args.eraser,
+        verify=args.verify,
+        ratio=settings.private_ratio if args.erase_ratio is None else args.erase_ratio,
+        seed=settings.seed if args.erase_seed is None else args.erase_seed,
+        eval_extractor=args.erase_eval_extractor or "",
+        answer=args.answer,
+        settings=settings,
+    )
+    runner = run_plain
+    if args.ray is not None:
+        from core.erasers.ray_runner import ray_runner
+
+        runner = ray_runner(args.ray or None)
+    bar, update = _progress_bar(f"erasing ({args.eraser}{' + verify' if args.verify else ''})")
+    bar.unit = "record"
+    with bar:
+        metrics, errors = erase_file(in_path, out_path, options, runner=runner, progress=update)
+    for error in errors:
+        print(f"error: {error} (record skipped)", file=sys.stderr)
+    print(_erase_summary(metrics))
+    return 1 if errors else 0
+
+
+def _erase_summary(metrics: dict) -> str:
+    def fmt(value: object) -> str:
+        return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+    lines = [
+        f"{metrics['sets']} records, {metrics['documents']} passages ({metrics['empty_passages']} empty, "
+        f"carried through), {fmt(metrics['docs_per_s'])} passages/s"
+    ]
+    blocks = (("all", metrics), ("D_special", metrics["D_special"]), ("D_infer", metrics["D_infer"]))
+    for name, block in blocks:
+        lines.append(
+            f"{name}: r_pri {fmt(block['r_pri'])}, r_pub {fmt(block['r_pub'])}, "
+            f"r_connect {fmt(block['r_connect'])}, leak check {fmt(block['leak_check'])} "
+            f"({block['documents']} passages)"
+        )
+    if "accuracy_original" in metrics:
+        lines.append(
+            f"accuracy: original {fmt(metrics['accuracy_original'])}, rewritten "
+            f"{fmt(metrics['accuracy_rewritten'])} ({metrics['answered']} answered records)"
+        )
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m core.cli", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -164,6 +224,21 @@ def build_parser() -> argparse.ArgumentParser:
     imported.add_argument("file")
     imported.add_argument("--name")
     imported.set_defaults(run=cmd_import)
+
+    erase = commands.add_parser("erase", help="rewrite retrieval records without their private triples")
+    erase.add_argument("input", metavar="IN.jsonl", help="retriever records: question, answers, ctxs")
+    erase.add_argument("--out", required=True, metavar="OUT.jsonl", help="rewritten records (resumed)")
+    erase.add_argument("--eraser", default="graph-guided", help="graph-guided, mask, llm-each, llm-all, "
+                       "abstraction or eraser4rag")
+    erase.add_argument("--verify", action="store_true", help="verify and repair every rewrite")
+    erase.add_argument("--ratio", type=float, dest="erase_ratio", help="private share (--private-ratio)")
+    erase.add_argument("--seed", type=int, dest="erase_seed", help="split seed (default: the global --seed)")
+    erase.add_argument("--eval-extractor", dest="erase_eval_extractor", metavar="NAME",
+                       help="extractor that grades rewrites (default: --eval-extractor or --extractor)")
+    erase.add_argument("--answer", action="store_true", help="downstream accuracy, original vs rewritten")
+    erase.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                       help="run records on Ray (local without ADDRESS)")
+    erase.set_defaults(run=cmd_erase)
     return parser
 
 

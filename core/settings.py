@@ -65,6 +65,16 @@ class Settings:
     private_ratio: float = 0.25
     seed: int = 0
 
+    # Erasers (Eraser4RAG rewriting)
+    eval_extractor: str = ""  # extractor that grades rewrites ("" = the defining extractor)
+    rewriter_model: str = ""  # eraser4rag: local folder or hub id ("" = embedded SmolLM2-135M-Instruct)
+    rewriter_adapter: str = ""  # eraser4rag: peft LoRA adapter folder ("" = untrained)
+    rewriter_max_input_tokens: int = 1024  # eraser4rag: context budget for document + triples
+    rewriter_window_sentences: int = 3  # eraser4rag: sentences rewritten per window of a long document
+    rewriter_max_new_tokens: int = 256  # model erasers: token budget of one rewrite
+    reader_k: int = 5  # downstream accuracy: passages given to the reader
+    reader_max_new_tokens: int = 32  # downstream accuracy: token budget of one answer
+
     @property
     def llm_api_key(self) -> str:
         """Read at use time from the environment; never a stored field."""
@@ -100,6 +110,14 @@ HELP: dict[str, str] = {
     "retrieval_k": "records retrieved per query",
     "private_ratio": "share of triples made private by a random split",
     "seed": "random seed for splits and sampling",
+    "eval_extractor": "extractor that grades rewrites ('' = the defining --extractor)",
+    "rewriter_model": "eraser4rag rewriter: local folder or hub id, seq2seq or causal ('' = SmolLM2-135M)",
+    "rewriter_adapter": "eraser4rag: peft LoRA adapter folder ('' = untrained base model)",
+    "rewriter_max_input_tokens": "eraser4rag: input token budget (document window + linearised triples)",
+    "rewriter_window_sentences": "eraser4rag: sentences per window when a document is long",
+    "rewriter_max_new_tokens": "model erasers: token budget of one rewrite",
+    "reader_k": "downstream accuracy: retrieved passages given to the reader",
+    "reader_max_new_tokens": "downstream accuracy: token budget of one answer",
 }
 
 

@@ -9,6 +9,7 @@ from core.erasers.base import EraseRequest
 from core.extract import extract_corpus, get_extractor
 from core.filters import define_privacy
 from core.settings import Settings
+from core.split import connected_random_private_keys
 from core.types import Triple, TripleKey
 
 # Planted private facts of the sample corpus (see core.documents.load_sample_corpus).
@@ -24,12 +25,19 @@ def sample_triples() -> tuple[Triple, ...]:
     return tuple(extract_corpus(load_sample_corpus(), get_extractor("spacy", Settings())))
 
 
-def sample_request(doc_ids: tuple[str, ...] | None = None) -> EraseRequest:
-    """One request over the whole sample corpus (or some of its documents), MARKED private."""
+def sample_request(doc_ids: tuple[str, ...] | None = None, split_seed: int | None = None) -> EraseRequest:
+    """One request over the sample corpus (or some of its documents).
+
+    Private: the planted MARKED facts, or with `split_seed` the paper's connected 25 % split.
+    """
     corpus = load_sample_corpus()
     documents = tuple(d for d in corpus.documents if doc_ids is None or d.id in doc_ids)
     ids = {d.id for d in documents}
     triples = tuple(t for t in sample_triples() if t.doc_id in ids)
     keys = {t.key for t in triples}
-    definition = define_privacy(keys, [k for k in MARKED if k in keys])
+    if split_seed is None:
+        marked = {k for k in MARKED if k in keys}
+    else:
+        marked = connected_random_private_keys(keys, 0.25, split_seed)
+    definition = define_privacy(keys, marked)
     return EraseRequest(documents=documents, triples=triples, definition=definition)

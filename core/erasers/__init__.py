@@ -38,7 +38,13 @@ def _mask(settings: Settings) -> Eraser:
     return MaskEraser(settings.spacy_model)
 
 
-ERASERS: dict[str, Callable[[Settings], Eraser]] = {"mask": _mask}
+def _graph_guided(settings: Settings) -> Eraser:
+    from core.erasers.graph_guided import GraphGuidedEraser
+
+    return GraphGuidedEraser(settings.spacy_model)
+
+
+ERASERS: dict[str, Callable[[Settings], Eraser]] = {"graph-guided": _graph_guided, "mask": _mask}
 ERASER_NAMES: tuple[str, ...] = ("graph-guided", "mask", "llm-each", "llm-all", "abstraction", "eraser4rag")
 
 

@@ -43,16 +43,16 @@ def mention_pattern(entity: str) -> re.Pattern[str] | None:
     if not words:
         return None
     body = r"\s+".join(re.escape(w) for w in words)
-    return re.compile(rf"(?<!\w)(?:(?:the|a|an)\s+)?{body}(?!\w)", re.IGNORECASE)
+    return re.compile(rf"(?<!\w)(?:(?:the|a|an)\s+)?(?P<name>{body})(?!\w)", re.IGNORECASE)
 
 
 def find_mentions(text: str, entity: str, within: Span | None = None) -> list[Span]:
-    """Character spans of `entity` in `text` (optionally only inside `within`)."""
+    """Character spans of `entity` in `text` (optionally only inside `within`), without an article."""
     pattern = mention_pattern(entity)
     if pattern is None:
         return []
     start, end = within if within is not None else (0, len(text))
-    return [(m.start(), m.end()) for m in pattern.finditer(text, start, end)]
+    return [(m.start("name"), m.end("name")) for m in pattern.finditer(text, start, end)]
 
 
 def mentions_entity(text: str, entity: str) -> bool:

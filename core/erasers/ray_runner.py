@@ -1,0 +1,57 @@
+"""Run batch erasure records on Ray: a local Ray by default, or a cluster address.
+
+Records are submitted in a bounded window and their results come back in input order,
+so OUT is written exactly as the plain run writes it. Ray is optional
+(`requirements-ray.txt`); without it the command says how to install it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from core.erasers.batch import EraseOptions, process_record
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def ray_runner(address: str | None):
+    """A batch runner (see `core.erasers.batch.erase_file`) that runs each record as a Ray task."""
+
+    def run(items: list[tuple[dict[str, Any], str]], options: EraseOptions) -> Iterator[dict[str, Any]]:
+        try:
+            import ray
+        except ImportError as exc:
+            raise RuntimeError("--ray needs Ray: pip install -r requirements-ray.txt") from exc
+        if not ray.is_initialized():
+            _init(ray, address)
+        task = ray.remote(process_record)
+        window = max(2, int(ray.available_resources().get("CPU", 2)) * 2)
+        pending: deque[Any] = deque()
+        for record, where in items:
+            pending.append(task.remote(record, where, options))
+            if len(pending) >= window:
+                yield ray.get(pending.popleft())
+        while pending:
+            yield ray.get(pending.popleft())
+
+    return run
+
+
+def _init(ray: Any, address: str | None) -> None:
+    # workers import `core` from this checkout on a local Ray; a cluster needs the package installed
+    path = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {"PYTHONPATH": path, "TOKENIZERS_PARALLELISM": "false"}
+    for name in ("RPS_CACHE_DIR", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):  # keys stay out of Ray's logs
+        if name in os.environ:
+            env[name] = os.environ[name]
+    ray.init(
+        address=address or None,
+        runtime_env={"env_vars": env},
+        include_dashboard=False,
+        log_to_driver=False,
+        ignore_reinit_error=True,
+    )

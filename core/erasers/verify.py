@@ -1,0 +1,196 @@
+"""Verify and repair (`--verify`): check any eraser's rewrites and fix what still leaks.
+
+1. Re-extract triples from every rewrite. A private triple still present in a document
+   has its unit removed (the graph-guided rule: object phrase, clause, sentence).
+2. Build G' of the whole rewritten set. For each private head-tail pair still connected
+   in G', cut the connection at the cheapest edges: a minimum edge cut (networkx) whose
+   costs make any number of non-public triples ("excluded" by the filters, or keys the
+   definition never saw) cheaper than one public triple -- so the cut takes the fewest
+   public triples, and excluded ones first. Every occurrence of a cut triple is removed.
+3. Repeat until nothing private is left (or `max_rounds`).
+
+Every repair is reported on the rewrite (`Rewrite.repairs`) with what it cost: the
+public triples of that document that re-extraction no longer finds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+
+import networkx as nx
+
+from core.erasers.base import EraseRequest, Rewrite, apply_replacements, edits_between
+from core.erasers.graph_guided import ParseCache, tidy_after_removal, units_for
+from core.extract.base import Extractor
+from core.filters import PrivacyDefinition
+from core.graph import components_of, format_key
+from core.types import Triple, TripleKey
+
+Removal = tuple[tuple[int, int], str, str, tuple[TripleKey, ...]]
+
+
+def verify_and_repair(
+    request: EraseRequest,
+    rewrites: Sequence[Rewrite],
+    extractor: Extractor,
+    parse: ParseCache,
+    max_rounds: int = 4,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[Rewrite], list[Triple]]:
+    """Repaired rewrites (same order) and the triples re-extracted from them."""
+    started = time.perf_counter()
+    texts = {r.doc_id: r.text for r in rewrites}
+    repairs: dict[str, list[str]] = defaultdict(list)
+    triples = _extract(extractor, texts, texts.keys())
+    definition = request.definition
+    for round_number in range(1, max_rounds + 1):
+        removals = _surviving_private(triples, definition, texts)
+        if not removals:
+            removals = _connection_cuts(triples, definition, texts)
+        if not removals:
+            break
+        changed, reasons = _apply(texts, removals, parse)
+        before = _public_by_doc(triples, definition)
+        triples = [t for t in triples if t.doc_id not in changed] + _extract(extractor, texts, changed)
+        after = _public_by_doc(triples, definition)
+        for doc_id, doc_reasons in reasons.items():
+            lost = sorted(before.get(doc_id, set()) - after.get(doc_id, set()))
+            cost = f"cost: {len(lost)} public triple(s)" + (
+                f" ({', '.join(format_key(k) for k in lost)})" if lost else ""
+            )
+            repairs[doc_id].extend(f"round {round_number}: {reason}; {cost}" for reason in doc_reasons)
+        if progress is not None:
+            progress(round_number, max_rounds)
+    seconds = (time.perf_counter() - started) / max(len(rewrites), 1)
+    repaired = [_finish(r, texts[r.doc_id], repairs.get(r.doc_id, []), seconds) for r in rewrites]
+    return repaired, triples
+
+
+def _extract(extractor: Extractor, texts: dict[str, str], doc_ids: Iterable[str]) -> list[Triple]:
+    items = [(doc_id, texts[doc_id]) for doc_id in doc_ids if texts[doc_id].strip()]
+    return extractor.extract_many(items) if items else []
+
+
+def _public_by_doc(triples: Iterable[Triple], definition: PrivacyDefinition) -> dict[str, set[TripleKey]]:
+    found: dict[str, set[TripleKey]] = defaultdict(set)
+    for triple in triples:
+        if triple.key in definition.public:
+            found[triple.doc_id].add(triple.key)
+    return found
+
+
+def _surviving_private(
+    triples: Iterable[Triple], definition: PrivacyDefinition, texts: dict[str, str]
+) -> dict[str, list[tuple[Triple, str]]]:
+    found: dict[str, list[tuple[Triple, str]]] = defaultdict(list)
+    for triple in triples:
+        if triple.key in definition.private:
+            found[triple.doc_id].append((triple, f"private {format_key(triple.key)} still present: removed"))
+    return dict(found)
+
+
+def edge_cost(key: TripleKey, definition: PrivacyDefinition, cheap_total: int) -> int:
+    """Any number of non-public edges costs less than one public edge."""
+    return cheap_total + 1 if key in definition.public else 1
+
+
+def minimum_cut_keys(
+    keys: Iterable[TripleKey], source: str, target: str, definition: PrivacyDefinition
+) -> set[TripleKey]:
+    """Keys of a minimum-cost edge cut between two entities (parallel keys are cut together)."""
+    keys = set(keys)
+    pairs: dict[frozenset[str], list[TripleKey]] = defaultdict(list)
+    for key in keys:
+        if key[0] != key[2]:
+            pairs[frozenset((key[0], key[2]))].append(key)
+    cheap_total = sum(1 for k in keys if k not in definition.public)
+    graph = nx.DiGraph()
+    for pair, parallel in pairs.items():
+        u, v = tuple(pair)
+        capacity = sum(edge_cost(k, definition, cheap_total) for k in parallel)
+        graph.add_edge(u, v, capacity=capacity)
+        graph.add_edge(v, u, capacity=capacity)
+    _value, (reachable, _rest) = nx.minimum_cut(graph, source, target)
+    cut: set[TripleKey] = set()
+    for pair, parallel in pairs.items():
+        u, v = tuple(pair)
+        if (u in reachable) != (v in reachable):
+            cut.update(parallel)
+    return cut
+
+
+def _connection_cuts(
+    triples: Sequence[Triple], definition: PrivacyDefinition, texts: dict[str, str]
+) -> dict[str, list[tuple[Triple, str]]]:
+    keys = {t.key for t in triples}
+    occurrences: dict[TripleKey, list[Triple]] = defaultdict(list)
+    for triple in triples:
+        occurrences[triple.key].append(triple)
+    found: dict[str, list[tuple[Triple, str]]] = defaultdict(list)
+    for private in sorted(definition.private):
+        head, _relation, tail = private
+        if head == tail or not components_of(keys).connected(head, tail):
+            continue
+        for key in sorted(minimum_cut_keys(keys, head, tail, definition)):
+            state = definition.state_of(key) if key in definition.all_keys else "unlisted"
+            reason = f"cut {state} {format_key(key)} to disconnect private {format_key(private)}"
+            for occurrence in occurrences[key]:
+                found[occurrence.doc_id].append((occurrence, reason))
+            keys.discard(key)
+    return dict(found)
+
+
+def _apply(
+    texts: dict[str, str], removals: dict[str, list[tuple[Triple, str]]], parse: ParseCache
+) -> tuple[set[str], dict[str, list[str]]]:
+    """Remove each listed occurrence's unit; the changed doc ids and the reasons per doc."""
+    changed: set[str] = set()
+    reasons: dict[str, list[str]] = defaultdict(list)
+    for doc_id, items in removals.items():
+        text = texts[doc_id]
+        doc = parse(text)
+        replacements: list[Removal] = []
+        for triple, reason in items:
+            for unit in units_for(doc, triple):
+                replacements.append((unit.span, "", reason, (triple.key,)))
+                reasons[doc_id].append(f"{reason} ({unit.level}: {text[unit.span[0]:unit.span[1]]!r})")
+        new_text, edits = apply_replacements(text, replacements)
+        new_text, _edits = tidy_after_removal(text, new_text, edits)
+        if new_text != text:
+            texts[doc_id] = new_text
+            changed.add(doc_id)
+    return changed, reasons
+
+
+def _finish(rewrite: Rewrite, text: str, repairs: list[str], seconds: float) -> Rewrite:
+    if text == rewrite.text and not repairs:
+        return replace(rewrite, seconds=rewrite.seconds + seconds)
+    edits = _edits_with_reasons(rewrite, text)
+    return replace(
+        rewrite,
+        text=text,
+        edits=edits,
+        repairs=rewrite.repairs + tuple(repairs),
+        seconds=rewrite.seconds + seconds,
+    )
+
+
+def _edits_with_reasons(rewrite: Rewrite, text: str) -> tuple:
+    """Diff of original and repaired text; an edit inside an eraser edit keeps its reason."""
+    edits = []
+    for edit in edits_between(rewrite.original, text):
+        source = next(
+            (
+                e
+                for e in rewrite.edits
+                if e.original_span[0] <= edit.original_span[0] and edit.original_span[1] <= e.original_span[1]
+            ),
+            None,
+        )
+        reason = source.reason if source is not None else "verify-and-repair"
+        keys = source.keys if source is not None else ()
+        edits.append(replace(edit, reason=reason, keys=keys))
+    return tuple(edits)
