@@ -14,20 +14,23 @@ progress and keep what is done when a later document fails.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from core.erasers.base import Eraser, EraseRequest, Rewrite
+from core.erasers.evaluation import SetEvaluation, summarize
 from core.filters import PrivacyDefinition
-from core.types import Document, TripleKey
+from core.graph import adjacency, shortest_path
+from core.types import Document, Query, Triple, TripleKey
 
 Progress = Callable[[int, int], None]
 # Post-processing and evaluation hooks (verify-and-repair, metrics) supplied by the caller, so this
-# module needs no extractor or model: verify(request, rewrites) -> rewrites; evaluate -> metrics dict.
-Verify = Callable[[EraseRequest, list[Rewrite]], list[Rewrite]]
-Evaluate = Callable[[EraseRequest, list[Rewrite]], dict[str, Any]]
+# module needs no extractor or model. verify -> (repaired rewrites, their re-extracted triples);
+# evaluate(request, rewrites, re-extracted triples or None) -> a SetEvaluation.
+Verify = Callable[[EraseRequest, list[Rewrite]], tuple[list[Rewrite], list[Triple]]]
+Evaluate = Callable[[EraseRequest, list[Rewrite], list[Triple] | None], SetEvaluation]
 
 NO_DEFINITION = "no-definition"
 
@@ -196,12 +199,60 @@ def run_eraser(
             return
     if not run.complete:
         return
-    rewrites = list(run.rewrites)
+    triples: list[Triple] | None = None
     if verify is not None and run.verify:
-        run = replace(run, rewrites=_in_order(verify(request, rewrites), run.doc_ids))
+        repaired, triples = verify(request, list(run.rewrites))
+        run = replace(run, rewrites=_in_order(repaired, run.doc_ids))
     if evaluate is not None:
-        run = replace(run, metrics=evaluate(request, list(run.rewrites)))
+        run = replace(run, metrics=metrics_dict(evaluate(request, list(run.rewrites), triples)))
     yield run
+
+
+def metrics_dict(evaluation: SetEvaluation) -> dict[str, Any]:
+    """The JSON form a run keeps: the paper's figures (all, D_special, D_infer), one row per document,
+    and the triples re-extracted from the rewrites (for the graph of the rewritten set)."""
+    from core.serialize import triple_to_dict  # serialize imports this module
+
+    summary = summarize([evaluation])
+    docs = evaluation.docs
+    summary["seconds_per_doc"] = sum(d.seconds for d in docs) / len(docs) if docs else None
+    return {
+        "overall": summary,
+        "in_d_infer": evaluation.infer,
+        "connected": [list(k) for k in evaluation.connected],
+        "per_doc": {
+            d.doc_id: {
+                "private": d.private_before,
+                "public": d.public_before,
+                "r_pri": d.r_pri,
+                "r_pub": d.r_pub,
+                "leaked": len(d.leaked),
+                "leak_check": len(d.leaked) / d.private_before if d.private_before else None,
+                "special": d.special,
+                "seconds": d.seconds,
+            }
+            for d in docs
+        },
+        "triples": [triple_to_dict(t) for t in evaluation.rewritten_triples],
+    }
+
+
+def surviving_connections(
+    private_keys: Iterable[TripleKey], graph_keys: Iterable[TripleKey]
+) -> dict[TripleKey, tuple[TripleKey, ...]]:
+    """For each private triple whose head and tail stay connected in the rewritten graph (what
+    r_connect counts), one shortest connecting path; a surviving private edge is its own path."""
+    keys = set(graph_keys)
+    adj = adjacency(keys)
+    found: dict[TripleKey, tuple[TripleKey, ...]] = {}
+    for key in sorted(set(private_keys)):
+        if key in keys:
+            found[key] = (key,)
+            continue
+        path = shortest_path(adj, key[0], key[2])
+        if path:
+            found[key] = path
+    return found
 
 
 def _in_order(rewrites: list[Rewrite], doc_ids: tuple[str, ...]) -> tuple[Rewrite, ...]:
@@ -226,3 +277,70 @@ def _failure_message(eraser: str, doc: Document, exc: BaseException) -> str:
         f"{eraser} stopped at {describe(doc)}: {exc}. The rewrites made before it are kept; "
         "fix the cause (endpoint, model, settings) and press Run again to continue from this document."
     )
+
+
+# Downstream utility: answer(question, titles, texts) -> the reader's output.
+Answer = Callable[[str, Sequence[str], Sequence[str]], str]
+Correct = Callable[[str, Sequence[str]], bool]
+
+
+def downstream_accuracy(
+    queries: Iterable[Query],
+    documents: Mapping[str, Document],
+    run: RewriteRun,
+    answer: Answer,
+    is_correct: Correct,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Accuracy on the original and on the rewritten documents (the paper's Table 3), over the
+    queries that carry gold answers and retrieved documents this run rewrote.
+
+    A reader failure ends the measurement at that query: the queries answered before it are kept
+    and the result says where it stopped (`stopped`), so running again can be decided knowingly.
+    """
+    chosen = [q for q in queries if q.answers and any(run.rewrite_of(d) for d in q.doc_ids)]
+    if not chosen:
+        raise ValueError(
+            "no query carries gold answers for these documents: load retriever records with an "
+            "'answers' field (question, answers, ctxs) in the Documents tab"
+        )
+    rows: list[dict[str, Any]] = []
+    stopped = ""
+    for done, query in enumerate(chosen, start=1):
+        ids = [d for d in query.doc_ids if d in documents]
+        titles = [documents[d].title for d in ids]
+        rewritten = [(run.rewrite_of(d) or _unchanged(documents[d])).text for d in ids]
+        try:
+            original_output = answer(query.text, titles, [documents[d].text for d in ids])
+            rewritten_output = answer(query.text, titles, rewritten)
+        except (RuntimeError, ValueError, OSError) as exc:
+            stopped = (
+                f"the reader failed at query {query.text!r} [{query.id}]: {exc}. {len(rows)} of "
+                f"{len(chosen)} queries were answered and are kept; fix the endpoint or model, then "
+                "measure again."
+            )
+            break
+        rows.append(
+            {
+                "query_id": query.id,
+                "original": original_output,
+                "rewritten": rewritten_output,
+                "correct_original": is_correct(original_output, query.answers),
+                "correct_rewritten": is_correct(rewritten_output, query.answers),
+            }
+        )
+        if progress is not None:
+            progress(done, len(chosen))
+    answered = len(rows)
+    return {
+        "records": answered,
+        "asked": len(chosen),
+        "original": sum(r["correct_original"] for r in rows) / answered if answered else None,
+        "rewritten": sum(r["correct_rewritten"] for r in rows) / answered if answered else None,
+        "answers": rows,
+        "stopped": stopped,
+    }
+
+
+def _unchanged(document: Document) -> Rewrite:
+    return Rewrite(document.id, "", document.text, document.text, (), (), (), 0.0)

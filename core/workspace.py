@@ -20,10 +20,13 @@ from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_p
 from core.graph import KnowledgeGraph, matches_search
 from core.metrics import r_connect
 from core.rewrites import (
+    Answer,
+    Correct,
     Evaluate,
     RewriteRun,
     Verify,
     check_request,
+    downstream_accuracy,
     fingerprint,
     run_eraser,
     run_label,
@@ -429,9 +432,17 @@ class Workspace:
                 self.rewrite_runs[label] = run
                 yield run
 
-    def set_rewrite_accuracy(self, label: str, accuracy: dict[str, Any]) -> RewriteRun:
-        """Keep the downstream accuracy measured for a run (computed only when asked)."""
-        run = replace(self.rewrite_runs[label], accuracy=dict(accuracy))
+    def measure_accuracy(
+        self, label: str, answer: Answer, is_correct: Correct, progress: Progress | None = None
+    ) -> RewriteRun:
+        """Answer the queries with gold answers from the original and the rewritten documents of the
+        run `label` and keep the accuracy with the run (computed only when asked; kept on failure)."""
+        if label not in self.rewrite_runs:
+            raise KeyError(f"no rewrites named {label!r}: run an eraser first")
+        documents = {doc.id: doc for doc in self.corpus.documents}
+        run = self.rewrite_runs[label]
+        result = downstream_accuracy(self.corpus.queries, documents, run, answer, is_correct, progress)
+        run = replace(run, accuracy=result)
         self.rewrite_runs[label] = run
         return run
 

@@ -17,9 +17,9 @@ from alembic import command
 
 from core.erasers import get_eraser
 from core.erasers.base import EraseRequest, Rewrite
-from core.erasers.evaluate import evaluate_rewrites, leaked_keys, surviving_connections
+from core.erasers.evaluation import evaluate_rewrites
 from core.extract import get_extractor
-from core.rewrites import RewriteRun
+from core.rewrites import RewriteRun, surviving_connections
 from core.serialize import BundleError, import_bundle
 from core.settings import Settings
 from core.workspace import FRESH, INCOMPLETE, STALE, Workspace
@@ -39,7 +39,7 @@ def extractor(settings: Settings):
 
 @pytest.fixture(scope="module")
 def evaluate(extractor):
-    return lambda request, rewrites: evaluate_rewrites(request, rewrites, extractor)
+    return lambda request, rewrites, triples: evaluate_rewrites(request, rewrites, extractor, triples)
 
 
 @pytest.fixture(scope="module")
@@ -227,14 +227,9 @@ def test_migration_from_the_previous_head_keeps_rows(tmp_path: Path) -> None:
         assert repo.load_rewrites("old") == [run]
 
 
-def test_leak_check_and_surviving_connections() -> None:
-    from core.types import Triple
-
-    triple = Triple("Mara Voss", "live in", "Harrow Vale", "d", (0, 10))
-    assert leaked_keys([triple], "Ms Voss moved to harrow  vale.") == {triple.key}
-    assert leaked_keys([triple], "Mara moved to Harrow.") == set()
-    assert leaked_keys([triple], "Vossberg lives in Harrow Vale.") == set()  # whole words only
+def test_surviving_connections_give_one_path_per_connected_private_triple() -> None:
     private = ("a", "r", "c")
     path = surviving_connections([private], [("a", "x", "b"), ("b", "y", "c")])
     assert path == {private: (("a", "x", "b"), ("b", "y", "c"))}
     assert surviving_connections([private], [("a", "x", "b")]) == {}
+    assert surviving_connections([private], [private]) == {private: (private,)}

@@ -13,9 +13,12 @@ from typing import Any
 import gradio as gr
 
 from core.erasers import ERASER_NAMES, get_eraser
-from core.erasers.evaluate import evaluate_rewrites, surviving_connections
+from core.erasers.answer import answer_is_correct, answer_question
+from core.erasers.evaluation import evaluate_rewrites
+from core.erasers.graph_guided import ParseCache
+from core.erasers.verify import verify_and_repair
 from core.extract import get_extractor
-from core.rewrites import RewriteRun
+from core.rewrites import RewriteRun, run_label, surviving_connections
 from core.serialize import triple_from_dict
 from core.settings import Settings
 from core.types import Corpus, Document, Triple, TripleKey
@@ -166,18 +169,16 @@ def eraser_choices(settings: Settings) -> list[tuple[str, str]]:
 
 
 def _evaluator(settings: Settings) -> Any:
-    name = getattr(settings, "eval_extractor", "") or "spacy"
-    extractor = get_extractor(name, settings)
-    return lambda request, rewrites: evaluate_rewrites(request, rewrites, extractor)
+    """Grades rewrites with the evaluating extractor (by default the one that defined the triples)."""
+    extractor = get_extractor(settings.eval_extractor or settings.extractor, settings)
+    return lambda request, rewrites, triples: evaluate_rewrites(request, rewrites, extractor, triples)
 
 
 def _verifier(settings: Settings) -> Any:
-    try:
-        from core.erasers.verify import verify_and_repair  # type: ignore[import-not-found]
-    except ImportError:
-        raise ValueError("verify and repair is not available in this build yet: untick it") from None
-    extractor = get_extractor(getattr(settings, "eval_extractor", "") or "spacy", settings)
-    return lambda request, rewrites: list(verify_and_repair(request, rewrites, extractor))
+    """Verify and repair with the defining extractor; a parse cache shared by the rounds."""
+    extractor = get_extractor(settings.extractor, settings)
+    parse = ParseCache(settings.spacy_model)
+    return lambda request, rewrites: verify_and_repair(request, rewrites, extractor, parse)
 
 
 def run_erasers(
@@ -201,8 +202,6 @@ def run_erasers(
 
 
 def finished_message(ws: Workspace, names: list[str], verify: bool) -> str:
-    from core.rewrites import run_label
-
     parts = []
     for name in names:
         label = run_label(name, verify)
@@ -218,20 +217,24 @@ def finished_message(ws: Workspace, names: list[str], verify: bool) -> str:
 
 
 def measure_accuracy(ws: Workspace, settings: Settings, label: str | None, progress: Any) -> tuple[Any, ...]:
+    """Answer the queries with gold answers from original and rewritten documents (runs the reader)."""
     if not label or label not in ws.rewrite_runs:
         raise ValueError("choose a method whose rewrites to answer from (run an eraser first)")
-    try:
-        from core.erasers.downstream import downstream_accuracy  # type: ignore[import-not-found]
-    except ImportError:
-        raise ValueError("downstream accuracy is not available in this build yet") from None
-    run = ws.rewrite_runs[label]
 
     def report(done: int, total: int) -> None:
         progress((done, total), desc="answering", unit="queries")
 
-    result = downstream_accuracy(ws.corpus, run.rewrites, settings, progress=report)
-    ws.set_rewrite_accuracy(label, result)
-    return ws, esc(f"Accuracy measured for {label}.")
+    def answer(question: str, titles: Any, texts: Any) -> str:
+        return answer_question(question, titles, texts, settings)
+
+    run = ws.measure_accuracy(label, answer, answer_is_correct, report)
+    result = run.accuracy
+    if result["stopped"]:
+        return ws, esc(result["stopped"])
+    return ws, esc(
+        f"Accuracy for {label} on {result['records']} query(ies): original {_fmt(result['original'])}, "
+        f"rewritten {_fmt(result['rewritten'])}."
+    )
 
 
 # ------------------------------------------------------------------------------------ views
@@ -285,7 +288,7 @@ def render_metrics(ws: Workspace) -> list[list[str]]:
     for label in ordered_labels(ws):
         run = ws.rewrite_runs[label]
         overall = run.metrics.get("overall", {})
-        special = run.metrics.get("d_special", {})
+        special = overall.get("D_special", {})
         rows.append(
             [
                 _method_name(run),
@@ -354,14 +357,21 @@ def render_accuracy(ws: Workspace) -> str:
             rows.append(
                 [
                     esc(label),
-                    esc(_fmt(result.get("records"))),
+                    esc(f"{_fmt(result.get('records'))} of {_fmt(result.get('asked'))}"),
                     esc(_fmt(result.get("original"))),
                     esc(_fmt(result.get("rewritten"))),
                 ]
             )
     if not rows:
         return '<p class="rps-empty">No accuracy measured yet.</p>'
-    return html_table(["method", "queries with answers", "accuracy (original)", "accuracy (rewritten)"], rows)
+    stopped = [
+        f"<li>{esc(label)}: {esc(ws.rewrite_runs[label].accuracy['stopped'])}</li>"
+        for label in ordered_labels(ws)
+        if ws.rewrite_runs[label].accuracy.get("stopped")
+    ]
+    headers = ["method", "queries answered", "accuracy (original)", "accuracy (rewritten)"]
+    notes = f'<ul class="rps-problems">{"".join(stopped)}</ul>' if stopped else ""
+    return html_table(headers, rows) + notes
 
 
 def render_selection(ws: Workspace, label: str | None, doc_id: str | None) -> tuple[Any, ...]:
@@ -471,7 +481,8 @@ def render_rewritten_graph(ws: Workspace, run: RewriteRun) -> str:
     edges: dict[TripleKey, list[Triple]] = {}
     for triple in triples:
         edges.setdefault(triple.key, []).append(triple)
-    paths = surviving_connections(private, edges)
+    connected = [tuple(k) for k in run.metrics.get("connected", [])]  # what r_connect counted
+    paths = surviving_connections(connected, edges)
     on_path = {key for path in paths.values() for key in path}
     statuses = {
         key: ("private" if key in private else "leak" if key in on_path else "public") for key in edges
