@@ -233,3 +233,67 @@ def test_surviving_connections_give_one_path_per_connected_private_triple() -> N
     assert path == {private: (("a", "x", "b"), ("b", "y", "c"))}
     assert surviving_connections([private], [("a", "x", "b")]) == {}
     assert surviving_connections([private], [private]) == {private: (private,)}
+
+
+@pytest.fixture
+def reader_endpoint():
+    """A real OpenAI-compatible HTTP endpoint whose reader quotes the passages it was given;
+    `fail_from` makes it answer HTTP 500 from that call on, as a failing endpoint does."""
+    from core.openai_server import serve
+
+    state = {"calls": 0, "fail_from": None}
+
+    def respond(messages):
+        state["calls"] += 1
+        if state["fail_from"] is not None and state["calls"] >= state["fail_from"]:
+            raise RuntimeError("model overloaded")
+        prompt = messages[-1]["content"]
+        return prompt.split("Question:")[0]
+
+    server, url = serve(respond)
+    yield url, state
+    server.shutdown()
+    server.server_close()
+
+
+def _answer_with(settings: Settings):
+    from core.erasers.answer import answer_question
+
+    return lambda question, titles, texts: answer_question(question, titles, texts, settings)
+
+
+def test_downstream_accuracy_reads_original_and_rewritten_texts(ws: Workspace, reader_endpoint) -> None:
+    from core.erasers.answer import answer_is_correct
+
+    url, _state = reader_endpoint
+    settings = Settings(llm_base_url=url, llm_model="quoting-reader")
+    run = ws.measure_accuracy("mask", _answer_with(settings), answer_is_correct)
+    queries = [q for q in ws.corpus.queries if q.answers]
+    assert run.accuracy["records"] == len(queries) and not run.accuracy["stopped"]
+    by_id = {d.id: d for d in ws.corpus.documents}
+    expected_rewritten = [
+        answer_is_correct(" ".join(run.rewrite_of(d).text for d in q.doc_ids), q.answers) for q in queries
+    ]
+    assert [row["correct_rewritten"] for row in run.accuracy["answers"]] == expected_rewritten
+    assert run.accuracy["original"] == 1.0  # every gold answer is in the original passages
+    assert all(answer_is_correct(" ".join(by_id[d].text for d in q.doc_ids), q.answers) for q in queries)
+    assert ws.rewrite_runs["mask"].accuracy == run.accuracy  # kept with the run
+
+
+def test_a_reader_failing_mid_way_keeps_the_answered_queries(
+    ws: Workspace, reader_endpoint, tmp_path
+) -> None:
+    from core.erasers.answer import answer_is_correct
+
+    url, state = reader_endpoint
+    state["fail_from"] = 4  # two queries answered (two calls each), the third fails
+    settings = Settings(llm_base_url=url, llm_model="failing-reader", llm_timeout_s=5)
+    run = ws.measure_accuracy("mask", _answer_with(settings), answer_is_correct)
+    second = [q for q in ws.corpus.queries if q.answers][1]
+    assert run.accuracy["records"] == 1 and len(run.accuracy["answers"]) == 1
+    assert second.text in run.accuracy["stopped"] and "model overloaded" in run.accuracy["stopped"]
+    with Repository(tmp_path / "s.sqlite3") as repo:
+        ws.save(repo, "demo")
+        again = Workspace()
+        again.load(repo, "demo")
+    assert again.rewrite_runs["mask"].accuracy == run.accuracy

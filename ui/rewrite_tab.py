@@ -52,6 +52,7 @@ METRIC_HEADERS = [
 ]
 DOC_HEADERS = ["document", "private", "public", "r_pri ↓", "r_pub ↑", "leak check ↓", "seconds", "notes"]
 DEFAULT_ERASERS = ("graph-guided", "mask")
+MAX_GRAPH_EDGES = 400
 STATE_TEXT = {
     FRESH: "up to date",
     STALE: "stale: the privacy definition or a document changed since; run again to update",
@@ -487,6 +488,10 @@ def render_rewritten_graph(ws: Workspace, run: RewriteRun) -> str:
     statuses = {
         key: ("private" if key in private else "leak" if key in on_path else "public") for key in edges
     }
+    total = len(edges)
+    if total > MAX_GRAPH_EDGES:  # red edges first, then as many others as the page can carry
+        ranked = sorted(edges, key=lambda key: statuses[key] == "public")
+        edges = {key: edges[key] for key in ranked[:MAX_GRAPH_EDGES]}
     texts = Corpus(documents=[Document(r.doc_id, ws.source_title(r.doc_id), r.text) for r in run.rewrites])
     mentioning: dict[str, set[str]] = {}
     for triple in triples:
@@ -506,6 +511,8 @@ def render_rewritten_graph(ws: Workspace, run: RewriteRun) -> str:
     caption = (
         f'<div class="rps-caption">Graph of the rewritten documents ({esc(run.label)}): '
         f"{len(paths)} private triple(s) still connected (red: a surviving private triple or a path that "
-        "reconnects a private head and tail).</div>"
+        "reconnects a private head and tail)."
+        + (f" Showing {len(edges)} of {total} triples, red ones first." if total > len(edges) else "")
+        + "</div>"
     )
     return caption + srcdoc_iframe(page, "Graph of the rewritten set", height=440)
