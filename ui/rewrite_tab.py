@@ -53,6 +53,7 @@ METRIC_HEADERS = [
 DOC_HEADERS = ["document", "private", "public", "r_pri ↓", "r_pub ↑", "leak check ↓", "seconds", "notes"]
 DEFAULT_ERASERS = ("graph-guided", "mask")
 MAX_GRAPH_EDGES = 400
+MAX_NOTES_LISTED = 20
 STATE_TEXT = {
     FRESH: "up to date",
     STALE: "stale: the privacy definition or a document changed since; run again to update",
@@ -263,7 +264,7 @@ def render_runs(ws: Workspace) -> str:
     if not ws.rewrite_runs:
         return '<p class="rps-empty">No rewrites yet: choose erasers and press Run erasers.</p>'
     titles = ws.source_titles()
-    rows, problems = [], []
+    rows, problems, notes = [], [], []
     for label in ordered_labels(ws):
         run = ws.rewrite_runs[label]
         state = ws.rewrite_state(label)
@@ -279,9 +280,18 @@ def render_runs(ws: Workspace) -> str:
         for problem in run.problems:
             title = titles.get(problem.doc_id, problem.doc_id)
             problems.append(f"<li><b>{esc(run.label)}</b>, {esc(title)}: {esc(problem.message)}</li>")
+        for rewrite in run.rewrites:  # e.g. a document longer than the model's context
+            title = titles.get(rewrite.doc_id, rewrite.doc_id)
+            notes.extend(f"<li><b>{esc(run.label)}</b>, {esc(title)}: {esc(n)}</li>" for n in rewrite.notes)
     table = html_table(["method", "state", "rewritten", "computed"], rows)
     listed = f'<div class="rps-problems"><ul>{"".join(problems)}</ul></div>' if problems else ""
-    return f'<div class="rps-runs" data-runs="{len(rows)}">{table}{listed}</div>'
+    if len(notes) > MAX_NOTES_LISTED:
+        notes = [
+            *notes[:MAX_NOTES_LISTED],
+            f"<li>… {len(notes) - MAX_NOTES_LISTED} more in the per-document table</li>",
+        ]
+    noted = f'<div class="rps-note"><ul>{"".join(notes)}</ul></div>' if notes else ""
+    return f'<div class="rps-runs" data-runs="{len(rows)}">{table}{listed}{noted}</div>'
 
 
 def render_metrics(ws: Workspace) -> list[list[str]]:
