@@ -139,6 +139,7 @@ def start_run(
     verify: bool,
     fingerprint_value: str,
     previous: RewriteRun | None = None,
+    definition_name: str = "default",
 ) -> RewriteRun:
     """A run to fill: the fresh part of `previous` when it has the same fingerprint, else empty."""
     doc_ids = tuple(d.id for d in request.documents)
@@ -154,6 +155,7 @@ def start_run(
         fingerprint=fingerprint_value,
         doc_ids=doc_ids,
         created_at=utc_timestamp(),
+        definition_name=definition_name,
     )
 
 

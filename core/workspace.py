@@ -62,8 +62,9 @@ class Workspace:
     marked_private: set[TripleKey] = field(default_factory=set)
     definition: PrivacyDefinition | None = None
     name: str = ""
-    # Rewrite runs by label ("graph-guided", "mask + verify"), kept with the definition they came from.
-    rewrite_runs: dict[str, RewriteRun] = field(default_factory=dict)
+    # Rewrite runs by definition name (one per scope), then by label ("graph-guided", "mask + verify"):
+    # each kept with the definition it came from. `rewrite_runs` is the current scope's.
+    all_rewrite_runs: dict[str, dict[str, RewriteRun]] = field(default_factory=dict)
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
     # Other derived views by name ("all_keys", "query_keys", "statuses", "risks", "titles").
     _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -242,7 +243,7 @@ class Workspace:
         self.extracted_ids = set()
         self.marked_private = set()
         self._triples_changed()
-        self.rewrite_runs = {}
+        self.all_rewrite_runs = {}
         self.name = ""
 
     # -- extraction --------------------------------------------------------------------------
@@ -356,6 +357,15 @@ class Workspace:
 
     # -- rewrites ----------------------------------------------------------------------------
 
+    def rewrite_scope_name(self) -> str:
+        """The name of the definition the current scope's rewrites are kept with."""
+        return DEFAULT_DEFINITION_NAME
+
+    @property
+    def rewrite_runs(self) -> dict[str, RewriteRun]:
+        """The current scope's runs by label (the stored dict: changes to it are kept)."""
+        return self.all_rewrite_runs.setdefault(self.rewrite_scope_name(), {})
+
     def rewrite_documents(self) -> list[Document]:
         """The documents an eraser run rewrites: every loaded document, in load order."""
         return list(self.corpus.documents)
@@ -421,7 +431,9 @@ class Workspace:
             if previous is not None and up_to_date and not recompute:
                 yield previous
                 continue
-            started = start_run(eraser, request, verify, current, None if recompute else previous)
+            started = start_run(
+                eraser, request, verify, current, None if recompute else previous, self.rewrite_scope_name()
+            )
             offset = index * len(request.documents)
 
             def report(done: int, _total: int, offset: int = offset) -> None:
@@ -470,7 +482,7 @@ class Workspace:
             repo.save_definition(name, DEFAULT_DEFINITION_NAME, self.definition, {}, overwrite=True)
         elif DEFAULT_DEFINITION_NAME in repo.list_definitions(name):
             repo.delete_definition(name, DEFAULT_DEFINITION_NAME)
-        repo.save_rewrites(name, list(self.rewrite_runs.values()))
+        repo.save_rewrites(name, [run for runs in self.all_rewrite_runs.values() for run in runs.values()])
         self.name = name
 
     def load(self, repo: Any, name: str) -> None:
@@ -487,7 +499,9 @@ class Workspace:
             self.extracted_ids |= {i for i in saved_ids if isinstance(i, str)}
         self.marked_private = set(definition.marked) if definition is not None else set()
         self._triples_changed()
-        self.rewrite_runs = {run.label: run for run in repo.load_rewrites(name)}
+        self.all_rewrite_runs = {}
+        for run in repo.load_rewrites(name):
+            self.all_rewrite_runs.setdefault(run.definition_name, {})[run.label] = run
         self.name = name
 
     # -- tables ------------------------------------------------------------------------------
