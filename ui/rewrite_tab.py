@@ -285,12 +285,18 @@ def render_runs(ws: Workspace) -> str:
             notes.extend(f"<li><b>{esc(run.label)}</b>, {esc(title)}: {esc(n)}</li>" for n in rewrite.notes)
     table = html_table(["method", "state", "rewritten", "computed"], rows)
     listed = f'<div class="rps-problems"><ul>{"".join(problems)}</ul></div>' if problems else ""
-    if len(notes) > MAX_NOTES_LISTED:
+    count = len(notes)
+    if count > MAX_NOTES_LISTED:
         notes = [
             *notes[:MAX_NOTES_LISTED],
-            f"<li>… {len(notes) - MAX_NOTES_LISTED} more in the per-document table</li>",
+            f"<li>… {count - MAX_NOTES_LISTED} more in the per-document table</li>",
         ]
-    noted = f'<div class="rps-note"><ul>{"".join(notes)}</ul></div>' if notes else ""
+    noted = (
+        f'<details class="rps-note"><summary>{count} note(s) from the erasers, by document</summary>'
+        f"<ul>{''.join(notes)}</ul></details>"
+        if notes
+        else ""
+    )
     return f'<div class="rps-runs" data-runs="{len(rows)}">{table}{listed}{noted}</div>'
 
 
@@ -325,15 +331,17 @@ def render_scatter(ws: Workspace) -> Any:
     points = scatter_points(ws)
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")
     axes = figure.add_subplot()
-    for point in points:
+    for index, point in enumerate(points):
         axes.scatter(point["r_pri"], point["r_pub"], s=60)
-        # annotate draws plain text (no markup), so a method name cannot inject anything
+        # labels stacked downwards so methods with the same figures stay readable
         axes.annotate(
             point["method"],
             (point["r_pri"], point["r_pub"]),
             textcoords="offset points",
-            xytext=(6, 4),
+            xytext=(8, -4 - 12 * index),
             fontsize=9,
+            usetex=False,
+            parse_math=False,
         )
     axes.set(
         xlim=(-0.02, 1.02),

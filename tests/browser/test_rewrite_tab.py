@@ -62,15 +62,20 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
         if checkbox.is_checked():
             checkbox.uncheck()
     boxes.get_by_label("mask", exact=True).check()
+    boxes.get_by_label("graph-guided", exact=True).check()
     page.locator("#rps-rewrite_run").click()
     wait_message(page, r"mask: (\d+) of \1 document\(s\) rewritten \(fresh\)")
+    expect(page.locator("#rps-message")).to_contain_text(re.compile(r"graph-guided: (\d+) of \1 document"))
     expect(page.locator("#rps-rewrite_runs")).to_contain_text("up to date")
 
     metrics = page.locator("#rps-rewrite_metrics")
-    expect(metrics.locator('[data-testid="cell-0-0"]')).to_have_text("mask")
-    r_pri = float(metrics.locator('[data-testid="cell-0-3"]').inner_text())
-    r_pub = float(metrics.locator('[data-testid="cell-0-4"]').inner_text())
-    assert 0.0 <= r_pri < r_pub <= 1.0
+    expect(metrics.locator('[data-testid="cell-0-0"]')).to_have_text("graph-guided")
+    expect(metrics.locator('[data-testid="cell-1-0"]')).to_have_text("mask")
+    for row in (0, 1):
+        r_pri = float(metrics.locator(f'[data-testid="cell-{row}-3"]').inner_text())
+        r_pub = float(metrics.locator(f'[data-testid="cell-{row}-4"]').inner_text())
+        assert 0.0 <= r_pri < r_pub <= 1.0
+    choose(page, "rps-rewrite_method", "mask")
 
     choose(page, "rps-rewrite_document", TITLE)
     diff = page.locator("#rps-rewrite_diff")
