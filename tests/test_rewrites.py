@@ -193,9 +193,19 @@ def test_export_and_import_carry_the_runs_with_their_definition(ws: Workspace, r
         repo.import_json(json.dumps(broken), name="broken")
     assert "broken" not in {s.name for s in repo.list_corpora()}  # all or nothing
     broken = json.loads(text)
-    broken["rewrites"][0]["definition"] = "other"
-    with pytest.raises(BundleError, match="no definition named 'other'"):
+    broken["rewrites"][0]["doc_ids"][2] = "nowhere"
+    with pytest.raises(BundleError, match=r"rewrites\[0\]\.doc_ids\[2\]: no document with id 'nowhere'"):
         import_bundle(broken)
+
+
+def test_runs_outlive_cleared_marks_through_save_export_and_import(ws: Workspace, repo: Repository) -> None:
+    ws.clear_private()
+    assert ws.rewrite_state("mask") == STALE
+    ws.save(repo, "demo")  # the definition is deleted; its runs stay
+    stored = repo.import_json(repo.export_json("demo"), name="copy")
+    imported = Workspace()
+    imported.load(repo, stored)
+    assert imported.rewrite_runs == ws.rewrite_runs and imported.rewrite_state("mask") == STALE
 
 
 def test_migration_from_the_previous_head_keeps_rows(tmp_path: Path) -> None:
