@@ -281,8 +281,11 @@ def test_downstream_accuracy_reads_original_and_rewritten_texts(ws: Workspace, r
     queries = [q for q in ws.corpus.queries if q.answers]
     assert run.accuracy["records"] == len(queries) and not run.accuracy["stopped"]
     by_id = {d.id: d for d in ws.corpus.documents}
-    expected_rewritten = [
-        answer_is_correct(" ".join(run.rewrite_of(d).text for d in q.doc_ids), q.answers) for q in queries
+    expected_rewritten = [  # the reader quotes each passage with its title
+        answer_is_correct(
+            " ".join(f"{by_id[d].title}: {run.rewrite_of(d).text}" for d in q.doc_ids), q.answers
+        )
+        for q in queries
     ]
     assert [row["correct_rewritten"] for row in run.accuracy["answers"]] == expected_rewritten
     assert run.accuracy["original"] == 1.0  # every gold answer is in the original passages
