@@ -50,7 +50,17 @@ METRIC_HEADERS = [
     "D_special r_pub",
     "in D_infer",
 ]
-DOC_HEADERS = ["document", "private", "public", "r_pri ↓", "r_pub ↑", "leak check ↓", "seconds", "notes"]
+DOC_HEADERS = [
+    "document",
+    "private",
+    "public",
+    "r_pri ↓",
+    "r_pub ↑",
+    "leak check ↓",
+    "D_special",
+    "seconds",
+    "notes",
+]
 DEFAULT_ERASERS = ("graph-guided", "mask")
 MAX_GRAPH_EDGES = 400
 MAX_NOTES_LISTED = 20
@@ -397,8 +407,9 @@ def render_selection(ws: Workspace, label: str | None, doc_id: str | None) -> tu
     labels = ordered_labels(ws)
     label = label if label in labels else (labels[0] if labels else None)
     run = ws.rewrite_runs.get(label) if label else None
-    titles = ws.source_titles()
-    doc_choices = [(titles.get(r.doc_id, r.doc_id), r.doc_id) for r in run.rewrites] if run else []
+    doc_choices = (
+        [(text, r.doc_id) for r, text in zip(run.rewrites, doc_labels(ws, run), strict=True)] if run else []
+    )
     doc_ids = [d for _, d in doc_choices]
     if run is not None and doc_id not in doc_ids:
         doc_id = _first_changed(run) or (doc_ids[0] if doc_ids else None)
@@ -473,20 +484,28 @@ def render_diff(ws: Workspace, run: RewriteRun, doc_id: str | None) -> str:
     )
 
 
+def doc_labels(ws: Workspace, run: RewriteRun) -> list[str]:
+    """Each rewritten document's title, with its id when another document has the same title."""
+    titles = [ws.source_title(r.doc_id) for r in run.rewrites]
+    repeated = {t for t in titles if titles.count(t) > 1}
+    return [f"{t} [{r.doc_id}]" if t in repeated else t for t, r in zip(titles, run.rewrites, strict=True)]
+
+
 def render_doc_metrics(ws: Workspace, run: RewriteRun) -> list[list[str]]:
     per_doc = run.metrics.get("per_doc", {})
     rows = []
-    for rewrite in run.rewrites:
+    for rewrite, label in zip(run.rewrites, doc_labels(ws, run), strict=True):
         m = per_doc.get(rewrite.doc_id, {})
         notes = "; ".join([*rewrite.notes, *rewrite.repairs])
         rows.append(
             [
-                ws.source_title(rewrite.doc_id),
+                label,
                 _fmt(m.get("private")),
                 _fmt(m.get("public")),
                 _fmt(m.get("r_pri")),
                 _fmt(m.get("r_pub")),
                 _fmt(m.get("leak_check")),
+                _fmt(m.get("special")),
                 f"{rewrite.seconds:.3f}",
                 notes,
             ]

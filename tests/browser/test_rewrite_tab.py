@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
+SLOW = 30_000  # views re-render after an action; on a loaded machine that can take seconds
+
 SCRIPT = "<script>window.__xss=1</script>"
 IMG = '<img src=x onerror="window.__xss=2">'
 TITLE = f"Evil {SCRIPT}"
@@ -55,7 +57,7 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     wait_message(page, r"Marked \d+ more triple")
 
     page.get_by_role("tab", name="Rewrite (Eraser4RAG)").click()
-    expect(page.locator("#rps-rewrite_runs")).to_contain_text("No rewrites yet")
+    expect(page.locator("#rps-rewrite_runs")).to_contain_text("No rewrites yet", timeout=SLOW)
     boxes = page.locator("#rps-rewrite_erasers")
     for label in boxes.locator("label").all():
         checkbox = label.locator("input")
@@ -65,12 +67,14 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     boxes.get_by_label("graph-guided", exact=True).check()
     page.locator("#rps-rewrite_run").click()
     wait_message(page, r"mask: (\d+) of \1 document\(s\) rewritten \(fresh\)")
-    expect(page.locator("#rps-message")).to_contain_text(re.compile(r"graph-guided: (\d+) of \1 document"))
-    expect(page.locator("#rps-rewrite_runs")).to_contain_text("up to date")
+    expect(page.locator("#rps-message")).to_contain_text(
+        re.compile(r"graph-guided: (\d+) of \1 document"), timeout=SLOW
+    )
+    expect(page.locator("#rps-rewrite_runs")).to_contain_text("up to date", timeout=SLOW)
 
     metrics = page.locator("#rps-rewrite_metrics")
-    expect(metrics.locator('[data-testid="cell-0-0"]')).to_have_text("graph-guided")
-    expect(metrics.locator('[data-testid="cell-1-0"]')).to_have_text("mask")
+    expect(metrics.locator('[data-testid="cell-0-0"]')).to_have_text("graph-guided", timeout=SLOW)
+    expect(metrics.locator('[data-testid="cell-1-0"]')).to_have_text("mask", timeout=SLOW)
     for row in (0, 1):
         r_pri = float(metrics.locator(f'[data-testid="cell-{row}-3"]').inner_text())
         r_pub = float(metrics.locator(f'[data-testid="cell-{row}-4"]').inner_text())
@@ -81,35 +85,37 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     diff = page.locator("#rps-rewrite_diff")
     original = diff.locator('[data-pane="original"]')
     rewrite = diff.locator('[data-pane="rewrite"]')
-    expect(original).to_contain_text(SCRIPT)  # markup shown as text
-    expect(original).to_contain_text(IMG)
-    expect(rewrite).to_contain_text(IMG)
+    expect(original).to_contain_text(SCRIPT, timeout=SLOW)  # markup shown as text
+    expect(original).to_contain_text(IMG, timeout=SLOW)
+    expect(rewrite).to_contain_text(IMG, timeout=SLOW)
     assert original.locator(".rps-del").count() > 0  # what mask removed
     assert original.locator(".rps-private").count() > 0  # the private sentences
     assert rewrite.locator(".rps-ins").count() > 0  # the placeholders it put in
-    expect(rewrite).not_to_contain_text("Harrow Vale")
-    expect(page.locator("#rps-rewrite_doc_metrics")).to_contain_text("Evil")
+    expect(rewrite).not_to_contain_text("Harrow Vale", timeout=SLOW)
+    expect(page.locator("#rps-rewrite_doc_metrics")).to_contain_text("Evil", timeout=SLOW)
     frame = page.locator("#rps-rewrite_graph iframe").element_handle().content_frame()
     frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=30_000)
     assert frame.evaluate("window.network.body.data.edges.get().length") > 0  # re-extracted triples
     expect(
         page.locator("#rps-rewrite_scatter img, #rps-rewrite_scatter canvas, #rps-rewrite_scatter svg").first
-    ).to_be_visible()
+    ).to_be_visible(timeout=SLOW)
     page.locator("#rps-rewrite_graph").screenshot(path=str(artifacts / "rewrite-01-graph.png"))
     page.locator("#rps-rewrite_diff").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "rewrite-01-diff.png"), full_page=True)
     assert_nothing_ran(page)
 
     page.get_by_role("tab", name="Cross-document risk").click()
-    expect(page.locator("#rps-risk_summary")).to_contain_text("r_connect after rewriting with mask")
+    expect(page.locator("#rps-risk_summary")).to_contain_text(
+        "r_connect after rewriting with mask", timeout=SLOW
+    )
 
     # Changing the definition keeps the run and marks it stale; nothing is re-run.
     page.get_by_role("tab", name="Knowledge graph & privacy").click()
     page.locator("#rps-random_split").click()
     wait_message(page, r"Random split\. \d+ private")
     page.get_by_role("tab", name="Rewrite (Eraser4RAG)").click()
-    expect(page.locator("#rps-rewrite_runs")).to_contain_text("stale")
-    expect(metrics.locator('[data-testid="cell-0-1"]')).to_have_text("stale")
-    expect(page.locator("#rps-rewrite_diff")).to_contain_text("stale")
+    expect(page.locator("#rps-rewrite_runs")).to_contain_text("stale", timeout=SLOW)
+    expect(metrics.locator('[data-testid="cell-0-1"]')).to_have_text("stale", timeout=SLOW)
+    expect(page.locator("#rps-rewrite_diff")).to_contain_text("stale", timeout=SLOW)
     page.screenshot(path=str(artifacts / "rewrite-02-stale.png"), full_page=True)
     assert_nothing_ran(page)
