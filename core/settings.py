@@ -71,7 +71,7 @@ class Settings:
     rewriter_adapter: str = ""  # eraser4rag: peft LoRA adapter folder ("" = untrained)
     rewriter_max_input_tokens: int = 1024  # eraser4rag: context budget for document + triples
     rewriter_window_sentences: int = 3  # eraser4rag: sentences rewritten per window of a long document
-    rewriter_max_new_tokens: int = 256  # model erasers: token budget of one rewrite
+    rewriter_max_new_tokens: int = 512  # model erasers: token budget of one rewrite
     reader_k: int = 5  # downstream accuracy: passages given to the reader
     reader_max_new_tokens: int = 32  # downstream accuracy: token budget of one answer
 

@@ -44,7 +44,41 @@ def _graph_guided(settings: Settings) -> Eraser:
     return GraphGuidedEraser(settings.spacy_model)
 
 
-ERASERS: dict[str, Callable[[Settings], Eraser]] = {"graph-guided": _graph_guided, "mask": _mask}
+def _llm_each(settings: Settings) -> Eraser:
+    from core.erasers.llm_each import LlmEachEraser
+    from core.llm import get_chat_client
+
+    return LlmEachEraser(get_chat_client(settings), settings.rewriter_max_new_tokens)
+
+
+def _llm_all(settings: Settings) -> Eraser:
+    from core.erasers.llm_all import LlmAllEraser
+    from core.llm import get_chat_client
+
+    return LlmAllEraser(get_chat_client(settings), settings.rewriter_max_new_tokens)
+
+
+def _abstraction(settings: Settings) -> Eraser:
+    from core.erasers.abstraction import AbstractionEraser
+    from core.llm import get_chat_client
+
+    return AbstractionEraser(get_chat_client(settings), settings.rewriter_max_new_tokens)
+
+
+def _eraser4rag(settings: Settings) -> Eraser:
+    from core.erasers.eraser4rag import Eraser4RAGEraser
+
+    return Eraser4RAGEraser(settings)
+
+
+ERASERS: dict[str, Callable[[Settings], Eraser]] = {
+    "graph-guided": _graph_guided,
+    "mask": _mask,
+    "llm-each": _llm_each,
+    "llm-all": _llm_all,
+    "abstraction": _abstraction,
+    "eraser4rag": _eraser4rag,
+}
 ERASER_NAMES: tuple[str, ...] = ("graph-guided", "mask", "llm-each", "llm-all", "abstraction", "eraser4rag")
 
 
@@ -53,7 +87,5 @@ def get_eraser(name: str, settings: Settings) -> Eraser:
     key = name.strip().lower()
     factory = ERASERS.get(key)
     if factory is None:
-        if key in ERASER_NAMES:
-            raise ValueError(f"eraser {name!r} is not available in this build yet")
         raise ValueError(f"unknown eraser {name!r}: choose one of {', '.join(ERASER_NAMES)}")
     return factory(settings)

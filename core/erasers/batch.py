@@ -25,13 +25,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.erasers import Eraser, EraseRequest, Rewrite, get_eraser
+from core.erasers import Eraser, EraseRequest, EraserError, Rewrite, get_eraser
 from core.erasers.answer import answer_is_correct, answer_question
 from core.erasers.evaluation import DocEvaluation, SetEvaluation, evaluate_rewrites, summarize
 from core.erasers.graph_guided import ParseCache
 from core.erasers.verify import verify_and_repair
 from core.extract import Extractor, get_extractor
 from core.filters import define_privacy
+from core.llm import ChatError
+from core.models import ModelUnavailable
 from core.settings import Settings
 from core.split import connected_random_private_keys
 from core.types import Document, Query, Triple, TripleKey
@@ -264,14 +266,18 @@ def erase_file(
     started = time.perf_counter()
     processed_docs = 0
     with out_path.open("a", encoding="utf-8") as out, figures_path.open("a", encoding="utf-8") as figs:
-        for count, result in enumerate(runner(todo, options), start=1):
-            out.write(json.dumps(result["record"], ensure_ascii=False) + "\n")
-            figs.write(json.dumps(result["figures"], ensure_ascii=False) + "\n")
-            out.flush()
-            figs.flush()
-            processed_docs += result["figures"]["documents"]
-            if progress is not None:
-                progress(done + count, len(records))
+        try:
+            for count, result in enumerate(runner(todo, options), start=1):
+                out.write(json.dumps(result["record"], ensure_ascii=False) + "\n")
+                figs.write(json.dumps(result["figures"], ensure_ascii=False) + "\n")
+                out.flush()
+                figs.flush()
+                processed_docs += result["figures"]["documents"]
+                if progress is not None:
+                    progress(done + count, len(records))
+        except (EraserError, ChatError, ModelUnavailable, BatchInputError) as exc:
+            # records finished so far stay in OUT; the same command resumes after the failing one
+            errors.append(f"stopped: {exc}; the records before it are saved: run the same command to resume")
     wall = time.perf_counter() - started
     metrics = metrics_from_figures(figures_path, processed_docs, wall, options)
     metrics["input_errors"] = errors

@@ -27,7 +27,7 @@ def ray_runner(address: str | None):
         except ImportError as exc:
             raise RuntimeError("--ray needs Ray: pip install -r requirements-ray.txt") from exc
         if not ray.is_initialized():
-            _init(ray, address)
+            init_ray(address)
         task = ray.remote(process_record)
         window = max(2, int(ray.available_resources().get("CPU", 2)) * 2)
         pending: deque[Any] = deque()
@@ -41,7 +41,10 @@ def ray_runner(address: str | None):
     return run
 
 
-def _init(ray: Any, address: str | None) -> None:
+def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
+    """Start (or join, with an address) Ray so that its workers can import the studio."""
+    import ray
+
     # workers import `core` from this checkout on a local Ray; a cluster needs the package installed
     path = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
     env = {"PYTHONPATH": path, "TOKENIZERS_PARALLELISM": "false"}
@@ -54,4 +57,5 @@ def _init(ray: Any, address: str | None) -> None:
         include_dashboard=False,
         log_to_driver=False,
         ignore_reinit_error=True,
+        **({"num_cpus": num_cpus} if num_cpus and not address else {}),
     )

@@ -1,0 +1,125 @@
+"""Linearised triples for the Eraser4RAG rewriter (section 3.1.2), shared with training.
+
+A private triple is written `<rsubj> h <rrel> r <robj> t <re>` and a public one
+`<csubj> h <crel> r <cobj> t <ce>` (the paper's text spells `<csbj>`, the authors' code
+`<csubj>`). The eight markers are added to the tokenizer as special tokens. The rewriter's
+input is the document followed by the linearised private, then public, triples. When
+they do not fit the model's context, triples that share an entity with the document come
+first, and the caller is told how many were left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.erasers.mentions import mentions_entity
+from core.types import TripleKey
+
+PRIVATE_MARKERS = ("<rsubj>", "<rrel>", "<robj>", "<re>")
+PUBLIC_MARKERS = ("<csubj>", "<crel>", "<cobj>", "<ce>")
+SPECIAL_TOKENS = PRIVATE_MARKERS + PUBLIC_MARKERS
+DOCUMENT_PREFIX = "Rewrite the document without the private triples, keeping the public ones.\nDocument: "
+PRIVATE_PREFIX = "\nPrivate: "
+PUBLIC_PREFIX = "\nPublic: "
+OUTPUT_PREFIX = "\nRewritten document:"
+
+_TRIPLE = re.compile(
+    r"<(?P<kind>r|c)subj>\s*(?P<h>.*?)\s*<(?P=kind)rel>\s*(?P<r>.*?)\s*<(?P=kind)obj>\s*(?P<t>.*?)\s*<(?P=kind)e>",
+    re.DOTALL,
+)
+
+
+def linearize_triple(key: TripleKey, private: bool) -> str:
+    subj, rel, obj, end = PRIVATE_MARKERS if private else PUBLIC_MARKERS
+    head, relation, tail = key
+    return f"{subj} {head} {rel} {relation} {obj} {tail} {end}"
+
+
+def linearize(private: Iterable[TripleKey], public: Iterable[TripleKey]) -> tuple[str, str]:
+    """(linearised private triples, linearised public triples), each space-joined, in given order."""
+    return (
+        " ".join(linearize_triple(k, True) for k in private),
+        " ".join(linearize_triple(k, False) for k in public),
+    )
+
+
+def parse_linearized(text: str) -> tuple[list[TripleKey], list[TripleKey]]:
+    """The (private, public) triples written by `linearize` (the round trip)."""
+    private: list[TripleKey] = []
+    public: list[TripleKey] = []
+    for match in _TRIPLE.finditer(text):
+        key = (match.group("h"), match.group("r"), match.group("t"))
+        (private if match.group("kind") == "r" else public).append(key)
+    return private, public
+
+
+def rewriter_input(document: str, private: Sequence[TripleKey], public: Sequence[TripleKey]) -> str:
+    """The model input: instruction, document, linearised G_pri and G_pub."""
+    private_text, public_text = linearize(private, public)
+    return (
+        f"{DOCUMENT_PREFIX}{document}{PRIVATE_PREFIX}{private_text}"
+        f"{PUBLIC_PREFIX}{public_text}{OUTPUT_PREFIX}"
+    )
+
+
+def add_special_tokens(tokenizer: Any, model: Any | None = None) -> int:
+    """Register the eight markers as special tokens (and grow the embeddings); returns how many were new."""
+    added = tokenizer.add_special_tokens(
+        {"additional_special_tokens": list(SPECIAL_TOKENS)}, replace_extra_special_tokens=False
+    )
+    if model is not None and len(tokenizer) > model.get_input_embeddings().weight.shape[0]:
+        model.resize_token_embeddings(len(tokenizer))
+    return added
+
+
+@dataclass(frozen=True)
+class TripleSelection:
+    private: tuple[TripleKey, ...]
+    public: tuple[TripleKey, ...]
+    private_total: int
+    public_total: int
+
+    def note(self) -> str | None:
+        if len(self.private) == self.private_total and len(self.public) == self.public_total:
+            return None
+        return (
+            f"triples truncated to fit the context: private {len(self.private)} of {self.private_total} "
+            f"kept, public {len(self.public)} of {self.public_total} kept (those sharing an entity "
+            "with the document first)"
+        )
+
+
+def select_triples(
+    document: str,
+    private: Iterable[TripleKey],
+    public: Iterable[TripleKey],
+    cost: Callable[[TripleKey, bool], int],
+    budget: int,
+) -> TripleSelection:
+    """Triples whose summed `cost(key, is_private)` stays within `budget`.
+
+    Private before public (erasing matters more than keeping), and in each set the
+    triples sharing an entity with the document first.
+    """
+    private_order = _related_first(document, private)
+    public_order = _related_first(document, public)
+    chosen: dict[bool, list[TripleKey]] = {True: [], False: []}
+    spent = 0
+    for is_private, order in ((True, private_order), (False, public_order)):
+        for key in order:
+            price = cost(key, is_private)
+            if spent + price <= budget:
+                chosen[is_private].append(key)
+                spent += price
+    return TripleSelection(tuple(chosen[True]), tuple(chosen[False]), len(private_order), len(public_order))
+
+
+def _related_first(document: str, keys: Iterable[TripleKey]) -> list[TripleKey]:
+    def related(key: TripleKey) -> bool:
+        return mentions_entity(document, key[0]) or mentions_entity(document, key[2])
+
+    ordered = sorted(set(keys))
+    return [k for k in ordered if related(k)] + [k for k in ordered if not related(k)]

@@ -1,0 +1,97 @@
+"""graph-guided erasure and verify-and-repair on the sample corpus, real spaCy model."""
+
+from core.erasers import EraseRequest, get_eraser
+from core.erasers.evaluation import evaluate_rewrites, leaked_keys, summarize
+from core.erasers.graph_guided import GraphGuidedEraser
+from core.erasers.verify import minimum_cut_keys, verify_and_repair
+from core.extract import get_extractor
+from core.filters import PrivacyDefinition
+from core.settings import Settings
+from core.types import Document
+from tests.erasers_fixtures import sample_request
+
+
+def _spacy():
+    return get_extractor("spacy", Settings())
+
+
+def test_graph_guided_removes_the_object_phrase_and_keeps_the_rest():
+    request = sample_request(("hr-record",))
+    (rewrite,) = get_eraser("graph-guided", Settings()).erase(request)
+    assert rewrite.text.startswith("Mara Voss lives. Mara Voss was born on 12 June 1990.")
+    assert "suffers from asthma" not in rewrite.text and "Tomas Reyl takes a daily inhaler." in rewrite.text
+    removed = [rewrite.original[slice(*e.original_span)] for e in rewrite.edits]
+    assert " in Harrow Vale" in removed
+    assert all(e.kind == "removed" and e.reason.startswith("private (") for e in rewrite.edits)
+    for edit in rewrite.edits:  # spans in both texts line up
+        assert rewrite.text[slice(*edit.rewrite_span)] == ""
+
+
+def test_graph_guided_with_verify_reaches_r_pri_zero_and_keeps_public_triples():
+    request = sample_request(split_seed=0)
+    assert request.definition.private
+    eraser = GraphGuidedEraser()
+    rewrites = list(eraser.erase(request))
+    repaired, triples = verify_and_repair(request, rewrites, _spacy(), eraser.parse)
+    evaluation = evaluate_rewrites(request, repaired, _spacy())
+    assert all(doc.private_after == 0 for doc in evaluation.docs)
+    assert evaluation.r_connect == 0.0
+    summary = summarize([evaluation])
+    assert summary["r_pri"] == 0.0
+    assert summary["r_pub"] >= 0.8  # measured 0.9x: public triples outside removed units survive
+    kept = {t.key for t in triples} & request.definition.public
+    assert len(kept) >= 0.8 * len(request.definition.public - request.definition.query)
+
+
+def test_repair_cuts_a_planted_path_at_the_excluded_triple_before_the_public_one():
+    documents = (
+        Document("a", "A", "Mara Voss lives in Harrow Vale. Mara Voss plays the cello."),
+        Document("b", "B", "Mara Voss works for Lindqvist Robotics."),
+        Document("c", "C", "Lindqvist Robotics is located in Harrow Vale. Lindqvist Robotics builds robots."),
+    )
+    triples = tuple(_spacy().extract_many([(d.id, d.text) for d in documents]))
+    keys = {t.key for t in triples}
+    private = ("mara voss", "live_in", "harrow vale")
+    public_link = ("mara voss", "work_for", "lindqvist robotics")
+    excluded_link = ("lindqvist robotics", "located_in", "harrow vale")
+    assert {private, public_link, excluded_link} <= keys
+    definition = PrivacyDefinition(
+        private=frozenset({private}),
+        public=frozenset(keys - {private, excluded_link}),
+        excluded=frozenset({excluded_link}),
+        moves=(),
+        marked=frozenset({private}),
+    )
+    request = EraseRequest(documents, triples, definition)
+    eraser = GraphGuidedEraser()
+    rewrites = list(eraser.erase(request))
+    before = evaluate_rewrites(request, rewrites, _spacy())
+    assert before.connected == (private,)  # erased in a, still inferable through b and c
+
+    repaired, _triples = verify_and_repair(request, rewrites, _spacy(), eraser.parse)
+    by_id = {r.doc_id: r for r in repaired}
+    assert "Mara Voss works for Lindqvist Robotics." in by_id["b"].text  # the public link stays
+    assert "Harrow Vale" not in by_id["c"].text and "builds robots" in by_id["c"].text
+    (repair,) = by_id["c"].repairs
+    assert "cut excluded (lindqvist robotics, located_in, harrow vale)" in repair
+    assert "cost: 0 public triple(s)" in repair
+    after = evaluate_rewrites(request, repaired, _spacy())
+    assert after.connected == () and after.r_connect == 0.0
+
+
+def test_minimum_cut_prefers_any_number_of_excluded_edges_to_one_public_edge():
+    public = {("a", "p", "b")}
+    excluded = {("b", "x", "c"), ("b", "y", "c"), ("a", "z", "d"), ("d", "w", "c")}
+    definition = PrivacyDefinition(frozenset({("a", "s", "c")}), frozenset(public), frozenset(excluded), (),
+                                   frozenset())
+    cut = minimum_cut_keys(public | excluded, "a", "c", definition)
+    assert cut and not (cut & public)
+    assert cut in ({("b", "x", "c"), ("b", "y", "c"), ("a", "z", "d")}, {("b", "x", "c"), ("b", "y", "c"),
+                                                                         ("d", "w", "c")})
+
+
+def test_leak_check_is_relation_agnostic_and_knows_surnames():
+    private = [("mara voss", "live_in", "harrow vale"), ("tomas reyl", "suffer_from", "asthma")]
+    text = "Voss moved to Harrow Vale in 2010. Tomas Reyl plays chess."
+    assert leaked_keys(text, private) == (("mara voss", "live_in", "harrow vale"),)
+    assert leaked_keys("Harrow Vale is a town.", private) == ()
