@@ -43,6 +43,8 @@ bench: install
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_extract.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_startup.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_aback.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_loading.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_split.py
 
 clean:
 	rm -rf $(VENV) .cache test-artifacts benchmarks/results

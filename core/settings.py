@@ -64,6 +64,7 @@ class Settings:
     # Privacy simulation (Eraser4RAG)
     private_ratio: float = 0.25
     seed: int = 0
+    split_method: str = "connected"  # connected (the paper's connected subset) | uniform
 
     # Erasers (Eraser4RAG rewriting)
     eval_extractor: str = ""  # extractor that grades rewrites ("" = the defining extractor)
@@ -110,6 +111,7 @@ HELP: dict[str, str] = {
     "retrieval_k": "records retrieved per query",
     "private_ratio": "share of triples made private by a random split",
     "seed": "random seed for splits and sampling",
+    "split_method": "simulated marks: connected (the paper's connected subset, section 3.1.1) or uniform",
     "eval_extractor": "extractor that grades rewrites ('' = the defining --extractor)",
     "rewriter_model": "eraser4rag rewriter: local folder or hub id, seq2seq or causal ('' = SmolLM2-135M)",
     "rewriter_adapter": "eraser4rag: peft LoRA adapter folder ('' = untrained base model)",
