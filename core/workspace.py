@@ -526,8 +526,8 @@ class Workspace:
     # -- rewrites ----------------------------------------------------------------------------
 
     def rewrite_scope_name(self) -> str:
-        """The name of the definition the current scope's rewrites are kept with."""
-        return DEFAULT_DEFINITION_NAME
+        """The name of the definition the current scope's rewrites are kept with (`definition_name`)."""
+        return definition_name(self.scope)
 
     @property
     def rewrite_runs(self) -> dict[str, RewriteRun]:
@@ -535,8 +535,10 @@ class Workspace:
         return self.all_rewrite_runs.setdefault(self.rewrite_scope_name(), {})
 
     def rewrite_documents(self) -> list[Document]:
-        """The documents an eraser run rewrites: every loaded document, in load order."""
-        return list(self.corpus.documents)
+        """The documents an eraser run rewrites: the scope's retrieved passages (one question's
+        retrieval set, as in the paper), or every loaded document for the whole corpus."""
+        retrieval_set = self.retrieval_set()
+        return list(self.corpus.documents if retrieval_set is None else retrieval_set.documents)
 
     def rewrite_request(self, documents: Sequence[Document] | None = None) -> EraseRequest:
         """The erasers' input: the documents, their triple occurrences and the current definition."""
@@ -546,8 +548,10 @@ class Workspace:
             )
         documents = tuple(self.rewrite_documents() if documents is None else documents)
         ids = {doc.id for doc in documents}
-        triples = tuple(t for t in self.triples if t.doc_id in ids)
-        return EraseRequest(documents=documents, triples=triples, definition=self.definition)
+        triples = tuple(t for t in self.scoped_triples() if t.doc_id in ids)
+        retrieval_set = self.retrieval_set()
+        query = retrieval_set.query if retrieval_set is not None else None
+        return EraseRequest(documents=documents, triples=triples, definition=self.definition, query=query)
 
     def rewrite_fingerprint(self, doc_ids: Sequence[str] | None = None) -> str:
         """Digest of the definition (restricted to these documents' triples) and of their texts."""
@@ -560,7 +564,7 @@ class Workspace:
                 cache[wanted] = "documents-missing"
             else:
                 ids = set(wanted)
-                keys = {t.key for t in self.triples if t.doc_id in ids}
+                keys = {t.key for t in self.scoped_triples() if t.doc_id in ids}
                 cache[wanted] = fingerprint(self.definition, keys, documents)
         return cache[wanted]
 

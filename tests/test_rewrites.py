@@ -310,3 +310,18 @@ def test_a_reader_failing_mid_way_keeps_the_answered_queries(
         again = Workspace()
         again.load(repo, "demo")
     assert again.rewrite_runs["mask"].accuracy == run.accuracy
+
+
+def test_runs_belong_to_their_retrieval_set(masked: Workspace, settings, evaluate) -> None:
+    ws = copy.deepcopy(masked)
+    query = next(q for q in ws.corpus.queries if len(q.doc_ids) > 1)
+    ws.set_scope(query.id)
+    assert ws.rewrite_runs == {}  # the whole corpus's runs are not this question's
+    ws.random_split(0.5, 0)
+    list(ws.run_erasers([get_eraser("mask", settings)], evaluate=evaluate))
+    run = ws.rewrite_runs["mask"]
+    assert run.doc_ids == query.doc_ids and run.definition_name == f"default@{query.id}"
+    ws.set_scope(None)
+    assert ws.rewrite_state("mask") == FRESH  # the corpus-wide run is untouched
+    ws.set_scope(query.id)
+    assert ws.rewrite_state("mask") == FRESH and ws.rewrite_runs["mask"] is run
