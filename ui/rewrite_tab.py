@@ -95,6 +95,7 @@ def build(ctx: StudioContext) -> None:
                     "rewrite_recompute", gr.Checkbox(label="Recompute runs that are up to date", value=False)
                 )
                 run = ctx.register("rewrite_run", gr.Button("Run erasers", variant="primary"))
+        scope = ctx.register("rewrite_scope", gr.HTML())
         runs = ctx.register("rewrite_runs", gr.HTML())
         metrics = ctx.register(
             "rewrite_metrics",
@@ -150,6 +151,7 @@ def build(ctx: StudioContext) -> None:
         run.click, on_run, [erasers, verify, recompute], [runs], api_name="rewrite_run", show_progress="full"
     )
     ctx.action(accuracy_run.click, on_accuracy, [method], [], api_name="rewrite_accuracy")
+    ctx.add_view(render_scope, [scope])
     ctx.add_view(render_runs, [runs])
     ctx.add_view(render_metrics, [metrics])
     ctx.add_view(render_scatter, [scatter])
@@ -268,6 +270,20 @@ def ordered_labels(ws: Workspace) -> list[str]:
 
 def _method_name(run: RewriteRun) -> str:
     return run.label if run.trained else f"{run.label} (untrained)"
+
+
+def render_scope(ws: Workspace) -> str:
+    """What a run rewrites: the chosen question's retrieved passages, or every document."""
+    retrieval_set = ws.retrieval_set()
+    count = len(ws.rewrite_documents())
+    if retrieval_set is None:
+        where = f"the whole corpus ({count} document(s))"
+    else:
+        where = f"the {count} passage(s) retrieved for “{retrieval_set.query.text}”"
+    return (
+        f'<p class="rps-caption">Erasers rewrite {esc(where)}, under that scope\'s privacy definition. '
+        "Choose a question in the Knowledge graph tab to work on one retrieval set, as the paper does.</p>"
+    )
 
 
 def render_runs(ws: Workspace) -> str:
