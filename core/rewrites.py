@@ -145,8 +145,11 @@ def start_run(
     doc_ids = tuple(d.id for d in request.documents)
     if previous is not None and previous.fingerprint == fingerprint_value:
         kept = tuple(r for r in previous.rewrites if r.doc_id in doc_ids)
+        kept_ids = {r.doc_id for r in kept}
+        # a kept rewrite keeps its problem (an empty rewrite); the failure that stopped the run goes
+        problems = tuple(p for p in previous.problems if p.doc_id in kept_ids)
         return replace(
-            previous, doc_ids=doc_ids, rewrites=kept, problems=(), metrics={}, trained=eraser.trained
+            previous, doc_ids=doc_ids, rewrites=kept, problems=problems, metrics={}, trained=eraser.trained
         )
     return RewriteRun(
         eraser=eraser.name,
@@ -181,7 +184,7 @@ def run_eraser(
     if todo:
         part = replace(request, documents=todo)
         rewrites = list(run.rewrites)
-        problems: list[DocProblem] = []
+        problems = list(run.problems)
         try:
             for rewrite in eraser.erase(part, None):
                 rewrites.append(rewrite)

@@ -325,3 +325,44 @@ def test_runs_belong_to_their_retrieval_set(masked: Workspace, settings, evaluat
     assert ws.rewrite_state("mask") == FRESH  # the corpus-wide run is untouched
     ws.set_scope(query.id)
     assert ws.rewrite_state("mask") == FRESH and ws.rewrite_runs["mask"] is run
+
+
+def test_llm_each_on_a_real_endpoint_empty_reply_then_failure_then_resume(ws: Workspace, evaluate) -> None:
+    """A real OpenAI-compatible HTTP endpoint: an empty rewrite, one good one, then HTTP 500s."""
+    from core.openai_server import serve
+
+    state = {"calls": 0, "failing": True}
+
+    def respond(messages):
+        state["calls"] += 1
+        if state["calls"] == 1:
+            return ""
+        if state["calls"] >= 3 and state["failing"]:
+            raise RuntimeError("upstream timeout")
+        return "A passage about the weather."
+
+    server, url = serve(respond)
+    try:
+        settings = Settings(llm_base_url=url, llm_model="test-model", llm_timeout_s=5)
+        request = ws.rewrite_request()
+        needing = [d for d in request.documents if request.private_keys_of(d.id)]
+        ws.forget_rewrites()
+        list(ws.run_erasers([get_eraser("llm-each", settings)], evaluate=evaluate))
+        run = ws.rewrite_runs["llm-each"]
+        assert ws.rewrite_state("llm-each") == INCOMPLETE
+        assert [p.doc_id for p in run.problems] == [needing[0].id, needing[2].id]
+        assert "empty rewrite" in run.problems[0].message and needing[0].title in run.problems[0].message
+        assert "upstream timeout" in run.problems[1].message and needing[2].title in run.problems[1].message
+        order = [d.id for d in request.documents]
+        assert [r.doc_id for r in run.rewrites] == order[: order.index(needing[2].id)]
+
+        state["failing"] = False
+        list(ws.run_erasers([get_eraser("llm-each", settings)], evaluate=evaluate))
+        resumed = ws.rewrite_runs["llm-each"]
+        assert ws.rewrite_state("llm-each") == FRESH and len(resumed.rewrites) == len(order)
+        assert resumed.rewrites[: len(run.rewrites)] == run.rewrites  # the earlier ones were kept
+        assert resumed.rewrite_of(needing[2].id).text == "A passage about the weather."
+        assert [p.doc_id for p in resumed.problems] == [needing[0].id]  # the empty rewrite is still listed
+    finally:
+        server.shutdown()
+        server.server_close()
