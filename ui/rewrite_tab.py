@@ -183,9 +183,17 @@ def eraser_choices(settings: Settings) -> list[tuple[str, str]]:
 
 
 def _evaluator(settings: Settings) -> Any:
-    """Grades rewrites with the evaluating extractor (by default the one that defined the triples)."""
-    extractor = get_extractor(settings.eval_extractor or settings.extractor, settings)
-    return lambda request, rewrites, triples: evaluate_rewrites(request, rewrites, extractor, triples)
+    """Grades rewrites with the evaluating extractor (by default the one that defined the triples).
+
+    Verify-and-repair's re-extracted triples are reused only when they come from that same extractor."""
+    name = settings.eval_extractor or settings.extractor
+    extractor = get_extractor(name, settings)
+    reuse = name == settings.extractor
+
+    def evaluate(request: Any, rewrites: Any, triples: Any) -> Any:
+        return evaluate_rewrites(request, rewrites, extractor, triples if reuse else None)
+
+    return evaluate
 
 
 def _verifier(settings: Settings) -> Any:
