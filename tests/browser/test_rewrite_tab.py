@@ -112,7 +112,11 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     # Changing the definition keeps the run and marks it stale; nothing is re-run.
     page.get_by_role("tab", name="Knowledge graph & privacy").click()
     page.locator("#rps-random_split").click()
-    wait_message(page, r"Random split\. \d+ private")
+    wait_message(page, r"Random split\.|Confirm or cancel")  # replacing marks may ask first
+    confirm = page.locator("#rps-confirm_random_split_yes")
+    if confirm.count() and confirm.is_visible():
+        confirm.click()
+    wait_message(page, r"Random split\..* \d+ private")
     page.get_by_role("tab", name="Rewrite (Eraser4RAG)").click()
     expect(page.locator("#rps-rewrite_runs")).to_contain_text("stale", timeout=SLOW)
     expect(metrics.locator('[data-testid="cell-0-1"]')).to_have_text("stale", timeout=SLOW)
