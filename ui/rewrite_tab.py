@@ -219,7 +219,7 @@ def run_erasers(
     progress((0, 1), desc="rewriting")
     for run in ws.run_erasers(erasers, verify, recompute, verifier, evaluate, report):
         done = len(run.rewrites)
-        yield ws, f"{esc(run.label)}: {done} of {len(run.doc_ids)} document(s) rewritten…", render_runs(ws)
+        yield ws, f"{run.label}: {done} of {len(run.doc_ids)} document(s) rewritten…", render_runs(ws)
     yield ws, finished_message(ws, [e.name for e in erasers], verify), render_runs(ws)
 
 
@@ -235,7 +235,7 @@ def finished_message(ws: Workspace, names: list[str], verify: bool) -> str:
         if run.problems:
             text += f"; {len(run.problems)} problem(s), first: {run.problems[0].message}"
         parts.append(text)
-    return esc(". ".join(parts) + ".")
+    return ". ".join(parts) + "."
 
 
 def measure_accuracy(ws: Workspace, settings: Settings, label: str | None, progress: Any) -> tuple[Any, ...]:
@@ -252,8 +252,8 @@ def measure_accuracy(ws: Workspace, settings: Settings, label: str | None, progr
     run = ws.measure_accuracy(label, answer, answer_is_correct, report)
     result = run.accuracy
     if result["stopped"]:
-        return ws, esc(result["stopped"])
-    return ws, esc(
+        return ws, result["stopped"]
+    return ws, (
         f"Accuracy for {label} on {result['records']} query(ies): original {_fmt(result['original'])}, "
         f"rewritten {_fmt(result['rewritten'])}."
     )
