@@ -188,8 +188,10 @@ def test_export_and_import_carry_the_runs_with_their_definition(ws: Workspace, r
     assert imported.rewrite_runs == ws.rewrite_runs and imported.rewrite_state("mask") == FRESH
 
     broken = json.loads(text)
-    broken["rewrites"][0]["rewrites"][1]["edits"][0]["original_span"] = [5, 1]
-    with pytest.raises(StorageError, match=r"rewrites\[0\]\.rewrites\[1\]\.edits\[0\]\.original_span"):
+    changed = next(i for i, r in enumerate(broken["rewrites"][0]["rewrites"]) if r["edits"])
+    broken["rewrites"][0]["rewrites"][changed]["edits"][0]["original_span"] = [5, 1]
+    where = rf"rewrites\[0\]\.rewrites\[{changed}\]\.edits\[0\]\.original_span"
+    with pytest.raises(StorageError, match=where):
         repo.import_json(json.dumps(broken), name="broken")
     assert "broken" not in {s.name for s in repo.list_corpora()}  # all or nothing
     broken = json.loads(text)
