@@ -1,7 +1,7 @@
 """Rewrite runs and their rewrites, kept with the privacy definition they came from.
 
 Revision ID: 0003_rewrites
-Revises: 0001_initial
+Revises: 0002_users_sessions
 Create Date: 2026-11-23
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_rewrites"
-down_revision = "0001_initial"
+down_revision = "0002_users_sessions"
 branch_labels = None
 depends_on = None
 
