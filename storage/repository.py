@@ -608,6 +608,15 @@ class ScopedRepository:
             raise StorageError(f"no saved corpus named {name.strip()!r}")
         self.repository.delete_corpus(name)
 
+    def save_rewrites(self, corpus_name: str, runs: list[RewriteRun]) -> None:
+        if not self._writable(corpus_name):
+            raise StorageError(f"no saved corpus named {corpus_name.strip()!r}")
+        self.repository.save_rewrites(corpus_name, runs)
+
+    def load_rewrites(self, corpus_name: str, definition_name: str | None = None) -> list[RewriteRun]:
+        self._readable(corpus_name)
+        return self.repository.load_rewrites(corpus_name, definition_name)
+
     def import_json(self, text: str, name: str | None = None) -> str:
         if name is not None:
             self._writable(name)

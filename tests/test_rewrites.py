@@ -368,3 +368,18 @@ def test_llm_each_on_a_real_endpoint_empty_reply_then_failure_then_resume(ws: Wo
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_autosave_keeps_rewrite_runs_of_a_browser_session(ws: Workspace, tmp_path: Path) -> None:
+    from ui.sessions import LOCAL_USER, Autosaver, session_key
+
+    path = tmp_path / "auto.sqlite3"
+    key = session_key(LOCAL_USER, "0" * 32)
+    with Repository(path) as repo:
+        saver = Autosaver(repo)
+        assert saver.save(ws, key, LOCAL_USER)
+        assert not saver.save(ws, key, LOCAL_USER)  # nothing changed: nothing written
+    with Repository(path) as repo:
+        restored = Workspace()
+        assert Autosaver(repo).restore(restored, key, LOCAL_USER)
+    assert restored.rewrite_runs == ws.rewrite_runs and restored.rewrite_state("mask") == FRESH
