@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.documents import InputError
+from core.erasers.base import Edit, Rewrite
 from core.filters import FilterMove, PrivacyDefinition
+from core.rewrites import DocProblem, RewriteRun
 from core.types import Corpus, Document, Query, Span, Triple, TripleKey
 
 BUNDLE_FORMAT = "rag-privacy-studio/1"
@@ -33,6 +35,7 @@ class Bundle:
     triples: list[Triple]
     definitions: dict[str, PrivacyDefinition] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
+    rewrites: list[RewriteRun] = field(default_factory=list)  # each names its definition
 
 
 # --- validation helpers -------------------------------------------------------------------------
@@ -282,6 +285,148 @@ def privacy_definition_from_dict(data: object, path: str = "definition") -> Priv
     )
 
 
+# --- rewrites -----------------------------------------------------------------------------------
+
+EDIT_KINDS = ("removed", "inserted", "replaced")
+
+
+def edit_to_dict(edit: Edit) -> dict[str, Any]:
+    return {
+        "kind": edit.kind,
+        "original_span": list(edit.original_span),
+        "rewrite_span": list(edit.rewrite_span),
+        "reason": edit.reason,
+        "keys": [key_to_list(k) for k in edit.keys],
+    }
+
+
+def edit_from_dict(data: object, path: str = "edit") -> Edit:
+    data = _expect_dict(data, path)
+    kind = _str_field(data, "kind", path)
+    if kind not in EDIT_KINDS:
+        raise BundleError(_join(path, "kind"), f"expected one of {', '.join(EDIT_KINDS)}, got {kind!r}")
+    return Edit(
+        kind=kind,  # type: ignore[arg-type]
+        original_span=span_from_value(_get(data, "original_span", path), _join(path, "original_span")),
+        rewrite_span=span_from_value(_get(data, "rewrite_span", path), _join(path, "rewrite_span")),
+        reason=_str_field(data, "reason", path, ""),
+        keys=_key_tuple(_get(data, "keys", path, []), _join(path, "keys")),
+    )
+
+
+def _key_tuple(value: object, path: str) -> tuple[TripleKey, ...]:
+    return tuple(key_from_value(item, f"{path}[{i}]") for i, item in enumerate(_expect_list(value, path)))
+
+
+def rewrite_to_dict(rewrite: Rewrite) -> dict[str, Any]:
+    return {
+        "doc_id": rewrite.doc_id,
+        "eraser": rewrite.eraser,
+        "original": rewrite.original,
+        "text": rewrite.text,
+        "edits": [edit_to_dict(e) for e in rewrite.edits],
+        "removed": [key_to_list(k) for k in rewrite.removed],
+        "kept": [key_to_list(k) for k in rewrite.kept],
+        "seconds": rewrite.seconds,
+        "notes": list(rewrite.notes),
+        "repairs": list(rewrite.repairs),
+    }
+
+
+def rewrite_from_dict(data: object, path: str = "rewrite") -> Rewrite:
+    data = _expect_dict(data, path)
+    seconds = _get(data, "seconds", path, 0.0)
+    if not _is_number(seconds) or seconds < 0:
+        raise BundleError(_join(path, "seconds"), "expected a non-negative number")
+    original = _str_field(data, "original", path)
+    text = _str_field(data, "text", path)
+    edits_path = _join(path, "edits")
+    edits = tuple(
+        edit_from_dict(item, f"{edits_path}[{i}]")
+        for i, item in enumerate(_expect_list(_get(data, "edits", path, []), edits_path))
+    )
+    for i, edit in enumerate(edits):
+        if edit.original_span[1] > len(original) or edit.rewrite_span[1] > len(text):
+            raise BundleError(f"{edits_path}[{i}]", "span is past the end of the original or the rewrite")
+    return Rewrite(
+        doc_id=_nonempty_str_field(data, "doc_id", path),
+        eraser=_str_field(data, "eraser", path, ""),
+        original=original,
+        text=text,
+        edits=edits,
+        removed=_key_tuple(_get(data, "removed", path, []), _join(path, "removed")),
+        kept=_key_tuple(_get(data, "kept", path, []), _join(path, "kept")),
+        seconds=float(seconds),
+        notes=_str_tuple(_get(data, "notes", path, []), _join(path, "notes")),
+        repairs=_str_tuple(_get(data, "repairs", path, []), _join(path, "repairs")),
+    )
+
+
+def rewrite_run_to_dict(run: RewriteRun) -> dict[str, Any]:
+    return {
+        "eraser": run.eraser,
+        "verify": run.verify,
+        "trained": run.trained,
+        "fingerprint": run.fingerprint,
+        "definition": run.definition_name,
+        "created_at": run.created_at,
+        "doc_ids": list(run.doc_ids),
+        "rewrites": [rewrite_to_dict(r) for r in run.rewrites],
+        "problems": [{"doc_id": p.doc_id, "message": p.message} for p in run.problems],
+        "metrics": run.metrics,
+        "accuracy": run.accuracy,
+    }
+
+
+def _bool_field(data: Mapping[str, Any], key: str, path: str, default: bool) -> bool:
+    value = _get(data, key, path, default)
+    if not isinstance(value, bool):
+        raise BundleError(_join(path, key), f"expected true or false, got {_type_name(value)}")
+    return value
+
+
+def rewrite_run_from_dict(data: object, path: str = "rewrite_run") -> RewriteRun:
+    data = _expect_dict(data, path)
+    rewrites_path, problems_path = _join(path, "rewrites"), _join(path, "problems")
+    problems = []
+    for i, item in enumerate(_expect_list(_get(data, "problems", path, []), problems_path)):
+        item = _expect_dict(item, f"{problems_path}[{i}]")
+        problems.append(
+            DocProblem(_str_field(item, "doc_id", f"{problems_path}[{i}]"),
+                       _str_field(item, "message", f"{problems_path}[{i}]"))
+        )
+    return RewriteRun(
+        eraser=_nonempty_str_field(data, "eraser", path),
+        verify=_bool_field(data, "verify", path, False),
+        trained=_bool_field(data, "trained", path, True),
+        fingerprint=_str_field(data, "fingerprint", path),
+        definition_name=_nonempty_str_field(data, "definition", path),
+        created_at=_str_field(data, "created_at", path, ""),
+        doc_ids=_str_tuple(_get(data, "doc_ids", path), _join(path, "doc_ids")),
+        rewrites=tuple(
+            rewrite_from_dict(item, f"{rewrites_path}[{i}]")
+            for i, item in enumerate(_expect_list(_get(data, "rewrites", path, []), rewrites_path))
+        ),
+        problems=tuple(problems),
+        metrics=dict(_expect_dict(_get(data, "metrics", path, {}), _join(path, "metrics"))),
+        accuracy=dict(_expect_dict(_get(data, "accuracy", path, {}), _join(path, "accuracy"))),
+    )
+
+
+def _check_runs_against_corpus(runs: list[RewriteRun], corpus: Corpus, path: str) -> None:
+    """Every run's documents exist. Its definition may be gone (marks cleared since): the run is then
+    kept as stale, as the workspace shows it."""
+    doc_ids = corpus.document_ids()
+    for i, run in enumerate(runs):
+        for j, doc_id in enumerate(run.doc_ids):
+            if doc_id not in doc_ids:
+                raise BundleError(f"{path}[{i}].doc_ids[{j}]", f"no document with id {doc_id!r}")
+        for j, rewrite in enumerate(run.rewrites):
+            if rewrite.doc_id not in run.doc_ids:
+                message = f"{rewrite.doc_id!r} is not in doc_ids"
+                raise BundleError(f"{path}[{i}].rewrites[{j}].doc_id", message)
+
+
 # --- bundles ------------------------------------------------------------------------------------
 
 
@@ -291,8 +436,10 @@ def export_bundle(
     triples: list[Triple],
     definitions: dict[str, PrivacyDefinition] | None = None,
     meta: dict[str, Any] | None = None,
+    rewrites: list[RewriteRun] | None = None,
 ) -> dict[str, Any]:
-    """A JSON-ready dict holding a corpus, its triples and named privacy definitions."""
+    """A JSON-ready dict holding a corpus, its triples, named privacy definitions and the rewrite
+    runs made under them (each run names its definition)."""
     return {
         "format": BUNDLE_FORMAT,
         "name": name,
@@ -303,6 +450,7 @@ def export_bundle(
             for def_name, definition in sorted((definitions or {}).items())
         },
         "meta": dict(meta or {}),
+        "rewrites": [rewrite_run_to_dict(run) for run in rewrites or ()],
     }
 
 
@@ -325,10 +473,16 @@ def import_bundle(data: object) -> Bundle:
         if not def_name.strip():
             raise BundleError("definitions", "a definition name must not be empty")
         definitions[def_name] = privacy_definition_from_dict(definition, f"definitions.{def_name}")
+    runs = [
+        rewrite_run_from_dict(item, f"rewrites[{i}]")
+        for i, item in enumerate(_expect_list(_get(root, "rewrites", "", []), "rewrites"))
+    ]
+    _check_runs_against_corpus(runs, corpus, "rewrites")
     return Bundle(
         name=name,
         corpus=corpus,
         triples=triples,
         definitions=definitions,
         meta=dict(_expect_dict(_get(root, "meta", "", {}), "meta")),
+        rewrites=runs,
     )

@@ -18,15 +18,29 @@ risks, source titles) are cached; each is dropped when what it depends on change
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.documents import BadRecords, InputError, corpus_from_text, load_many, load_sample_corpus
+from core.erasers.base import Eraser, EraseRequest
 from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
 from core.metrics import r_connect
+from core.rewrites import (
+    Answer,
+    Correct,
+    Evaluate,
+    RewriteRun,
+    Verify,
+    check_request,
+    downstream_accuracy,
+    fingerprint,
+    run_eraser,
+    run_label,
+    start_run,
+)
 from core.risk import InferenceRisk, inference_risks
 from core.split import connected_random_private_keys, random_private_keys
 from core.types import (
@@ -54,6 +68,10 @@ EXCLUDED = "excluded"  # public candidate removed because it connects private en
 INFERABLE = "inferable"  # marked private, but derivable from public triples, so not kept private
 QUERY = "query"  # from a query: never private
 
+# State of a rewrite run against the current workspace.
+FRESH = "fresh"  # computed from the current definition and texts, every document rewritten
+STALE = "stale"  # the definition or a document changed since: shown, never silently recomputed
+INCOMPLETE = "incomplete"  # stopped before its last document (an error); running again continues
 # The one vocabulary users read for those states: messages, tables, legends and docs.
 STATUS_LABELS = {
     PRIVATE: "private",
@@ -102,6 +120,9 @@ class Workspace:
     scope: str | None = None  # query id of the retrieval set in view; None = the whole corpus
     scope_marks: dict[str, set[TripleKey]] = field(default_factory=dict)  # marks of other scopes
     held_back: dict[str, Corpus] = field(default_factory=dict)  # good records of refused files
+    # Rewrite runs by definition name (one per scope), then by label ("graph-guided", "mask + verify"):
+    # each kept with the definition it came from. `rewrite_runs` is the current scope's.
+    all_rewrite_runs: dict[str, dict[str, RewriteRun]] = field(default_factory=dict)
     # Earlier states of `marked_private`, newest last (at most UNDO_DEPTH).
     mark_history: list[frozenset[TripleKey]] = field(default_factory=list, compare=False)
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
@@ -276,11 +297,11 @@ class Workspace:
 
     def _set_corpus(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self._forget("titles", "query_keys", "statuses", "retrieval_sets", "scoped_triples")
+        self._forget("titles", "query_keys", "statuses", "retrieval_sets", "scoped_triples", "fingerprints")
 
     def _set_definition(self, definition: PrivacyDefinition | None) -> None:
         self.definition = definition
-        self._forget("statuses", "risks")
+        self._forget("statuses", "risks", "fingerprints")
 
     def _triples_changed(self) -> None:
         self._forget("triples_by_source")
@@ -358,6 +379,7 @@ class Workspace:
         self.scope_marks = {}
         self.held_back = {}
         self._triples_changed()
+        self.all_rewrite_runs = {}
         self.name = ""
 
     # -- extraction --------------------------------------------------------------------------
@@ -555,12 +577,135 @@ class Workspace:
         items = {(key, t.doc_id) for key in self.private_keys() for t in edges.get(key, ())}
         return sorted(items, key=lambda item: (item not in at_risk, item))
 
+    def r_connect_before(self) -> float | None:
+        """r_connect on the original documents: the share of private triples whose entities are connected
+        in the full graph (1.0 whenever every private triple is still stated)."""
+        private = self.private_keys()
+        if not private:
+            return None
+        return r_connect(private, self.all_keys())
+
     def r_connect_after_erasure(self) -> float | None:
         """Share of private triples whose entities stay connected once private triples are erased."""
         private = self.private_keys()
         if not private:
             return None
         return r_connect(private, self.all_keys() - private)
+
+    # -- rewrites ----------------------------------------------------------------------------
+
+    def rewrite_scope_name(self) -> str:
+        """The name of the definition the current scope's rewrites are kept with (`definition_name`)."""
+        return definition_name(self.scope)
+
+    @property
+    def rewrite_runs(self) -> dict[str, RewriteRun]:
+        """The current scope's runs by label (the stored dict: changes to it are kept)."""
+        return self.all_rewrite_runs.setdefault(self.rewrite_scope_name(), {})
+
+    def rewrite_documents(self) -> list[Document]:
+        """The documents an eraser run rewrites: the scope's retrieved passages (one question's
+        retrieval set, as in the paper), or every loaded document for the whole corpus."""
+        retrieval_set = self.retrieval_set()
+        return list(self.corpus.documents if retrieval_set is None else retrieval_set.documents)
+
+    def rewrite_request(self, documents: Sequence[Document] | None = None) -> EraseRequest:
+        """The erasers' input: the documents, their triple occurrences and the current definition."""
+        if self.definition is None:
+            raise ValueError(
+                "nothing is private yet: mark triples private in the Knowledge graph tab, then run an eraser"
+            )
+        documents = tuple(self.rewrite_documents() if documents is None else documents)
+        ids = {doc.id for doc in documents}
+        triples = tuple(t for t in self.scoped_triples() if t.doc_id in ids)
+        retrieval_set = self.retrieval_set()
+        query = retrieval_set.query if retrieval_set is not None else None
+        return EraseRequest(documents=documents, triples=triples, definition=self.definition, query=query)
+
+    def rewrite_fingerprint(self, doc_ids: Sequence[str] | None = None) -> str:
+        """Digest of the definition (restricted to these documents' triples) and of their texts."""
+        wanted = tuple(d.id for d in self.rewrite_documents()) if doc_ids is None else tuple(doc_ids)
+        cache: dict[tuple[str, ...], str] = self._cached("fingerprints", dict, definition_bound=True)
+        if wanted not in cache:
+            by_id = {doc.id: doc for doc in self.corpus.documents}
+            documents = [by_id[d] for d in wanted if d in by_id]
+            if len(documents) < len(wanted):
+                cache[wanted] = "documents-missing"
+            else:
+                ids = set(wanted)
+                keys = {t.key for t in self.scoped_triples() if t.doc_id in ids}
+                cache[wanted] = fingerprint(self.definition, keys, documents)
+        return cache[wanted]
+
+    def rewrite_state(self, label: str) -> str:
+        """fresh | stale | incomplete for the run kept under `label`."""
+        run = self.rewrite_runs[label]
+        if run.fingerprint != self.rewrite_fingerprint(run.doc_ids):
+            return STALE
+        return FRESH if run.complete else INCOMPLETE
+
+    def run_erasers(
+        self,
+        erasers: Sequence[Eraser],
+        verify: bool = False,
+        recompute: bool = False,
+        verifier: Verify | None = None,
+        evaluate: Evaluate | None = None,
+        progress: Progress | None = None,
+    ) -> Iterator[RewriteRun]:
+        """Run each eraser over the current documents and keep its run; yields after every document.
+
+        A fresh, complete run is kept as it is unless `recompute`; an incomplete one continues from
+        the document it stopped at; a stale one starts over. Whatever an eraser finished stays in
+        `rewrite_runs` even when a later document fails (the run then lists the problem).
+        """
+        if not erasers:
+            raise ValueError("choose at least one eraser")
+        request = self.rewrite_request()
+        check_request(request)
+        current = self.rewrite_fingerprint()
+        total = len(erasers) * len(request.documents)
+        for index, eraser in enumerate(erasers):
+            label = run_label(eraser.name, verify)
+            previous = self.rewrite_runs.get(label)
+            up_to_date = previous is not None and previous.fingerprint == current and previous.complete
+            if previous is not None and up_to_date and not recompute:
+                yield previous
+                continue
+            started = start_run(
+                eraser, request, verify, current, None if recompute else previous, self.rewrite_scope_name()
+            )
+            offset = index * len(request.documents)
+
+            def report(done: int, _total: int, offset: int = offset) -> None:
+                if progress is not None:
+                    progress(offset + done, total)
+
+            for run in run_eraser(eraser, request, started, verifier, evaluate, report):
+                self.rewrite_runs[label] = run
+                yield run
+
+    def measure_accuracy(
+        self, label: str, answer: Answer, is_correct: Correct, progress: Progress | None = None
+    ) -> RewriteRun:
+        """Answer the queries with gold answers from the original and the rewritten documents of the
+        run `label` and keep the accuracy with the run (computed only when asked; kept on failure)."""
+        if label not in self.rewrite_runs:
+            raise KeyError(f"no rewrites named {label!r}: run an eraser first")
+        documents = {doc.id: doc for doc in self.corpus.documents}
+        run = self.rewrite_runs[label]
+        result = downstream_accuracy(self.corpus.queries, documents, run, answer, is_correct, progress)
+        run = replace(run, accuracy=result)
+        self.rewrite_runs[label] = run
+        return run
+
+    def forget_rewrites(self, labels: Iterable[str] | None = None) -> int:
+        """Drop the runs under `labels` (all when None); returns how many were dropped."""
+        runs = self.rewrite_runs
+        chosen = list(runs) if labels is None else [label for label in labels if label in runs]
+        for label in chosen:
+            del self.rewrite_runs[label]
+        return len(chosen)
 
     # -- persistence -------------------------------------------------------------------------
 
@@ -581,6 +726,7 @@ class Workspace:
         repo.save_corpus(name, self.corpus, self.triples, extractor=extractor, meta=meta, overwrite=True)
         self.name = name
         self.save_definitions(repo)
+        repo.save_rewrites(name, [run for runs in self.all_rewrite_runs.values() for run in runs.values()])
 
     def save_definitions(self, repo: Any, settings: dict[str, Any] | None = None) -> int:
         """Store only the scopes' definitions of the workspace saved as `self.name` (not the corpus
@@ -615,6 +761,9 @@ class Workspace:
         self.held_back = {}
         self.mark_history = []
         self._triples_changed()
+        self.all_rewrite_runs = {}
+        for run in repo.load_rewrites(name):
+            self.all_rewrite_runs.setdefault(run.definition_name, {})[run.label] = run
         self.name = name
 
     # -- tables ------------------------------------------------------------------------------

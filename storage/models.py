@@ -5,7 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -100,6 +111,9 @@ class CorpusRow(Base):
     )
     annotations: Mapped[list[AnnotationRow]] = relationship(
         back_populates="corpus", cascade="all, delete-orphan"
+    )
+    rewrite_runs: Mapped[list[RewriteRunRow]] = relationship(
+        back_populates="corpus", cascade="all, delete-orphan", order_by="RewriteRunRow.id"
     )
 
 
@@ -197,3 +211,57 @@ class AnnotationRow(Base):
     metrics: Mapped[dict[str, Any]] = mapped_column(default=dict)
 
     corpus: Mapped[CorpusRow | None] = relationship(back_populates="annotations")
+
+
+class RewriteRunRow(Base):
+    """One eraser's rewrites of a corpus's documents under one of its privacy definitions.
+
+    `fingerprint` digests the definition and document texts the run was computed from; the run is
+    stale when the current ones digest differently (computed in core, never stored as a flag).
+    """
+
+    __tablename__ = "rewrite_runs"
+    __table_args__ = (
+        UniqueConstraint(
+            "corpus_id", "definition_name", "label", name="uq_rewrite_runs_corpus_definition_label"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    corpus_id: Mapped[int] = mapped_column(ForeignKey("corpora.id", ondelete="CASCADE"))
+    definition_name: Mapped[str] = mapped_column(String(200))
+    label: Mapped[str] = mapped_column(String(200))
+    eraser: Mapped[str] = mapped_column(String(100))
+    verify: Mapped[bool] = mapped_column(Boolean, default=False)
+    trained: Mapped[bool] = mapped_column(Boolean, default=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[str] = mapped_column(String(40), default="")
+    doc_ids: Mapped[list[Any]] = mapped_column()
+    problems: Mapped[list[Any]] = mapped_column(default=list)
+    metrics: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    accuracy: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+    corpus: Mapped[CorpusRow] = relationship(back_populates="rewrite_runs")
+    rewrites: Mapped[list[RewriteRow]] = relationship(
+        back_populates="run", cascade="all, delete-orphan", order_by="RewriteRow.position"
+    )
+
+
+class RewriteRow(Base):
+    __tablename__ = "rewrites"
+    __table_args__ = (Index("ix_rewrites_run_position", "run_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("rewrite_runs.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    doc_id: Mapped[str] = mapped_column(String(200))
+    original: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(Text)
+    edits: Mapped[list[Any]] = mapped_column()
+    removed: Mapped[list[Any]] = mapped_column()
+    kept: Mapped[list[Any]] = mapped_column()
+    seconds: Mapped[float] = mapped_column(Float)
+    notes: Mapped[list[Any]] = mapped_column(default=list)
+    repairs: Mapped[list[Any]] = mapped_column(default=list)
+
+    run: Mapped[RewriteRunRow] = relationship(back_populates="rewrites")

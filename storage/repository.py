@@ -21,12 +21,15 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 
 from core.filters import PrivacyDefinition
+from core.rewrites import RewriteRun
 from core.serialize import (
     BundleError,
     export_bundle,
     import_bundle,
     privacy_definition_from_dict,
     privacy_definition_to_dict,
+    rewrite_run_from_dict,
+    rewrite_run_to_dict,
 )
 from core.types import Corpus, Document, Query, Triple
 from storage.db import open_database, session_factory
@@ -40,6 +43,8 @@ from storage.models import (
     DocumentRow,
     PrivacyDefinitionRow,
     QueryRow,
+    RewriteRow,
+    RewriteRunRow,
     ShareRow,
     TripleRow,
     UserRow,
@@ -245,6 +250,38 @@ class Repository:
         with self._transaction() as session:
             session.delete(_definition_row(session, corpus_name, name))
 
+    # --- rewrite runs -------------------------------------------------------------------------
+
+    def save_rewrites(self, corpus_name: str, runs: list[RewriteRun]) -> None:
+        """Replace the saved rewrite runs of a corpus with `runs` (each names its definition).
+
+        Runs are kept whatever the definition has become since: a stale run stays saved and is
+        reported stale by whoever compares its fingerprint with the current definition.
+        """
+        with self._transaction() as session:
+            corpus_row = _corpus_row(session, corpus_name)
+            corpus_row.rewrite_runs.clear()
+            session.flush()
+            corpus_row.rewrite_runs = [_rewrite_run_row(run) for run in runs]
+            session.flush()
+
+    def load_rewrites(self, corpus_name: str, definition_name: str | None = None) -> list[RewriteRun]:
+        """Saved rewrite runs of a corpus (of one definition when `definition_name` is given)."""
+        with self._sessions() as session:
+            corpus_row = _corpus_row(session, corpus_name)
+            statement = (
+                select(RewriteRunRow)
+                .options(selectinload(RewriteRunRow.rewrites))
+                .where(RewriteRunRow.corpus_id == corpus_row.id)
+                .order_by(RewriteRunRow.id)
+            )
+            if definition_name is not None:
+                statement = statement.where(RewriteRunRow.definition_name == definition_name.strip())
+            try:
+                return [_rewrite_run_from_row(row) for row in session.scalars(statement)]
+            except BundleError as exc:
+                raise StorageError(f"a saved rewrite of {corpus_name!r} is damaged: {exc.message}") from exc
+
     # --- bundles --------------------------------------------------------------------------------
 
     def export_json(self, corpus_name: str) -> str:
@@ -261,6 +298,7 @@ class Repository:
                     "corpus_meta": row.meta,
                     "definition_settings": {d.name: d.settings for d in row.definitions},
                 },
+                [_rewrite_run_from_row(run) for run in row.rewrite_runs],
             )
         return json.dumps(bundle, ensure_ascii=False, indent=2)
 
@@ -285,6 +323,8 @@ class Repository:
             )
             for def_name, definition in bundle.definitions.items():
                 _store_definition(session, row, def_name, definition, settings.get(def_name), False)
+            row.rewrite_runs = [_rewrite_run_row(run) for run in bundle.rewrites]
+            session.flush()
         return target
 
     # --- review annotations ---------------------------------------------------------------------
@@ -568,6 +608,15 @@ class ScopedRepository:
             raise StorageError(f"no saved corpus named {name.strip()!r}")
         self.repository.delete_corpus(name)
 
+    def save_rewrites(self, corpus_name: str, runs: list[RewriteRun]) -> None:
+        if not self._writable(corpus_name):
+            raise StorageError(f"no saved corpus named {corpus_name.strip()!r}")
+        self.repository.save_rewrites(corpus_name, runs)
+
+    def load_rewrites(self, corpus_name: str, definition_name: str | None = None) -> list[RewriteRun]:
+        self._readable(corpus_name)
+        return self.repository.load_rewrites(corpus_name, definition_name)
+
     def import_json(self, text: str, name: str | None = None) -> str:
         if name is not None:
             self._writable(name)
@@ -818,6 +867,71 @@ def _definition_from_row(row: PrivacyDefinitionRow) -> PrivacyDefinition:
             "moves": row.moves,
         },
         f"privacy_definitions[{row.name}]",
+    )
+
+
+def _rewrite_run_row(run: RewriteRun) -> RewriteRunRow:
+    values = rewrite_run_to_dict(run)
+    return RewriteRunRow(
+        definition_name=_clean_name(run.definition_name, "definition name"),
+        label=run.label,
+        eraser=run.eraser,
+        verify=run.verify,
+        trained=run.trained,
+        fingerprint=run.fingerprint,
+        created_at=run.created_at,
+        doc_ids=values["doc_ids"],
+        problems=values["problems"],
+        metrics=_json_dict(values["metrics"], "metrics"),
+        accuracy=_json_dict(values["accuracy"], "accuracy"),
+        rewrites=[
+            RewriteRow(
+                position=i,
+                doc_id=item["doc_id"],
+                original=item["original"],
+                text=item["text"],
+                edits=item["edits"],
+                removed=item["removed"],
+                kept=item["kept"],
+                seconds=item["seconds"],
+                notes=item["notes"],
+                repairs=item["repairs"],
+            )
+            for i, item in enumerate(values["rewrites"])
+        ],
+    )
+
+
+def _rewrite_run_from_row(row: RewriteRunRow) -> RewriteRun:
+    return rewrite_run_from_dict(
+        {
+            "eraser": row.eraser,
+            "verify": row.verify,
+            "trained": row.trained,
+            "fingerprint": row.fingerprint,
+            "definition": row.definition_name,
+            "created_at": row.created_at,
+            "doc_ids": row.doc_ids,
+            "problems": row.problems,
+            "metrics": row.metrics,
+            "accuracy": row.accuracy,
+            "rewrites": [
+                {
+                    "doc_id": r.doc_id,
+                    "eraser": row.eraser,
+                    "original": r.original,
+                    "text": r.text,
+                    "edits": r.edits,
+                    "removed": r.removed,
+                    "kept": r.kept,
+                    "seconds": r.seconds,
+                    "notes": r.notes,
+                    "repairs": r.repairs,
+                }
+                for r in row.rewrites
+            ],
+        },
+        f"rewrite_runs[{row.label}]",
     )
 
 

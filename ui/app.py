@@ -32,7 +32,7 @@ log = logging.getLogger("rps")
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 # One module per tab, in display order; each exposes `build(ctx: StudioContext) -> None`.
-TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.aback_tab"]
+TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.rewrite_tab", "ui.aback_tab"]
 
 CSS_PATH = Path(__file__).resolve().parents[1] / "assets" / "studio.css"
 TITLE = "RAG Privacy Studio"

@@ -31,6 +31,7 @@ components, registers the ones other tabs or tests need with `ctx.register(name,
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -243,9 +244,24 @@ class Confirmation:
     no: Component
 
 
-def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
+def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
     """Show bad input as an (escaped) error toast; the workspace is left as it was. The plain
-    message the handler returns becomes the escaped status line."""
+    message the handler returns becomes the escaped status line. A generator handler (a long
+    action that reports as it goes) has each message escaped and keeps what it yielded before an error.
+    """
+    if inspect.isgeneratorfunction(handler):
+
+        @functools.wraps(handler)
+        def wrapped_stream(*args: Any, **kwargs: Any) -> Any:
+            try:
+                for result in handler(*args, **kwargs):
+                    yield (result[0], messages.status_html(result[1]), *result[2:])
+            except gr.Error:
+                raise
+            except (ValueError, LookupError, RuntimeError, OSError) as exc:
+                raise messages.error(user_message(exc)) from exc
+
+        return wrapped_stream
 
     @functools.wraps(handler)  # keeps the signature gradio inspects (gr.Progress, gr.SelectData)
     def wrapped(*args: Any, **kwargs: Any) -> tuple[Any, ...]:

@@ -32,12 +32,15 @@ EDGE_STYLES: dict[str, dict[str, Any]] = {
     "inferable": {"color": "#9467bd", "dashes": [2, 5], "width": 2},
     "query": {"color": "#1f77b4", "dashes": False, "width": 1.5},
     "path": {"color": "#ff7f0e", "dashes": False, "width": 4},
+    "leak": {"color": "#d62728", "dashes": False, "width": 4},
 }
 PATH = "path"  # the risk view's extra style: a triple on an inference path
-LEGEND_LABELS = {**STATUS_LABELS, PATH: "on an inference path"}
+LEAK = "leak"  # the rewrite tab's extra style: a surviving connection of a private head and tail
+LEGEND_LABELS = {**STATUS_LABELS, PATH: "on an inference path", LEAK: "still connects private entities"}
 STATUS_TEXT = {
     **{status: f"{STATUS_LABELS[status]}: {text}" for status, text in STATUS_EXPLANATIONS.items()},
     PATH: "on an inference path: another document's triple that reconnects private entities",
+    LEAK: "survived the rewrite and reconnects a private head and tail in the rewritten documents",
 }
 GRAPH_SEED = 7  # vis-network layout seed: the same graph is drawn the same way on every render
 
@@ -426,4 +429,62 @@ def ratio_bar(value: float | None, label: str) -> str:
     return (
         f'<div class="rps-bar-label">{esc(label)}: <b>{value:.2f}</b></div>'
         f'<div class="rps-bar"><div class="rps-bar-fill" style="width: {percent:.1f}%"></div></div>'
+    )
+
+
+# ------------------------------------------------------------------------------ rewrite diff
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A span of a text to show with a CSS class (and a tooltip); an empty span is a caret mark."""
+
+    span: Span
+    css_class: str
+    title: str = ""
+
+
+def layered_text(text: str, layers: Sequence[Layer]) -> str:
+    """Escaped `text` with every layer's span wrapped in `<span class=...>`; overlapping layers
+    combine their classes on the characters they share. Empty spans become a caret."""
+    cuts = {0, len(text)}
+    for layer in layers:
+        cuts.update(clamp_span(text, layer.span))
+    ordered = sorted(cuts)
+    carets: dict[int, list[Layer]] = {}
+    for layer in layers:
+        start, end = clamp_span(text, layer.span)
+        if start == end:
+            carets.setdefault(start, []).append(layer)
+    parts: list[str] = []
+    for start, end in zip(ordered, [*ordered[1:], None], strict=False):
+        for layer in carets.get(start, ()):
+            css, title = esc(layer.css_class), esc(layer.title)
+            parts.append(f'<span class="rps-caret {css}" title="{title}">‸</span>')
+        if end is None:
+            break
+        covering = [
+            layer
+            for layer in layers
+            if layer.span[0] <= start and end <= layer.span[1] and layer.span[0] < layer.span[1]
+        ]
+        segment = esc(text[start:end])
+        if covering:
+            classes = " ".join(dict.fromkeys(layer.css_class for layer in covering))
+            titles = "; ".join(dict.fromkeys(layer.title for layer in covering if layer.title))
+            parts.append(f'<span class="{esc(classes)}" title="{esc(titles)}">{segment}</span>')
+        else:
+            parts.append(segment)
+    return "".join(parts)
+
+
+def side_by_side(left_title: str, left_html: str, right_title: str, right_html: str) -> str:
+    """Two panes (already-rendered HTML bodies; titles are escaped here)."""
+    return (
+        '<div class="rps-diff">'
+        f'<div class="rps-pane"><div class="rps-pane-title">{esc(left_title)}</div>'
+        f'<div class="rps-pane-text" data-pane="original">{left_html}</div></div>'
+        f'<div class="rps-pane"><div class="rps-pane-title">{esc(right_title)}</div>'
+        f'<div class="rps-pane-text" data-pane="rewrite">{right_html}</div></div>'
+        "</div>"
     )

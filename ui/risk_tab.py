@@ -9,7 +9,7 @@ import gradio as gr
 from core.filters import FilterMove
 from core.risk import InferenceRisk
 from core.types import TripleKey
-from core.workspace import INFERABLE, Workspace, status_label
+from core.workspace import FRESH, INFERABLE, Workspace, status_label
 from ui.context import StudioContext
 from ui.render import (
     esc,
@@ -136,10 +136,26 @@ def render_summary(
             if inferable_count
             else ""
         )
-        + ratio_bar(value, "r_connect after erasing the private triples")
+        + ratio_bar(ws.r_connect_before(), "r_connect before rewriting (original documents)")
+        + ratio_bar(value, "r_connect after erasing exactly the private triples")
+        + rewrite_bars(ws)
         + '<p class="rps-note">r_connect: share of private triples whose head and tail stay connected '
-        "once every private triple is erased (lower is safer).</p></div>"
+        "(lower is safer). Before rewriting every private triple still states its own connection; "
+        "the rewrites are graded on the triples re-extracted from them (Rewrite tab).</p></div>"
     )
+
+
+def rewrite_bars(ws: Workspace) -> str:
+    """r_connect after each kept rewrite run, as measured when it ran (stale runs say so)."""
+    bars = []
+    for label in sorted(ws.rewrite_runs):
+        value = ws.rewrite_runs[label].metrics.get("overall", {}).get("r_connect")
+        state = ws.rewrite_state(label)
+        suffix = "" if state == FRESH else f" ({state})"
+        bars.append(ratio_bar(value, f"r_connect after rewriting with {label}{suffix}"))
+    if not bars:
+        return '<p class="rps-note">No rewrites yet: run an eraser in the Rewrite tab to compare.</p>'
+    return '<div class="rps-rewrite-bars">' + "".join(bars) + "</div>"
 
 
 def render_risk_graph(

@@ -57,10 +57,22 @@ def marks_token(ws: Workspace) -> int:
     return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name))
 
 
+def rewrites_token(ws: Workspace) -> int:
+    """Changes when a rewrite run is added, grows, is finished or measured (runs are immutable)."""
+    return hash(
+        tuple(
+            (scope, label, run.created_at, len(run.rewrites), len(run.problems), bool(run.metrics),
+             bool(run.accuracy))
+            for scope, runs in sorted(ws.all_rewrite_runs.items())
+            for label, run in sorted(runs.items())
+        )
+    )
+
+
 @dataclass
 class Autosaver:
     repository: Any  # storage.repository.Repository
-    _saved: dict[str, tuple[int, int]] = field(default_factory=dict)  # session key -> tokens last saved
+    _saved: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # session key -> tokens last saved
 
     def restore(self, ws: Workspace, key: str, user: str) -> bool:
         """Load the session's saved workspace into `ws`; False when this session has none yet."""
@@ -69,14 +81,14 @@ class Autosaver:
         name = self.repository.session_name(key)
         ws.load(self.repository, name)  # documents, triples, scope and every scope's marks
         ws.name = str(self.repository.corpus_meta(name).get(WORKSPACE_NAME_META) or "")
-        self._saved[key] = (corpus_token(ws), marks_token(ws))
+        self._saved[key] = (corpus_token(ws), marks_token(ws), rewrites_token(ws))
         return True
 
     def save(self, ws: Workspace, key: str, user: str) -> bool:
         """Write what changed since this session's last save; returns whether anything was written."""
         if not key:  # an API call without a page load has no browser session
             return False
-        tokens = (corpus_token(ws), marks_token(ws))
+        tokens = (corpus_token(ws), marks_token(ws), rewrites_token(ws))
         last = self._saved.get(key)
         if last == tokens:
             return False
@@ -94,6 +106,9 @@ class Autosaver:
             meta=meta,
             definitions=ws.scope_definitions() if marks_changed else None,
         )
+        if last is None or last[2] != tokens[2]:  # rewrite runs are saved only when they changed
+            runs = [run for runs in ws.all_rewrite_runs.values() for run in runs.values()]
+            self.repository.save_rewrites(self.repository.session_name(key), runs)
         self._saved[key] = tokens
         return True
 
