@@ -172,6 +172,15 @@ class LocalChatClient(ChatClient):
         temperature: float = 0.0,
         seed: int | None = None,
     ) -> str:
+        return self.chat_with_usage(messages, max_tokens, temperature, seed).text
+
+    def chat_with_usage(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> ChatReply:
         validate_messages(messages)
         import torch
 
@@ -192,8 +201,10 @@ class LocalChatClient(ChatClient):
                 pad_token_id=tokenizer.pad_token_id or tokenizer.eos_token_id,
                 **sampling,
             )
-        new_tokens = output[0, inputs["input_ids"].shape[1] :]
-        return tokenizer.decode(new_tokens, skip_special_tokens=True).strip()
+        prompt_tokens = inputs["input_ids"].shape[1]
+        new_tokens = output[0, prompt_tokens:]
+        text = tokenizer.decode(new_tokens, skip_special_tokens=True).strip()
+        return ChatReply(text, int(prompt_tokens), int(new_tokens.shape[0]))
 
 
 def get_chat_client(settings: Settings) -> ChatClient:
