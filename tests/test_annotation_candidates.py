@@ -18,7 +18,7 @@ from core.llm import LocalChatClient
 from core.openai_server import serve
 from core.settings import Settings
 from storage.annotation_store import AnnotationStore
-from tests.annotation_fixtures import popqa_tasks
+from tests.annotation_fixtures import popqa_tasks, tiny_task
 
 SECRET = "sk-test-never-stored-4f1e2d"
 
@@ -120,7 +120,7 @@ def test_failing_endpoint_is_reported_per_task_and_the_rest_is_stored(store, tmp
 
 
 def test_embedded_model_through_the_server_reports_real_token_counts(store, tmp_path):
-    task = popqa_tasks()[0]
+    task = tiny_task()
     (task_id,) = store.add_tasks([task])
     server, base_url = serve(LocalChatClient(""), model_name="smollm2")
     try:
@@ -137,7 +137,7 @@ def test_embedded_model_through_the_server_reports_real_token_counts(store, tmp_
         server.server_close()
     (candidate,) = store.candidates(task_id)
     assert report.stored == 1 and not candidate.tokens_estimated
-    assert candidate.prompt_tokens > 100 and 0 < candidate.completion_tokens <= 12
+    assert candidate.prompt_tokens > 50 and 0 < candidate.completion_tokens <= 12
 
 
 def test_eraser_candidates_offline_graph_guided_with_verify(store, tmp_path):
