@@ -6,6 +6,8 @@
     python -m core.cli list | export NAME --out FILE | import FILE [--name NAME]
     python -m core.cli erase IN.jsonl --out OUT.jsonl --eraser graph-guided [--verify]
                        --ratio 0.25 --seed 0 [--eval-extractor NAME] [--answer] [--ray [ADDRESS]]
+    python -m core.cli annotate tasks|candidates|status|export|import ...   (see core/cli_annotate.py)
+    python -m core.cli train sft|rl ...
 
 Every settings flag (`--db`, `--extractor`, ...) is accepted before the command name.
 """
@@ -239,6 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
     erase.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                        help="run records on Ray (local without ADDRESS)")
     erase.set_defaults(run=cmd_erase)
+    from core.cli_annotate import add_commands as add_annotation_commands
+
+    add_annotation_commands(commands)
     return parser
 
 

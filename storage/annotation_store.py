@@ -374,11 +374,9 @@ class AnnotationStore:
             for task, target in examples:
                 task_id = _task_id(session, task)
                 proposal = CandidateProposal("import", source, target)
-                before = session.scalar(
+                before = session.scalar(  # the same rewrite of the same task, from any source
                     select(CandidateRow.id).where(
-                        CandidateRow.task_id == task_id,
-                        CandidateRow.source == source,
-                        CandidateRow.text_hash == text_hash(target),
+                        CandidateRow.task_id == task_id, CandidateRow.text_hash == text_hash(target)
                     )
                 )
                 if before is not None:
