@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export GRADIO_ANALYTICS_ENABLED := False
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run test install install-dev browser lint bench clean
+.PHONY: run test install install-dev browser lint bench bench-erase clean
 
 run: install
 	$(BIN)/python app.py
@@ -43,6 +43,12 @@ bench: install
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_extract.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_startup.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_aback.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_loading.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_split.py
+
+# Eraser4RAG's tables on real retrieval sets: make bench-erase ERASE_DATA=path/to/popqa_dev.jsonl
+bench-erase: install
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_erase.py $(ERASE_DATA)
 
 clean:
 	rm -rf $(VENV) .cache test-artifacts benchmarks/results

@@ -54,6 +54,9 @@ def main() -> None:
     parser.add_argument("path", type=Path, help="retrieval records (question, answers, ctxs)")
     parser.add_argument("--records", type=int, default=50)
     parser.add_argument("--model-records", type=int, default=1)
+    parser.add_argument("--model-passages", type=int, default=10, help="passages per model-subset record")
+    parser.add_argument("--subset-only", action="store_true", help="only the side-by-side rows on the subset")
+    parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--answer-records", type=int, default=0)
     parser.add_argument("--erasers", default=",".join(ERASER_NAMES))
     parser.add_argument("--ratio", type=float, default=0.25)
@@ -66,26 +69,32 @@ def main() -> None:
     )
     extractor = get_extractor(settings.extractor, settings)
     lines = [line for line in args.path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    lines = lines[: args.records]
+    lines = lines[: max(args.records, args.model_records)]
     started = time.perf_counter()
+    full = [] if args.subset_only else lines[: args.records]
     requests = [
         build_request(json.loads(line), f"{args.path.name}, line {n}", extractor, args.ratio, args.seed)
-        for n, line in enumerate(tqdm(lines, desc="graphs and splits"), start=1)
+        for n, line in enumerate(tqdm(full, desc="graphs and splits"), start=1)
     ]
     setup_seconds = time.perf_counter() - started
     answers = _original_answers(requests[: args.answer_records], settings)
-
-    rows = []
-    for name in args.erasers.split(","):
-        variants = [(name, False), (name, True)] if name in RULE_BASED else [(name, False)]
-        for eraser_name, verify in variants:
-            subset = requests if eraser_name in RULE_BASED else requests[: args.model_records]
-            rows.append(run_eraser(eraser_name, verify, subset, extractor, settings, answers))
-            print(format_row(rows[-1]), flush=True)
+    subset = [
+        build_request(
+            _first_passages(json.loads(line), args.model_passages),
+            f"line {n}",
+            extractor,
+            args.ratio,
+            args.seed,
+        )
+        for n, line in enumerate(lines[: args.model_records], start=1)
+    ]
+    names = args.erasers.split(",")
+    rows: list[dict[str, Any]] = []
     report = {
         "data": args.path.name,
         "records": len(requests),
         "passages": sum(len(r.documents) for r in requests),
+        "model_subset": f"first {args.model_records} record(s), first {args.model_passages} passages each",
         "ratio": args.ratio,
         "seed": args.seed,
         "extractor": settings.extractor,
@@ -95,9 +104,27 @@ def main() -> None:
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
         "rows": rows,
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+    def add(row: dict[str, Any]) -> None:  # rewritten after every row: a late failure keeps the rest
+        rows.append(row)
+        print(format_row(row), flush=True)
+        args.results.parent.mkdir(parents=True, exist_ok=True)
+        args.results.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+    for name in names:
+        if name not in RULE_BASED or args.subset_only:
+            continue
+        for verify in (False, True):
+            add(run_eraser(name, verify, requests, extractor, settings, answers))
+    if any(name not in RULE_BASED for name in names):  # every eraser on the small subset, side by side
+        for name in names:
+            for verify in (False, True) if name in RULE_BASED else (False,):
+                add(run_eraser(name, verify, subset, extractor, settings, {}, label="subset"))
     print(markdown_table(report))
+
+
+def _first_passages(record: dict[str, Any], count: int) -> dict[str, Any]:
+    return {**record, "ctxs": record.get("ctxs", [])[:count]}
 
 
 def _original_answers(requests: list[EraseRequest], settings: Any) -> dict[int, bool]:
@@ -117,6 +144,7 @@ def run_eraser(
     extractor: Any,
     settings: Any,
     answers: dict[int, bool],
+    label: str = "",
 ) -> dict[str, Any]:
     eraser = get_eraser(name, settings)
     parse = getattr(eraser, "parse", None) or ParseCache(settings.spacy_model)
@@ -124,7 +152,7 @@ def run_eraser(
     evaluations, correct = [], []
     erase_seconds = parse_seconds = 0.0
     passages = 0
-    label = name + (" + verify" if verify else "")
+    label = name + (" + verify" if verify else "") + (f" [{label}]" if label else "")
     for index, request in enumerate(tqdm(requests, desc=label)):
         parse_before = parse.seconds
         started = time.perf_counter()

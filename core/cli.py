@@ -1,13 +1,18 @@
 """Batch commands: the studio's methods without the UI.
 
-    python -m core.cli extract FILE... [--sample] [--save NAME]
-    python -m core.cli split NAME [--ratio 0.25] [--seed 0]
-    python -m core.cli risk NAME
+    python -m core.cli extract FILE... [--sample] [--save NAME] [--skip-bad]
+    python -m core.cli split NAME [--ratio 0.25] [--seed 0] [--method connected|uniform] [--whole-corpus]
+    python -m core.cli risk NAME [--whole-corpus]
     python -m core.cli list | export NAME --out FILE | import FILE [--name NAME]
     python -m core.cli erase IN.jsonl --out OUT.jsonl --eraser graph-guided [--verify]
                        --ratio 0.25 --seed 0 [--eval-extractor NAME] [--answer] [--ray [ADDRESS]]
     python -m core.cli annotate tasks|candidates|status|export|import ...   (see core/cli_annotate.py)
     python -m core.cli train sft|rl ...
+
+As in Eraser4RAG, `split` and `risk` work per retrieval set: one graph, one simulated split and
+one privacy definition per question record (its question and retrieved passages); `--whole-corpus`
+treats all documents as one graph instead (the only choice for a corpus without questions).
+`split` stores the definitions only, not the corpus again.
 
 Every settings flag (`--db`, `--extractor`, ...) is accepted before the command name.
 """
@@ -22,11 +27,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from core import settings as settings_module
-from core.documents import InputError
+from core.documents import BadRecords, InputError
 from core.extract import available_extractors, get_extractor
 from core.graph import format_key
 from core.settings import Settings
-from core.workspace import Workspace
+from core.workspace import SPLIT_METHODS, Workspace
 
 
 def _repository(settings: Settings):  # storage is imported lazily: `core` does not need it to import
@@ -51,9 +56,10 @@ def cmd_extract(args: argparse.Namespace, settings: Settings) -> int:
     if args.sample:
         workspace.load_sample()
     items = [(path.name, path.read_bytes()) for path in map(Path, args.files)]
-    errors: list[InputError] = workspace.add_files(items, settings.max_upload_bytes) if items else []
-    for error in errors:
-        print(f"error: {error}", file=sys.stderr)
+    errors: list[InputError] = (
+        workspace.add_files(items, settings.max_upload_bytes, skip_bad=args.skip_bad) if items else []
+    )
+    _print_input_errors(errors, args.skip_bad)
     if not workspace.corpus.documents:
         print("error: no documents loaded", file=sys.stderr)
         return 2
@@ -61,14 +67,49 @@ def cmd_extract(args: argparse.Namespace, settings: Settings) -> int:
     with bar:
         count = workspace.extract(get_extractor(settings.extractor, settings), progress=update)
     corpus = workspace.corpus
+    empty = sum(1 for doc in corpus.documents if not doc.text.strip())
+    note = f"; {empty} empty passage(s), not extracted" if empty else ""
     print(
         f"{len(corpus.documents)} documents, {len(corpus.queries)} queries, {count} triples, "
-        f"{len(workspace.graph.nodes())} entities"
+        f"{len(workspace.graph.nodes())} entities{note}"
     )
+    _print_graph_per_question(workspace)
     if args.save:
         workspace.save(_repository(settings), args.save)
         print(f"saved as {args.save!r} in {settings.db}")
     return 1 if errors else 0
+
+
+def _print_input_errors(errors: list[InputError], skipped: bool) -> None:
+    """Every bad record of every file on its own line (file, line, field), never a traceback."""
+    for error in errors:
+        if not isinstance(error, BadRecords):
+            print(f"error: {error}", file=sys.stderr)
+            continue
+        for record_error in error.errors:
+            print(f"error: {record_error}", file=sys.stderr)
+        if skipped:
+            print(f"{error.file}: loaded its {error.good_records} good record(s) of {error.total_records}",
+                  file=sys.stderr)
+        elif error.good_records:
+            print(f"{error.file}: refused; rerun with --skip-bad to load its {error.good_records} good "
+                  f"record(s) of {error.total_records}", file=sys.stderr)
+
+
+def _print_graph_per_question(workspace: Workspace) -> None:
+    """The paper's unit: one global graph per question's retrieved passages."""
+    scopes = workspace.scopes()
+    if not scopes:
+        return
+    sizes = []
+    for query_id, _question in scopes:
+        workspace.set_scope(query_id)
+        sizes.append((len(workspace.graph.nodes()), len(workspace.all_keys())))
+    workspace.set_scope(None)
+    mean_nodes = sum(n for n, _ in sizes) / len(sizes)
+    mean_keys = sum(k for _, k in sizes) / len(sizes)
+    print(f"{len(scopes)} retrieval sets: one graph each, on average {mean_nodes:.1f} entities and "
+          f"{mean_keys:.1f} distinct triples")
 
 
 def _load_workspace(name: str, settings: Settings) -> Workspace:
@@ -94,23 +135,92 @@ def _print_definition_and_risk(workspace: Workspace, show: int) -> None:
     print(f"r_connect after erasing private triples: {'n/a' if value is None else f'{value:.3f}'}")
 
 
+def _per_question(args: argparse.Namespace, workspace: Workspace) -> bool:
+    return not args.whole_corpus and bool(workspace.scopes())
+
+
 def cmd_split(args: argparse.Namespace, settings: Settings) -> int:
-    workspace = _load_workspace(args.name, settings)
+    repo = _repository(settings)
+    workspace = Workspace()
+    workspace.load(repo, args.name)
     ratio = settings.private_ratio if args.split_ratio is None else args.split_ratio
     seed = settings.seed if args.split_seed is None else args.split_seed
-    workspace.random_split(ratio, seed)
-    _print_definition_and_risk(workspace, args.show)
-    workspace.save(_repository(settings), args.name)
+    method = args.split_method_cmd or settings.split_method
+    how = {"ratio": ratio, "seed": seed, "method": method}
+    if _per_question(args, workspace):
+        bar, update = _progress_bar("splitting per question")
+        bar.unit = "question"
+        with bar:
+            definitions = workspace.split_each_question(ratio, seed, method, progress=update)
+        _print_per_question(workspace, definitions, args.show)
+    else:
+        workspace.set_scope(None)
+        workspace.random_split(ratio, seed, method)
+        _print_definition_and_risk(workspace, args.show)
+    stored = workspace.save_definitions(repo, how)
+    print(f"stored {stored} privacy definition(s) ({method} split, ratio {ratio}, seed {seed}) "
+          f"in {settings.db}")
     return 0
+
+
+def _print_per_question(workspace: Workspace, definitions: dict, show: int) -> None:
+    """Totals over the questions' definitions and risks, and the first `show` questions."""
+    totals = {"private": 0, "public": 0, "excluded": 0, "risks": 0}
+    connects: list[float] = []
+    lines = []
+    for query_id, definition in definitions.items():
+        workspace.set_scope(query_id)
+        risks = workspace.risks()
+        totals["private"] += len(definition.private)
+        totals["public"] += len(definition.public)
+        totals["excluded"] += len(definition.excluded)
+        totals["risks"] += len(risks)
+        value = workspace.r_connect_after_erasure()
+        if value is not None:
+            connects.append(value)
+        if len(lines) < show:
+            question = workspace.retrieval_set().query.text  # type: ignore[union-attr]
+            lines.append(f"  {query_id}: private {len(definition.private)}, public {len(definition.public)}, "
+                         f"excluded {len(definition.excluded)}, risks {len(risks)}  ({question})")
+    workspace.set_scope(None)
+    print(f"{len(definitions)} question(s) with a definition: private {totals['private']}, "
+          f"public {totals['public']}, excluded {totals['excluded']}, "
+          f"inference risks (Eq. 2) {totals['risks']}")
+    if connects:
+        mean = sum(connects) / len(connects)
+        print(f"r_connect after erasing private triples, mean over questions: {mean:.3f}")
+    for line in lines:
+        print(line)
 
 
 def cmd_risk(args: argparse.Namespace, settings: Settings) -> int:
     workspace = _load_workspace(args.name, settings)
-    if not workspace.marked_private:
-        print(f"error: {args.name!r} has no privacy definition; run `split` first", file=sys.stderr)
-        return 2
-    _print_definition_and_risk(workspace, args.show)
-    return 0
+    if _per_question(args, workspace):
+        workspace.set_scope(None)
+        definitions = {
+            query_id: definition
+            for query_id, definition in (
+                (q, _definition_in_scope(workspace, q)) for q, _ in workspace.scopes()
+            )
+            if definition is not None
+        }
+        if definitions:
+            _print_per_question(workspace, definitions, args.show)
+            return 0
+    else:
+        workspace.set_scope(None)
+        if workspace.marked_private:
+            _print_definition_and_risk(workspace, args.show)
+            return 0
+    print(f"error: {args.name!r} has no privacy definition; run `split` first", file=sys.stderr)
+    return 2
+
+
+def _definition_in_scope(workspace: Workspace, query_id: str):
+    workspace.set_scope(query_id)
+    definition = workspace.definition
+    workspace.set_scope(None)
+    return definition
 
 
 def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
@@ -203,18 +313,24 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("files", nargs="*", help=".txt .md .pdf .json .jsonl")
     extract.add_argument("--sample", action="store_true", help="include the sample corpus")
     extract.add_argument("--save", metavar="NAME", help="save corpus and triples under NAME")
+    extract.add_argument("--skip-bad", action="store_true",
+                         help="load the good records of a file with bad records (each bad one is listed)")
     extract.set_defaults(run=cmd_extract)
 
-    split = commands.add_parser("split", help="random privacy split + filters on a saved corpus")
+    split = commands.add_parser("split", help="simulated privacy split + filters, one per question")
     split.add_argument("name")
     split.add_argument("--ratio", type=float, dest="split_ratio", help="default: --private-ratio")
     split.add_argument("--seed", type=int, dest="split_seed", help="default: the global --seed")
-    split.add_argument("--show", type=int, default=10, help="moves/risks to print")
+    split.add_argument("--method", choices=SPLIT_METHODS, dest="split_method_cmd",
+                       help="default: --split-method (connected: the paper's connected subset)")
+    split.add_argument("--whole-corpus", action="store_true", help="one graph over all documents")
+    split.add_argument("--show", type=int, default=10, help="moves/risks (or questions) to print")
     split.set_defaults(run=cmd_split)
 
     risk = commands.add_parser("risk", help="cross-document inference risk of a saved definition")
     risk.add_argument("name")
     risk.add_argument("--show", type=int, default=10)
+    risk.add_argument("--whole-corpus", action="store_true", help="the whole-corpus definition")
     risk.set_defaults(run=cmd_risk)
 
     commands.add_parser("list", help="saved corpora").set_defaults(run=cmd_list)

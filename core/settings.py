@@ -64,6 +64,7 @@ class Settings:
     # Privacy simulation (Eraser4RAG)
     private_ratio: float = 0.25
     seed: int = 0
+    split_method: str = "connected"  # connected (the paper's connected subset) | uniform
 
     # Erasers (Eraser4RAG rewriting)
     eval_extractor: str = ""  # extractor that grades rewrites ("" = the defining extractor)
@@ -130,6 +131,7 @@ HELP: dict[str, str] = {
     "rewriter_max_new_tokens": "model erasers: token budget of one rewrite",
     "reader_k": "downstream accuracy: retrieved passages given to the reader",
     "reader_max_new_tokens": "downstream accuracy: token budget of one answer",
+    "split_method": "simulated marks: connected (the paper's connected subset, section 3.1.1) or uniform",
     "annotation_db": "annotation store: SQLAlchemy URL or SQLite path ('' = the --db file)",
     "annotate_max_r_pri": "annotation filter: a candidate passes with r_pri at most this (paper: 0)",
     "annotate_min_r_pub": "annotation filter: and r_pub above this (paper: 0.8)",

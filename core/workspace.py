@@ -1,7 +1,16 @@
 """One user's session: documents, triples, private marks and the privacy definition.
 
 Every UI action is one method here, so the web tabs, scripts and tests share one
-behaviour. The workspace holds data only (no models), so it deep-copies cheaply and can
+behaviour.
+
+Scope (Eraser4RAG's setting): the graph, key sets, marks and definition belong to the current
+scope, either one retrieval set (`set_scope(query_id)`: the question and its retrieved passages,
+one global graph per question as in the paper) or the whole corpus (`set_scope(None)`). `triples`
+always holds every extracted triple; `scoped_triples()` those of the scope. Marks of the other
+scopes wait in `scope_marks` and come back when their scope does; `save` stores one definition per
+scope that has marks ("default" for the whole corpus, "default@<query id>" for a question).
+
+The workspace holds data only (no models), so it deep-copies cheaply and can
 live in a per-session `gr.State`. Derived views (the knowledge graph, key sets, statuses,
 risks, source titles) are cached; each is dropped when what it depends on changes
 (`_triples_changed`, `_set_definition`, `_set_corpus`) and none is copied or pickled.
@@ -13,19 +22,30 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.documents import InputError, corpus_from_text, load_many, load_sample_corpus
+from core.documents import BadRecords, InputError, corpus_from_text, load_many, load_sample_corpus
 from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
 from core.metrics import r_connect
 from core.risk import InferenceRisk, inference_risks
-from core.split import random_private_keys
-from core.types import Corpus, Document, Triple, TripleKey, normalize_entity, normalize_relation
+from core.split import connected_random_private_keys, random_private_keys
+from core.types import (
+    Corpus,
+    Document,
+    RetrievalSet,
+    Triple,
+    TripleKey,
+    normalize_entity,
+    normalize_relation,
+)
 
 Progress = Callable[[int, int], None]
 
 DEFAULT_DEFINITION_NAME = "default"
 EXTRACTED_IDS_META = "extracted_ids"  # corpus meta key: sources already extracted (some yield no triple)
+SCOPE_META = "scope"  # corpus meta key: the query id the workspace was scoped to ("" = whole corpus)
+WHOLE_CORPUS = ""  # scope name of the whole corpus in `scope_marks`
+SPLIT_METHODS = ("connected", "uniform")  # connected: the paper's connected subset (section 3.1.1)
 
 # Status of a triple in the privacy definition, as shown in tables and graphs.
 PRIVATE = "private"
@@ -43,6 +63,9 @@ class Workspace:
     marked_private: set[TripleKey] = field(default_factory=set)
     definition: PrivacyDefinition | None = None
     name: str = ""
+    scope: str | None = None  # query id of the retrieval set in view; None = the whole corpus
+    scope_marks: dict[str, set[TripleKey]] = field(default_factory=dict)  # marks of other scopes
+    held_back: dict[str, Corpus] = field(default_factory=dict)  # good records of refused files
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
     # Other derived views by name ("all_keys", "query_keys", "statuses", "risks", "titles").
     _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -62,9 +85,47 @@ class Workspace:
 
     @property
     def graph(self) -> KnowledgeGraph:
+        """The global graph of the scope: one retrieval set's, or the whole corpus's."""
         if self._graph is None:
-            self._graph = KnowledgeGraph.from_triples(self.triples)
+            self._graph = KnowledgeGraph.from_triples(self.scoped_triples())
         return self._graph
+
+    def scoped_triples(self) -> list[Triple]:
+        """The triples of the current scope (all triples for the whole corpus; never copied)."""
+        if self.scope is None:
+            return self.triples
+
+        retrieval_set = self._retrieval_sets()[self.scope]
+
+        def compute() -> list[Triple]:
+            by_source = self._triples_by_source()
+            ids = [*(doc.id for doc in retrieval_set.documents), retrieval_set.query.id]
+            return [t for source_id in ids for t in by_source.get(source_id, ())]
+
+        return self._cached("scoped_triples", compute)
+
+    def _triples_by_source(self) -> dict[str, list[Triple]]:
+        """Triples grouped by document or query id, so a scope costs its own size, not the corpus's."""
+
+        def compute() -> dict[str, list[Triple]]:
+            groups: dict[str, list[Triple]] = {}
+            for triple in self.triples:
+                groups.setdefault(triple.doc_id, []).append(triple)
+            return groups
+
+        return self._cached("triples_by_source", compute)
+
+    def retrieval_set(self) -> RetrievalSet | None:
+        """The question and passages of the scope, or None for the whole corpus."""
+        if self.scope is None:
+            return None
+        return self._retrieval_sets()[self.scope]
+
+    def _retrieval_sets(self) -> dict[str, RetrievalSet]:
+        return self._cached("retrieval_sets", lambda: {s.query.id: s for s in self.corpus.retrieval_sets()})
+
+    def _source_ids_of(self, scope: str | None) -> frozenset[str] | None:
+        return None if scope is None else self._retrieval_sets()[scope].source_ids()
 
     def _cached(self, name: str, compute: Callable[[], Any], definition_bound: bool = False) -> Any:
         """The cached view `name`, computed on first use. A `definition_bound` view is also
@@ -83,12 +144,12 @@ class Workspace:
             self._derived.pop(name, None)
 
     def all_keys(self) -> frozenset[TripleKey]:
-        return self._cached("all_keys", lambda: frozenset(t.key for t in self.triples))
+        return self._cached("all_keys", lambda: frozenset(t.key for t in self.scoped_triples()))
 
     def query_keys(self) -> frozenset[TripleKey]:
         def compute() -> frozenset[TripleKey]:
             query_ids = self.corpus.query_ids()
-            return frozenset(t.key for t in self.triples if t.doc_id in query_ids)
+            return frozenset(t.key for t in self.scoped_triples() if t.doc_id in query_ids)
 
         return self._cached("query_keys", compute)
 
@@ -173,15 +234,20 @@ class Workspace:
 
     def _set_corpus(self, corpus: Corpus) -> None:
         self.corpus = corpus
-        self._forget("titles", "query_keys", "statuses")
+        self._forget("titles", "query_keys", "statuses", "retrieval_sets", "scoped_triples")
 
     def _set_definition(self, definition: PrivacyDefinition | None) -> None:
         self.definition = definition
         self._forget("statuses", "risks")
 
     def _triples_changed(self) -> None:
+        self._forget("triples_by_source")
+        self._scope_changed()
+
+    def _scope_changed(self) -> None:
+        """Drop the views of the scope (its graph, keys, statuses, risks) and refilter its marks."""
         self._graph = None
-        self._forget("all_keys", "query_keys", "statuses", "risks")
+        self._forget("scoped_triples", "all_keys", "query_keys", "statuses", "risks")
         known = self.all_keys()
         self.marked_private &= known
         self._refresh_definition()
@@ -195,11 +261,36 @@ class Workspace:
 
     # -- documents ---------------------------------------------------------------------------
 
-    def add_files(self, items: Iterable[tuple[str, bytes]], max_bytes: int) -> list[InputError]:
-        """Load uploads; what loads is kept, each problem comes back as an InputError."""
-        loaded, errors = load_many(items, max_bytes)
+    def add_files(
+        self, items: Iterable[tuple[str, bytes]], max_bytes: int, skip_bad: bool = False
+    ) -> list[InputError]:
+        """Load uploads; what loads is kept, each problem comes back as an InputError.
+
+        The good records of a file refused for bad records (`BadRecords`) wait in `held_back`
+        until `load_held_back` (the user asked for them) or the next upload; with `skip_bad`
+        they load at once.
+        """
+        loaded, errors = load_many(items, max_bytes, skip_bad=skip_bad)
         self._merge(loaded)
+        self.held_back = {
+            e.file: e.good for e in errors if isinstance(e, BadRecords) and e.good_records and not skip_bad
+        }
         return errors
+
+    def held_back_records(self) -> int:
+        """How many good records of refused files wait for `load_held_back`."""
+        return sum(len(c.queries) + len(c.documents) - sum(len(q.doc_ids) for q in c.queries)
+                   for c in self.held_back.values())
+
+    def load_held_back(self) -> int:
+        """Load the good records of the files last refused for bad records; returns #new sources."""
+        if not self.held_back:
+            raise ValueError("no file is waiting: upload a file first")
+        added = 0
+        for corpus in self.held_back.values():
+            added += self._merge(corpus)
+        self.held_back = {}
+        return added
 
     def add_text(self, text: str, title: str = "") -> Document:
         loaded = corpus_from_text(text, title)
@@ -220,6 +311,9 @@ class Workspace:
         self.triples = []
         self.extracted_ids = set()
         self.marked_private = set()
+        self.scope = None
+        self.scope_marks = {}
+        self.held_back = {}
         self._triples_changed()
         self.name = ""
 
@@ -235,6 +329,75 @@ class Workspace:
         self.extracted_ids |= pending.document_ids() | pending.query_ids()
         self._triples_changed()
         return len(new_triples)
+
+    # -- scope -------------------------------------------------------------------------------
+
+    def scopes(self) -> list[tuple[str, str]]:
+        """(query id, question) of every retrieval set, in load order."""
+        return [(query.id, query.text) for query in self.corpus.queries]
+
+    def set_scope(self, query_id: str | None) -> None:
+        """Work on one retrieval set (a query id) or on the whole corpus (None or "").
+
+        The current scope's marks are kept for it in `scope_marks`; the new scope's come back.
+        """
+        scope = query_id or None
+        if scope == self.scope:
+            return
+        if scope is not None and scope not in self._retrieval_sets():
+            raise KeyError(f"no question with id {scope!r} in this workspace")
+        self._stash_marks()
+        self.scope = scope
+        self.marked_private = self.scope_marks.pop(_scope_name(scope), set())
+        self._scope_changed()
+
+    def _stash_marks(self) -> None:
+        if self.marked_private:
+            self.scope_marks[_scope_name(self.scope)] = set(self.marked_private)
+        else:
+            self.scope_marks.pop(_scope_name(self.scope), None)
+
+    def scope_definitions(self) -> dict[str, PrivacyDefinition]:
+        """The filtered definition of every scope with marks, by storage name (`definition_name`)."""
+        definitions: dict[str, PrivacyDefinition] = {}
+        if self.definition is not None:
+            definitions[definition_name(self.scope)] = self.definition
+        for name, marks in self.scope_marks.items():
+            scope = name or None
+            if scope is not None and scope not in self._retrieval_sets():
+                continue
+            ids = self._source_ids_of(scope)
+            by_source = self._triples_by_source()
+            triples = self.triples if ids is None else [t for i in ids for t in by_source.get(i, ())]
+            keys = frozenset(t.key for t in triples)
+            query_ids = self.corpus.query_ids()
+            query_keys = frozenset(t.key for t in triples if t.doc_id in query_ids)
+            if marks & keys:
+                definitions[definition_name(scope)] = define_privacy(keys, marks & keys, query_keys)
+        return definitions
+
+    def split_each_question(
+        self, ratio: float, seed: int, method: str = "connected", progress: Progress | None = None
+    ) -> dict[str, PrivacyDefinition]:
+        """The paper's batch setting: one graph and one simulated split per retrieval set.
+
+        Returns each question's definition by query id; sets without triples are skipped. The
+        workspace ends scoped to the whole corpus, with every question's marks kept.
+        """
+        sets = self.corpus.retrieval_sets()
+        if not sets:
+            raise ValueError("no questions: load retriever records (question + ctxs) first")
+        definitions: dict[str, PrivacyDefinition] = {}
+        for done, retrieval_set in enumerate(sets, start=1):
+            self.set_scope(retrieval_set.query.id)
+            if self.all_keys() - self.query_keys():
+                self.random_split(ratio, seed, method)
+                assert self.definition is not None
+                definitions[retrieval_set.query.id] = self.definition
+            if progress is not None:
+                progress(done, len(sets))
+        self.set_scope(None)
+        return definitions
 
     # -- privacy marks -----------------------------------------------------------------------
 
@@ -270,15 +433,20 @@ class Workspace:
         self._refresh_definition()
         return len(new)
 
-    def random_split(self, ratio: float, seed: int) -> int:
-        """Replace the marks with a random `ratio` of the triples (query triples never private)."""
+    def random_split(self, ratio: float, seed: int, method: str = "connected") -> int:
+        """Replace the marks with a random `ratio` of the scope's triples (query triples never private).
+
+        `method` "connected" grows a connected subset (the paper's simulation, section 3.1.1);
+        "uniform" samples triples independently.
+        """
         if not 0.0 < ratio <= 1.0:
             raise ValueError(f"private ratio must be in (0, 1], got {ratio}")
-        if not self.triples:
+        if method not in SPLIT_METHODS:
+            raise ValueError(f"unknown split method {method!r}: choose one of {', '.join(SPLIT_METHODS)}")
+        if not self.all_keys():
             raise ValueError("no triples yet: extract triples first")
-        self.marked_private = set(
-            random_private_keys(self.all_keys(), ratio, seed, exclude=self.query_keys())
-        )
+        sample = connected_random_private_keys if method == "connected" else random_private_keys
+        self.marked_private = set(sample(self.all_keys(), ratio, seed, exclude=self.query_keys()))
         self._refresh_definition()
         return len(self.marked_private)
 
@@ -327,6 +495,7 @@ class Workspace:
     # -- persistence -------------------------------------------------------------------------
 
     def save(self, repo: Any, name: str) -> None:
+        """Store corpus, triples and every scope's definition under `name`."""
         name = name.strip()
         if not name:
             raise ValueError("give the workspace a name to save it under")
@@ -335,26 +504,45 @@ class Workspace:
         if name in {summary.name for summary in repo.list_corpora()}:
             meta = dict(repo.corpus_meta(name))  # keep what others stored; overwrite only ours
         meta[EXTRACTED_IDS_META] = sorted(self.extracted_ids)
+        if self.scope is None:
+            meta.pop(SCOPE_META, None)
+        else:
+            meta[SCOPE_META] = self.scope
         repo.save_corpus(name, self.corpus, self.triples, extractor=extractor, meta=meta, overwrite=True)
-        if self.definition is not None:
-            repo.save_definition(name, DEFAULT_DEFINITION_NAME, self.definition, {}, overwrite=True)
-        elif DEFAULT_DEFINITION_NAME in repo.list_definitions(name):
-            repo.delete_definition(name, DEFAULT_DEFINITION_NAME)
         self.name = name
+        self.save_definitions(repo)
+
+    def save_definitions(self, repo: Any, settings: dict[str, Any] | None = None) -> int:
+        """Store only the scopes' definitions of the workspace saved as `self.name` (not the corpus
+        again), in one transaction; saved scope definitions no longer marked are deleted."""
+        if not self.name:
+            raise ValueError("save the workspace under a name first")
+        definitions = self.scope_definitions()
+        saved = repo.list_definitions(self.name)
+        stale = [n for n in saved if is_scope_definition(n) and n not in definitions]
+        repo.save_definitions(self.name, definitions, settings or {}, delete=stale)
+        return len(definitions)
 
     def load(self, repo: Any, name: str) -> None:
         corpus, triples = repo.load_corpus(name)
-        saved_ids = repo.corpus_meta(name).get(EXTRACTED_IDS_META)
-        definition = None
-        if DEFAULT_DEFINITION_NAME in repo.list_definitions(name):
-            definition = repo.load_definition(name, DEFAULT_DEFINITION_NAME)
+        meta = repo.corpus_meta(name)
+        saved_ids = meta.get(EXTRACTED_IDS_META)
+        names = [n for n in repo.list_definitions(name) if is_scope_definition(n)]
+        definitions = repo.load_definitions(name, names)
         self._set_corpus(corpus)
         self.triples = list(triples)
         # Saved before extracted_ids were stored: every source with a triple was extracted.
         self.extracted_ids = {t.doc_id for t in triples}
         if isinstance(saved_ids, list):
             self.extracted_ids |= {i for i in saved_ids if isinstance(i, str)}
-        self.marked_private = set(definition.marked) if definition is not None else set()
+        query_ids = corpus.query_ids()
+        self.scope_marks = {
+            scope_of(n): set(d.marked) for n, d in definitions.items() if scope_of(n) in query_ids | {""}
+        }
+        saved_scope = meta.get(SCOPE_META)
+        self.scope = saved_scope if isinstance(saved_scope, str) and saved_scope in query_ids else None
+        self.marked_private = self.scope_marks.pop(_scope_name(self.scope), set())
+        self.held_back = {}
         self._triples_changed()
         self.name = name
 
@@ -378,7 +566,7 @@ class Workspace:
         wanted_relation = normalize_relation(relation) if relation else ""
         needle = (search or "").strip().casefold()
         rows: list[dict[str, Any]] = []
-        for triple in self.triples:
+        for triple in self.scoped_triples():
             key = triple.key
             if doc_id and triple.doc_id != doc_id:
                 continue
@@ -402,3 +590,21 @@ class Workspace:
             if limit is not None and len(rows) >= limit:
                 break
         return rows
+
+
+def _scope_name(scope: str | None) -> str:
+    return scope or WHOLE_CORPUS
+
+
+def definition_name(scope: str | None) -> str:
+    """Storage name of a scope's definition: "default" (whole corpus) or "default@<query id>"."""
+    return DEFAULT_DEFINITION_NAME if scope is None else f"{DEFAULT_DEFINITION_NAME}@{scope}"
+
+
+def is_scope_definition(name: str) -> bool:
+    return name == DEFAULT_DEFINITION_NAME or name.startswith(DEFAULT_DEFINITION_NAME + "@")
+
+
+def scope_of(name: str) -> str:
+    """The scope name ("" = whole corpus, else a query id) of a `definition_name`."""
+    return name.partition("@")[2]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -170,6 +170,41 @@ class Repository:
             corpus_row = _corpus_row(session, corpus_name)
             _store_definition(session, corpus_row, _clean_name(name, "definition name"), definition, settings,
                               overwrite)
+
+    def save_definitions(
+        self,
+        corpus_name: str,
+        definitions: dict[str, PrivacyDefinition],
+        settings: dict[str, Any] | None = None,
+        delete: Iterable[str] = (),
+    ) -> None:
+        """Store (overwrite) several definitions of a saved corpus and delete the named others, in one
+        transaction; the corpus itself is not written (the fast path of a batch split)."""
+        with self._transaction() as session:
+            corpus_row = _corpus_row(session, corpus_name)
+            for name in delete:
+                session.delete(_definition_row(session, corpus_name, name))
+            for name, definition in definitions.items():
+                _store_definition(session, corpus_row, _clean_name(name, "definition name"), definition,
+                                  settings, True)
+
+    def load_definitions(self, corpus_name: str, names: Iterable[str]) -> dict[str, PrivacyDefinition]:
+        """The named definitions of a saved corpus, read in one query."""
+        wanted = set(names)
+        if not wanted:
+            return {}
+        with self._sessions() as session:
+            corpus_row = _corpus_row(session, corpus_name)
+            rows = session.scalars(
+                select(PrivacyDefinitionRow).where(
+                    PrivacyDefinitionRow.corpus_id == corpus_row.id, PrivacyDefinitionRow.name.in_(wanted)
+                )
+            )
+            found = {row.name: _definition_from_row(row) for row in rows}
+        missing = sorted(wanted - set(found))
+        if missing:
+            raise StorageError(f"corpus {corpus_name!r} has no privacy definition named {missing[0]!r}")
+        return found
 
     def load_definition(self, corpus_name: str, name: str) -> PrivacyDefinition:
         with self._sessions() as session:

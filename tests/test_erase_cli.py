@@ -6,7 +6,7 @@ from pathlib import Path
 
 from core.cli import main
 
-SLICE = Path(__file__).parent / "data" / "popqa_slice.jsonl"
+SLICE = Path(__file__).parent / "data" / "popqa_erase_slice.jsonl"
 ARGS = ["--eraser", "graph-guided", "--verify", "--ratio", "0.25", "--seed", "0"]
 
 
@@ -75,3 +75,26 @@ def test_erase_reports_a_bad_line_by_file_and_line_and_keeps_the_good_records(tm
     assert code == 1
     assert "in.jsonl, line 2: not JSON" in capsys.readouterr().err
     assert len((tmp_path / "o.jsonl").read_text().splitlines()) == 1
+
+
+def test_answer_reports_accuracy_on_original_and_rewritten_passages(tmp_path, capsys):
+    source = tmp_path / "one.jsonl"
+    source.write_text(SLICE.read_text().splitlines()[0] + "\n")
+    out = tmp_path / "answered.jsonl"
+    args = ["--reader-k", "1", "--reader-max-new-tokens", "4", "erase", str(source), "--out", str(out),
+            "--eraser", "graph-guided", "--answer"]
+    assert main(args) == 0
+    assert "accuracy: original" in capsys.readouterr().out
+    metrics = json.loads((tmp_path / "answered.metrics.json").read_text())
+    assert metrics["answered"] == 1
+    assert metrics["accuracy_original"] in (0.0, 1.0) and metrics["accuracy_rewritten"] in (0.0, 1.0)
+    figures = json.loads((tmp_path / "answered.eval.jsonl").read_text().splitlines()[0])
+    assert figures["answer_original"] and "answer_rewritten" in figures
+
+
+def test_answer_check_is_a_case_folded_substring_match():
+    from core.erasers.answer import answer_is_correct
+
+    assert answer_is_correct("He was an English Politician.", ["politician", "political leader"])
+    assert not answer_is_correct("He was a lawyer.", ["politician"])
+    assert not answer_is_correct("anything", [""])

@@ -50,3 +50,14 @@ def test_mask_replaces_private_tails_with_typed_placeholders():
     # a document without private triples comes back unchanged
     mara = rewrites["mara-voss"]
     assert mara.text == mara.original and mara.edits == () and mara.removed == ()
+
+
+@pytest.mark.parametrize("name", ["graph-guided", "mask", "llm-each", "llm-all", "abstraction"])
+def test_a_definition_without_private_triples_leaves_documents_unchanged_and_says_why(name):
+    from dataclasses import replace
+
+    request = sample_request(("mara-voss",))
+    empty = replace(request, definition=replace(request.definition, private=frozenset()))
+    (rewrite,) = get_eraser(name, Settings()).erase(empty)
+    assert rewrite.text == rewrite.original and rewrite.edits == ()
+    assert any("no private triple" in note for note in rewrite.notes)

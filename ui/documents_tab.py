@@ -8,7 +8,7 @@ from typing import Any
 
 import gradio as gr
 
-from core.documents import SUPPORTED_EXTENSIONS, InputError
+from core.documents import SUPPORTED_EXTENSIONS, BadRecords, InputError
 from core.extract import get_extractor
 from core.workspace import Workspace
 from ui.context import StudioContext
@@ -16,6 +16,7 @@ from ui.render import esc, html_list, html_table
 
 EXTRACTORS = ("spacy", "llm", "relik")
 PREVIEW_CHARS = 240
+ROWS_SHOWN = 300  # a 5 MB upload holds ~70,000 records: listing all would send ~12 MB per re-render
 
 
 def build(ctx: StudioContext) -> None:
@@ -32,6 +33,9 @@ def build(ctx: StudioContext) -> None:
                     ),
                 )
                 upload_errors = ctx.register("upload_errors", gr.HTML())
+                load_good = ctx.register(
+                    "load_good_records", gr.Button("Load the good records", visible=False)
+                )
             with gr.Column(scale=1):
                 paste_title = ctx.register(
                     "paste_title", gr.Textbox(label="Title", placeholder="Pasted text")
@@ -74,7 +78,15 @@ def build(ctx: StudioContext) -> None:
         message = f"Loaded {loaded} of {len(items)} file(s)." + (
             " Problems are listed below." if errors else ""
         )
+        waiting = ws.held_back_records()
+        if waiting:
+            message += f" Press 'Load the {waiting} good record(s)' to load the rest of the refused file(s)."
         return ws, message, render_errors(errors), None
+
+    def on_load_good(ws: Workspace) -> tuple[Any, ...]:
+        files = ", ".join(ws.held_back)
+        added = ws.load_held_back()
+        return ws, f"Loaded the good records of {files}: {added} new document(s)/query(ies).", ""
 
     def on_add_text(ws: Workspace, title: str, text: str) -> tuple[Any, ...]:
         document = ws.add_text(text, title)
@@ -129,6 +141,7 @@ def build(ctx: StudioContext) -> None:
         return ws, f"Imported as {stored!r}.", saved_choices(repo, stored), None
 
     ctx.action(upload.upload, on_upload, [upload], [upload_errors, upload], api_name="add_files")
+    ctx.action(load_good.click, on_load_good, [], [upload_errors], api_name="load_good_records")
     ctx.action(add_text.click, on_add_text, [paste_title, paste_text], [paste_text], api_name="add_text")
     ctx.action(extract.click, on_extract, [extractor], [], api_name="extract", show_progress="full")
     ctx.action(load_sample.click, on_load_sample, [], [], api_name="load_sample")
@@ -140,6 +153,12 @@ def build(ctx: StudioContext) -> None:
 
     ctx.add_view(lambda ws: (render_summary(ws), render_documents(ws)), [summary, documents])
     ctx.add_view(lambda ws: saved_choices(repo, ws.name), [saved])
+    ctx.add_view(render_load_good, [load_good])
+
+
+def render_load_good(ws: Workspace) -> Any:
+    waiting = ws.held_back_records()
+    return gr.Button(value=f"Load the {waiting} good record(s)", visible=waiting > 0)
 
 
 def saved_choices(repo: Any, selected: str = "") -> Any:
@@ -163,11 +182,23 @@ def _unused_name(repo: Any, stem: str) -> str:
 def render_errors(errors: list[InputError]) -> str:
     if not errors:
         return ""
-    items = [
-        f"<b>{esc(e.file)}</b>" + (f", line {e.line}" if e.line else "") + f": {esc(e.message)}"
-        for e in errors
-    ]
+    items = []
+    for error in errors:
+        if isinstance(error, BadRecords):
+            waiting = f"; its {error.good_records} good record(s) can be loaded" if error.good_records else ""
+            items.append(
+                f"<b>{esc(error.file)}</b>: {len(error.errors)} problem(s) in "
+                f"{error.total_records - error.good_records} of {error.total_records} record(s){esc(waiting)}"
+            )
+            items.extend(_error_item(e) for e in error.errors)
+        else:
+            items.append(_error_item(error))
     return '<div class="rps-errors">' + html_list(items, "", "rps-error-list") + "</div>"
+
+
+def _error_item(error: InputError) -> str:
+    line = f", line {error.line}" if error.line else ""
+    return f"<b>{esc(error.file)}</b>{line}: {esc(error.message)}"
 
 
 def render_summary(ws: Workspace) -> str:
@@ -180,6 +211,9 @@ def render_summary(ws: Workspace) -> str:
     ]
     if waiting:
         parts.append(f"<b>{waiting}</b> not extracted yet")
+    empty = sum(1 for doc in ws.corpus.documents if not doc.text.strip())
+    if empty:
+        parts.append(f"<b>{empty}</b> empty passage(s), never extracted")
     if ws.name:
         parts.append(f"saved as <b>{esc(ws.name)}</b>")
     return '<div class="rps-summary">' + " · ".join(parts) + "</div>"
@@ -193,10 +227,12 @@ def render_documents(ws: Workspace) -> str:
         (
             f"<b>{esc(doc.title or doc.id)}</b><br><code>{esc(doc.id)}</code>",
             esc(doc.source),
-            str(counts.get(doc.id, 0)) if doc.id in ws.extracted_ids else "–",
-            f'<span class="rps-preview">{esc(_preview(doc.text))}</span>',
+            _triple_count(ws, doc.id, doc.text, counts),
+            f'<span class="rps-preview">{esc(_preview(doc.text))}</span>'
+            if doc.text.strip()
+            else '<span class="rps-empty">(empty passage)</span>',
         )
-        for doc in ws.corpus.documents
+        for doc in ws.corpus.documents[:ROWS_SHOWN]
     ]
     query_rows = [
         (
@@ -205,19 +241,32 @@ def render_documents(ws: Workspace) -> str:
             esc(", ".join(query.doc_ids)),
             str(counts.get(query.id, 0)) if query.id in ws.extracted_ids else "–",
         )
-        for query in ws.corpus.queries
+        for query in ws.corpus.queries[:ROWS_SHOWN]
     ]
     html = "<h3>Documents</h3>"
     html += (
-        html_table(["Document", "Source", "Triples", "Text"], doc_rows)
+        html_table(["Document", "Source", "Triples", "Text"], doc_rows) + _more(len(ws.corpus.documents))
         if doc_rows
         else '<p class="rps-empty">No documents yet: upload files, paste text or load the sample corpus.</p>'
     )
     if query_rows:
         html += "<h3>Queries</h3>" + html_table(
             ["Query", "Answers", "Retrieved documents", "Triples"], query_rows
-        )
+        ) + _more(len(ws.corpus.queries))
     return html
+
+
+def _more(total: int) -> str:
+    hidden = total - ROWS_SHOWN
+    if hidden <= 0:
+        return ""
+    return f'<p class="rps-empty">… and {hidden:,} more (the first {ROWS_SHOWN} are listed).</p>'
+
+
+def _triple_count(ws: Workspace, doc_id: str, text: str, counts: dict[str, int]) -> str:
+    if not text.strip():
+        return "empty"
+    return str(counts.get(doc_id, 0)) if doc_id in ws.extracted_ids else "–"
 
 
 def _preview(text: str) -> str:

@@ -8,7 +8,7 @@ import gradio as gr
 
 from core.filters import FILTER_PUBLIC
 from core.types import TripleKey, triple_key
-from core.workspace import Workspace
+from core.workspace import SPLIT_METHODS, Workspace
 from ui.context import StudioContext
 from ui.render import (
     esc,
@@ -25,11 +25,17 @@ TABLE_HEADERS = ["status", "head", "relation", "tail", "document"]
 TABLE_MAX_ROWS = 2000
 MOVES_SHOWN = 100
 KEY_SEPARATOR = " | "
+WHOLE_CORPUS_LABEL = "Whole corpus (one graph)"
 
 
 def build(ctx: StudioContext) -> None:
     settings = ctx.settings
     with gr.Tab("Knowledge graph & privacy", id="graph"):
+        # The paper's unit: one graph per question and its retrieved passages.
+        scope = ctx.register(
+            "scope",
+            gr.Dropdown(label="Question (retrieval set)", choices=[(WHOLE_CORPUS_LABEL, "")], value=""),
+        )
         with gr.Row():
             doc_filter = ctx.register(
                 "filter_document", gr.Dropdown(label="Document", choices=[("All", "")], value="")
@@ -73,6 +79,10 @@ def build(ctx: StudioContext) -> None:
                     seed = ctx.register(
                         "split_seed", gr.Number(value=settings.seed, precision=0, label="Seed")
                     )
+                method = ctx.register(
+                    "split_method",
+                    gr.Radio(list(SPLIT_METHODS), value=settings.split_method, label="Sampling"),
+                )
                 split = ctx.register("random_split", gr.Button("Random split"))
                 with gr.Row():
                     apply = ctx.register("apply_filters", gr.Button("Apply filters", variant="primary"))
@@ -98,9 +108,16 @@ def build(ctx: StudioContext) -> None:
         added = ws.mark_entity_private(entity or "")
         return ws, f"Marked {added} more triple(s) of {entity!r} private. {_counts(ws)}"
 
-    def on_split(ws: Workspace, ratio_value: float, seed_value: float | None) -> tuple[Any, ...]:
-        ws.random_split(float(ratio_value), int(seed_value or 0))
-        return ws, f"Random split. {_counts(ws)}"
+    def on_split(
+        ws: Workspace, ratio_value: float, seed_value: float | None, method_value: str | None
+    ) -> tuple[Any, ...]:
+        chosen = method_value or settings.split_method
+        ws.random_split(float(ratio_value), int(seed_value or 0), chosen)
+        return ws, f"Random split. {_counts(ws)} Sampling: {chosen}."
+
+    def on_scope(ws: Workspace, query_id: str | None) -> tuple[Any, ...]:
+        ws.set_scope(query_id or None)
+        return ws, f"Showing {_scope_label(ws)}. {_counts(ws)}"
 
     def on_apply(ws: Workspace) -> tuple[Any, ...]:
         definition = ws.apply_filters()
@@ -113,7 +130,8 @@ def build(ctx: StudioContext) -> None:
     ctx.action(table.select, on_select, [], [], api_name="select_triple")
     ctx.action(toggle.click, on_toggle_text, [toggle_key], [], api_name="toggle_triple")
     ctx.action(mark.click, on_mark_entity, [mark_choice], [], api_name="mark_entity")
-    ctx.action(split.click, on_split, [ratio, seed], [], api_name="random_split")
+    ctx.action(split.click, on_split, [ratio, seed, method], [], api_name="random_split")
+    ctx.action(scope.input, on_scope, [scope], [], api_name="set_scope")
     ctx.action(apply.click, on_apply, [], [], api_name="apply_filters")
     ctx.action(clear.click, on_clear, [], [], api_name="clear_private")
 
@@ -132,6 +150,7 @@ def build(ctx: StudioContext) -> None:
             gr.Dropdown(choices=_entity_labels(ws), value=chosen or None),
         )
 
+    ctx.add_view(render_scope, [scope])
     ctx.add_view(
         render_choices,
         [doc_filter, entity_filter, relation_filter, mark_choice],
@@ -178,7 +197,23 @@ def _dropdown(choices: list[tuple[str, str]], value: str) -> Any:
 
 
 def _source_ids(ws: Workspace) -> list[str]:
+    retrieval_set = ws.retrieval_set()
+    if retrieval_set is not None:
+        return [d.id for d in retrieval_set.documents] + [retrieval_set.query.id]
     return [d.id for d in ws.corpus.documents] + [q.id for q in ws.corpus.queries]
+
+
+def render_scope(ws: Workspace) -> Any:
+    questions = [(f"{text} ({query_id})", query_id) for query_id, text in ws.scopes()]
+    choices = [(WHOLE_CORPUS_LABEL, ""), *questions]
+    return gr.Dropdown(choices=choices, value=ws.scope or "")
+
+
+def _scope_label(ws: Workspace) -> str:
+    retrieval_set = ws.retrieval_set()
+    if retrieval_set is None:
+        return "the whole corpus as one graph"
+    return f"the graph of {retrieval_set.query.text!r} ({len(retrieval_set.documents)} passages)"
 
 
 def _entity_labels(ws: Workspace) -> list[str]:
@@ -186,7 +221,7 @@ def _entity_labels(ws: Workspace) -> list[str]:
 
 
 def render_graph(ws: Workspace, doc: str, entity: str, relation: str, text: str, limit: int) -> str:
-    if not ws.triples:
+    if not ws.scoped_triples():
         page_data = {"nodes": [], "edges": []}
         empty = "No triples yet: load documents and extract triples in the Documents tab."
     else:

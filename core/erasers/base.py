@@ -149,6 +149,12 @@ def _union(a: tuple[TripleKey, ...], b: tuple[TripleKey, ...]) -> tuple[TripleKe
     return tuple(dict.fromkeys(a + b))
 
 
+NO_PRIVATE_NOTE = (
+    "the privacy definition has no private triple, so nothing was erased: mark triples private "
+    "(or simulate a split) first"
+)
+
+
 def format_reason(state: str, keys: Iterable[TripleKey]) -> str:
     """"private (mara voss, live_in, harrow vale)" for the edits of several keys."""
     return "; ".join(f"{state} ({h}, {r}, {t})" for h, r, t in keys)

@@ -35,7 +35,7 @@ from core.filters import define_privacy
 from core.llm import ChatError
 from core.models import ModelUnavailable
 from core.settings import Settings
-from core.split import connected_random_private_keys
+from core.split import connected_random_private_keys, random_private_keys
 from core.types import Document, Query, Triple, TripleKey
 
 
@@ -81,16 +81,22 @@ def record_documents(record: dict[str, Any], where: str) -> tuple[Query, tuple[D
 
 
 def build_request(
-    record: dict[str, Any], where: str, extractor: Extractor, ratio: float, seed: int
+    record: dict[str, Any],
+    where: str,
+    extractor: Extractor,
+    ratio: float,
+    seed: int,
+    method: str = "connected",
 ) -> EraseRequest:
-    """The record's global graph, its connected random split and the filtered definition."""
+    """The record's global graph, its random split (connected by default) and the filtered definition."""
     query, documents = record_documents(record, where)
     items = [(d.id, d.text) for d in documents if d.text.strip()]
     triples = extractor.extract_many(items) if items else []
     query_triples = extractor.extract(query.id, query.text) if query.text.strip() else []
     query_keys = {t.key for t in query_triples}
     keys = {t.key for t in triples} | query_keys
-    marked = connected_random_private_keys(keys, ratio, seed, exclude=query_keys)
+    sample = random_private_keys if method == "uniform" else connected_random_private_keys
+    marked = sample(keys, ratio, seed, exclude=query_keys)
     definition = define_privacy(keys, marked, query_keys, max_paths=0)
     return EraseRequest(documents=documents, triples=tuple(triples), definition=definition, query=query)
 
@@ -140,7 +146,8 @@ def process_record(record: dict[str, Any], where: str, options: EraseOptions) ->
     """OUT's record and the figures of one record (JSON-ready)."""
     started = time.perf_counter()
     workers = workers_for(options)
-    request = build_request(record, where, workers.extractor, options.ratio, options.seed)
+    method = options.settings.split_method
+    request = build_request(record, where, workers.extractor, options.ratio, options.seed, method)
     rewrites, verified_triples = erase_request(request, workers, options.verify)
     erase_seconds = time.perf_counter() - started
     reuse = verified_triples if workers.evaluator is workers.extractor else None
@@ -306,6 +313,7 @@ def metrics_from_figures(
     metrics["verify"] = options.verify
     metrics["ratio"] = options.ratio
     metrics["seed"] = options.seed
+    metrics["split_method"] = options.settings.split_method
     metrics["extractor"] = options.settings.extractor
     metrics["eval_extractor"] = eval_extractor_name(options)
     return metrics

@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.erasers.base import EraseRequest, EraserError, Progress, Rewrite, edits_between
+from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
 from core.erasers.linearize import add_special_tokens, linearize_triple, rewriter_input, select_triples
 from core.settings import Settings
 from core.types import Document, TripleKey
@@ -114,7 +114,7 @@ class Eraser4RAGEraser:
 
     def erase(self, request: EraseRequest, progress: Progress | None = None) -> Iterator[Rewrite]:
         if not request.definition.private:
-            yield from self._unchanged(request, "the privacy definition has no private triple: nothing to do")
+            yield from self._unchanged(request, NO_PRIVATE_NOTE)
             return
         private = sorted(request.definition.private)  # the global G_pri and G_pub, as the paper argues
         public = sorted(request.definition.public)

@@ -21,13 +21,22 @@ mentions are removed the same way (the relation-agnostic leak check of the metri
 
 from __future__ import annotations
 
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from core.erasers.base import EraseRequest, Progress, Rewrite, apply_replacements, format_reason
+from core.erasers.base import (
+    NO_PRIVATE_NOTE,
+    EraseRequest,
+    Progress,
+    Rewrite,
+    apply_replacements,
+    edits_between,
+    format_reason,
+)
 from core.erasers.mentions import find_mentions, inside_longer_entity, surname
 from core.models import get_spacy
 from core.types import Document, Span, Triple, TripleKey
@@ -92,6 +101,9 @@ class GraphGuidedEraser:
             text, edits = tidy_after_removal(document.text, text, edits)
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
+        notes = (f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",)
+        if not request.definition.private:
+            notes += (NO_PRIVATE_NOTE,)
         return Rewrite(
             doc_id=document.id,
             eraser=self.name,
@@ -101,7 +113,7 @@ class GraphGuidedEraser:
             removed=request.private_keys_of(document.id),
             kept=kept_public(request, document.id, edits),
             seconds=seconds,
-            notes=(f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",),
+            notes=notes,
         )
 
 
@@ -307,12 +319,70 @@ def tidy_after_removal(original: str, text: str, edits: tuple) -> tuple[str, tup
             start, end = _widen(original, start, end)
         new_text = text[edit.rewrite_span[0] : edit.rewrite_span[1]]
         widened.append(((start, end), new_text, edit.reason, edit.keys))
-    return apply_replacements(original, widened)
+    tidy, tidy_edits = apply_replacements(original, widened)
+    cleaned = clean_seams(tidy, [e.rewrite_span[0] for e in tidy_edits])
+    if cleaned == tidy:
+        return tidy, tidy_edits
+    return cleaned, rediff(original, cleaned, tidy_edits)
+
+
+_LEFT_COMMA = re.compile(r"[,;]\s*$")
+_RIGHT_STOP = re.compile(r"^\s*[.,;:!?)]")
+_LEFT_PAREN = re.compile(r"\s*\(\s*$")
+_RIGHT_PAREN = re.compile(r"^\s*\)")
+_RIGHT_COMMA = re.compile(r"^\s*[,;]\s*")
+
+
+def clean_seams(text: str, points: list[int]) -> str:
+    """Punctuation left dangling where removals met: ", ." -> ".", "( )" -> "", "(, x" -> "(x"."""
+    for point in sorted(set(points), reverse=True):
+        left, right = text[:point], text[point:]
+        window = left[-4:]
+        if _LEFT_PAREN.search(window) and _RIGHT_PAREN.match(right):
+            left = left[: len(left) - len(_LEFT_PAREN.search(left).group())]  # type: ignore[union-attr]
+            right = right[_RIGHT_PAREN.match(right).end() :]  # type: ignore[union-attr]
+        elif _LEFT_COMMA.search(window) and _RIGHT_STOP.match(right):
+            left = left[: len(left) - len(_LEFT_COMMA.search(left).group())].rstrip(" \t")  # type: ignore[union-attr]
+            right = right.lstrip(" \t")
+        elif left.endswith("(") and _RIGHT_COMMA.match(right):
+            right = right[_RIGHT_COMMA.match(right).end() :]  # type: ignore[union-attr]
+        text = left + right
+    return text
+
+
+def rediff(original: str, text: str, previous: tuple) -> tuple:
+    """Edits of `text` against `original`; an edit inside an earlier edit keeps its reason and keys."""
+    edits = []
+    for edit in edits_between(original, text):
+        source = next(
+            (
+                e
+                for e in previous
+                if e.original_span[0] <= edit.original_span[1] and edit.original_span[0] <= e.original_span[1]
+            ),
+            None,
+        )
+        if source is not None:
+            edit = replace(edit, reason=source.reason, keys=source.keys)
+        edits.append(edit)
+    return tuple(edits)
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    index = start - 1
+    while index >= 0 and text[index] in " \t":
+        index -= 1
+    return index < 0 or text[index] in ".!?\n"
 
 
 def _widen(text: str, start: int, end: int) -> Span:
-    before_space = start > 0 and text[start - 1] in " \t"
     after = text[end] if end < len(text) else ""
+    if _sentence_initial(text, start) and after in {",", " ", ";"}:
+        # "In a career of six decades, Mailer had" -> "Mailer had": the seam after the unit goes
+        while end < len(text) and text[end] in ",; \t":
+            end += 1
+        return start, end
+    before_space = start > 0 and text[start - 1] in " \t"
     if before_space and (after in {"", ".", ",", ";", ":", ")", "!", "?", " ", "\n"}):
         start -= 1
         while start > 0 and text[start - 1] in " \t":

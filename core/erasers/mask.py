@@ -14,7 +14,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from core.erasers.base import EraseRequest, Progress, Rewrite, apply_replacements, format_reason
+from core.erasers.base import (
+    NO_PRIVATE_NOTE,
+    EraseRequest,
+    Progress,
+    Rewrite,
+    apply_replacements,
+    format_reason,
+)
 from core.erasers.mentions import find_mentions, inside_longer_entity, placeholder_for
 from core.models import get_spacy
 from core.types import Document, Span, Triple, TripleKey
@@ -54,6 +61,7 @@ class MaskEraser:
             removed=request.private_keys_of(document.id),
             kept=request.public_keys_of(document.id),
             seconds=time.perf_counter() - started,
+            notes=() if request.definition.private else (NO_PRIVATE_NOTE,),
         )
 
     def _replacements_for(self, text: str, triple: Triple, doc: Any) -> list[Replacement]:

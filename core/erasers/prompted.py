@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from core.erasers.base import EraseRequest, EraserError, Progress, Rewrite, edits_between
+from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
 from core.llm import ChatClient, ChatError
 from core.types import Document, TripleKey
 
@@ -67,8 +67,9 @@ class PromptedEraser:
         removed = request.private_keys_of(document.id)
         kept = request.public_keys_of(document.id)
         if not self.needs_rewrite(document, request):
-            return Rewrite(document.id, self.name, document.text, document.text, (), removed, kept, 0.0,
-                           ("no private triple to erase in or around this document: left unchanged",))
+            note = NO_PRIVATE_NOTE if not request.definition.private else "no private triple in this document"
+            text = document.text
+            return Rewrite(document.id, self.name, text, text, (), removed, kept, 0.0, (note,))
         prompt, notes = self.prompt_for(document, request)
         needed = len(document.text) // 3 + 32  # about one token per 3-4 characters, with room
         budget = min(self.max_new_tokens, needed)

@@ -22,8 +22,8 @@ from dataclasses import replace
 
 import networkx as nx
 
-from core.erasers.base import EraseRequest, Rewrite, apply_replacements, edits_between
-from core.erasers.graph_guided import ParseCache, tidy_after_removal, units_for
+from core.erasers.base import EraseRequest, Rewrite, apply_replacements
+from core.erasers.graph_guided import ParseCache, rediff, tidy_after_removal, units_for
 from core.extract.base import Extractor
 from core.filters import PrivacyDefinition
 from core.graph import components_of, format_key
@@ -168,7 +168,7 @@ def _apply(
 def _finish(rewrite: Rewrite, text: str, repairs: list[str], seconds: float) -> Rewrite:
     if text == rewrite.text and not repairs:
         return replace(rewrite, seconds=rewrite.seconds + seconds)
-    edits = _edits_with_reasons(rewrite, text)
+    edits = rediff(rewrite.original, text, rewrite.edits)
     return replace(
         rewrite,
         text=text,
@@ -176,21 +176,3 @@ def _finish(rewrite: Rewrite, text: str, repairs: list[str], seconds: float) -> 
         repairs=rewrite.repairs + tuple(repairs),
         seconds=rewrite.seconds + seconds,
     )
-
-
-def _edits_with_reasons(rewrite: Rewrite, text: str) -> tuple:
-    """Diff of original and repaired text; an edit inside an eraser edit keeps its reason."""
-    edits = []
-    for edit in edits_between(rewrite.original, text):
-        source = next(
-            (
-                e
-                for e in rewrite.edits
-                if e.original_span[0] <= edit.original_span[0] and edit.original_span[1] <= e.original_span[1]
-            ),
-            None,
-        )
-        reason = source.reason if source is not None else "verify-and-repair"
-        keys = source.keys if source is not None else ()
-        edits.append(replace(edit, reason=reason, keys=keys))
-    return tuple(edits)

@@ -51,8 +51,10 @@ class Extractor(ABC):
 
 
 def extract_corpus(corpus: Corpus, extractor: Extractor, progress: Progress | None = None) -> list[Triple]:
-    """Triples of every document and every query (a query's triples carry the query id)."""
-    items = [(doc.id, doc.text) for doc in corpus.documents]
+    """Triples of every document and every query (a query's triples carry the query id).
+
+    Empty or whitespace passages (real retrieval files carry them) are skipped, never extracted."""
+    items = [(doc.id, doc.text) for doc in corpus.documents if doc.text.strip()]
     items += [(query.id, query.text) for query in corpus.queries]
     if not items:
         return []

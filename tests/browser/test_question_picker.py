@@ -1,0 +1,74 @@
+"""Real retrieval files in a real browser: a file with bad records lists them and loads its good
+records on request; the question picker shows one retrieval set's graph, with its own privacy marks."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+SLICE = Path(__file__).resolve().parents[1] / "data" / "popqa_slice.jsonl"
+
+
+def wait_message(page, pattern: str) -> None:
+    expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=90_000)
+
+
+def choose(page, elem: str, option: str) -> None:
+    page.locator(f"#{elem} input").click()
+    page.get_by_role("option", name=re.compile(re.escape(option))).first.click()
+
+
+def caption(page) -> str:
+    return page.locator("#rps-graph .rps-caption").inner_text()
+
+
+def test_bad_records_then_good_ones_then_pick_a_question(page, studio_url, artifacts, tmp_path):
+    page.goto(studio_url)
+    wait_message(page, r"\d+ triple\(s\)")
+
+    first = SLICE.read_text(encoding="utf-8").splitlines()[0]
+    bad = json.dumps({"question": "Who?", "ctxs": [{"title": "t", "text": 5}]})
+    upload = tmp_path / "popqa_two.jsonl"
+    upload.write_text("\n".join([first, '{"question": broken', bad]) + "\n", encoding="utf-8")
+    page.locator("#rps-upload input[type=file]").set_input_files(str(upload))
+    wait_message(page, r"Load the 1 good record\(s\)")
+    errors = page.locator("#rps-upload_errors")
+    expect(errors).to_contain_text("line 2")
+    expect(errors).to_contain_text("line 3")
+    expect(errors).to_contain_text("ctxs[0].text")
+    page.locator("#rps-load_good_records").click()
+    wait_message(page, r"Loaded the good records of popqa_two\.jsonl")
+    expect(page.locator("#rps-documents_summary")).to_contain_text("empty passage(s)")
+    expect(page.locator("#rps-documents")).to_contain_text("(empty passage)")
+    page.screenshot(path=str(artifacts / "picker-01-documents.png"), full_page=True)
+
+    page.locator("#rps-extract").click()
+    wait_message(page, r"spacy: [1-9]\d* new triple")
+
+    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    whole = caption(page)
+    choose(page, "rps-scope", "What is Henry Feilden's occupation?")
+    wait_message(page, r"Showing the graph of .What is Henry Feilden's occupation\?. \(25 passages\)")
+    expect(page.locator("#rps-graph .rps-caption")).not_to_have_text(whole)
+    total_in_set = int(re.search(r"of (\d+) distinct", caption(page)).group(1))
+    assert total_in_set < int(re.search(r"of (\d+) distinct", whole).group(1))
+    page.locator("#rps-random_split").click()
+    wait_message(page, r"Random split\. \d+ private.*Sampling: connected")
+    expect(page.locator("#rps-graph .rps-caption")).to_contain_text(f"of {total_in_set} distinct")
+    frame = page.locator("#rps-graph iframe").element_handle().content_frame()
+    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=30_000)
+    assert frame.evaluate("window.network.body.data.edges.get().length") > 0
+    page.wait_for_timeout(1500)  # let the layout settle before the picture
+    page.locator("#rps-graph iframe").screenshot(path=str(artifacts / "picker-02-question-graph.png"))
+
+    choose(page, "rps-scope", "Whole corpus")
+    wait_message(page, r"Showing the whole corpus as one graph\. Nothing is private")
+    choose(page, "rps-scope", "What is Henry Feilden's occupation?")
+    wait_message(page, r"Showing the graph of .* \d+ private")
+    assert not page.dialogs
