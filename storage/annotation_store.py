@@ -265,6 +265,23 @@ class AnnotationStore:
             reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
             return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining)
 
+    def item(
+        self, candidate_id: int, view: str = "all", annotator: str = "", overlap: bool = False
+    ) -> ReviewItem:
+        """One candidate as a review item (e.g. the one an undo brings back)."""
+        with self._transaction() as session:
+            row = session.get(CandidateRow, candidate_id)
+            if row is None:
+                raise AnnotationStoreError(f"no candidate {candidate_id}")
+            remaining = 1
+            if annotator:
+                annotator_id = _annotator_id(session, _clean_annotator(annotator))
+                condition = _view_condition(view, annotator_id, overlap)
+                count = select(func.count()).select_from(CandidateRow).where(condition)
+                remaining = session.scalar(count) or 0
+            reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
+            return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining)
+
     def review(
         self, candidate_id: int, annotator: str, decision: str, edited_text: str = "", seconds: float = 0.0
     ) -> int:

@@ -17,7 +17,7 @@ from ui.context import MESSAGE, StudioContext
 from ui.render import vis_asset_dir
 
 # One module per tab, in display order; each exposes `build(ctx: StudioContext) -> None`.
-TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.aback_tab"]
+TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.aback_tab", "ui.review_tab"]
 
 CSS_PATH = Path(__file__).resolve().parents[1] / "assets" / "studio.css"
 TITLE = "RAG Privacy Studio"
@@ -101,4 +101,6 @@ def launch_kwargs(settings: Settings) -> dict[str, Any]:
         "theme": gr.themes.Soft(),
         "css_paths": [str(CSS_PATH)],
         "show_error": True,
+        # scripts a tab needs on every page (e.g. the review tab's keyboard shortcuts)
+        "head": "".join(getattr(module, "HEAD", "") for module in tab_modules()),
     }
