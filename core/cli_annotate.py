@@ -198,31 +198,24 @@ def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _recorded(store: Any, kind: str, config: Any, examples: int, out: Path, train: Any) -> int:
-    """Run `train(hooks)` as a run recorded in the store: curve points as they come, then the outcome."""
-    from core.training.common import RunHooks
+    """Run `train(hooks)` as a run recorded in the store, with a progress bar."""
+    from core.training.jobs import run_recorded
 
     run_id = store.start_run(kind, asdict(config), examples)
-    cancelled = threading.Event()
     bar = tqdm(desc=f"{kind} run {run_id}", unit="step")
 
     def on_point(point: dict[str, Any]) -> None:
-        store.log_points(run_id, [point])
         bar.update(1)
         bar.set_postfix({k: round(v, 4) for k, v in point.items() if isinstance(v, float)})
 
     try:
-        result = train(RunHooks(on_point=on_point, cancelled=cancelled))
+        status = run_recorded(store, run_id, out, train, threading.Event(), on_point)
     except KeyboardInterrupt:
-        store.finish_run(run_id, "cancelled", "stopped by the user (Ctrl-C)")
         print(f"run {run_id} cancelled", file=sys.stderr)
         return 130
-    except Exception as exc:
-        store.finish_run(run_id, "failed", f"{type(exc).__name__}: {exc}")
-        raise
     finally:
         bar.close()
-    store.finish_run(run_id, "finished", f"{len(result.curve)} point(s) in {result.seconds:.0f} s", str(out))
-    print(f"run {run_id}: adapter written to {out} (use --rewriter-adapter {out})")
+    print(f"run {run_id} {status}: adapter written to {out} (use --rewriter-adapter {out})")
     return 0
 
 

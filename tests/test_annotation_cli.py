@@ -49,3 +49,41 @@ def test_tasks_candidates_review_export_import_and_a_recorded_sft_run(tmp_path: 
     assert len(sft_run.curve) == 1 and sft_run.settings["learning_rate"] == 1e-4 and sft_run.examples == 2
     assert rl_run.status == "failed" and "SFT adapter" in rl_run.message
     assert (adapter / "adapter_config.json").exists()
+
+
+def test_background_job_records_a_cancelled_run_and_a_failed_one(tmp_path: Path) -> None:
+    """The UI's background runs: cancel stops after the current step; an error is recorded as failed."""
+    import threading
+
+    from core.training.common import RunHooks, TrainingError
+    from core.training.jobs import BackgroundJobs
+    from core.training.sft import SftResult, SftSettings
+
+    started = threading.Event()
+
+    def fake_steps(hooks: RunHooks) -> SftResult:  # the run protocol, without a model
+        curve = []
+        for step in range(1, 1000):
+            point = {"step": step, "loss": 1.0 / step}
+            curve.append(point)
+            hooks.point(point)
+            started.set()
+            if hooks.should_stop():
+                break
+            threading.Event().wait(0.01)
+        return SftResult(tmp_path, curve, len(curve), 0.1, hooks.should_stop())
+
+    def failing(hooks: RunHooks) -> SftResult:
+        raise TrainingError("no accepted examples to train on")
+
+    jobs = BackgroundJobs()
+    with AnnotationStore(tmp_path / "s.sqlite3") as store:
+        run = jobs.start(store, "sft", SftSettings(), 3, tmp_path / "a", fake_steps)
+        started.wait(10)
+        assert jobs.cancel(run)
+        jobs.join(run, 10)
+        recorded = store.run(run)
+        assert recorded.status == "cancelled" and 1 <= len(recorded.curve) < 999
+        bad = jobs.start(store, "sft", SftSettings(), 0, tmp_path / "b", failing)
+        jobs.join(bad, 10)
+        assert store.run(bad).status == "failed" and "no accepted examples" in store.run(bad).message

@@ -71,6 +71,30 @@ def build(ctx: StudioContext) -> None:
             skip = ctx.register("review-skip", gr.Button("Skip (s)"))
         progress = ctx.register("review-progress", gr.Markdown(""))
         shown = gr.State(value=None)  # {"candidate": id, "at": monotonic seconds}
+        with gr.Accordion("Train the rewriter on accepted items", open=False):
+            gr.Markdown(
+                "SFT (TRL SFTTrainer + LoRA) on every accepted item, then RL from that adapter. "
+                "Runs in the background; the curve is read from the store, so it survives a reload."
+            )
+            with gr.Row():
+                train_kind = ctx.register("train-kind", gr.Radio(["sft", "rl"], value="sft", label="Stage"))
+                train_out = ctx.register(
+                    "train-out", gr.Textbox(label="Adapter folder to write", max_lines=1)
+                )
+                train_sft_dir = ctx.register(
+                    "train-sft-dir", gr.Textbox(label="SFT adapter (RL only)", max_lines=1)
+                )
+                train_steps = ctx.register(
+                    "train-steps", gr.Number(label="Max steps / iterations (0 = full)", value=0, precision=0)
+                )
+            with gr.Row():
+                train_start = ctx.register("train-start", gr.Button("Start training"))
+                train_cancel = ctx.register("train-cancel", gr.Button("Cancel", variant="stop"))
+            train_status = ctx.register("train-status", gr.Markdown(""))
+            train_curve = ctx.register(
+                "train-curve", gr.LinePlot(x="step", y="value", color="metric", label="Latest run")
+            )
+            timer = gr.Timer(2.0)
 
     inputs = [annotator, view, overlap, shown]
     outputs = [status, diff, scores, edit, progress, shown]
@@ -104,6 +128,20 @@ def build(ctx: StudioContext) -> None:
         [],
         "review_overlap",
     )
+
+    trainer = _Trainer(ctx.settings, store)
+    train_outputs = [train_status, train_curve]
+    train_start.click(
+        _errors(trainer.start),
+        [train_kind, train_out, train_sft_dir, train_steps],
+        train_outputs,
+        api_name="train_start",
+        show_progress="hidden",
+    )
+    train_cancel.click(
+        _errors(trainer.cancel), [], train_outputs, api_name="train_cancel", show_progress="hidden"
+    )
+    timer.tick(trainer.latest, [], train_outputs, api_visibility="private", show_progress="hidden")
 
 
 def _errors(handler: Any) -> Any:
@@ -272,3 +310,89 @@ def _marked(text: str, spans: list[tuple[tuple[int, int], str]]) -> str:
             pieces.append(f"<span class='{names}'>{chunk}</span>" if names else chunk)
             run_start = i
     return "".join(pieces)
+
+
+class _Trainer:
+    """Background training runs started from the tab; their state lives in the store."""
+
+    def __init__(self, settings: Any, store: _Store) -> None:
+        from core.training.jobs import BackgroundJobs
+
+        self.settings = settings
+        self.store = store
+        self.jobs = BackgroundJobs()
+
+    def start(self, kind: str, out: str, sft_dir: str, steps: float | None) -> tuple:
+        from pathlib import Path
+
+        if not out.strip():
+            raise ValueError("give the adapter folder to write")
+        limit = int(steps or 0)
+        folder = Path(out.strip()).expanduser()
+        store = self.store.store
+        if kind == "sft":
+            from core.training.sft import SftSettings, train_sft
+
+            examples = [(e.task, e.target) for e in store.accepted_examples()]
+            if not examples:
+                raise ValueError("no accepted items yet: accept or edit some candidates first")
+            config = SftSettings(
+                model=self.settings.rewriter_model,
+                cache_dir=self.settings.cache_dir,
+                max_steps=limit if limit > 0 else -1,
+            )
+            self.jobs.start(
+                store,
+                "sft",
+                config,
+                len(examples),
+                folder,
+                lambda hooks: train_sft(examples, folder, config, hooks),
+            )
+        else:
+            from core.extract import get_extractor
+            from core.training.rl import RlSettings, train_rl
+
+            tasks = [e.task for e in store.accepted_examples()] or store.tasks()
+            config = RlSettings(
+                sft_adapter=sft_dir.strip(),
+                model=self.settings.rewriter_model,
+                cache_dir=self.settings.cache_dir,
+                **({"iterations": limit} if limit > 0 else {}),
+            )
+            evaluator = get_extractor(self.settings.eval_extractor or self.settings.extractor, self.settings)
+            self.jobs.start(
+                store,
+                "rl",
+                config,
+                len(tasks),
+                folder,
+                lambda hooks: train_rl(tasks, folder, config, evaluator, hooks),
+            )
+        return self.latest()
+
+    def cancel(self) -> tuple:
+        runs = self.store.store.runs(limit=1)
+        if runs and runs[0].status == "running" and self.jobs.cancel(runs[0].id):
+            status, curve = self.latest()
+            return f"Cancelling run {runs[0].id} after its current step. " + status, curve
+        return "No run of this studio is running.", self.latest()[1]
+
+    def latest(self) -> tuple:
+        import pandas as pd
+
+        runs = self.store.store.runs(limit=1)
+        if not runs:
+            return "No training run yet.", pd.DataFrame({"step": [], "value": [], "metric": []})
+        run = runs[0]
+        metric = "loss" if run.kind == "sft" else "reward"
+        rows = [
+            {"step": p["step"], "value": p[metric], "metric": metric}
+            for p in run.curve
+            if p.get(metric) is not None
+        ]
+        status = (
+            f"Run {run.id} ({run.kind}): **{run.status}**, {len(run.curve)} point(s). "
+            f"{html.escape(run.message)} {html.escape(run.artefact_dir)}"
+        )
+        return status, pd.DataFrame(rows or {"step": [], "value": [], "metric": []})

@@ -101,3 +101,25 @@ def test_keyboard_accept_edit_undo_and_a_second_annotator(page, review_studio, a
     assert page.title() != "pwned"
     with AnnotationStore(db) as store:
         assert store.decision_pairs("ann", "bob") == [("accept", "reject")]
+
+
+def test_training_panel_shows_the_stored_run_live(page, review_studio) -> None:
+    """A run recorded in the store (by this studio's background job, the CLI or another process)
+    appears with its curve after a reload, and grows while it runs."""
+    url, db = review_studio
+    with AnnotationStore(db) as store:
+        run = store.start_run("sft", {"learning_rate": 5e-5}, 2)
+        store.log_points(run, [{"step": 1, "loss": 2.0}, {"step": 2, "loss": 1.4}])
+    page.goto(url)
+    page.get_by_role("tab", name="Review rewrites").click()
+    page.get_by_text("Train the rewriter on accepted items").click()
+    status = page.locator("#rps-train-status")
+    expect(status).to_contain_text(f"Run {run} (sft): running, 2 point(s)", timeout=20_000)
+    with AnnotationStore(db) as store:
+        store.log_points(run, [{"step": 3, "loss": 1.1}])
+        store.finish_run(run, "finished", "3 point(s)", "/tmp/adapter")
+    expect(status).to_contain_text("finished, 3 point(s)", timeout=20_000)
+    page.reload()
+    page.get_by_role("tab", name="Review rewrites").click()
+    page.get_by_text("Train the rewriter on accepted items").click()
+    expect(page.locator("#rps-train-status")).to_contain_text("finished, 3 point(s)", timeout=20_000)
