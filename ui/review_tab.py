@@ -101,7 +101,11 @@ def build(ctx: StudioContext) -> None:
 
     def wire(trigger: Any, handler: Any, extra: list[Any], name: str) -> None:
         trigger(
-            _errors(handler), inputs=inputs + extra, outputs=outputs, api_name=name, show_progress="hidden"
+            _signed_in(_errors(handler), len(extra)),
+            inputs=inputs + extra,
+            outputs=outputs,
+            api_name=name,
+            show_progress="hidden",
         )
 
     wire(load.click, lambda a, v, o, s: store.show(a, v, o), [], "review_show")
@@ -152,6 +156,31 @@ def _errors(handler: Any) -> Any:
             raise gr.Error(html.escape(str(exc))) from exc
 
     return wrapped
+
+
+def _signed_in(handler: Any, extra: int) -> Any:
+    """With the studio's sign-in on, the signed-in user is the annotator (the name box is ignored).
+
+    Gradio passes `gr.Request` to a parameter annotated with it, found by position: hence one
+    wrapper per input count.
+    """
+
+    def user(annotator: str, request: gr.Request | None) -> str:
+        return getattr(request, "username", None) or annotator
+
+    if extra:
+
+        def with_text(
+            annotator: str, view: str, overlap: bool, shown: Any, text: str, request: gr.Request
+        ) -> Any:
+            return handler(user(annotator, request), view, overlap, shown, text)
+
+        return with_text
+
+    def plain(annotator: str, view: str, overlap: bool, shown: Any, request: gr.Request) -> Any:
+        return handler(user(annotator, request), view, overlap, shown)
+
+    return plain
 
 
 def _empty(message: str) -> tuple[Any, ...]:
