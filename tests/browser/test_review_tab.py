@@ -123,3 +123,35 @@ def test_training_panel_shows_the_stored_run_live(page, review_studio) -> None:
     page.get_by_role("tab", name="Review rewrites").click()
     page.get_by_text("Train the rewriter on accepted items").click()
     expect(page.locator("#rps-train-status")).to_contain_text("finished, 3 point(s)", timeout=20_000)
+
+
+def test_two_annotators_submitting_at_the_same_moment_both_land(review_studio) -> None:
+    """Two HTTP clients (two sessions) show the same item in overlap mode and decide at once."""
+    import threading
+
+    from gradio_client import Client
+
+    url, db = review_studio
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def annotate(name: str, endpoint: str) -> None:
+        try:
+            client = Client(url, verbose=False)
+            client.predict(name, "all", True, api_name="/review_show")
+            barrier.wait(30)
+            client.predict(name, "all", True, api_name=endpoint)
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=annotate, args=("carol", "/review_accept")),
+        threading.Thread(target=annotate, args=("dave", "/review_reject")),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    with AnnotationStore(db) as store:
+        assert store.decision_pairs("carol", "dave") == [("accept", "reject")]
