@@ -88,6 +88,8 @@ def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
     from core.annotation.agreement import cohen_kappa
 
     with _store(settings) as store:
+        for run_id in store.fail_interrupted_runs():
+            print(f"run {run_id} had stopped without finishing: marked failed")
         counts = store.counts()
         print(", ".join(f"{k}: {v}" for k, v in counts.items()))
         progress = store.progress()

@@ -200,6 +200,7 @@ class _Store:
             from storage.annotation_store import AnnotationStore
 
             self._store = AnnotationStore(self.url)
+            self._store.fail_interrupted_runs()  # runs of a studio that was killed: failed, with the reason
         return self._store
 
     def show(
