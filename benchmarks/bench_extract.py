@@ -1,7 +1,9 @@
-"""Triple-extraction throughput: documents per second on synthetic ~100-word documents.
+"""Triple-extraction throughput: documents per second on synthetic ~100-word documents, and
+time against document length (one long document against a short one, in the same run).
 
 Usage: python benchmarks/bench_extract.py [--docs 250] [--extractor spacy] [--seed 0]
-Writes benchmarks/results/extract.json.
+       python benchmarks/bench_extract.py --long [--short-kb 50] [--long-kb 5000]
+Writes benchmarks/results/extract.json (or extract_long.json).
 """
 
 from __future__ import annotations
@@ -47,14 +49,54 @@ def synthetic_document(fake: Faker, rng: random.Random, target_words: int = 100)
     return " ".join(sentences)
 
 
+def long_document(fake: Faker, rng: random.Random, chars: int) -> str:
+    """Paragraphs of ~100-word synthetic documents until `chars` characters."""
+    paragraphs, size = [], 0
+    while size < chars:
+        paragraph = synthetic_document(fake, rng)
+        paragraphs.append(paragraph)
+        size += len(paragraph) + 2
+    return "\n\n".join(paragraphs)[:chars]
+
+
+def bench_length(args: argparse.Namespace, fake: Faker, rng: random.Random) -> None:
+    """Seconds per KB of a long document against a short one: 1.0 means linear in the length."""
+    extractor = get_extractor(args.extractor, from_env())
+    extractor.extract_many([("warm", synthetic_document(fake, rng))])
+    result: dict[str, float | int | str] = {"extractor": args.extractor}
+    for name, kb in (("short", args.short_kb), ("long", args.long_kb)):
+        text = long_document(fake, rng, kb * 1000)
+        chunks: list[int] = []
+        started = time.perf_counter()
+        triples = extractor.extract_many(
+            [(name, text)], progress=lambda _done, total, seen=chunks: seen.append(total)
+        )
+        elapsed = time.perf_counter() - started
+        result |= {f"{name}_kb": kb, f"{name}_s": round(elapsed, 2), f"{name}_triples": len(triples),
+                   f"{name}_progress_calls": len(chunks)}
+        print(f"{name}: {kb} KB in {elapsed:.2f} s ({kb / elapsed:.1f} KB/s, {len(chunks)} progress calls)")
+    ratio = (result["long_s"] / args.long_kb) / (result["short_s"] / args.short_kb)
+    result["seconds_per_kb_ratio_long_vs_short"] = round(ratio, 2)
+    print(f"seconds per KB, long / short: {ratio:.2f} (1.0 = linear)")
+    out = REPO / "benchmarks" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "extract_long.json").write_text(json.dumps(result, indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--docs", type=int, default=250)
     parser.add_argument("--extractor", default="spacy")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--long", action="store_true", help="time one long document against a short one")
+    parser.add_argument("--short-kb", type=int, default=50)
+    parser.add_argument("--long-kb", type=int, default=5000)
     args = parser.parse_args()
     fake, rng = Faker("en_US"), random.Random(args.seed)
     Faker.seed(args.seed)
+    if args.long:
+        bench_length(args, fake, rng)
+        return
     items = [(f"doc{i}", synthetic_document(fake, rng)) for i in range(args.docs)]
     words = sum(len(text.split()) for _, text in items)
     extractor = get_extractor(args.extractor, from_env())

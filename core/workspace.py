@@ -47,12 +47,48 @@ SCOPE_META = "scope"  # corpus meta key: the query id the workspace was scoped t
 WHOLE_CORPUS = ""  # scope name of the whole corpus in `scope_marks`
 SPLIT_METHODS = ("connected", "uniform")  # connected: the paper's connected subset (section 3.1.1)
 
-# Status of a triple in the privacy definition, as shown in tables and graphs.
+# Status of a triple in the privacy definition (codes used by data and styles).
 PRIVATE = "private"
 PUBLIC = "public"
 EXCLUDED = "excluded"  # public candidate removed because it connects private entities
 INFERABLE = "inferable"  # marked private, but derivable from public triples, so not kept private
 QUERY = "query"  # from a query: never private
+
+# The one vocabulary users read for those states: messages, tables, legends and docs.
+STATUS_LABELS = {
+    PRIVATE: "private",
+    PUBLIC: "public",
+    QUERY: "query",
+    INFERABLE: "excluded: inferable from public",
+    EXCLUDED: "excluded: connects private facts",
+}
+STATUS_EXPLANATIONS = {
+    PRIVATE: "marked private and kept private by the filters",
+    PUBLIC: "public: stays in the documents",
+    QUERY: "from a query: never private",
+    INFERABLE: "marked private, but public triples already connect its entities, so erasing it "
+    "alone protects nothing (filter b)",
+    EXCLUDED: "not marked, but it connects entities of private triples, so it is taken out of the "
+    "public set (filter a)",
+}
+UNDO_DEPTH = 20  # mark changes that can be undone
+
+
+def status_label(status: str) -> str:
+    """The label users read for a status code."""
+    return STATUS_LABELS.get(status, status)
+
+
+def status_counts_text(counts: dict[str, int]) -> str:
+    """"3 private, 10 public, 1 excluded: inferable from public" (states with no triple left out,
+    private and public always shown)."""
+    order = (PRIVATE, PUBLIC, INFERABLE, EXCLUDED)
+    parts = [
+        f"{counts.get(status, 0)} {STATUS_LABELS[status]}"
+        for status in order
+        if status in (PRIVATE, PUBLIC) or counts.get(status, 0)
+    ]
+    return ", ".join(parts)
 
 
 @dataclass
@@ -66,6 +102,8 @@ class Workspace:
     scope: str | None = None  # query id of the retrieval set in view; None = the whole corpus
     scope_marks: dict[str, set[TripleKey]] = field(default_factory=dict)  # marks of other scopes
     held_back: dict[str, Corpus] = field(default_factory=dict)  # good records of refused files
+    # Earlier states of `marked_private`, newest last (at most UNDO_DEPTH).
+    mark_history: list[frozenset[TripleKey]] = field(default_factory=list, compare=False)
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
     # Other derived views by name ("all_keys", "query_keys", "statuses", "risks", "titles").
     _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -214,7 +252,8 @@ class Workspace:
         )
 
     def source_title(self, source_id: str) -> str:
-        """Title of a document (its id when untitled), "query: <text>" for a query, else the id."""
+        """Title of a document (its id when untitled), "query: <text>" for a query, else the id;
+        a title that several sources share is followed by the id: "Ada Brook [doc-3]"."""
         return self._titles().get(source_id, source_id)
 
     def source_titles(self) -> dict[str, str]:
@@ -228,7 +267,10 @@ class Workspace:
                 titles.setdefault(doc.id, doc.title or doc.id)
             for query in self.corpus.queries:
                 titles.setdefault(query.id, f"query: {query.text}")
-            return titles
+            uses: dict[str, int] = {}
+            for title in titles.values():
+                uses[title] = uses.get(title, 0) + 1
+            return {i: f"{t} [{i}]" if uses[t] > 1 and t != i else t for i, t in titles.items()}
 
         return self._cached("titles", compute)
 
@@ -311,6 +353,7 @@ class Workspace:
         self.triples = []
         self.extracted_ids = set()
         self.marked_private = set()
+        self.mark_history = []
         self.scope = None
         self.scope_marks = {}
         self.held_back = {}
@@ -349,6 +392,7 @@ class Workspace:
         self._stash_marks()
         self.scope = scope
         self.marked_private = self.scope_marks.pop(_scope_name(scope), set())
+        self.mark_history = []  # undo steps belong to the scope they were made in
         self._scope_changed()
 
     def _stash_marks(self) -> None:
@@ -407,9 +451,30 @@ class Workspace:
         if key in self.query_keys():
             raise ValueError(f"triple {key!r} comes from a query; query triples are never private")
 
+    def _remember_marks(self) -> None:
+        """Keep the marks as they are now so the coming change can be undone."""
+        self.mark_history.append(frozenset(self.marked_private))
+        del self.mark_history[:-UNDO_DEPTH]
+
+    def undo(self) -> int:
+        """Put back the marks as they were before the last change; returns how many are marked."""
+        if not self.mark_history:
+            raise ValueError("nothing to undo: the privacy marks have not changed")
+        self.marked_private = set(self.mark_history.pop()) & self.all_keys()
+        self._refresh_definition()
+        return len(self.marked_private)
+
+    def status_counts(self) -> dict[str, int]:
+        """How many distinct triples are in each state (codes of STATUS_LABELS)."""
+        counts: dict[str, int] = {}
+        for status in self._statuses().values():
+            counts[status] = counts.get(status, 0) + 1
+        return counts
+
     def toggle_private(self, key: TripleKey) -> bool:
         """Mark or unmark one triple as private; returns whether it is marked now."""
         self._require_key(key)
+        self._remember_marks()
         if key in self.marked_private:
             self.marked_private.discard(key)
             marked = False
@@ -429,6 +494,8 @@ class Workspace:
         if not keys:
             raise ValueError(f"no non-query triple mentions the entity {entity!r}")
         new = keys - self.marked_private
+        if new:
+            self._remember_marks()
         self.marked_private |= keys
         self._refresh_definition()
         return len(new)
@@ -445,12 +512,15 @@ class Workspace:
             raise ValueError(f"unknown split method {method!r}: choose one of {', '.join(SPLIT_METHODS)}")
         if not self.all_keys():
             raise ValueError("no triples yet: extract triples first")
+        self._remember_marks()
         sample = connected_random_private_keys if method == "connected" else random_private_keys
         self.marked_private = set(sample(self.all_keys(), ratio, seed, exclude=self.query_keys()))
         self._refresh_definition()
         return len(self.marked_private)
 
     def clear_private(self) -> None:
+        if self.marked_private:
+            self._remember_marks()
         self.marked_private = set()
         self._set_definition(None)
 
@@ -543,6 +613,7 @@ class Workspace:
         self.scope = saved_scope if isinstance(saved_scope, str) and saved_scope in query_ids else None
         self.marked_private = self.scope_marks.pop(_scope_name(self.scope), set())
         self.held_back = {}
+        self.mark_history = []
         self._triples_changed()
         self.name = name
 
@@ -556,7 +627,8 @@ class Workspace:
         search: str | None = None,
         limit: int | None = None,
     ) -> list[dict[str, Any]]:
-        """One row per triple that passes the filters (all given filters must match).
+        """One row per triple and source that passes the filters (all given filters must match);
+        a triple stated several times in one source is one row (`occurrences` counts them).
 
         Filters follow `KnowledgeGraph.subgraph`: entity and relation are normalised
         (`normalize_entity`, `normalize_relation`), and `search` uses `matches_search`.
@@ -566,8 +638,13 @@ class Workspace:
         wanted_relation = normalize_relation(relation) if relation else ""
         needle = (search or "").strip().casefold()
         rows: list[dict[str, Any]] = []
+        row_of: dict[tuple[TripleKey, str], dict[str, Any]] = {}
         for triple in self.scoped_triples():
             key = triple.key
+            seen = row_of.get((key, triple.doc_id))
+            if seen is not None:
+                seen["occurrences"] += 1
+                continue
             if doc_id and triple.doc_id != doc_id:
                 continue
             if wanted_entity and wanted_entity not in (key[0], key[2]):
@@ -576,17 +653,18 @@ class Workspace:
                 continue
             if needle and not matches_search(needle, key, (triple,)):
                 continue
-            rows.append(
-                {
-                    "status": statuses[key],
-                    "head": triple.head,
-                    "relation": triple.relation,
-                    "tail": triple.tail,
-                    "document": self.source_title(triple.doc_id),
-                    "doc_id": triple.doc_id,
-                    "key": key,
-                }
-            )
+            row = {
+                "status": statuses[key],
+                "head": triple.head,
+                "relation": triple.relation,
+                "tail": triple.tail,
+                "document": self.source_title(triple.doc_id),
+                "doc_id": triple.doc_id,
+                "key": key,
+                "occurrences": 1,
+            }
+            row_of[(key, triple.doc_id)] = row
+            rows.append(row)
             if limit is not None and len(rows) >= limit:
                 break
         return rows

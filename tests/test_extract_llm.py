@@ -53,7 +53,7 @@ def test_good_reply_in_a_code_fence_becomes_triples_with_spans(endpoint):
     script = Script("Here you go:\n```json\n" + json.dumps(GOOD) + "\n```\nHope this helps.")
     triples = endpoint(script).extract("doc-1", TEXT)
     assert [t.key for t in triples] == [
-        triple_key("Mara Voss", "work_for", "Lindqvist Robotics"),
+        triple_key("Mara Voss", "employer", "Lindqvist Robotics"),
         triple_key("Lindqvist Robotics", "located_in", "Harrow Vale"),
     ]
     assert [TEXT[t.span[0] : t.span[1]] for t in triples] == [
@@ -68,7 +68,7 @@ def test_good_reply_in_a_code_fence_becomes_triples_with_spans(endpoint):
 def test_malformed_reply_is_corrected_and_retried(endpoint):
     script = Script('Sure! [{"head": "Mara Voss", "relation": works for}]', json.dumps(GOOD[:1]))
     triples = endpoint(script).extract("doc-2", TEXT)
-    assert [t.key for t in triples] == [triple_key("Mara Voss", "work_for", "Lindqvist Robotics")]
+    assert [t.key for t in triples] == [triple_key("Mara Voss", "employer", "Lindqvist Robotics")]
     assert len(script.conversations) == 2
     retry = script.conversations[1]
     assert retry[1] == {
@@ -128,7 +128,7 @@ def test_registry_builds_the_llm_extractor_from_settings():
     finally:
         server.shutdown()
         server.server_close()
-    assert [(t.doc_id, t.relation) for t in triples] == [("a", "work_for"), ("a", "located_in")]
+    assert [(t.doc_id, t.relation) for t in triples] == [("a", "employer"), ("a", "located_in")]
 
 
 def test_parse_rejects_items_without_string_fields():

@@ -29,7 +29,7 @@ def test_subject_verb_object_and_prepositional_object(extractor):
     )
     assert triple_key("Henrik Lindqvist", "found", "Lindqvist Robotics") in found
     assert triple_key("Henrik Lindqvist", "found_in", "2009") in found
-    assert triple_key("John Doe", "live_in", "TechVille") in found
+    assert triple_key("John Doe", "residence", "TechVille") in found
 
 
 def test_passive_keeps_the_participle(extractor):
@@ -41,7 +41,7 @@ def test_passive_keeps_the_participle(extractor):
 def test_copula_with_a_noun_or_adjective_and_preposition(extractor):
     found = keys(extractor, "John Doe is the CEO of Acme Corp. Tomas Reyl is married to Elin Voss.")
     assert triple_key("John Doe", "ceo_of", "Acme Corp") in found
-    assert triple_key("Tomas Reyl", "married_to", "Elin Voss") in found
+    assert triple_key("Tomas Reyl", "spouse", "Elin Voss") in found
 
 
 def test_apposition_and_possessive(extractor):
@@ -49,11 +49,12 @@ def test_apposition_and_possessive(extractor):
         extractor,
         "Mara Voss, a nurse at St Olave Hospital, lives in Harwick. Mara's sister Ida works for Acme.",
     )
-    assert triple_key("Mara Voss", "nurse_at", "St Olave Hospital") in found
-    assert triple_key("Mara Voss", "live_in", "Harwick") in found
+    assert triple_key("Mara Voss", "occupation", "nurse") in found
+    assert triple_key("Mara Voss", "employer", "St Olave Hospital") in found
+    assert triple_key("Mara Voss", "residence", "Harwick") in found
     # "Mara" merges into the earlier full name; the apposition "Ida" stands in for "sister".
-    assert triple_key("Mara Voss", "sister", "Ida") in found
-    assert triple_key("Ida", "work_for", "Acme") in found
+    assert triple_key("Mara Voss", "sibling", "Ida") in found
+    assert triple_key("Ida", "employer", "Acme") in found
 
 
 def test_participle_modifier_relative_clause_and_conjunctions(extractor):
@@ -62,9 +63,9 @@ def test_participle_modifier_relative_clause_and_conjunctions(extractor):
         "Acme, a company based in Berlin, employs Mara and Ida. "
         "Jonas Brandt, who lives in Eastmere, manages Saint Alder Clinic.",
     )
-    assert triple_key("Acme", "based_in", "Berlin") in found
+    assert triple_key("Acme", "located_in", "Berlin") in found
     assert {triple_key("Acme", "employ", "Mara"), triple_key("Acme", "employ", "Ida")} <= found
-    assert triple_key("Jonas Brandt", "live_in", "Eastmere") in found
+    assert triple_key("Jonas Brandt", "residence", "Eastmere") in found
     assert triple_key("Jonas Brandt", "manage", "Saint Alder Clinic") in found
 
 
@@ -84,12 +85,12 @@ def test_partial_names_and_an_unambiguous_pronoun_merge_into_the_full_name(extra
     triples = extractor.extract("doc", text)
     found = {t.key for t in triples}
     assert triple_key("Mara Voss", "move_to", "Berlin") in found
-    assert triple_key("Mara Voss", "work_for", "Siemens") in found  # subject shared by the conjoined verb
+    assert triple_key("Mara Voss", "employer", "Siemens") in found  # subject shared by the conjoined verb
     assert triple_key("Mara Voss", "not_live_in", "Paris") in found
     heads = {t.head for t in triples}
     assert heads == {"Mara Voss"}
     pronoun_triple = next(t for t in triples if t.relation == "not_live_in")
-    entity_triple = next(t for t in triples if t.relation == "live_in")
+    entity_triple = next(t for t in triples if t.relation == "residence")
     assert pronoun_triple.confidence < entity_triple.confidence
 
 
@@ -109,16 +110,16 @@ def test_span_is_the_sentence_that_states_the_triple(extractor):
     text = (
         "Mara Voss works for Lindqvist Robotics.\n"
         "Lindqvist Robotics is located in Harrow Vale. "
-        "Lindqvist Robotics builds robots. It employs engineers."
+        "Lindqvist Robotics builds warehouse robots. It employs robotics engineers."
     )
     triples = extractor.extract("doc-7", text)
     located = next(t for t in triples if t.relation == "located_in")
     assert text[located.span[0] : located.span[1]] == "Lindqvist Robotics is located in Harrow Vale."
-    works = next(t for t in triples if t.relation == "work_for")
+    works = next(t for t in triples if t.relation == "employer")
     assert text[works.span[0] : works.span[1]] == "Mara Voss works for Lindqvist Robotics."
     employs = next(t for t in triples if t.relation == "employ")
     assert employs.head == "Lindqvist Robotics"  # "It" -> the only organisation of the previous sentence
-    assert text[employs.span[0] : employs.span[1]] == "It employs engineers."
+    assert text[employs.span[0] : employs.span[1]] == "It employs robotics engineers."
     for triple in triples:
         assert triple.doc_id == "doc-7" and triple.backend == "spacy"
         assert re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)*", triple.relation)
@@ -127,11 +128,11 @@ def test_span_is_the_sentence_that_states_the_triple(extractor):
 
 def test_confidence_is_lower_without_named_entities(extractor):
     triples = extractor.extract(
-        "doc", "Mara Voss works for Lindqvist Robotics. The library lends books to schools."
+        "doc", "Mara Voss works for Lindqvist Robotics. The city library lends rare books to local schools."
     )
     by_relation = {t.relation: t.confidence for t in triples}
-    assert by_relation["work_for"] == 1.0
-    assert by_relation["lend"] < by_relation["work_for"]
+    assert by_relation["employer"] == 1.0
+    assert by_relation["lend_to"] < by_relation["employer"]
 
 
 def test_extract_many_matches_extract_and_reports_progress(extractor):
@@ -154,7 +155,7 @@ def test_extract_corpus_covers_documents_and_queries(extractor):
     )
     triples = extract_corpus(corpus, extractor)
     assert {(t.doc_id, t.key) for t in triples} == {
-        ("d1", triple_key("Mara Voss", "work_for", "Lindqvist Robotics")),
+        ("d1", triple_key("Mara Voss", "employer", "Lindqvist Robotics")),
         ("q1", triple_key("Priya Okafor", "treat", "Tomas Reyl")),
     }
 
@@ -177,7 +178,7 @@ def test_lemmatize_relation_follows_the_same_convention(extractor):
     found = keys(
         extractor, "Mara Voss lived in Harwick. Acme is located in Berlin. Acme was founded by John Doe."
     )
-    assert {r for _, r, _ in found} == {"live_in", "located_in", "founded_by"}
+    assert {r for _, r, _ in found} == {"residence", "located_in", "founded_by"}
 
 
 def test_registry_names_and_unknown_name():
@@ -191,9 +192,9 @@ def test_sample_corpus_yields_the_planted_person_org_place_chain(extractor):
     corpus = load_sample_corpus()
     triples = extract_corpus(corpus, extractor)
     found = {t.key for t in triples}
-    works = triple_key("Mara Voss", "work_for", "Lindqvist Robotics")
+    works = triple_key("Mara Voss", "employer", "Lindqvist Robotics")
     located = triple_key("Lindqvist Robotics", "located_in", "Harrow Vale")
-    lives = triple_key("Mara Voss", "live_in", "Harrow Vale")
+    lives = triple_key("Mara Voss", "residence", "Harrow Vale")
     assert {works, located, lives} <= found
     docs_of = {key: {t.doc_id for t in triples if t.key == key} for key in (works, located, lives)}
     # Figure 1: the private fact is stated in one document and inferable from two others.

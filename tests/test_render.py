@@ -153,13 +153,13 @@ def test_risk_view_lists_triples_inferable_from_public_ones_with_their_path():
     ws = Workspace()
     ws.load_sample()
     ws.extract(get_extractor("spacy", Settings()))
-    ws.toggle_private(triple_key("Mara Voss", "live_in", "Harrow Vale"))
+    ws.toggle_private(triple_key("Mara Voss", "residence", "Harrow Vale"))
     summary, rows, graph = render_risk_view(ws)
-    assert "already inferable from public triples" in summary
-    inferable = [row for row in rows if row[2].startswith("inferable")]
+    assert "inferable from public" in summary
+    inferable = [row for row in rows if row[2] == "excluded: inferable from public"]
     assert len(inferable) == 1
-    assert inferable[0][0] == "Mara Voss —live_in→ Harrow Vale"
+    assert inferable[0][0] == "Mara Voss —residence→ Harrow Vale"
     assert "Lindqvist Robotics" in inferable[0][4]  # the public path through her employer
     assert EDGE_STYLES["inferable"]["color"] in graph
     focused = render_risk_graph(ws, focus_row=len(rows) - 1)
-    assert "Lindqvist Robotics" in focused and "live_in" in focused
+    assert "Lindqvist Robotics" in focused and "residence" in focused

@@ -110,7 +110,7 @@ def test_mark_entity_marks_its_triples_and_filters_explain_moves(ws: Workspace):
 
 def test_marked_triple_inferable_from_public_ones_is_not_kept_private(ws: Workspace):
     # hr_record states where Mara Voss lives; other documents connect her to Harrow Vale publicly.
-    key = triple_key("Mara Voss", "live_in", "Harrow Vale")
+    key = triple_key("Mara Voss", "residence", "Harrow Vale")
     assert key in ws.all_keys()
     ws.toggle_private(key)
     assert ws.status_of(key) == INFERABLE
@@ -249,13 +249,15 @@ def test_private_occurrences_lists_each_private_occurrence_once_at_risk_first(ws
 
 
 def test_triples_table_filters_like_the_graph(ws: Workspace):
-    cases = [("live in", ""), ("Live In", "harrow"), ("live_in", ""), ("", "live in"), ("", "Mara")]
+    cases = [
+        ("located in", ""), ("Located In", "harrow"), ("located_in", ""), ("", "located in"), ("", "Mara"),
+    ]
     for relation, search in cases:
         rows = ws.triples_table(relation=relation, search=search)
         shown = ws.graph.subgraph(relation=relation or None, search=search or None)
         assert rows, (relation, search)
         assert {r["key"] for r in rows} == set(shown.edges), (relation, search)
-    assert all(r["key"][1] == "live_in" for r in ws.triples_table(relation="live in"))
+    assert all(r["key"][1] == "located_in" for r in ws.triples_table(relation="located in"))
 
 
 def test_sources_without_triples_stay_extracted_after_a_reload(ws: Workspace, extractor, tmp_path):

@@ -22,6 +22,8 @@ from core.settings import Settings
 from core.types import Document
 from core.workspace import Workspace
 from ui.context import StudioContext
+from ui.messages import error as user_error
+from ui.messages import status_html
 from ui.render import esc, html_table
 
 DEMO_RECORDS = 12
@@ -226,7 +228,7 @@ def build(ctx: StudioContext) -> None:
                     "generation "
                     "backtracks there.")
         demo_state = gr.State(value=None)
-        status = ctx.register("aback_status", gr.Markdown(""))
+        status = ctx.register("aback_status", gr.HTML(""))
         with gr.Row():
             with gr.Column(scale=3):
                 query = ctx.register("aback_query", gr.Textbox(label="Query", value=DEFAULT_QUERY, lines=2))
@@ -270,8 +272,8 @@ def build(ctx: StudioContext) -> None:
 
     def on_load_demo() -> tuple[DemoDatabase, str, str]:
         demo = DemoDatabase(tuple(generate(DEMO_RECORDS, settings.seed)))
-        return demo, f"Loaded {len(demo.records)} PriGenQA-style demo records as the retrieval database.", \
-            render_records([])
+        loaded = f"Loaded {len(demo.records)} PriGenQA-style demo records as the retrieval database."
+        return demo, status_html(loaded), render_records([])
 
     def on_retrieve(ws: Workspace, demo: DemoDatabase | None, text: str, top: float,
                     llm_indicators: bool) -> tuple[str, str, str]:
@@ -279,8 +281,8 @@ def build(ctx: StudioContext) -> None:
             hits = retrieve(ws, demo, text, int(top or 1), settings)
             lines = suggested_indicators(ws, [doc for doc, _ in hits], settings, use_llm=llm_indicators)
         except (ValueError, RuntimeError) as exc:
-            raise gr.Error(str(exc)) from exc
-        return render_records(hits), lines, f"Retrieved {len(hits)} record(s)."
+            raise user_error(exc) from exc
+        return render_records(hits), lines, status_html(f"Retrieved {len(hits)} record(s).")
 
     def on_generate(ws: Workspace, demo: DemoDatabase | None, text: str, top: float, lines: str,
                     tokens: float, chosen: list[str], m: float, l: float, d: float,  # noqa: E741
@@ -308,11 +310,11 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
     from core.aback.decode import ABackConfig, guarded_generate
 
     if not text.strip():
-        raise gr.Error("Type a query first.")
+        raise user_error("Type a query first.")
     try:
         hits = retrieve(ws, demo, text, k, settings)
     except ValueError as exc:
-        raise gr.Error(str(exc)) from exc
+        raise user_error(exc) from exc
     documents = [doc for doc, _ in hits]
     if not lines.strip():
         lines = suggested_indicators(ws, documents, settings)
@@ -322,22 +324,22 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
     try:
         config = ABackConfig.from_settings(settings, max_new_tokens=max_tokens, **overrides)
     except ValueError as exc:
-        raise gr.Error(str(exc)) from exc
+        raise user_error(exc) from exc
     messages = rag_messages(text, documents)
     stream, timeline, status = "", "", "Generating with ABack…"
     final = None
     for update in guarded_generate(messages, indicator_texts, config, settings=settings):
         final = update
         stream, timeline = render_stream(update, config.mask), render_timeline(update.events)
-        yield records_view, lines, stream, timeline, join_answers([]), status
+        yield records_view, lines, stream, timeline, join_answers([]), status_html(status)
     backtracks = len(final.events) if final else 0
     generator = Generator(max_new_tokens=max_tokens, aback_config=config, settings=settings)
     answers: list[str] = []  # rendered once per answer (one monitor each), re-joined for every update
     for name in ["no_protection", *[c for c in chosen if c in DEFENCES and c != "aback"]]:
         defence = get_defence(name)
         status = f"ABack done ({backtracks} backtrack(s)); running {defence.title}…"
-        yield records_view, lines, stream, timeline, join_answers(answers), status
+        yield records_view, lines, stream, timeline, join_answers(answers), status_html(status)
         result = defence.answer(text, documents, indicator_texts, generator)
         answers.append(render_answer(defence.title, result.text, indicator_texts))
     status = f"Done: ABack backtracked {backtracks} time(s); {len(answers)} comparison answer(s)."
-    yield records_view, lines, stream, timeline, join_answers(answers), status
+    yield records_view, lines, stream, timeline, join_answers(answers), status_html(status)

@@ -13,6 +13,7 @@ import gradio as gr
 from core.extract import get_extractor
 from core.settings import Settings
 from core.workspace import Workspace
+from ui import messages
 from ui.context import MESSAGE, StudioContext
 from ui.render import vis_asset_dir
 
@@ -52,7 +53,7 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
         # load event, racing the first extraction below).
         state = gr.State(value=initial_workspace(settings))
         ctx = StudioContext(settings, repository, state)
-        ctx.register(MESSAGE, gr.Markdown("Loading…", elem_classes=["rps-message"]))
+        ctx.register(MESSAGE, gr.HTML(messages.status_html("Loading…"), elem_classes=["rps-message"]))
         with gr.Tabs():
             for module in tab_modules():
                 module.build(ctx)
@@ -67,6 +68,9 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
             )
         )
     demo.studio_context = ctx  # type: ignore[attr-defined]
+    # Gradio runs each event one call at a time by default, so one user's long extraction would
+    # queue every other session's extraction behind it: serve several at once instead.
+    demo.queue(default_concurrency_limit=max(1, settings.concurrency))
     return demo
 
 
@@ -76,12 +80,12 @@ def _first_extraction(settings: Settings) -> Any:
     def extract_on_load(ws: Workspace) -> tuple[Workspace, str]:
         pending = ws.pending_sources()
         if not pending.documents and not pending.queries:
-            return ws, _ready_message(ws)
+            return ws, messages.status_html(_ready_message(ws))
         try:
             ws.extract(get_extractor("spacy", settings))
         except (RuntimeError, ValueError, OSError) as exc:  # the page stays usable without the model
-            return ws, f"Could not extract triples on load: {exc}"
-        return ws, _ready_message(ws)
+            return ws, messages.status_html(f"Could not extract triples on load: {exc}", "error")
+        return ws, messages.status_html(_ready_message(ws))
 
     return extract_on_load
 
@@ -89,7 +93,7 @@ def _first_extraction(settings: Settings) -> Any:
 def _ready_message(ws: Workspace) -> str:
     return (
         f"{len(ws.corpus.documents)} document(s), {len(ws.corpus.queries)} query(ies), "
-        f"{len(ws.triples)} triple(s). Mark triples private in the *Knowledge graph & privacy* tab."
+        f"{len(ws.triples)} triple(s). Mark triples private in the “Knowledge graph & privacy” tab."
     )
 
 

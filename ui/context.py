@@ -10,9 +10,12 @@ components, registers the ones other tabs or tests need with `ctx.register(name,
 
 - `ctx.workspace_state` is the per-session `gr.State` holding a `core.workspace.Workspace`.
 - An action that changes the workspace is wired with `ctx.action(...)`: the handler takes
-  `(workspace, *inputs)` and returns `(workspace, message, *outputs)`; a `ValueError`/`KeyError`
-  it raises is shown to the user as an error toast and nothing is lost. Every action gets a
-  named API endpoint (`api_name=`) so scripts and tests can call it.
+  `(workspace, *inputs)` and returns `(workspace, message, *outputs)`; `message` is plain text
+  (user strings included) that `ui.messages.status_html` escapes for the status line. A
+  `ValueError`/`KeyError` it raises is shown as an escaped error toast and nothing is lost.
+  Every action gets a named API endpoint (`api_name=`) so scripts and tests can call it.
+- Every message the user reads (status line, toasts) is built by `ui.messages`: never put a
+  user string into a `gr.Markdown`, a toast or HTML yourself.
 - A view that shows workspace contents is declared with `ctx.add_view(render, outputs)`:
   `render(workspace)` returns one value per output. After every action (and on page load)
   all views of all tabs are re-rendered, so a tab never needs to know which other tab
@@ -33,6 +36,7 @@ from gradio.components import Component
 
 from core.settings import Settings
 from core.workspace import Workspace
+from ui import messages
 
 ELEM_PREFIX = "rps-"
 MESSAGE = "message"  # the registered status line every action writes to
@@ -96,10 +100,13 @@ class StudioContext:
         *,
         api_name: str,
         show_progress: str = "minimal",
+        **event_options: Any,
     ) -> Any:
         """Wire `trigger` (e.g. `button.click`) to a workspace-changing handler.
 
-        handler(workspace, *inputs) -> (workspace, message, *outputs).
+        handler(workspace, *inputs) -> (workspace, message, *outputs); the plain-text message
+        is escaped into the status line. `event_options` go to the event (`concurrency_limit`,
+        `api_visibility`, ...).
         """
         event = trigger(
             _user_errors(handler),
@@ -107,9 +114,57 @@ class StudioContext:
             outputs=[self.workspace_state, self.get(MESSAGE), *outputs],
             api_name=api_name,
             show_progress=show_progress,
+            **event_options,
         )
         self._changing_events.append(event)
         return event
+
+    def confirmation(self, name: str) -> Confirmation:
+        """A hidden "are you sure?" row, placed where it is called in the layout; wire it with
+        `confirmed_action`. Its parts are registered as `confirm_<name>` (+ `_yes`, `_no`)."""
+        with gr.Row(visible=False, elem_classes=["rps-confirm"]) as row:
+            prompt = gr.HTML()
+            yes = gr.Button("Yes, do it", variant="stop", scale=0, min_width=120)
+            no = gr.Button("Cancel", scale=0, min_width=100)
+        self.register(f"confirm_{name}", row)
+        self.register(f"confirm_{name}_prompt", prompt)
+        self.register(f"confirm_{name}_yes", yes)
+        self.register(f"confirm_{name}_no", no)
+        return Confirmation(row, prompt, yes, no)
+
+    def confirmed_action(
+        self,
+        button: Any,
+        confirmation: Confirmation,
+        handler: Callable[..., tuple[Any, ...]],
+        inputs: Sequence[Component] = (),
+        outputs: Sequence[Component] = (),
+        *,
+        ask: Callable[..., str | None],
+        api_name: str,
+    ) -> None:
+        """`button` runs `handler` at once when `ask(workspace, *inputs)` is None; otherwise it only
+        shows the question `ask` returned, and the confirmation's yes button runs the handler.
+        Endpoints: `<api_name>` (asks first) and `<api_name>_confirmed` (runs at once)."""
+        shown = [confirmation.row, confirmation.prompt]
+        skipped = [gr.skip() for _ in outputs]
+
+        def ask_first(ws: Workspace, *values: Any) -> tuple[Any, ...]:
+            question = ask(ws, *values)
+            if question is None:
+                return (*handler(ws, *values), gr.Row(visible=False), "")
+            prompt = messages.status_html(question, "question")
+            return (ws, f"{question} Confirm or cancel below.", *skipped, gr.Row(visible=True), prompt)
+
+        def run_confirmed(ws: Workspace, *values: Any) -> tuple[Any, ...]:
+            return (*handler(ws, *values), gr.Row(visible=False), "")
+
+        self.action(button.click, ask_first, inputs, [*outputs, *shown], api_name=api_name)
+        confirmed = f"{api_name}_confirmed"
+        self.action(confirmation.yes.click, run_confirmed, inputs, [*outputs, *shown], api_name=confirmed)
+        confirmation.no.click(
+            lambda: (gr.Row(visible=False), ""), [], shown, api_visibility="private", show_progress="hidden"
+        )
 
     def render_all(self, workspace: Workspace, *view_inputs: Any) -> list[Any]:
         """Every view's values, in `view_outputs()` order; `view_inputs` in `view_inputs()` order."""
@@ -146,16 +201,32 @@ class StudioContext:
             self.refresh(event)
 
 
+@dataclass(frozen=True)
+class Confirmation:
+    row: Any
+    prompt: Component
+    yes: Component
+    no: Component
+
+
 def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
-    """Show bad input as an error toast; the workspace is left as it was."""
+    """Show bad input as an (escaped) error toast; the workspace is left as it was. The plain
+    message the handler returns becomes the escaped status line."""
 
     @functools.wraps(handler)  # keeps the signature gradio inspects (gr.Progress, gr.SelectData)
     def wrapped(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
         try:
-            return handler(*args, **kwargs)
+            result = handler(*args, **kwargs)
+        except gr.Error:
+            raise
         # RuntimeError covers ExtractionError, ChatError and StorageError, whose messages are for users.
         except (ValueError, LookupError, RuntimeError, OSError) as exc:
-            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-            raise gr.Error(str(message)) from exc
+            raise messages.error(user_message(exc)) from exc
+        return (result[0], messages.status_html(result[1]), *result[2:])
 
     return wrapped
+
+
+def user_message(exc: BaseException) -> str:
+    """The message of an exception meant for users (a KeyError's repr quotes are dropped)."""
+    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)

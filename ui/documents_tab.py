@@ -11,11 +11,14 @@ import gradio as gr
 from core.documents import SUPPORTED_EXTENSIONS, BadRecords, InputError
 from core.extract import get_extractor
 from core.workspace import Workspace
-from ui.context import StudioContext
+from ui.context import MESSAGE, StudioContext
+from ui.jobs import PROCESS_THRESHOLD_CHARS, Cancellations, Cancelled, Estimate, ProcessExtractor
+from ui.messages import status_html
 from ui.render import esc, html_list, html_table
 
 EXTRACTORS = ("spacy", "llm", "relik")
 PREVIEW_CHARS = 240
+CANCELLATIONS = Cancellations()  # per browser session: the Cancel button stops that session's extraction
 ROWS_SHOWN = 300  # a 5 MB upload holds ~70,000 records: listing all would send ~12 MB per re-render
 
 
@@ -48,8 +51,11 @@ def build(ctx: StudioContext) -> None:
                 gr.Radio(list(EXTRACTORS), value=ctx.settings.extractor, label="Triple extractor"),
             )
             extract = ctx.register("extract", gr.Button("Extract triples", variant="primary"))
+            cancel = ctx.register("cancel_extract", gr.Button("Cancel extraction"))
             load_sample = ctx.register("load_sample", gr.Button("Load sample corpus"))
             clear = ctx.register("clear_workspace", gr.Button("Clear workspace", variant="stop"))
+        extract_progress = ctx.register("extract_progress", gr.HTML(elem_classes=["rps-progress"]))
+        clear_confirm = ctx.confirmation("clear_workspace")
         with gr.Accordion("Save, load, export, import", open=False):
             with gr.Row():
                 save_name = ctx.register("save_name", gr.Textbox(label="Workspace name", scale=2))
@@ -92,14 +98,45 @@ def build(ctx: StudioContext) -> None:
         document = ws.add_text(text, title)
         return ws, f"Added document {document.title!r}.", ""
 
-    def on_extract(ws: Workspace, name: str, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:  # noqa: B008
-        backend = get_extractor(name, settings)
+    def on_extract(
+        ws: Workspace,
+        name: str,
+        request: gr.Request,
+        progress: gr.Progress = gr.Progress(),  # noqa: B008
+    ) -> tuple[Any, ...]:
+        session = request.session_hash if request is not None else ""
+        flag = CANCELLATIONS.start(session)
+        estimate = Estimate(unit="part")
+        pending = ws.pending_sources()
+        progress((0, len(pending.documents) + len(pending.queries) or 1), desc=f"{name}: starting")
 
         def report(done: int, total: int) -> None:
-            progress((done, total), desc=f"extracting with {name}")
+            if flag.is_set():
+                raise Cancelled
+            progress((done, total), desc=f"{name}: {estimate.describe(done, total)}")
 
-        added = ws.extract(backend, progress=report)
-        return ws, f"{name}: {added} new triple(s); {len(ws.triples)} in total."
+        try:
+            backend = extractor_for(name, pending, flag)
+            added = ws.extract(backend, progress=report)
+        except Cancelled:
+            return ws, "Extraction cancelled; the workspace is as it was.", ""
+        finally:
+            CANCELLATIONS.finish(session, flag)
+        done = f"{name}: {added} new triple(s); {len(ws.triples)} in total."
+        return ws, done, f'<span class="rps-note">Extracted in {estimate.elapsed():.1f} s.</span>'
+
+    def extractor_for(name: str, pending: Any, flag: Any) -> Any:
+        """Long work goes to a worker process (other sessions keep the CPU; Cancel ends it at
+        once); a little runs here, where a process's start-up would cost more than it saves."""
+        size = sum(len(d.text) for d in pending.documents) + sum(len(q.text) for q in pending.queries)
+        if size >= PROCESS_THRESHOLD_CHARS:
+            return ProcessExtractor(name, settings, flag)
+        return get_extractor(name, settings)
+
+    def on_cancel(request: gr.Request) -> tuple[str, str]:
+        running = CANCELLATIONS.cancel(request.session_hash if request is not None else "")
+        text = "Extraction cancelled; the workspace is as it was." if running else "No extraction is running."
+        return status_html(text), f'<span class="rps-note">{esc(text)}</span>'
 
     def on_load_sample(ws: Workspace) -> tuple[Any, ...]:
         added = ws.load_sample()
@@ -108,6 +145,14 @@ def build(ctx: StudioContext) -> None:
     def on_clear(ws: Workspace) -> tuple[Any, ...]:
         ws.clear()
         return ws, "Workspace cleared."
+
+    def ask_clear(ws: Workspace) -> str | None:
+        if not ws.corpus.documents and not ws.corpus.queries:
+            return None
+        return (
+            f"Clear the workspace: {len(ws.corpus.documents)} document(s), {len(ws.triples)} triple(s) and "
+            f"{len(ws.marked_private)} private mark(s) are dropped (saved workspaces stay)."
+        )
 
     def on_save(ws: Workspace, name: str) -> tuple[Any, ...]:
         ws.save(repo, name)
@@ -143,9 +188,25 @@ def build(ctx: StudioContext) -> None:
     ctx.action(upload.upload, on_upload, [upload], [upload_errors, upload], api_name="add_files")
     ctx.action(load_good.click, on_load_good, [], [upload_errors], api_name="load_good_records")
     ctx.action(add_text.click, on_add_text, [paste_title, paste_text], [paste_text], api_name="add_text")
-    ctx.action(extract.click, on_extract, [extractor], [], api_name="extract", show_progress="full")
+    extraction = ctx.action(
+        extract.click,
+        on_extract,
+        [extractor],
+        [extract_progress],
+        api_name="extract",
+        show_progress="full",
+        show_progress_on=[extract_progress],
+    )
+    cancel.click(
+        on_cancel,
+        [],
+        [ctx.get(MESSAGE), extract_progress],
+        cancels=[extraction],
+        api_name="cancel_extract",
+        queue=False,
+    )
     ctx.action(load_sample.click, on_load_sample, [], [], api_name="load_sample")
-    ctx.action(clear.click, on_clear, [], [], api_name="clear_workspace")
+    ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")
     ctx.action(save.click, on_save, [save_name], [saved], api_name="save_workspace")
     ctx.action(load.click, on_load, [saved], [save_name], api_name="load_workspace")
     ctx.action(export.click, on_export, [save_name], [export_file, saved], api_name="export_json")

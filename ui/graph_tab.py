@@ -7,8 +7,18 @@ from typing import Any
 import gradio as gr
 
 from core.filters import FILTER_PUBLIC
+from core.graph_view import visible_part
 from core.types import TripleKey, triple_key
-from core.workspace import SPLIT_METHODS, Workspace
+from core.workspace import (
+    EXCLUDED,
+    INFERABLE,
+    SPLIT_METHODS,
+    STATUS_EXPLANATIONS,
+    STATUS_LABELS,
+    Workspace,
+    status_counts_text,
+    status_label,
+)
 from ui.context import StudioContext
 from ui.render import (
     esc,
@@ -22,7 +32,9 @@ from ui.render import (
 )
 
 TABLE_HEADERS = ["status", "head", "relation", "tail", "document"]
+TABLE_COLUMN_WIDTHS = ["19%", "21%", "16%", "21%", "23%"]
 TABLE_MAX_ROWS = 2000
+MAX_NODES_DEFAULT = 60
 MOVES_SHOWN = 100
 KEY_SEPARATOR = " | "
 WHOLE_CORPUS_LABEL = "Whole corpus (one graph)"
@@ -49,8 +61,9 @@ def build(ctx: StudioContext) -> None:
             search = ctx.register(
                 "filter_search", gr.Textbox(label="Search", placeholder="text in head, relation, tail")
             )
-            max_edges = ctx.register(
-                "filter_max_edges", gr.Slider(10, 1000, value=150, step=10, label="Max edges in the graph")
+            max_nodes = ctx.register(
+                "filter_max_nodes",
+                gr.Slider(10, 300, value=MAX_NODES_DEFAULT, step=10, label="Max entities in the graph"),
             )
         graph = ctx.register("graph", gr.HTML())
         with gr.Row():
@@ -63,6 +76,7 @@ def build(ctx: StudioContext) -> None:
                         interactive=False,
                         wrap=True,
                         max_height=420,
+                        column_widths=TABLE_COLUMN_WIDTHS,
                         label="Triples (click a row to mark or unmark it private)",
                     ),
                 )
@@ -83,16 +97,18 @@ def build(ctx: StudioContext) -> None:
                     "split_method",
                     gr.Radio(list(SPLIT_METHODS), value=settings.split_method, label="Sampling"),
                 )
-                split = ctx.register("random_split", gr.Button("Random split"))
                 with gr.Row():
-                    apply = ctx.register("apply_filters", gr.Button("Apply filters", variant="primary"))
+                    split = ctx.register("random_split", gr.Button("Random split"))
                     clear = ctx.register("clear_private", gr.Button("Clear private marks"))
+                    undo = ctx.register("undo_marks", gr.Button("Undo", interactive=False))
+                split_confirm = ctx.confirmation("random_split")
+                clear_confirm = ctx.confirmation("clear_private")
                 # Named twin of the row click, for scripts and tests: "head | relation | tail".
                 toggle_key = ctx.register("toggle_key", gr.Textbox(visible=False))
                 toggle = ctx.register("toggle_triple", gr.Button("Toggle", visible=False))
         moves = ctx.register("filter_moves", gr.HTML())
 
-    filters = [doc_filter, entity_filter, relation_filter, search, max_edges]
+    filters = [doc_filter, entity_filter, relation_filter, search, max_nodes]
 
     def on_select(ws: Workspace, evt: gr.SelectData) -> tuple[Any, ...]:
         row = evt.row_value
@@ -113,33 +129,43 @@ def build(ctx: StudioContext) -> None:
     ) -> tuple[Any, ...]:
         chosen = method_value or settings.split_method
         ws.random_split(float(ratio_value), int(seed_value or 0), chosen)
-        return ws, f"Random split. {_counts(ws)} Sampling: {chosen}."
+        return ws, f"Random split. {_counts(ws)} Sampling: {chosen}. Undo puts the earlier marks back."
 
     def on_scope(ws: Workspace, query_id: str | None) -> tuple[Any, ...]:
         ws.set_scope(query_id or None)
         return ws, f"Showing {_scope_label(ws)}. {_counts(ws)}"
 
-    def on_apply(ws: Workspace) -> tuple[Any, ...]:
-        definition = ws.apply_filters()
-        return ws, f"Filters applied: {len(definition.moves)} triple(s) moved. {_counts(ws)}"
+    def ask_split(ws: Workspace, *_: Any) -> str | None:
+        marked = len(ws.marked_private)
+        return f"A random split replaces your {marked} private mark(s)." if marked else None
 
     def on_clear(ws: Workspace) -> tuple[Any, ...]:
         ws.clear_private()
-        return ws, "Cleared all private marks."
+        return ws, "Cleared all private marks. Undo puts them back."
+
+    def ask_clear(ws: Workspace) -> str | None:
+        marked = len(ws.marked_private)
+        return f"Clear all {marked} private mark(s)?" if marked else None
+
+    def on_undo(ws: Workspace) -> tuple[Any, ...]:
+        ws.undo()
+        return ws, f"Undone: the marks are back as they were. {_counts(ws)}"
 
     ctx.action(table.select, on_select, [], [], api_name="select_triple")
     ctx.action(toggle.click, on_toggle_text, [toggle_key], [], api_name="toggle_triple")
     ctx.action(mark.click, on_mark_entity, [mark_choice], [], api_name="mark_entity")
-    ctx.action(split.click, on_split, [ratio, seed, method], [], api_name="random_split")
+    ctx.action(undo.click, on_undo, [], [], api_name="undo_marks")
     ctx.action(scope.input, on_scope, [scope], [], api_name="set_scope")
-    ctx.action(apply.click, on_apply, [], [], api_name="apply_filters")
-    ctx.action(clear.click, on_clear, [], [], api_name="clear_private")
+    ctx.confirmed_action(
+        split, split_confirm, on_split, [ratio, seed, method], ask=ask_split, api_name="random_split"
+    )
+    ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_private")
 
     def render_filtered(
         ws: Workspace, doc: str, entity: str, relation: str, text: str, limit: float
     ) -> tuple:
         doc, entity, relation, text = doc or "", entity or "", relation or "", text or ""
-        graph_html = render_graph(ws, doc, entity, relation, text, int(limit or 150))
+        graph_html = render_graph(ws, doc, entity, relation, text, int(limit or MAX_NODES_DEFAULT))
         return graph_html, render_table(ws, doc, entity, relation, text)
 
     def render_choices(ws: Workspace, doc: str, entity: str, relation: str, chosen: str | None) -> tuple:
@@ -158,6 +184,7 @@ def build(ctx: StudioContext) -> None:
     )
     ctx.add_view(render_filtered, [graph, table], filters)
     ctx.add_view(render_moves, [moves])
+    ctx.add_view(render_undo, [undo])
     for component in filters:
         trigger = component.release if isinstance(component, gr.Slider) else component.change
         if isinstance(component, gr.Textbox):
@@ -174,7 +201,17 @@ def build(ctx: StudioContext) -> None:
 def _toggle(ws: Workspace, key: TripleKey) -> tuple[Any, ...]:
     marked = ws.toggle_private(key)
     verb = "Marked" if marked else "Unmarked"
-    return ws, f"{verb} ({key[0]}, {key[1]}, {key[2]}) private. {_counts(ws)}"
+    label = ws.graph.label
+    text = f"{verb} ({label(key[0])}, {key[1]}, {label(key[2])}) private"
+    status = ws.status_of(key)
+    if marked and status != "private":  # the filters did not keep it: say so in the same words
+        text += f", but it is {status_label(status)}"
+    return ws, f"{text}. {_counts(ws)}"
+
+
+def render_undo(ws: Workspace) -> Any:
+    steps = len(ws.mark_history)
+    return gr.Button(value=f"Undo ({steps})" if steps else "Undo", interactive=bool(steps))
 
 
 def parse_key(text: str) -> TripleKey:
@@ -187,8 +224,7 @@ def parse_key(text: str) -> TripleKey:
 def _counts(ws: Workspace) -> str:
     if ws.definition is None:
         return "Nothing is private."
-    d = ws.definition
-    return f"{len(d.private)} private, {len(d.public)} public, {len(d.excluded)} excluded."
+    return f"Triples: {status_counts_text(ws.status_counts())}."
 
 
 def _dropdown(choices: list[tuple[str, str]], value: str) -> Any:
@@ -220,9 +256,13 @@ def _entity_labels(ws: Workspace) -> list[str]:
     return sorted({ws.graph.label(node) for node in ws.graph.nodes()}, key=str.casefold)
 
 
-def render_graph(ws: Workspace, doc: str, entity: str, relation: str, text: str, limit: int) -> str:
+def render_graph(
+    ws: Workspace, doc: str, entity: str, relation: str, text: str, max_nodes: int = MAX_NODES_DEFAULT
+) -> str:
+    """The filtered graph, cut to whole connected groups within `max_nodes` entities."""
+    caption = ""
     if not ws.scoped_triples():
-        page_data = {"nodes": [], "edges": []}
+        page_data: dict[str, Any] = {"nodes": [], "edges": []}
         empty = "No triples yet: load documents and extract triples in the Documents tab."
     else:
         sub = ws.graph.subgraph(
@@ -230,22 +270,31 @@ def render_graph(ws: Workspace, doc: str, entity: str, relation: str, text: str,
             entity=entity or None,
             relation=relation or None,
             search=text or None,
-            limit=limit,
         )
+        view = visible_part(sub.edges, max_nodes)
+        edges_shown = {key: sub.edges[key] for key in view.keys}
         nodes, edges = graph_elements(
-            sub.edges, ws.statuses(), ws.corpus, _titles(ws), ws.graph.label, ws.graph.documents_mentioning
+            edges_shown, ws.statuses(), ws.corpus, _titles(ws), ws.graph.label, ws.graph.documents_mentioning
         )
         page_data = graph_data(nodes, edges)
         empty = "No triple matches these filters."
+        filtered = len(sub.edges) < len(ws.graph)
+        caption = view.summary() + (f" ({len(ws.graph)} triples before the filters.)" if filtered else "")
     js, css = vis_urls()
-    shown = len(page_data["edges"])
-    caption = f'<div class="rps-caption">{shown} of {len(ws.graph)} distinct triple(s) shown.</div>'
-    return caption + srcdoc_iframe(graph_page(page_data, js, css, empty=empty), "Knowledge graph")
+    caption_html = f'<div class="rps-caption">{esc(caption)}</div>' if caption else ""
+    return caption_html + srcdoc_iframe(graph_page(page_data, js, css, empty=empty), "Knowledge graph")
 
 
 def render_table(ws: Workspace, doc: str, entity: str, relation: str, text: str) -> list[list[str]]:
     rows = ws.triples_table(doc_id=doc, entity=entity, relation=relation, search=text, limit=TABLE_MAX_ROWS)
-    return [[r["status"], r["head"], r["relation"], r["tail"], r["document"]] for r in rows]
+    return [
+        [status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r)] for r in rows
+    ]
+
+
+def _document_cell(row: dict[str, Any]) -> str:
+    times = row.get("occurrences", 1)
+    return row["document"] + (f" (×{times})" if times > 1 else "")
 
 
 def render_moves(ws: Workspace) -> str:
@@ -257,17 +306,15 @@ def render_moves(ws: Workspace) -> str:
     d = ws.definition
     label = ws.graph.label
     counts = (
-        f"<p><b>{len(d.private)}</b> private · <b>{len(d.public)}</b> public · "
-        f"<b>{len(d.excluded)}</b> excluded by the filters ({len(d.marked)} marked).</p>"
+        f"<p>Triples: {esc(status_counts_text(ws.status_counts()))} "
+        f"({len(d.marked)} marked private by you).</p>"
     )
     items = []
     for move in ws.moves(limit=MOVES_SHOWN):
         head, relation, tail = move.key
         triple = f"<b>{esc(label(head))} —{esc(relation)}→ {esc(label(tail))}</b>"
-        if move.filter == FILTER_PUBLIC:
-            why = "left the public set: its entities are connected in the private graph"
-        else:
-            why = "left the private set: it can be inferred from the public graph"
+        state = EXCLUDED if move.filter == FILTER_PUBLIC else INFERABLE
+        why = f"{STATUS_LABELS[state]} — {STATUS_EXPLANATIONS[state]}"
         path = (
             f'<br><span class="rps-path">via {esc(format_path(head, move.path, label))}</span>'
             if move.path
@@ -277,7 +324,7 @@ def render_moves(ws: Workspace) -> str:
     more = len(d.moves) - MOVES_SHOWN
     tail_note = f"<p>… and {more} more move(s).</p>" if more > 0 else ""
     return (
-        "<h3>What the filters moved, and why</h3>"
+        "<h3>Triples the filters excluded, and why</h3>"
         + counts
         + html_list(items, "The filters moved nothing: the private and public sets are already separate.")
         + tail_note

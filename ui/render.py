@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from core.types import Corpus, Span, Triple, TripleKey
+from core.workspace import STATUS_EXPLANATIONS, STATUS_LABELS
 
 VIS_VERSION_DIR = "vis-9.1.2"
 CONTEXT_CHARS = 160
@@ -32,14 +33,13 @@ EDGE_STYLES: dict[str, dict[str, Any]] = {
     "query": {"color": "#1f77b4", "dashes": False, "width": 1.5},
     "path": {"color": "#ff7f0e", "dashes": False, "width": 4},
 }
+PATH = "path"  # the risk view's extra style: a triple on an inference path
+LEGEND_LABELS = {**STATUS_LABELS, PATH: "on an inference path"}
 STATUS_TEXT = {
-    "private": "private",
-    "public": "public",
-    "excluded": "excluded by filter (a): its entities are connected in the private graph",
-    "inferable": "marked private, but inferable from public triples (filter b)",
-    "query": "from a query: never private",
-    "path": "on an inference path",
+    **{status: f"{STATUS_LABELS[status]}: {text}" for status, text in STATUS_EXPLANATIONS.items()},
+    PATH: "on an inference path: another document's triple that reconnects private entities",
 }
+GRAPH_SEED = 7  # vis-network layout seed: the same graph is drawn the same way on every render
 
 
 def esc(value: object) -> str:
@@ -300,16 +300,42 @@ _PAGE_SCRIPT = """
   const edges = new vis.DataSet(data.edges.map(e => ({
     id: e.id, from: e.from, to: e.to, label: e.label, arrows: e.arrows, color: e.color, dashes: e.dashes,
     width: e.width})));
-  const network = new vis.Network(document.getElementById('graph'), {nodes: nodes, edges: edges}, {
-    nodes: {shape: 'dot', color: {background: '#9ecae1', border: '#3182bd'}, font: {size: 13}},
-    edges: {font: {size: 10, align: 'middle', color: '#555'}, smooth: false},
-    physics: {solver: 'forceAtlas2Based', stabilization: {iterations: 150}},
+  // Seeded layout, physics run to a settled state then frozen: the same graph is drawn the
+  // same way on every render, and nothing moves after a click.
+  const container = document.getElementById('graph');
+  const network = new vis.Network(container, {nodes: nodes, edges: edges}, {
+    layout: {randomSeed: data.seed, improvedLayout: data.nodes.length <= 120},
+    nodes: {shape: 'dot', color: {background: '#9ecae1', border: '#3182bd'},
+            font: {size: 14, strokeWidth: 3, strokeColor: '#ffffff'}},
+    edges: {font: {size: 11, align: 'middle', color: '#555', strokeWidth: 3, strokeColor: '#ffffff'},
+            smooth: false},
+    physics: {solver: 'forceAtlas2Based',
+              forceAtlas2Based: {gravitationalConstant: -90, springLength: 110, avoidOverlap: 0.4},
+              stabilization: {enabled: true, iterations: 400, fit: true}},
     interaction: {hover: true, tooltipDelay: 150},
   });
+  // Labels keep a legible size on screen whatever the zoom (canvas font size / scale).
+  function keepLabelsLegible() {
+    const scale = network.getScale();
+    if (!(scale > 0)) return;
+    const grow = Math.min(Math.max(1, 1 / scale), 4);
+    network.setOptions({nodes: {font: {size: 14 * grow}}, edges: {font: {size: 11 * grow}}});
+    document.body.dataset.scale = scale.toFixed(3);
+  }
+  // Fit whenever the frame gets its real size (a graph rendered in a hidden tab has none).
+  function fitToFrame() {
+    if (!container.clientWidth || !container.clientHeight) return;
+    network.setSize(container.clientWidth + 'px', container.clientHeight + 'px');
+    network.fit({animation: false});
+    keepLabelsLegible();
+  }
   network.once('stabilizationIterationsDone', () => {
     network.setOptions({physics: false});
+    fitToFrame();
     document.body.dataset.ready = '1';
   });
+  network.on('zoom', keepLabelsLegible);
+  new ResizeObserver(fitToFrame).observe(container);
   network.on('click', params => {
     if (params.nodes.length) showNode(nodesById.get(params.nodes[0]));
     else if (params.edges.length) showEdge(edgesById.get(params.edges[0]));
@@ -330,9 +356,10 @@ def graph_page(
     """A whole HTML document for an iframe's srcdoc; user text lives only in the JSON block."""
     payload = dict(data)
     payload["empty"] = empty
+    payload["seed"] = GRAPH_SEED
     legend_html = "".join(
         f'<span style="border-top: 3px {"dashed" if EDGE_STYLES[s]["dashes"] else "solid"} '
-        f'{EDGE_STYLES[s]["color"]}"></span>{esc(s)}'
+        f'{EDGE_STYLES[s]["color"]}"></span>{esc(LEGEND_LABELS.get(s, s))}<br>'
         for s in legend
     )
     return (

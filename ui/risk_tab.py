@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import gradio as gr
 
 from core.filters import FilterMove
 from core.risk import InferenceRisk
 from core.types import TripleKey
-from core.workspace import Workspace
+from core.workspace import INFERABLE, Workspace, status_label
 from ui.context import StudioContext
 from ui.render import (
     esc,
+    format_key,
     format_path,
     graph_data,
     graph_elements,
@@ -20,7 +23,7 @@ from ui.render import (
     vis_urls,
 )
 
-TABLE_HEADERS = ["private triple", "in document", "at risk", "through documents", "path"]
+TABLE_HEADERS = ["private triple", "in documents", "at risk", "through documents", "path"]
 
 
 def build(ctx: StudioContext) -> None:
@@ -34,7 +37,7 @@ def build(ctx: StudioContext) -> None:
                 interactive=False,
                 wrap=True,
                 max_height=360,
-                column_widths=["26%", "14%", "7%", "18%", "35%"],
+                column_widths=["24%", "17%", "12%", "17%", "30%"],
                 label="Private triples (click a row to show only its path)",
             ),
         )
@@ -56,8 +59,9 @@ def render_risk_view(ws: Workspace) -> tuple[str, list[list[str]], str]:
     return summary, rows, render_risk_graph(ws, risks=risks, inferable=inferable)
 
 
-def _docs_through(ws: Workspace, doc_ids: list[str]) -> str:
-    return ", ".join(dict.fromkeys(f"{ws.source_title(d)} [{d}]" for d in doc_ids))
+def _docs_named(ws: Workspace, doc_ids: Iterable[str]) -> str:
+    """Document names, once each (a repeated title carries its id: `Workspace.source_title`)."""
+    return ", ".join(dict.fromkeys(ws.source_title(d) for d in doc_ids))
 
 
 def inferable_rows(ws: Workspace, inferable: list[FilterMove] | None = None) -> list[list[str]]:
@@ -69,30 +73,41 @@ def inferable_rows(ws: Workspace, inferable: list[FilterMove] | None = None) -> 
         path_docs = [d for path_key in move.path for d in sorted(ws.graph.docs_of(path_key))]
         rows.append(
             [
-                f"{label(key[0])} —{key[1]}→ {label(key[2])}",
-                ", ".join(dict.fromkeys(ws.source_title(d) for d in sorted(ws.graph.docs_of(key)))),
-                "inferable from public triples (filter b)",
-                _docs_through(ws, path_docs),
+                format_key(key, label),
+                _docs_named(ws, sorted(ws.graph.docs_of(key))),
+                status_label(INFERABLE),
+                _docs_named(ws, path_docs),
                 format_path(key[0], move.path, label),
             ]
         )
     return rows
 
 
+def private_rows_order(ws: Workspace, risks: list[InferenceRisk]) -> list[TripleKey]:
+    """Each private triple once: those at risk first, then by key (the risk table's row order)."""
+    at_risk = {r.key for r in risks}
+    return sorted(ws.private_keys(), key=lambda key: (key not in at_risk, key))
+
+
 def risk_rows(ws: Workspace, risks: list[InferenceRisk]) -> list[list[str]]:
-    by_item = {(r.key, r.doc_id): r for r in risks}
+    """One row per private triple, whatever the number of its occurrences and risky paths."""
+    by_key: dict[TripleKey, list[InferenceRisk]] = {}
+    for risk in risks:
+        by_key.setdefault(risk.key, []).append(risk)
     label = ws.graph.label
     rows = []
-    for key, doc_id in ws.private_occurrences(risks):
-        risk = by_item.get((key, doc_id))
-        through = _docs_through(ws, list(risk.path_docs)) if risk else ""
+    for key in private_rows_order(ws, risks):
+        docs = sorted(ws.graph.docs_of(key))
+        found = by_key.get(key, [])
+        risky_docs = sorted({r.doc_id for r in found})
+        shortest = min(found, key=lambda r: (len(r.path), r.doc_id)) if found else None
         rows.append(
             [
-                f"{label(key[0])} —{key[1]}→ {label(key[2])}",
-                ws.source_title(doc_id),
-                "yes" if risk else "no",
-                through,
-                format_path(key[0], risk.path, label) if risk else "",
+                format_key(key, label),
+                _docs_named(ws, docs),
+                f"yes, in {len(risky_docs)} of {len(docs)}" if found else "no",
+                _docs_named(ws, [d for r in found for d in r.path_docs]),
+                format_path(key[0], shortest.path, label) if shortest else "",
             ]
         )
     return rows
@@ -115,8 +130,9 @@ def render_summary(
         f"<p><b>{len(at_risk)}</b> of <b>{len(private)}</b> private triple(s) can be inferred from other "
         f"documents ({len(risks)} document occurrence(s) at risk).</p>"
         + (
-            f"<p><b>{inferable_count}</b> marked triple(s) are already inferable from public triples, so the "
-            "filters took them out of the private set (listed last, with the public path).</p>"
+            f"<p><b>{inferable_count}</b> marked triple(s) are {esc(status_label(INFERABLE))}: "
+            "public triples already connect their entities, so erasing them alone protects nothing "
+            "(listed last, with the public path).</p>"
             if inferable_count
             else ""
         )
@@ -137,16 +153,15 @@ def render_risk_graph(
     inferable = ws.inferable_moves() if inferable is None else inferable
     keys: set[TripleKey] = set(private)
     path_keys: set[TripleKey] = set()
-    if focus_row is not None:  # rows: private occurrences first, then the inferable triples
-        occurrences = ws.private_occurrences(risks)
-        if 0 <= focus_row < len(occurrences):
-            focus = occurrences[focus_row]
-            keys = {focus[0]}
-            risks = [r for r in risks if (r.key, r.doc_id) == focus]
+    if focus_row is not None:  # rows: private triples first, then the inferable ones
+        order = private_rows_order(ws, risks)
+        if 0 <= focus_row < len(order):
+            keys = {order[focus_row]}
+            risks = [r for r in risks if r.key == order[focus_row]]
             inferable = []
-        elif 0 <= focus_row - len(occurrences) < len(inferable):
+        elif 0 <= focus_row - len(order) < len(inferable):
             keys, risks = set(), []
-            inferable = [inferable[focus_row - len(occurrences)]]
+            inferable = [inferable[focus_row - len(order)]]
     for risk in risks:
         path_keys.update(risk.path)
     for move in inferable:
@@ -166,11 +181,12 @@ def render_risk_graph(
         js,
         css,
         empty="No private triples, so nothing is at risk.",
-        legend=("private", "inferable", "path"),
+        legend=("private", INFERABLE, "path"),
     )
     caption = (
-        '<div class="rps-caption">Private triples (red, dashed), triples marked private but inferable from '
-        "public ones (purple, dotted) and the paths through other documents that reconnect them (orange): "
+        '<div class="rps-caption">Private triples (red, dashed), triples marked private but '
+        f"{esc(status_label(INFERABLE))} (purple, dotted) and the paths through other documents that "
+        "reconnect them (orange): "
         f"{esc(len(path_keys))} path edge(s).</div>"
     )
     return caption + srcdoc_iframe(page, "Cross-document risk graph", height=480)

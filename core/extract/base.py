@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -39,9 +39,16 @@ class Extractor(ABC):
         """Triples of one document (or query) text; spans index into `text`."""
 
     def extract_many(
-        self, items: Sequence[tuple[str, str]], progress: Progress | None = None
+        self,
+        items: Sequence[tuple[str, str]],
+        progress: Progress | None = None,
+        titles: Mapping[str, str] | None = None,
     ) -> list[Triple]:
-        """Triples of many (doc_id, text) pairs, in input order."""
+        """Triples of many (doc_id, text) pairs, in input order.
+
+        `titles` (doc_id -> title) lets a backend resolve "he" or a bare surname to the
+        passage's title person; backends that cannot use it ignore it.
+        """
         triples: list[Triple] = []
         for done, (doc_id, text) in enumerate(items, start=1):
             triples.extend(self.extract(doc_id, text))
@@ -58,7 +65,8 @@ def extract_corpus(corpus: Corpus, extractor: Extractor, progress: Progress | No
     items += [(query.id, query.text) for query in corpus.queries]
     if not items:
         return []
-    return extractor.extract_many(items, progress=progress)
+    titles = {doc.id: doc.title for doc in corpus.documents if doc.title}
+    return extractor.extract_many(items, progress=progress, titles=titles)
 
 
 def is_passive_participle(token: Any) -> bool:
@@ -122,6 +130,22 @@ def _lemmatize_cached(cleaned: str, model: str) -> str:
     kept = [t for t in tokens if t.pos_ not in _DROPPED_POS]
     content = [t for t in kept if not _is_auxiliary(t)]
     return join_relation(relation_word(t) for t in (content or kept)) or normalize_relation(cleaned)
+
+
+def vocabulary_relation(label: str, tail: str, lemmatize: bool = True) -> str:
+    """A free-text relation from a model ("place of birth", "lived in") in the shared vocabulary.
+
+    A label that already names a vocabulary property is kept; anything else is lemmatised
+    (`lemmatize_relation`) and mapped by `vocabulary.canonical_relation`, with the tail's
+    kind guessed from its text (a date, a capitalised name, or a common noun).
+    """
+    from core.extract.vocabulary import PROPERTIES, canonical_relation, tail_kind_of_text
+
+    name = normalize_relation(label)
+    if name in PROPERTIES:
+        return name
+    lemma = lemmatize_relation(label) if lemmatize else name
+    return canonical_relation(lemma, tail_kind_of_text(tail), tail)
 
 
 def _is_auxiliary(token: Any) -> bool:

@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from core.extract.base import ExtractionError, Extractor, lemmatize_relation
+from core.extract.base import ExtractionError, Extractor, vocabulary_relation
 from core.llm import ChatClient, ChatError, Message
-from core.types import Triple, normalize_relation
+from core.types import Triple
 
 PROMPT_PATH = Path(__file__).resolve().parents[2] / "assets" / "prompts" / "extract_triples.txt"
 REQUIRED_FIELDS = ("head", "relation", "tail")
@@ -75,9 +75,7 @@ class LLMExtractor(Extractor):
     def _to_triple(self, doc_id: str, text: str, item: dict[str, str]) -> Triple:
         sentence_span = find_sentence(text, item.get("sentence", ""))
         span = sentence_span or sentence_containing(text, item["head"]) or (0, len(text))
-        relation = (
-            lemmatize_relation(item["relation"]) if self.lemmatize else normalize_relation(item["relation"])
-        )
+        relation = vocabulary_relation(item["relation"], item["tail"], lemmatize=self.lemmatize)
         return Triple(
             head=item["head"].strip(),
             relation=relation,

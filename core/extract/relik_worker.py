@@ -16,7 +16,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from core.extract.base import ExtractionError, Extractor, lemmatize_relation
+from core.extract.base import ExtractionError, Extractor, vocabulary_relation
 from core.extract.llm import sentence_containing
 from core.types import Triple
 
@@ -146,7 +146,7 @@ class RelikExtractor(Extractor):
     def _to_triple(self, doc_id: str, text: str, item: dict[str, Any]) -> Triple:
         return Triple(
             head=str(item["subject"]).strip(),
-            relation=lemmatize_relation(str(item["label"])),
+            relation=vocabulary_relation(str(item["label"]), str(item["object"])),
             tail=str(item["object"]).strip(),
             doc_id=doc_id,
             span=_sentence_span(text, item),

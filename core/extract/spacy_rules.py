@@ -1,23 +1,48 @@
 """Rule-based triples from spaCy's dependency parse (the default, offline extractor).
 
-Patterns (docs/EXTRACTION.md lists them with examples and known misses):
-subject-verb-object, subject-verb-preposition-object (active and passive), copula with a
-noun or adjective and a preposition ("is the CEO of" -> `ceo_of`), appositions ("Mara
-Voss, a nurse at X," -> `nurse_at`), possessives with a named apposition ("Mara's sister
-Ida" -> `sister`), participle modifiers ("a company based in X"), relative clauses,
-conjoined subjects/objects/verbs. Arguments are whole entity / noun-phrase spans; within
-one document a later partial name ("Voss") becomes the earlier full name ("Mara Voss")
-when only one full name fits, and he/she/it become an entity only when exactly one
-compatible entity is in the previous sentence or earlier in the same sentence.
+Rules (docs/EXTRACTION.md lists them with real examples and known misses):
+
+* birth and death dates and places from the parenthesis after a name (`lifespans.py`);
+* descriptions, in a copula ("X was an English Conservative Party politician"), an
+  apposition ("X, an Australian footballer") or after a lifespan in a list, split into
+  facts: one `occupation` per coordinated noun, `country_of_citizenship` from a demonym,
+  `member_of_political_party` from a party name, `instance_of` for things;
+* subject-verb-object and subject-verb-preposition-object (active and passive), relative
+  clauses, participles and conjoined verbs, whose subject is the clause's entity, never a
+  predicate noun of an earlier clause; possessives ("X's father, Danny"); "City, Region"
+  gives `located_in`;
+* relation names go through the shared vocabulary (`vocabulary.py`): Wikidata property
+  names where one fits, the verb lemma otherwise; a negation keeps a `not_` prefix.
+
+Arguments are named entities, dates, quantities and specific noun phrases; generic or
+pronoun-like nouns ("work", "one", "family") are dropped. Within one passage, a partial
+name or a pronoun becomes a full name only when the referent is certain (the only
+compatible earlier name, else the passage's title person); otherwise the triple is
+dropped. Long documents are cut into chunks at paragraph or sentence boundaries so that
+time stays linear in the length; progress is reported per chunk.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress, join_relation, relation_word
+from core.extract.lifespans import parse_parenthetical
+from core.extract.vocabulary import (
+    DEMONYMS,
+    FEMALE_NOUNS,
+    GENERIC_NOUNS,
+    MALE_NOUNS,
+    NON_OCCUPATION_ADJECTIVES,
+    RELATIONAL_NOUNS,
+    canonical_relation,
+    is_demonym,
+)
 from core.types import Triple
 
 NAMED_LABELS = {
@@ -33,53 +58,169 @@ NAMED_LABELS = {
     "LAW",
     "LANGUAGE",
 }
-VALUE_LABELS = {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL", "ORDINAL"}
-PERSON_PRONOUNS = {"he", "she", "him", "her", "his", "hers"}
+VALUE_LABELS = {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL"}
+PLACE_LABELS = {"GPE", "LOC", "FAC"}
+THING_LABELS = {"ORG", "FAC", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"}
+MALE_PRONOUNS = {"he", "him", "his", "himself"}
+FEMALE_PRONOUNS = {"she", "her", "hers", "herself"}
+PERSON_PRONOUNS = MALE_PRONOUNS | FEMALE_PRONOUNS
 THING_PRONOUNS = {"it", "its"}
-PRONOUN_LABELS = {"person": {"PERSON"}, "thing": {"ORG", "FAC", "GPE", "LOC", "PRODUCT"}}
-RELATIVE_PRONOUNS = {"who", "whom", "which", "that"}
+RELATIVE_PRONOUNS = {"who", "whom", "which", "that", "whose"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass"}
 PREP_DEPS = {"prep", "agent", "dative"}
 MODIFIER_DEPS = {"compound", "amod", "nummod", "nmod"}
 CONTROL_DEPS = {"conj", "xcomp"}
 MODIFIED_NOUN_DEPS = {"acl", "relcl"}
+DESCRIPTION_DEPS = {"attr", "appos", "conj"}
+LINKING_VERBS = {"be", "become", "remain"}
 
 CONFIDENCE_BOTH_ENTITIES = 1.0
 CONFIDENCE_ONE_ENTITY = 0.7
 CONFIDENCE_NO_ENTITY = 0.4
 PRONOUN_PENALTY = 0.9
 BATCH_SIZE = 32
-
-
-@dataclass(frozen=True)
-class _NamedEntity:
-    """A named-entity mention as a token range without leading determiners."""
-
-    start: int
-    end: int
-    label: str
-    text: str
-
-    @property
-    def words(self) -> frozenset[str]:
-        return frozenset(self.text.split())
+CHUNK_CHARS = 20_000
+_TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
+_DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
+_NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
+_ORGANISATION_WORDS = {
+    "company",
+    "inc",
+    "inc.",
+    "ltd",
+    "ltd.",
+    "corporation",
+    "corp",
+    "corp.",
+    "university",
+    "college",
+    "school",
+    "party",
+    "club",
+    "association",
+    "society",
+    "council",
+    "bank",
+    "group",
+    "records",
+    "band",
+    "fc",
+    "league",
+    "institute",
+    "museum",
+    "church",
+    "hospital",
+    "foundation",
+    "agency",
+    "ministry",
+    "department",
+    "board",
+    "committee",
+    "commission",
+    "union",
+    "federation",
+    "theatre",
+    "theater",
+    "orchestra",
+    "press",
+    "team",
+}
+_CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
 @dataclass(frozen=True)
 class Argument:
-    """A resolved head or tail: its text, whether it is an entity, whether a pronoun was resolved."""
+    """A resolved head or tail: its text, kind, whether it is an entity, whether a pronoun was resolved."""
 
     text: str
     is_entity: bool
     from_pronoun: bool = False
+    kind: str | None = None  # "date", "place", "person", "org", or None
+    token: int | None = None  # the token it stands on, for the sentence span
 
 
-class _DocumentRules:
-    """Triples of one parsed document; holds the per-document entity table for mention merging."""
+@dataclass
+class _Candidate:
+    head: Any  # a token or an Argument
+    words: list[str]
+    tail: Any
+    relation: str | None = None  # a vocabulary name chosen by the rule
 
-    def __init__(self, doc_id: str, doc: Any) -> None:
+
+@dataclass
+class DocumentContext:
+    """What one document's chunks share: its title person and the full names seen so far."""
+
+    title: str = ""
+    # word -> {full name: character end of its first mention}
+    names_by_word: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
+    labels: dict[str, str] = field(default_factory=dict)
+    genders: dict[str, str] = field(default_factory=dict)
+    surnames: set[str] = field(default_factory=set)
+    title_person: str | None = None
+
+    def add_name(self, text: str, label: str, end_char: int) -> None:
+        if text not in self.labels:
+            self.labels[text] = label
+        for word in text.split():
+            self.names_by_word[word].setdefault(text, end_char)
+        words = text.split()
+        if label == "PERSON" and len(words) > 1:
+            self.surnames.add(words[-1])
+
+    def fuller_name(self, words: Sequence[str], before_char: int, label: str | None = None) -> str | None:
+        """The one person or thing a partial name ("Voss") can be, else None.
+
+        Candidates are the earlier full names containing all `words` and the title person
+        (who counts as mentioned first); names that contain the title's words are the
+        title person written in full ("Henry Master Feilden" for "Henry Feilden").
+        """
+        partial = frozenset(words)
+        # "Toronto" never becomes "University of Toronto": a partial name joins a full name of its kind
+        kinds = {"PERSON"} if label in {None, "PERSON", "NORP"} else {"PERSON", label}
+        candidates = {
+            name
+            for name, end in self.names_by_word.get(words[0], {}).items()
+            if end <= before_char and partial < frozenset(name.split()) and self.labels.get(name) in kinds
+        }
+        title = self.title_person
+        if title and "PERSON" in kinds and partial < frozenset(title.split()):
+            same = {c for c in candidates if self.is_title_person(c)}
+            if candidates - same:
+                return None
+            return max(same, key=len) if same else title
+        return candidates.pop() if len(candidates) == 1 else None
+
+    def is_title_person(self, name: str) -> bool:
+        return bool(self.title_person) and frozenset(self.title_person.split()) <= frozenset(name.split())
+
+
+def title_person(title: str, text: str) -> str | None:
+    """The passage's title as a person's name, when the passage refers to that name.
+
+    "Edwin Ellis (musician)" -> "Edwin Ellis" when the text mentions "Ellis" or "Edwin
+    Ellis"; a single word ("Corser") or a title with lower-case words ("Feilden baronets")
+    is no person's name.
+    """
+    name = _TITLE_QUALIFIER.sub("", title or "").strip()
+    words = name.split()
+    if not 2 <= len(words) <= 5:
+        return None
+    if not all(_NAME_WORD.match(w) or w in _CONNECTORS for w in words):
+        return None
+    names = [w for w in words if w not in _CONNECTORS and len(w) > 2]
+    return name if any(re.search(rf"\b{re.escape(w)}\b", text) for w in names) else None
+
+
+class _ChunkRules:
+    """Triples of one parsed chunk of a document."""
+
+    def __init__(self, doc_id: str, doc: Any, offset: int, context: DocumentContext) -> None:
         self.doc_id = doc_id
         self.doc = doc
+        self.offset = offset
+        self.context = context
+        self.text = doc.text
         self.sentences = list(doc.sents)
         self.sentence_of = [0] * len(doc)
         for index, sent in enumerate(self.sentences):
@@ -89,152 +230,495 @@ class _DocumentRules:
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
                 self.entity_of[i] = ent
-        self.text = doc.text
-        self.named = [self._named(ent) for ent in doc.ents if ent.label_ in NAMED_LABELS]
-        self.mentions = self._entity_mentions()
+        self.in_parentheses = self._parenthesised_tokens()
+        self.mentions_by_sentence: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
+        self._register_mentions()
 
     # -- triples -------------------------------------------------------------------------
 
     def triples(self) -> list[Triple]:
         seen: set[tuple[tuple[str, str, str], tuple[int, int]]] = set()
         result: list[Triple] = []
-        for token in self.doc:
-            for head_token, words, tail_token in self._candidates(token):
-                triple = self._make_triple(head_token, words, tail_token)
-                if triple is None or (triple.key, triple.span) in seen:
+        for candidate in self._all_candidates():
+            for triple in self._make_triples(candidate):
+                if (triple.key, triple.span) in seen:
                     continue
                 seen.add((triple.key, triple.span))
                 result.append(triple)
         return result
 
-    def _candidates(self, token: Any) -> Iterator[tuple[Any, list[str], Any]]:
-        if token.pos_ in {"VERB", "AUX"} and token.dep_ not in {"aux", "auxpass"}:
-            yield from self._verb_triples(token)
-        elif token.dep_ == "appos":
-            yield from self._apposition_triples(token)
-        elif token.dep_ == "poss":
-            yield from self._possessive_triples(token)
+    def _all_candidates(self) -> Iterator[_Candidate]:
+        yield from self._lifespan_candidates()
+        yield from self._located_in_candidates()
+        for token in self.doc:
+            if token.i in self.in_parentheses:
+                continue
+            if token.pos_ in {"VERB", "AUX"} and token.dep_ not in {"aux", "auxpass"}:
+                yield from self._verb_triples(token)
+            elif token.dep_ == "appos":
+                yield from self._apposition_triples(token)
+            elif token.dep_ == "poss":
+                yield from self._possessive_triples(token)
 
-    def _verb_triples(self, verb: Any) -> Iterator[tuple[Any, list[str], Any]]:
+    # -- lifespans and lists -------------------------------------------------------------
+
+    def _lifespan_candidates(self) -> Iterator[_Candidate]:
+        """ "Name (born 1964 in Turin)", "Name, (1852–1928) Australian politician"."""
+        for open_paren in self.doc:
+            if open_paren.text != "(":
+                continue
+            close = self._closing_paren(open_paren.i)
+            name_end = open_paren.i - 1
+            while name_end >= 0 and self.doc[name_end].text == ")":  # "Name (also X) (1554 – 1598)"
+                opening = self._opening_paren(name_end)
+                if opening is None:
+                    break
+                name_end = opening - 1
+            if name_end >= 0 and self.doc[name_end].text == ",":
+                name_end -= 1
+            if close is None or name_end < 0 or not self._may_be_person(self.doc[name_end]):
+                continue
+            inner_start = open_paren.idx + 1
+            facts = parse_parenthetical(self.text[inner_start : self.doc[close].idx])
+            if not facts and not self._is_person_token(self.doc[name_end]):
+                continue
+            person = self._argument(self.doc[name_end])
+            if person is None:
+                continue
+            if person.kind != "person":
+                self.context.labels[person.text] = "PERSON"
+                person = Argument(person.text, True, person.from_pronoun, "person", person.token)
+            for prop, value, start, _end in facts:
+                yield from self._lifespan_fact(person, prop, value, inner_start + start, open_paren.i)
+            yield from self._description_after(person, close)
+
+    def _lifespan_fact(
+        self, person: Argument, prop: str, value: str, char: int, anchor: int
+    ) -> Iterator[_Candidate]:
+        kind = "date" if prop.startswith("date") else "place"
+        parts = [p.strip() for p in value.split(",") if p.strip()] if kind == "place" else [value]
+        token = self._token_at(char)
+        anchor = token.i if token is not None else anchor
+        yield _Candidate(person, [], Argument(parts[0], True, kind=kind, token=anchor), relation=prop)
+        for inner, outer in pairwise(parts):
+            yield _Candidate(
+                Argument(inner, True, kind="place", token=anchor),
+                [],
+                Argument(outer, True, kind="place", token=anchor),
+                relation="located_in",
+            )
+
+    def _description_after(self, person: Argument, close: int) -> Iterator[_Candidate]:
+        """The noun phrase right after a lifespan in a list: "(1852–1928) Australian politician"."""
+        start = close + 1
+        if start < len(self.doc) and self.doc[start].text == ",":
+            start += 1
+        end = start
+        while end < len(self.doc) and self.doc[end].pos_ in {"ADJ", "NOUN", "PROPN", "CCONJ", "PUNCT", "DET"}:
+            if self.doc[end].text in {";", ".", "(", ")"}:
+                break
+            end += 1
+        nouns = [t for t in self.doc[start:end] if (t.pos_ == "NOUN" and t.head.i >= end) or t.pos_ == "NOUN"]
+        if not nouns:
+            return
+        root = max(nouns, key=lambda t: t.i) if nouns else None
+        roots = {root} | {t for t in nouns if t.dep_ == "conj" and t.head in nouns}
+        for noun in sorted(roots, key=lambda t: t.i):
+            yield from self._describe(person, noun, follow=False)
+
+    def _closing_paren(self, open_index: int) -> int | None:
+        sentence = self.sentences[self.sentence_of[open_index]]
+        limit = min(len(self.doc), max(sentence.end, open_index + 1) + 40)
+        for i in range(open_index + 1, limit):
+            if self.doc[i].text == ")":
+                return i
+            if self.doc[i].text == "(":
+                return None
+        return None
+
+    def _opening_paren(self, close_index: int) -> int | None:
+        for i in range(close_index - 1, max(-1, close_index - 40), -1):
+            if self.doc[i].text == "(":
+                return i
+            if self.doc[i].text == ")":
+                return None
+        return None
+
+    def _parenthesised_tokens(self) -> set[int]:
+        inside: set[int] = set()
+        for token in self.doc:
+            if token.text == "(":
+                close = self._closing_paren(token.i)
+                if close is not None:
+                    inside.update(range(token.i, close + 1))
+        return inside
+
+    def _token_at(self, char: int) -> Any | None:
+        span = self.doc.char_span(char, char + 1, alignment_mode="expand")
+        return span[0] if span is not None and len(span) else None
+
+    # -- places ----------------------------------------------------------------------------
+
+    def _located_in_candidates(self) -> Iterator[_Candidate]:
+        """ "Trinidad, California", "Queen's Theatre, Liverpool" -> located_in (not inside lists)."""
+        ents = list(self.doc.ents)
+        for index, (inner, outer) in enumerate(pairwise(ents)):
+            if not self._is_place_refinement(inner, outer):
+                continue
+            before = ents[index - 1] if index else None
+            after = ents[index + 2] if index + 2 < len(ents) else None
+            if (
+                before is not None
+                and self._is_place_refinement(before, inner)
+                and before.label_ in PLACE_LABELS
+            ):
+                continue
+            if (
+                after is not None
+                and after.start - outer.end <= 2
+                and after.label_ in PLACE_LABELS
+                and (self.doc[outer.end].text in {",", "and", "or"})
+            ):
+                continue  # a list: "Norwich, London and Cambridge"
+            yield _Candidate(
+                self._entity_argument(inner), [], self._entity_argument(outer), relation="located_in"
+            )
+
+    def _is_place_refinement(self, inner: Any, outer: Any) -> bool:
+        return (
+            inner.label_ in PLACE_LABELS | {"ORG"}
+            and outer.label_ in {"GPE", "LOC"}
+            and outer.start == inner.end + 1
+            and self.doc[inner.end].text == ","
+            and inner.end not in self.in_parentheses
+        )
+
+    def _entity_argument(self, ent: Any) -> Argument:
+        start, end = self._strip_bounds(ent.start, ent.end)
+        kind = _kind_of_label(ent.label_)
+        return Argument(self.doc[start:end].text, True, kind=kind, token=ent.start)
+
+    # -- verbs -----------------------------------------------------------------------------
+
+    def _verb_triples(self, verb: Any) -> Iterator[_Candidate]:
         subjects = self._subjects(verb)
         if not subjects:
             return
-        negation = ["not"] if any(c.dep_ == "neg" for c in verb.children) else []
+        negated = any(c.dep_ == "neg" for c in verb.children)
+        negation = ["not"] if negated else []
         complements = [c for c in verb.children if c.dep_ in {"attr", "acomp"}]
         if complements:
-            linking = [] if verb.lemma_.lower() == "be" else [relation_word(verb)]
+            linking = [] if verb.lemma_.lower() in LINKING_VERBS else [relation_word(verb)]
             for subject in subjects:
                 for complement in complements:
-                    yield from self._copula_triples(subject, negation + linking, complement)
+                    yield from self._copula_triples(subject, negation + linking, complement, negated)
             return
         words = [*negation, relation_word(verb)] + [c.lower_ for c in verb.children if c.dep_ == "prt"]
         for subject in subjects:
-            for obj in _children(verb, {"dobj"}):
-                yield subject, words, obj
+            for obj in _children(verb, {"dobj"}, self):
+                yield _Candidate(subject, words, obj)
                 yield from self._object_modifier_triples(subject, words, obj)
-            for prep, pobj in _prepositional_objects(verb):
-                yield subject, [*words, prep.lower_], pobj
+            for prep, pobj in _prepositional_objects(verb, self):
+                if pobj.pos_ == "NOUN" and not self._is_entity_token(pobj):
+                    # "died of lung cancer in New York City": the place belongs to the verb
+                    for inner_prep, inner_obj in _prepositional_objects(pobj, self):
+                        if inner_prep.lower_ != "of" and self._is_entity_token(inner_obj):
+                            yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
+                if not negated and prep.lower_ == "as" and _lemma(verb) in {"work", "serve", "act"}:
+                    relation = "position_held" if _lemma(verb) == "serve" else "occupation"
+                    if self._is_person_token(subject) and pobj.pos_ == "NOUN":
+                        yield _Candidate(subject, [], self._occupation_argument(pobj), relation=relation)
+                        for inner_prep, inner_obj in _prepositional_objects(pobj, self):
+                            yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
+                        continue
+                yield _Candidate(subject, [*words, prep.lower_], pobj)
 
     def _copula_triples(
-        self, subject: Any, words: list[str], complement: Any
-    ) -> Iterator[tuple[Any, list[str], Any]]:
-        """Copula: "X is the CEO of Y" -> ceo_of; "X is married to Y" -> married_to; "X's employer is Y"."""
+        self, subject: Any, words: list[str], complement: Any, negated: bool
+    ) -> Iterator[_Candidate]:
+        """ "X is an Italian writer and translator" -> descriptions; "X is the CEO of Y" -> ceo_of."""
+        if complement.dep_ == "attr" and complement.pos_ == "NOUN" and not self._is_entity_token(complement):
+            if negated:
+                return
+            owner = next(iter(_children(subject, {"poss"}, self)), None)
+            if owner is not None and subject.pos_ == "NOUN":
+                yield _Candidate(owner, [*words, subject.lower_], complement)
+                return
+            subject_argument = self._argument(subject)
+            if subject_argument is not None:
+                yield from self._describe(subject_argument, complement)
+            return
         noun_words = [*words, complement.lower_]
-        preps = list(_prepositional_objects(complement))
+        preps = list(_prepositional_objects(complement, self))
         for prep, pobj in preps:
-            yield subject, [*noun_words, prep.lower_], pobj
+            yield _Candidate(subject, [*noun_words, prep.lower_], pobj)
         if preps or complement.dep_ != "attr":
             return
-        owner = next(iter(_children(subject, {"poss"})), None)
+        owner = next(iter(_children(subject, {"poss"}, self)), None)
         if owner is not None and subject.pos_ == "NOUN":
-            yield owner, [*words, subject.lower_], complement
+            yield _Candidate(owner, [*words, subject.lower_], complement)
         else:
-            yield subject, words or ["be"], complement
+            yield _Candidate(subject, words or ["be"], complement)
 
-    def _object_modifier_triples(
-        self, subject: Any, words: list[str], obj: Any
-    ) -> Iterator[tuple[Any, list[str], Any]]:
-        """A common-noun object's prepositional entity.
-
-        "of" makes a relational noun ("chairs the board of Y" -> chair_board_of); any other
-        preposition is taken to modify the verb, which the parser often misattaches
-        ("studied engineering at Y" -> study_at).
-        """
+    def _object_modifier_triples(self, subject: Any, words: list[str], obj: Any) -> Iterator[_Candidate]:
+        """A common-noun object's prepositional entity ("chairs the board of Y" -> chair_board_of)."""
         if self._is_entity_token(obj):
             return
-        for prep, pobj in _prepositional_objects(obj):
+        for prep, pobj in _prepositional_objects(obj, self):
             if self._is_entity_token(pobj):
                 noun = [obj.lower_] if prep.lower_ == "of" else []
-                yield subject, [*words, *noun, prep.lower_], pobj
+                yield _Candidate(subject, [*words, *noun, prep.lower_], pobj)
 
-    def _apposition_triples(self, appos: Any) -> Iterator[tuple[Any, list[str], Any]]:
-        """Apposition: "Mara Voss, a nurse at St Olave Hospital," -> nurse_at."""
+    # -- descriptions ------------------------------------------------------------------------
+
+    def _describe(self, subject: Argument, noun: Any, follow: bool = True) -> Iterator[_Candidate]:
+        """A description noun and its conjuncts split into facts about `subject`."""
+        person = subject.kind == "person"
+        done_entities: set[int] = set()
+        for described in self._description_nouns(noun) if follow else [noun]:
+            for token in described.lefts:
+                yield from self._modifier_facts(subject, token, person, done_entities)
+            lemma = described.lemma_.lower()
+            value = self._occupation_argument(described)
+            generic = lemma in GENERIC_NOUNS and " " not in value.text
+            if person and lemma not in RELATIONAL_NOUNS and not generic:
+                yield _Candidate(subject, [], value, relation="occupation")
+            elif subject.kind in {"org", "place"} and not generic:
+                yield _Candidate(subject, [], value, relation="instance_of")
+            for prep, pobj in _prepositional_objects(described, self):
+                if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
+                    yield _Candidate(subject, [], pobj, relation="employer")
+                else:
+                    yield _Candidate(subject, [described.lower_, prep.lower_], pobj)
+
+    def _description_nouns(self, noun: Any) -> list[Any]:
+        found: list[Any] = []
+        stack = [noun]
+        while stack:
+            token = stack.pop()
+            if token in found or token.pos_ != "NOUN" or self._is_entity_token(token):
+                continue
+            found.append(token)
+            stack.extend(token.conjuncts)
+            stack.extend(c for c in token.children if c.dep_ == "appos")
+        indices = {t.i for t in found}
+        return sorted((t for t in found if t.i + 1 not in indices), key=lambda t: t.i)
+
+    def _modifier_facts(
+        self, subject: Argument, token: Any, person: bool, done_entities: set[int]
+    ) -> Iterator[_Candidate]:
+        """Demonyms and party names among a description's modifiers."""
+        if token.dep_ not in MODIFIER_DEPS:
+            return
+        ent = self.entity_of.get(token.i)
+        if ent is not None:
+            if ent.start in done_entities:
+                return
+            done_entities.add(ent.start)
+        relation = "country_of_citizenship" if person else "country"
+        if (ent is not None and ent.label_ in {"NORP", "LANGUAGE", "GPE"} and ent.label_ != "GPE") or (
+            ent is None and token.lower_ in DEMONYMS
+        ):
+            start = ent.start if ent is not None else token.i
+            if start >= 2 and self.doc[start - 1].text == "-" and self.doc[start - 2].text[:1].isupper():
+                start -= 2  # "Franco-Flemish"
+            end = ent.end if ent is not None else token.i + 1
+            text = self.doc[start:end].text
+            if is_demonym(text):
+                yield _Candidate(
+                    subject, [], Argument(text, True, kind="place", token=token.i), relation=relation
+                )
+        elif ent is not None and ent.label_ == "ORG":
+            words = ent.text.split()
+            if words and words[0].lower() in {"the", "a", "an"}:
+                words = words[1:]
+            if words and words[0].lower() in DEMONYMS:
+                yield _Candidate(
+                    subject, [], Argument(words[0], True, kind="place", token=token.i), relation=relation
+                )
+                words = words[1:]
+            if words and person and re.search(r"\bpart(y|ies)\b", " ".join(words), re.I):
+                party = Argument(" ".join(words), True, kind="org", token=token.i)
+                yield _Candidate(subject, [], party, relation="member_of_political_party")
+
+    def _occupation_argument(self, noun: Any) -> Argument:
+        """The noun with its common-noun compounds and descriptive adjectives ("set decorator")."""
+        start = noun.i
+        for child in reversed(list(noun.lefts)):
+            if child.right_edge.i != start - 1 or child.dep_ not in {"compound", "amod", "nmod"}:
+                break
+            if self.entity_of.get(child.i) is not None or child.pos_ in {"PROPN", "NUM"}:
+                break
+            if child.lower_ in NON_OCCUPATION_ADJECTIVES or child.lower_ in DEMONYMS:
+                break
+            start = child.left_edge.i
+        while start > 0 and self._is_plain_noun(self.doc[start - 1]) and start - 1 not in self.in_parentheses:
+            start -= 1  # "university professor" parsed as two conjuncts
+        while start < noun.i and (
+            self.doc[start].pos_ in {"DET", "PUNCT"} or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+        ):
+            start += 1
+        return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
+
+    # -- appositions and possessives -------------------------------------------------------------
+
+    def _apposition_triples(self, appos: Any) -> Iterator[_Candidate]:
+        """ "Mara Voss, a nurse at St Olave Hospital," -> occupation nurse, employer St Olave Hospital."""
         head = appos.head
         if not self._is_entity_token(head) or self._is_entity_token(appos) or appos.pos_ != "NOUN":
             return
-        preps = list(_prepositional_objects(appos))
-        for prep, pobj in preps:
-            yield head, [appos.lower_, prep.lower_], pobj
-        if not preps:
-            yield head, ["be"], appos
+        if head.i in self.in_parentheses or (appos.dep_ == "appos" and head.dep_ == "poss"):
+            return
+        subject = self._argument(head)
+        if subject is None:
+            return
+        yield from self._describe(subject, appos)
 
-    def _possessive_triples(self, owner: Any) -> Iterator[tuple[Any, list[str], Any]]:
-        """Possessive: "Mara's sister Ida" -> (Mara, sister, Ida)."""
+    def _possessive_triples(self, owner: Any) -> Iterator[_Candidate]:
+        """Possessive: "Mara's sister Ida" -> (Mara, sibling, Ida); "her father, Danny" -> father."""
         noun = owner.head
         if noun.pos_ != "NOUN":
             return
-        for named in _children(noun, {"appos"}):
+        for named in _children(noun, {"appos"}, self):
             if self._is_entity_token(named):
-                yield owner, [noun.lower_], named
+                yield _Candidate(owner, [noun.lower_], named)
 
     # -- subjects and arguments ----------------------------------------------------------
 
     def _subjects(self, verb: Any) -> list[Any]:
-        direct = _children(verb, SUBJECT_DEPS)
+        direct = _children(verb, SUBJECT_DEPS, self)
         if direct:
-            return direct
-        if verb.dep_ in CONTROL_DEPS and verb.head is not verb and verb.head.pos_ in {"VERB", "AUX"}:
-            return self._subjects(verb.head)
+            named = [s for s in direct if s.pos_ in {"PRON", "PROPN"} or self._is_entity_token(s)]
+            # "A quick, strong player, he is known for ...": the fronted noun describes "he"
+            return [self._described_entity(s) for s in (named or direct)]
+        head = verb.head
+        if verb.dep_ in CONTROL_DEPS and head is not verb and head.pos_ in {"VERB", "AUX"}:
+            return self._subjects(head)
+        if verb.dep_ == "advcl" and verb.tag_ in {"VBN", "VBG"} and head is not verb:
+            return self._subjects(head)  # "Born in Sicily, Agostino was raised ..."
         if verb.dep_ in MODIFIED_NOUN_DEPS:
-            return [verb.head]
+            if verb.dep_ == "acl" and self._label(head) in THING_LABELS:
+                return []  # "Victoria College, Toronto earning a degree": not Toronto's degree
+            return [self._described_entity(head)]
         return []
 
-    def _make_triple(self, head_token: Any, words: list[str], tail_token: Any) -> Triple | None:
-        head = self._argument(head_token)
-        tail = self._argument(tail_token)
-        relation = join_relation(words)
-        if head is None or tail is None or not relation:
+    def _described_entity(self, token: Any) -> Any:
+        """The entity a predicate noun describes: "X is a chemist working at Y" -> X, not "chemist"."""
+        seen = 0
+        while token.pos_ == "NOUN" and not self._is_entity_token(token) and token.dep_ in DESCRIPTION_DEPS:
+            seen += 1
+            if seen > 8:
+                break
+            if token.dep_ == "attr":
+                subjects = _children(token.head, SUBJECT_DEPS, self)
+                if not subjects:
+                    break
+                token = subjects[0]
+            else:
+                token = token.head
+        return token
+
+    def _make_triples(self, candidate: _Candidate) -> list[Triple]:
+        head = self._as_argument(candidate.head)
+        tail = self._as_argument(candidate.tail)
+        if head is None or tail is None:
+            return []
+        date_range = _DATE_RANGE.match(tail.text) if tail.kind == "date" else None
+        if date_range and candidate.relation is None and candidate.words and candidate.words[-1] == "from":
+            # "served from 1971 to 1974": a start and an end, not a value "1971 to 1974"
+            start = Argument(date_range.group(1), True, kind="date", token=tail.token)
+            end = Argument(date_range.group(2), True, kind="date", token=tail.token)
+            until = _Candidate(head, [*candidate.words[:-1], "until"], end)
+            return [
+                t
+                for t in (self._make_triple(candidate, head, start), self._make_triple(until, head, end))
+                if t
+            ]
+        triple = self._make_triple(candidate, head, tail)
+        return [triple] if triple else []
+
+    def _make_triple(self, candidate: _Candidate, head: Argument, tail: Argument) -> Triple | None:
+        relation = candidate.relation or canonical_relation(
+            join_relation(candidate.words), tail.kind, tail.text
+        )
+        if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
         triple = Triple(
             head=head.text,
             relation=relation,
             tail=tail.text,
             doc_id=self.doc_id,
-            span=self._sentence_span(head_token, tail_token),
+            span=self._sentence_span(head.token, tail.token),
             confidence=_confidence(head, tail),
             backend="spacy",
         )
-        return None if triple.key[0] == triple.key[2] or not triple.key[0] or not triple.key[2] else triple
+        key = triple.key
+        return None if key[0] == key[2] or not key[0] or not key[2] else triple
+
+    def _as_argument(self, node: Any) -> Argument | None:
+        if isinstance(node, Argument):
+            return node
+        if node.i in self.in_parentheses:
+            return None
+        return self._argument(node)
 
     def _argument(self, token: Any) -> Argument | None:
         token = self._nominal(token)
         lower = token.lower_
         if token.pos_ == "PRON" or lower in PERSON_PRONOUNS | THING_PRONOUNS:
-            name = self._resolve_pronoun(token)
-            return None if name is None else Argument(name, is_entity=True, from_pronoun=True)
+            resolved = self._resolve_pronoun(token)
+            if resolved is None:
+                return None
+            name, label = resolved
+            return Argument(name, True, from_pronoun=True, kind=_kind_of_label(label), token=token.i)
         start, end = self._phrase_bounds(token)
         text = self.doc[start:end].text.strip()
-        if not text:
+        if not text or not text[:1].isalnum():
+            return None  # "<ref name=...>" left in the text
+        label = self._label(token)
+        words = text.split()
+        if all(w[:1].isupper() for w in words):  # a partial name, whatever the tagger made of it
+            full = self.context.fuller_name(words, self.offset + self.doc[start].idx, label)
+            if full is not None:
+                kind = _kind_of_label(self.context.labels.get(full, "PERSON"))
+                return Argument(full, True, kind=kind, token=token.i)
+            if len(words) == 1 and words[0] in self.context.surnames:
+                return None  # a bare surname whose person is not certain
+        if label is not None or token.pos_ == "PROPN":
+            kind = _kind_of_label(label) if label not in {None, "NORP"} else None
+            if self.context.labels.get(text) == "PERSON" or self.context.is_title_person(text):
+                kind = "person"  # the tagger's ORG for "Ivo Perilli" loses to the title or a lifespan
+            kind = kind or _kind_of_label(self.context.labels.get(text)) or "name"
+            return Argument(text, True, kind=kind, token=token.i)
+        if not self._is_specific_noun(token, start, end):
             return None
-        full = self._fuller_entity(text, start)
-        if full is not None:
-            return Argument(full.text, is_entity=True)
-        return Argument(text, is_entity=self._is_entity_token(token))
+        return Argument(text, False, kind="common", token=token.i)
+
+    def _is_specific_noun(self, token: Any, start: int, end: int) -> bool:
+        """A common noun worth a graph node: not generic, not a bare plural, not a number word."""
+        lemma = token.lemma_.lower()
+        if token.pos_ not in {"NOUN", "PROPN", "NUM", "ADJ", "X"}:
+            return False
+        if lemma in GENERIC_NOUNS or token.lower_ in GENERIC_NOUNS:
+            return False
+        if token.pos_ == "NUM" and not any(ch.isdigit() for ch in token.text):
+            return False
+        text = self.doc[start:end].text
+        if len(text) < 3 or not text[:1].isalnum():
+            return False  # "re" of a split "re-election"
+        determiners = {c.lower_ for c in token.children if c.dep_ == "det"}
+        if determiners & {"this", "that", "these", "those"}:
+            return False  # "that city" points back to a name; it is not one
+        if end - start == 1 and "the" in determiners and token.tag_ == "NN":
+            return False  # "the company", "the clinic": a reference back, not a thing of its own
+        if any(c.dep_ == "poss" for c in token.children) and lemma in RELATIONAL_NOUNS:
+            return False  # "his father" without a name
+        return not (end - start == 1 and token.tag_ == "NNS")
 
     def _nominal(self, token: Any) -> Any:
         """The token an argument stands for: a relative pronoun's noun, an apposition's entity."""
         if token.lower_ in RELATIVE_PRONOUNS and token.head.dep_ == "relcl":
-            return token.head.head
+            return self._described_entity(token.head.head)
         if token.pos_ == "NOUN":
             named = [c for c in token.children if c.dep_ == "appos" and self._is_entity_token(c)]
             if named:
@@ -243,11 +727,46 @@ class _DocumentRules:
                 return token.head
         return token
 
+    def _is_plain_noun(self, token: Any) -> bool:
+        return token.pos_ == "NOUN" and token.i not in self.entity_of and token.lower_ not in GENERIC_NOUNS
+
+    def _label(self, token: Any) -> str | None:
+        ent = self.entity_of.get(token.i)
+        return ent.label_ if ent is not None else None
+
     def _is_entity_token(self, token: Any) -> bool:
         ent = self.entity_of.get(token.i)
         if ent is not None:
             return ent.label_ in NAMED_LABELS or ent.label_ in VALUE_LABELS
         return token.pos_ == "PROPN"
+
+    def _may_be_person(self, token: Any) -> bool:
+        """A name that a birth/death parenthesis would make a person (not an organisation or place)."""
+        label = self._label(token)
+        if label == "ORG" and token.pos_ == "PROPN":
+            ent = self.entity_of[token.i]
+            return len(ent) > 1 and not any(w.lower_ in _ORGANISATION_WORDS for w in ent)
+        return (label in {None, "PERSON", "NORP"} and token.pos_ == "PROPN") or self._is_person_token(token)
+
+    def _is_person_token(self, token: Any) -> bool:
+        argument_token = self._nominal(token)
+        if argument_token.lower_ in PERSON_PRONOUNS:
+            return True
+        label = self._label(argument_token)
+        if label == "PERSON":
+            return True
+        if argument_token.pos_ != "PROPN" and label is None:
+            return False
+        start, end = self._phrase_bounds(argument_token)
+        words = self.doc[start:end].text.split()
+        if (
+            self.context.title_person
+            and words
+            and frozenset(words) <= frozenset(self.context.title_person.split())
+        ):
+            return True
+        full = self.context.fuller_name(words, self.offset + self.doc[start].idx) if words else None
+        return full is not None and self.context.labels.get(full) == "PERSON"
 
     def _phrase_bounds(self, token: Any) -> tuple[int, int]:
         """Token range of the entity containing the token, else of its noun phrase."""
@@ -260,79 +779,143 @@ class _DocumentRules:
         """Without leading determiners ("the") or a trailing possessive ("'s")."""
         while start < end and self.doc[start].pos_ == "DET":
             start += 1
-        while end > start and self.doc[end - 1].tag_ == "POS":
+        while end > start and (self.doc[end - 1].tag_ == "POS" or self.doc[end - 1].is_punct):
             end -= 1
         return start, end
 
-    def _named(self, ent: Any) -> _NamedEntity:
-        start, end = self._strip_bounds(ent.start, ent.end)
-        return _NamedEntity(start, end, ent.label_, self.doc[start:end].text.strip())
+    # -- mention merging and pronouns --------------------------------------------------------
 
-    # -- mention merging -----------------------------------------------------------------
-
-    def _fuller_entity(self, text: str, phrase_start: int) -> _NamedEntity | None:
-        """The one earlier full name containing a partial capitalised name ("Voss" -> "Mara Voss")."""
-        words = text.split()
-        if not words or not all(w[:1].isupper() for w in words):
-            return None
-        partial = frozenset(words)
-        fuller = {
-            named.text: named for named in self.named if named.end <= phrase_start and partial < named.words
-        }
-        return next(iter(fuller.values())) if len(fuller) == 1 else None
-
-    def _entity_mentions(self) -> list[tuple[int, str, str]]:
-        """(token index, canonical name, label) of every entity mention, merged partial names included."""
-        mentions = []
-        for named in self.named:
-            full = self._fuller_entity(named.text, named.start) or named
-            mentions.append((named.start, full.text, full.label))
-        for token in self.doc:
-            if token.i not in self.entity_of and token.pos_ in {"PROPN", "NOUN"}:
-                full = self._fuller_entity(token.text, token.i)
+    def _register_mentions(self) -> None:
+        """Full names into the document context; mentions per sentence for pronouns."""
+        for ent in self.doc.ents:
+            if ent.label_ not in NAMED_LABELS:
+                continue
+            start, end = self._strip_bounds(ent.start, ent.end)
+            if start >= end:
+                continue
+            text = self.doc[start:end].text.strip()
+            words = text.split()
+            first_char = self.offset + self.doc[start].idx
+            capitalised = all(w[:1].isupper() for w in words)
+            full = self.context.fuller_name(words, first_char, ent.label_) if capitalised else None
+            if (
+                full is None
+                and self.context.title_person
+                and words
+                and len(words) == 1
+                and (words[0] in self.context.title_person.split())
+            ):
+                full = self.context.title_person
+            label = "PERSON" if full == self.context.title_person and full else ent.label_
+            name = full or text
+            if full is None:
+                self.context.add_name(
+                    text, ent.label_, self.offset + self.doc[end - 1].idx + len(self.doc[end - 1])
+                )
+            self.mentions_by_sentence[self.sentence_of[start]].append((start, name, label))
+        for token in self.doc:  # partial names the tagger missed ("Voss moved to Berlin")
+            if token.i not in self.entity_of and token.pos_ in {"PROPN", "NOUN"} and token.text[:1].isupper():
+                full = self.context.fuller_name([token.text], self.offset + token.idx)
                 if full is not None:
-                    mentions.append((token.i, full.text, full.label))
-        return mentions
+                    label = self.context.labels.get(full, "PERSON")
+                    self.mentions_by_sentence[self.sentence_of[token.i]].append((token.i, full, label))
+        self._register_genders()
 
-    def _resolve_pronoun(self, pronoun: Any) -> str | None:
+    def _register_genders(self) -> None:
+        """ "X's father, Danny" / "his wife Ida": the kinship noun gives the named person's gender."""
+        for token in self.doc:
+            lower = token.lower_
+            if lower not in MALE_NOUNS and lower not in FEMALE_NOUNS:
+                continue
+            for named in (c for c in token.children if c.dep_ in {"appos", "compound"}):
+                ent = self.entity_of.get(named.i)
+                if ent is not None and ent.label_ == "PERSON":
+                    name = self.context.fuller_name(ent.text.split(), 10**12) or ent.text
+                    self.context.genders[name] = "male" if lower in MALE_NOUNS else "female"
+
+    def _resolve_pronoun(self, pronoun: Any) -> tuple[str, str] | None:
         lower = pronoun.lower_
         if lower in PERSON_PRONOUNS:
-            labels = PRONOUN_LABELS["person"]
+            labels = {"PERSON"}
+            excluded = "female" if lower in MALE_PRONOUNS else "male"
         elif lower in THING_PRONOUNS:
-            labels = PRONOUN_LABELS["thing"]
+            labels = {"ORG", "FAC", "GPE", "LOC", "PRODUCT"}
+            excluded = ""
         else:
             return None
         sentence = self.sentence_of[pronoun.i]
         candidates = {
-            name
-            for index, name, label in self.mentions
-            if label in labels and index < pronoun.i and self.sentence_of[index] in {sentence - 1, sentence}
+            name: label
+            for index in (sentence - 1, sentence)
+            for start, name, label in self.mentions_by_sentence.get(index, [])
+            if label in labels and start < pronoun.i and self.context.genders.get(name) != excluded
         }
-        return candidates.pop() if len(candidates) == 1 else None
+        title = self.context.title_person
+        if title and labels == {"PERSON"} and self.context.genders.get(title) != excluded:
+            # The passage's title person is always a candidate; names containing it are the same person.
+            same = [name for name in candidates if self.context.is_title_person(name)]
+            for name in same:
+                del candidates[name]
+            candidates[max([*same, title], key=len)] = "PERSON"
+        if len(candidates) == 1:
+            return next(iter(candidates.items()))
+        if title and labels == {"PERSON"} and pronoun.dep_ in SUBJECT_DEPS:
+            # "Corser was born ... to Edward Corser and Mary Jane. He was educated ...": the
+            # title person as the previous main clause's subject is the referent of a subject "he".
+            subject = self._main_subject(sentence - 1)
+            if subject is not None and self.context.is_title_person(subject):
+                return subject, "PERSON"
+        return None
 
-    def _sentence_span(self, head_token: Any, tail_token: Any) -> tuple[int, int]:
-        first = self.sentences[self.sentence_of[min(head_token.i, tail_token.i)]]
-        last = self.sentences[self.sentence_of[max(head_token.i, tail_token.i)]]
+    def _main_subject(self, sentence_index: int) -> str | None:
+        if sentence_index < 0:
+            return None
+        root = self.sentences[sentence_index].root
+        subjects = [c for c in root.children if c.dep_ in SUBJECT_DEPS]
+        if len(subjects) != 1 or subjects[0].pos_ == "PRON":
+            return None
+        argument = self._argument(subjects[0])
+        return argument.text if argument is not None else None
+
+    def _sentence_span(self, head_token: int | None, tail_token: int | None) -> tuple[int, int]:
+        indices = [i for i in (head_token, tail_token) if i is not None] or [0]
+        first = self.sentences[self.sentence_of[min(indices)]]
+        last = self.sentences[self.sentence_of[max(indices)]]
         start, end = first.start_char, last.end_char
         while end > start and self.text[end - 1].isspace():
             end -= 1
-        return start, end
+        return start + self.offset, end + self.offset
 
 
-def _children(token: Any, deps: set[str]) -> list[Any]:
-    """Children with one of `deps`, each followed by its conjuncts ("Siemens and Bosch")."""
+def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> list[Any]:
+    """Children with one of `deps`, each followed by its conjuncts ("Siemens and Bosch").
+
+    A place right after a comma ("Hamilton, Ontario") refines the first, it is no conjunct.
+    """
     found: list[Any] = []
     for child in token.children:
         if child.dep_ in deps:
             found.append(child)
-            found.extend(child.conjuncts)
+            found.extend(c for c in child.conjuncts if rules is None or not _is_refinement(rules, child, c))
     return found
 
 
-def _prepositional_objects(token: Any) -> Iterable[tuple[Any, Any]]:
+def _is_refinement(rules: _ChunkRules, first: Any, conjunct: Any) -> bool:
+    inner, outer = rules.entity_of.get(first.i), rules.entity_of.get(conjunct.i)
+    return (
+        inner is not None
+        and outer is not None
+        and outer.label_ in {"GPE", "LOC"}
+        and inner.label_ in PLACE_LABELS | {"ORG"}
+        and outer.start == inner.end + 1
+        and rules.doc[inner.end].text == ","
+    )
+
+
+def _prepositional_objects(token: Any, rules: _ChunkRules | None = None) -> Iterable[tuple[Any, Any]]:
     for prep in token.children:
         if prep.dep_ in PREP_DEPS:
-            for pobj in _children(prep, {"pobj"}):
+            for pobj in _children(prep, {"pobj"}, rules):
                 yield prep, pobj
 
 
@@ -346,12 +929,64 @@ def _noun_phrase_bounds(token: Any) -> tuple[int, int]:
     return start, token.i + 1
 
 
+def _lemma(token: Any) -> str:
+    return token.lemma_.lower()
+
+
+def _kind_of_label(label: str | None) -> str | None:
+    if label in {"DATE", "TIME"}:
+        return "date"
+    if label in PLACE_LABELS:
+        return "place"
+    if label == "PERSON":
+        return "person"
+    if label in THING_LABELS:
+        return "org"
+    return None
+
+
 def _confidence(head: Argument, tail: Argument) -> float:
     entities = int(head.is_entity) + int(tail.is_entity)
     score = (CONFIDENCE_NO_ENTITY, CONFIDENCE_ONE_ENTITY, CONFIDENCE_BOTH_ENTITIES)[entities]
     if head.from_pronoun or tail.from_pronoun:
         score *= PRONOUN_PENALTY
     return round(score, 3)
+
+
+def split_into_chunks(text: str, size: int = CHUNK_CHARS) -> list[tuple[int, str]]:
+    """(offset, chunk) pieces of at most ~`size` characters, cut at a paragraph, else a sentence end.
+
+    A list written as "A, American actor ; B (born 1971), ... ; C ..." (two or more " ; ")
+    is cut at each " ; ": the parser would otherwise attach one entry's words to another.
+    """
+    if text.count(" ; ") >= 2 and len(text) <= size:
+        return _list_entries(text)
+    if len(text) <= size:
+        return [(0, text)]
+    chunks: list[tuple[int, str]] = []
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + size)
+        if end < len(text):
+            cut = text.rfind("\n", start + size // 2, end)
+            if cut < 0:
+                cut = max(text.rfind(". ", start + size // 2, end), text.rfind("? ", start + size // 2, end))
+                cut = cut + 1 if cut >= 0 else -1
+            if cut < 0:
+                cut = text.rfind(" ", start + size // 2, end)
+            end = cut + 1 if cut >= 0 else end
+        chunks.append((start, text[start:end]))
+        start = end
+    return chunks
+
+
+def _list_entries(text: str) -> list[tuple[int, str]]:
+    entries, start = [], 0
+    for match in re.finditer(r" ; ", text):
+        entries.append((start, text[start : match.start()]))
+        start = match.end()
+    entries.append((start, text[start:]))
+    return [(offset, entry) for offset, entry in entries if entry.strip()]
 
 
 class SpacyRuleExtractor(Extractor):
@@ -366,18 +1001,32 @@ class SpacyRuleExtractor(Extractor):
 
         return get_spacy(self.model)
 
-    def extract(self, doc_id: str, text: str) -> list[Triple]:
-        return _DocumentRules(doc_id, self.nlp(text)).triples()
+    def extract(self, doc_id: str, text: str, title: str = "") -> list[Triple]:
+        return self.extract_many([(doc_id, text)], titles={doc_id: title} if title else None)
 
     def extract_many(
-        self, items: Sequence[tuple[str, str]], progress: Progress | None = None
+        self,
+        items: Sequence[tuple[str, str]],
+        progress: Progress | None = None,
+        titles: Mapping[str, str] | None = None,
     ) -> list[Triple]:
+        """Triples in input order; `progress(done, total)` counts chunks (one per ordinary document)."""
+        titles = titles or {}
+        pieces = [
+            (doc_id, offset, chunk) for doc_id, text in items for offset, chunk in split_into_chunks(text)
+        ]
+        contexts: dict[str, DocumentContext] = {}
+        for doc_id, text in items:
+            title = titles.get(doc_id, "")
+            context = DocumentContext(title=title, title_person=title_person(title, text))
+            if context.title_person:
+                context.labels[context.title_person] = "PERSON"
+                context.surnames.add(context.title_person.split()[-1])
+            contexts[doc_id] = context
         triples: list[Triple] = []
-        texts = (text for _, text in items)
-        for done, ((doc_id, _), doc) in enumerate(
-            zip(items, self.nlp.pipe(texts, batch_size=BATCH_SIZE), strict=True), start=1
-        ):
-            triples.extend(_DocumentRules(doc_id, doc).triples())
+        parsed = self.nlp.pipe((chunk for _, _, chunk in pieces), batch_size=BATCH_SIZE)
+        for done, ((doc_id, offset, _), doc) in enumerate(zip(pieces, parsed, strict=True), start=1):
+            triples.extend(_ChunkRules(doc_id, doc, offset, contexts[doc_id]).triples())
             if progress is not None:
-                progress(done, len(items))
+                progress(done, len(pieces))
         return triples

@@ -66,7 +66,7 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     relation = page.locator('#rps-triples [data-testid="cell-0-2"]').inner_text().strip()
     tail = page.locator('#rps-triples [data-testid="cell-0-3"]').inner_text().strip()
     page.locator('#rps-triples [data-testid="cell-0-1"]').click()
-    wait_message(page, r"Marked \(ada brook, " + re.escape(relation.lower()))
+    wait_message(page, r"Marked \(Ada Brook, " + re.escape(relation.lower()))
     expect(page.locator('#rps-triples [data-testid="cell-0-0"]')).to_have_text("private")
 
     page.wait_for_function(
@@ -94,7 +94,9 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     # A random split over everything: the risk view lists private triples reachable through other documents.
     open_tab(page, "Knowledge graph & privacy")
     page.locator("#rps-random_split").click()
-    wait_message(page, r"Random split\. \d+ private")
+    wait_message(page, r"A random split replaces your 1 private mark")  # asks first: marks would be lost
+    page.locator("#rps-confirm_random_split_yes").click()
+    wait_message(page, r"Random split\. Triples: \d+ private")
     open_tab(page, "Cross-document risk")
     expect(page.locator("#rps-risk_summary")).to_contain_text("r_connect")
     risk_frame = graph_frame(page, "rps-risk_graph")

@@ -1,0 +1,164 @@
+"""Extraction quality on real PopQA passages: gold-set precision/recall, the occupation
+check, and what the graph looks like (largest component, hub nodes, inference risks).
+
+Usage: python benchmarks/bench_extraction_quality.py [--extractor spacy] [--rules FILE.py]
+       [--popqa benchmarks/data/popqa_dev.jsonl] [--questions 50]
+`--rules` loads another copy of spacy_rules.py (e.g. the previous release's, from
+`git show REV:core/extract/spacy_rules.py > old.py`) to compare before/after in one run.
+Writes benchmarks/results/extraction_quality.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import importlib.util
+import json
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from core.extract import get_extractor
+from core.extract.score import load_gold, occupation_check, score_extractor
+from core.filters import define_privacy
+from core.graph import components_of
+from core.risk import inference_risks
+from core.settings import from_env
+from core.split import connected_random_private_keys
+
+REPO = Path(__file__).resolve().parents[1]
+GOLD = {
+    "dev (tuned on)": REPO / "tests/data/extraction_gold_dev.jsonl",
+    "held-out (not tuned on)": REPO / "tests/data/extraction_gold_heldout.jsonl",
+}
+
+
+def load_popqa(path: Path, limit: int) -> list[dict]:
+    """Questions with their passages: HTML entities decoded, a fused leading title removed."""
+    questions = []
+    for line in path.read_text(encoding="utf-8").splitlines()[:limit]:
+        row = json.loads(line)
+        for ctx in row["ctxs"]:
+            text = html.unescape(ctx.get("text") or "")
+            title = html.unescape(ctx.get("title") or "")
+            if title and text.startswith(title + "\n"):
+                text = text[len(title) :]
+            ctx["text"], ctx["title"] = text.strip(), title
+        questions.append(row)
+    return questions
+
+
+def rules_extractor(path: str):
+    spec = importlib.util.spec_from_file_location("compared_rules", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["compared_rules"] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return _WithoutTitles(module.SpacyRuleExtractor())
+
+
+class _WithoutTitles:
+    """An older extractor whose extract_many takes no titles."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def extract_many(self, items, progress=None, titles=None):
+        return self.inner.extract_many(items, progress=progress)
+
+
+def extract_popqa(extractor, questions: list[dict]) -> tuple[dict[str, list], float, int]:
+    items, titles = [], {}
+    for q, row in enumerate(questions):
+        for c, ctx in enumerate(row["ctxs"]):
+            if ctx["text"]:
+                items.append((f"q{q}-c{c}", ctx["text"]))
+                titles[f"q{q}-c{c}"] = ctx["title"]
+    started = time.perf_counter()
+    triples = extractor.extract_many(items, titles=titles)
+    seconds = time.perf_counter() - started
+    by_doc: dict[str, list] = defaultdict(list)
+    for triple in triples:
+        by_doc[triple.doc_id].append(triple)
+    return by_doc, seconds, len(items)
+
+
+def largest_share(keys) -> float:
+    uf = components_of(keys)
+    sizes = Counter(uf.find(node) for node in list(uf._parent))
+    return max(sizes.values()) / len(uf) if len(uf) else 0.0
+
+
+def graph_figures(by_doc: dict[str, list], questions: int, seed: int = 0) -> dict:
+    """Largest component (all questions in one graph, and per question), hubs and risks."""
+    all_keys = {t.key for triples in by_doc.values() for t in triples}
+    node_questions: dict[str, set[str]] = defaultdict(set)
+    per_question_share, risks, hub_risks = [], 0, 0
+    for triples in by_doc.values():
+        for t in triples:
+            q = t.doc_id.split("-")[0]
+            node_questions[t.key[0]].add(q)
+            node_questions[t.key[2]].add(q)
+    hubs = {node for node, qs in node_questions.items() if len(qs) >= 5}
+    for q in range(questions):
+        triples = [t for doc, ts in by_doc.items() if doc.startswith(f"q{q}-") for t in ts]
+        keys = {t.key for t in triples}
+        if not keys:
+            continue
+        per_question_share.append(largest_share(keys))
+        private = connected_random_private_keys(keys, 0.25, seed)
+        definition = define_privacy(keys, private)
+        for risk in inference_risks(triples, definition):
+            risks += 1
+            path_nodes = {node for key in risk.path for node in (key[0], key[2])}
+            hub_risks += bool(path_nodes & hubs)
+    top_hubs = sorted(hubs, key=lambda n: -len(node_questions[n]))[:12]
+    return {
+        "nodes": len({n for k in all_keys for n in (k[0], k[2])}),
+        "largest_component_share_all_questions": round(largest_share(all_keys), 3),
+        "largest_component_share_per_question_mean": round(
+            sum(per_question_share) / max(len(per_question_share), 1), 3
+        ),
+        "hub_nodes_in_5plus_questions": len(hubs),
+        "top_hubs": [f"{n} ({len(node_questions[n])})" for n in top_hubs],
+        "inference_risks_connected_split_25pct": risks,
+        "risks_through_a_hub": hub_risks,
+    }
+
+
+def run(extractor, questions: list[dict]) -> dict:
+    result: dict = {}
+    for name, path in GOLD.items():
+        score, _ = score_extractor(load_gold(path), extractor)
+        result[name] = score.as_dict()
+    by_doc, seconds, count = extract_popqa(extractor, questions)
+    result["passages_per_s"] = round(count / seconds, 1)
+    result["occupation_check"] = occupation_check(questions, by_doc)
+    result["occupation_check_any_relation"] = occupation_check(questions, by_doc, relation=None)
+    for key in ("occupation_check", "occupation_check_any_relation"):
+        result[key].pop("missed") if key.endswith("relation") else None
+    result["graph"] = graph_figures(by_doc, len(questions))
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--extractor", default="spacy")
+    parser.add_argument("--rules", help="compare with another spacy_rules.py in the same run")
+    parser.add_argument("--popqa", default=str(REPO / "benchmarks/data/popqa_dev.jsonl"))
+    parser.add_argument("--questions", type=int, default=50)
+    args = parser.parse_args()
+    random.seed(0)
+    questions = load_popqa(Path(args.popqa), args.questions)
+    results = {args.extractor: run(get_extractor(args.extractor, from_env()), questions)}
+    if args.rules:
+        results[f"rules from {args.rules}"] = run(rules_extractor(args.rules), questions)
+    out = REPO / "benchmarks" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "extraction_quality.json").write_text(json.dumps(results, indent=2, ensure_ascii=False))
+    print(json.dumps(results, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""Birth and death facts from the parenthesis after a name, as encyclopedias write them.
+
+    (born 12 May 1950)            -> date_of_birth 12 May 1950
+    (born 1964 in Turin)          -> date_of_birth 1964, place_of_birth Turin
+    (1871–1951), (c. 1554 – 1598) -> date_of_birth 1871, date_of_death 1951
+    (16 June 1839, in Blackburn – 25 June 1887) -> ..., place_of_birth Blackburn
+    (Palermo, 11 August 1970)     -> place_of_birth Palermo, date_of_birth 11 August 1970
+    (died 3 May 1901 in Lyon)     -> date_of_death, place_of_death
+
+`parse_parenthetical(text)` returns (property, value, start, end) with the value's character
+offsets in `text`; it reads nothing when the parenthesis holds no date (an acronym, a
+native-script name) and never guesses a place that is not capitalised.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+)
+DATE = re.compile(
+    rf"\b(?:\d{{1,2}}\s+{_MONTHS}\s+\d{{3,4}}"  # 12 May 1950
+    rf"|{_MONTHS}\s+\d{{1,2}},?\s+\d{{3,4}}"  # May 12, 1950
+    rf"|{_MONTHS}\s+\d{{3,4}}"  # May 1950
+    r"|\d{1,2}/\d{1,2}/\d{4}"  # 04/02/1966
+    r"|\d{3,4}(?:s\b)?)(?!\d)"  # 1950, 1950s
+)
+_DASH = re.compile(r"\s*(?:–|—|-|\bto\b)\s*")
+_BORN = re.compile(r"^\s*(?:born|b\.)\s+", re.I)
+_DIED = re.compile(r"(?:^|[,;]\s*|\s)(?:died|d\.)\s+", re.I)
+_QUALIFIERS = re.compile(r"\b(?:c\.|ca\.|circa|probably|possibly|about|around|before|after|fl\.)\s*", re.I)
+_PLACE_WORDS = re.compile(r"^(?:[,\s]|\b(?:in|at|on|near|and)\b)+|(?:[,\s]|\b(?:in|at|on)\b)+$", re.I)
+_PLACE = re.compile(
+    r"^[A-Z][\w.'’-]*(?:[ ,]+(?:[A-Z][\w.'’-]*|de|del|di|da|von|van|upon|on|of|the|la|le)){0,5}$"
+)
+_UNKNOWN = re.compile(r"\b(?:unknown|uncertain)\b", re.I)
+
+Fact = tuple[str, str, int, int]
+
+
+def parse_parenthetical(text: str) -> list[Fact]:
+    """Birth and death facts stated in a parenthesis's inner text (offsets into `text`)."""
+    if not DATE.search(text):
+        return []
+    text_for_split = text
+    first_clause_end = _first_clause_end(text)
+    died = _DIED.search(text_for_split)
+    born = _BORN.match(text_for_split)
+    if born:
+        end = died.start() if died else first_clause_end
+        facts = _side(text, born.end(), end, "birth")
+        if died:
+            facts += _side(text, died.end(), len(text), "death")
+        return facts
+    if (died and died.start() == 0) or (died and not DATE.search(text[: died.start()])):
+        return _side(text, died.end(), first_clause_end, "death")
+    dash = _lifespan_dash(text, first_clause_end)
+    if dash is not None:
+        return _side(text, 0, dash.start(), "birth") + _side(text, dash.end(), first_clause_end, "death")
+    return _side(text, 0, first_clause_end, "birth")
+
+
+def _first_clause_end(text: str) -> int:
+    """Where a second statement ("; a.k.a. ...", ", date of death unknown") begins."""
+    end = len(text)
+    semicolon = text.find(";")
+    if semicolon >= 0:
+        end = semicolon
+    unknown = _UNKNOWN.search(text, 0, end)
+    if unknown:
+        comma = text.rfind(",", 0, unknown.start())
+        end = comma if comma >= 0 else unknown.start()
+    return end
+
+
+def _lifespan_dash(text: str, end: int) -> re.Match[str] | None:
+    """The dash between a birth and a death date: both sides hold a date."""
+    for dash in _DASH.finditer(text, 0, end):
+        if DATE.search(text, 0, dash.start()) and DATE.search(text, dash.end(), end):
+            return dash
+    return None
+
+
+def _side(text: str, start: int, end: int, event: str) -> list[Fact]:
+    """The date and the place of one side ("16 June 1839, in Blackburn")."""
+    if _UNKNOWN.search(text, start, end):
+        return []
+    facts: list[Fact] = []
+    date = DATE.search(text, start, end)
+    if date is not None:
+        facts.append((f"date_of_{event}", date.group(0), date.start(), date.end()))
+        rests = [(start, date.start()), (date.end(), end)]
+    else:
+        rests = [(start, end)]
+    for rest_start, rest_end in rests:
+        place = _place(text, rest_start, rest_end)
+        if place is not None:
+            facts.append((f"place_of_{event}", *place))
+            break
+    return facts
+
+
+def _place(text: str, start: int, end: int) -> tuple[str, int, int] | None:
+    chunk = text[start:end]
+    cleaned = _QUALIFIERS.sub(lambda m: " " * len(m.group(0)), chunk)
+    stripped = _PLACE_WORDS.sub("", cleaned.strip())
+    if not stripped or not _PLACE.match(stripped):
+        return None
+    offset = start + chunk.find(stripped) if stripped in chunk else start
+    return stripped, offset, offset + len(stripped)

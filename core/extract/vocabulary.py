@@ -1,0 +1,278 @@
+"""The canonical relation vocabulary shared by every backend, and the word lists behind it.
+
+Common facts about people, places and organisations are named as Wikidata properties in
+snake_case (`occupation`, `date_of_birth`, `place_of_birth`, `educated_at`, `employer`,
+...), so that the spaCy rules, the LLM and ReLiK name the same fact the same way. A
+relation with no property that fits keeps its verb-lemma name (`found`, `debut_in`).
+
+`canonical_relation(relation, tail_kind)` maps a lemma-convention relation ("born_in",
+"work_for", "study_at") to its property; `tail_kind` ("date", "place", "person", "org" or
+None) decides between date and place properties ("born_in" + a date -> date_of_birth).
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.types import normalize_relation
+
+TailKind = str | None
+
+# Wikidata properties (snake_case labels) that relations are mapped to.
+PROPERTIES = frozenset(
+    {
+        "occupation",
+        "date_of_birth",
+        "place_of_birth",
+        "date_of_death",
+        "place_of_death",
+        "cause_of_death",
+        "educated_at",
+        "employer",
+        "member_of_political_party",
+        "member_of",
+        "member_of_sports_team",
+        "spouse",
+        "child",
+        "father",
+        "mother",
+        "sibling",
+        "relative",
+        "award_received",
+        "position_held",
+        "country_of_citizenship",
+        "country",
+        "located_in",
+        "residence",
+        "medical_condition",
+        "instance_of",
+        "notable_work",
+        "founded_by",
+        "headquarters_location",
+        "nominated_for",
+        "academic_degree",
+        "participant_in",
+    }
+)
+
+# relation -> property, whatever the tail.
+_FIXED = {
+    "educated_at": "educated_at",
+    "educate_at": "educated_at",
+    "study_at": "educated_at",
+    "graduate_from": "educated_at",
+    "attend": "educated_at",
+    "enrol_at": "educated_at",
+    "enroll_at": "educated_at",
+    "enrol_in": "educated_at",
+    "student_at": "educated_at",
+    "graduate_of": "educated_at",
+    "alumnus_of": "educated_at",
+    "work_for": "employer",
+    "work_at": "employer",
+    "employed_by": "employer",
+    "employed_at": "employer",
+    "employee_of": "employer",
+    "employ_by": "employer",
+    "hired_by": "employer",
+    "work_with": "employer",
+    "marry": "spouse",
+    "married_to": "spouse",
+    "wed": "spouse",
+    "husband": "spouse",
+    "wife": "spouse",
+    "husband_of": "spouse",
+    "wife_of": "spouse",
+    "spouse_of": "spouse",
+    "married": "spouse",
+    "son": "child",
+    "daughter": "child",
+    "child": "child",
+    "father": "father",
+    "mother": "mother",
+    "brother": "sibling",
+    "sister": "sibling",
+    "sibling": "sibling",
+    "located_in": "located_in",
+    "locate_in": "located_in",
+    "situated_in": "located_in",
+    "situate_in": "located_in",
+    "lie_in": "located_in",
+    "based_in": "located_in",
+    "headquartered_in": "headquarters_location",
+    "live_in": "residence",
+    "reside_in": "residence",
+    "resident_of": "residence",
+    "live_at": "residence",
+    "suffer_from": "medical_condition",
+    "diagnosed_with": "medical_condition",
+    "diagnose_with": "medical_condition",
+    "die_of": "cause_of_death",
+    "die_from": "cause_of_death",
+    "serve_as": "position_held",
+    "appointed_as": "position_held",
+    "elected_as": "position_held",
+    "play_for": "member_of_sports_team",
+    "sign_for": "member_of_sports_team",
+    "sign_with": "member_of_sports_team",
+    "founded_by": "founded_by",
+    "co_founded_by": "founded_by",
+    "win": "award_received",
+    "receive": "award_received",
+    "awarded": "award_received",
+    "award": "award_received",
+    "nominated_for": "nominated_for",
+}
+# relation -> property by tail kind: (date property, place property).
+_BY_KIND = {
+    "born": ("date_of_birth", "place_of_birth"),
+    "born_in": ("date_of_birth", "place_of_birth"),
+    "born_on": ("date_of_birth", "place_of_birth"),
+    "born_at": ("date_of_birth", "place_of_birth"),
+    "die": ("date_of_death", "place_of_death"),
+    "die_in": ("date_of_death", "place_of_death"),
+    "die_on": ("date_of_death", "place_of_death"),
+    "die_at": ("date_of_death", "place_of_death"),
+    "died_in": ("date_of_death", "place_of_death"),
+}
+# Properties whose value is a named place or organisation, never a common noun or a person.
+_ENTITY_PROPERTIES = frozenset(
+    {
+        "employer",
+        "residence",
+        "educated_at",
+        "located_in",
+        "headquarters_location",
+        "member_of_sports_team",
+    }
+)
+_AWARD_WORDS = re.compile(
+    r"\b(award|prize|medal|order|cross|trophy|honou?r|fellowship|laureate|decoration)s?\b", re.I
+)
+_PARTY_WORD = re.compile(r"\bpart(y|ies)\b", re.I)
+
+
+def canonical_relation(relation: str, tail_kind: TailKind = None, tail_text: str = "") -> str:
+    """The property name for a lemma-convention relation, else the relation itself.
+
+    A negated relation ("not_live_in") is never mapped: no positive fact comes from it.
+    """
+    name = normalize_relation(relation)
+    if not name or name.startswith("not_"):
+        return name
+    if name in PROPERTIES:
+        return _party_member(name, tail_text)
+    if name in _BY_KIND:
+        date_property, place_property = _BY_KIND[name]
+        if tail_kind == "date":
+            return date_property
+        return place_property if tail_kind in {"place", "org", "name"} else name
+    mapped = _FIXED.get(name)
+    if mapped == "award_received" and not _AWARD_WORDS.search(tail_text):
+        return name  # "won the election", "received a letter" are not awards
+    if mapped in _ENTITY_PROPERTIES and tail_kind in {"person", "common", "date"}:
+        return name  # "worked with Mara", "worked for a change of air" name no employer
+    if mapped is not None:
+        return _party_member(mapped, tail_text)
+    if name in {"member_of", "represent", "join"} or name.endswith("_member_of"):
+        return _party_member("member_of", tail_text) if _PARTY_WORD.search(tail_text) else name
+    return name
+
+
+_DEMONYM_ENDINGS = ("an", "ese", "ish", "ic", "i", "ch", "er")
+
+
+def is_demonym(text: str) -> bool:
+    """ "English", "Franco-Flemish", "African American": a nationality word, not "SF" or "NFL"."""
+    words = re.split(r"[\s-]+", text.strip())
+    last = words[-1].casefold() if words else ""
+    return last in DEMONYMS or (len(last) > 3 and words[-1][:1].isupper() and last.endswith(_DEMONYM_ENDINGS))
+
+
+_DATE_TEXT = re.compile(
+    r"^(?:c\.\s*)?(?:\d{1,2}\s+)?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?\d{3,4}s?$|^\d{1,2}/\d{1,2}/\d{2,4}$"
+)
+
+
+def tail_kind_of_text(text: str) -> str:
+    """A tail's kind from its text alone (for backends without a parse): date, name or common."""
+    stripped = text.strip()
+    if _DATE_TEXT.match(stripped):
+        return "date"
+    return "name" if stripped[:1].isupper() else "common"
+
+
+def _party_member(name: str, tail_text: str) -> str:
+    if name == "member_of" and _PARTY_WORD.search(tail_text):
+        return "member_of_political_party"
+    return name
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Demonyms that NER folds into an organisation name ("English Conservative Party").
+DEMONYMS = _words(
+    """afghan albanian algerian american andorran angolan argentine argentinian armenian australian
+    austrian azerbaijani bahamian bahraini bangladeshi barbadian belarusian belgian belizean beninese
+    bhutanese bolivian bosnian brazilian british bruneian bulgarian burmese burundian cambodian
+    cameroonian canadian chadian chilean chinese colombian congolese croatian cuban cypriot czech
+    danish dominican dutch ecuadorian egyptian emirati english eritrean estonian ethiopian fijian
+    filipino finnish flemish french gabonese gambian georgian german ghanaian greek grenadian
+    guatemalan guinean guyanese haitian honduran hungarian icelandic indian indonesian iranian iraqi
+    irish israeli italian ivorian jamaican japanese jordanian kazakh kenyan korean kosovar kuwaiti
+    kyrgyz lao latvian lebanese liberian libyan lithuanian luxembourgish macedonian malagasy malawian
+    malaysian maldivian malian maltese mauritanian mauritian mexican moldovan monegasque mongolian
+    montenegrin moroccan mozambican namibian nepali nepalese nicaraguan nigerian nigerien norwegian
+    omani pakistani palestinian panamanian paraguayan persian peruvian polish portuguese qatari
+    romanian russian rwandan salvadoran samoan saudi scottish senegalese serbian sierra singaporean
+    slovak slovenian somali spanish sri sudanese surinamese swazi swedish swiss syrian taiwanese tajik
+    tanzanian thai togolese tongan trinidadian tunisian turkish turkmen ugandan ukrainian uruguayan
+    uzbek venezuelan vietnamese welsh yemeni zambian zimbabwean soviet prussian bavarian ottoman
+    byzantine roman venetian neapolitan sicilian catalan basque galician breton corsican flemish
+    walloon québécois quebecois"""
+)
+
+# Nouns that name no particular thing: never graph nodes, whatever their modifiers.
+GENERIC_NOUNS = _words(
+    """one ones other others some any all both each many few most several none another thing things
+    something anything everything nothing someone anyone everyone somebody anybody everybody
+    work works time times member members family families career careers part parts way ways lot
+    lots kind kinds type types number numbers year years day days people person persons man men
+    woman women group groups series place places end side role roles use case cases area areas order
+    life lives name names home world song songs film films album albums book books show shows episode
+    episodes game games match matches season seasons team teams players fact facts result
+    results reason reasons point points period periods term terms rest amount amounts level levels
+    form forms field fields house subject subjects matter matters deal issue issues event events
+    project projects job jobs position positions interest interests activity activities effort
+    efforts experience experiences success need needs idea ideas question questions answer answers
+    attention help support list lists version versions variety range ranges percent majority
+    minority total half couple pair age ages stage stages moment moments occasion occasions
+    instance instances example examples addition same first second third last following former
+    latter beginning start front back top bottom middle centre center thousands hundreds dozens
+    millions death birth"""
+)
+
+# Description nouns that are relations, not occupations ("a member of", "the son of").
+RELATIONAL_NOUNS = _words(
+    """member members son daughter child children father mother brother sister husband wife
+    grandson granddaughter grandfather grandmother nephew niece uncle aunt cousin widow widower
+    descendant ancestor native resident citizen part one recipient winner founder head leader
+    candidate graduate alumnus alumna friend partner colleague pupil disciple protégé subject
+    namesake brainchild home birthplace seat capital village town city suburb municipality
+    district county region province state country river island mountain lake village"""
+)
+
+# Adjectives dropped from an occupation ("former professional footballer" -> "professional footballer").
+NON_OCCUPATION_ADJECTIVES = _words(
+    """former retired noted famous prominent leading well known well-known prolific skilled successful
+    notable renowned best great greatest early late first second third last current future onetime
+    one-time erstwhile acclaimed celebrated distinguished eminent popular influential important
+    talented accomplished award-winning young old elder veteran active"""
+)
+
+MALE_NOUNS = _words("father son brother husband uncle nephew grandfather grandson king prince mr sir lord")
+FEMALE_NOUNS = _words(
+    "mother daughter sister wife aunt niece grandmother granddaughter queen princess mrs ms miss lady dame"
+)

@@ -1,0 +1,107 @@
+"""Which part of a large graph to draw: whole connected components, largest first, within a
+node budget; a component too large for the budget is cut to the neighbourhood of its
+best-connected entity (breadth-first). What is left out is counted, so the page can say so.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from core.graph import adjacency, components_of
+from core.types import TripleKey
+
+
+@dataclass(frozen=True)
+class GraphView:
+    keys: tuple[TripleKey, ...]  # the triples to draw, in the input order
+    nodes_total: int
+    nodes_shown: int
+    edges_total: int
+    components_total: int
+    components_shown: int  # whole or cut
+    cut: bool  # a component was cut to a neighbourhood
+
+    @property
+    def nodes_hidden(self) -> int:
+        return self.nodes_total - self.nodes_shown
+
+    @property
+    def edges_hidden(self) -> int:
+        return self.edges_total - len(self.keys)
+
+    def summary(self) -> str:
+        """"All 12 entities and 9 triples shown." or what is hidden and how to see it."""
+        if not self.nodes_hidden and not self.edges_hidden:
+            return f"All {self.nodes_total} entities and {self.edges_total} triples shown."
+        parts = [
+            f"Showing {self.nodes_shown} of {self.nodes_total} entities and {len(self.keys)} of "
+            f"{self.edges_total} triples ({self.components_shown} of {self.components_total} connected "
+            "group(s), largest first"
+        ]
+        if self.cut:
+            parts.append("; the largest group is cut to the neighbourhood of its best-connected entity")
+        parts.append(
+            f"). Hidden: {self.nodes_hidden} entities, {self.edges_hidden} triple(s). Pick an entity or a "
+            "document above to see another part."
+        )
+        return "".join(parts)
+
+
+def visible_part(keys: Iterable[TripleKey], max_nodes: int) -> GraphView:
+    """The components (or one neighbourhood) of `keys` to draw with at most `max_nodes` entities."""
+    keys = list(dict.fromkeys(keys))
+    groups = _components(keys)
+    nodes_total = sum(len(nodes) for nodes, _ in groups)
+    budget = max(1, max_nodes)
+    chosen_nodes: set[str] = set()
+    shown = 0
+    cut = False
+    for nodes, group_keys in groups:
+        if len(chosen_nodes) + len(nodes) <= budget:
+            chosen_nodes |= nodes
+            shown += 1
+        elif shown == 0:  # the largest component alone is too big: its densest neighbourhood
+            chosen_nodes = _neighbourhood(group_keys, budget)
+            shown, cut = 1, True
+            break
+    visible = tuple(k for k in keys if k[0] in chosen_nodes and k[2] in chosen_nodes)
+    return GraphView(
+        keys=visible,
+        nodes_total=nodes_total,
+        nodes_shown=len(chosen_nodes),
+        edges_total=len(keys),
+        components_total=len(groups),
+        components_shown=shown,
+        cut=cut,
+    )
+
+
+def _components(keys: list[TripleKey]) -> list[tuple[set[str], list[TripleKey]]]:
+    """(nodes, keys) of each connected component, most nodes first, ties by first key."""
+    union = components_of(keys)
+    by_root: dict[str, tuple[set[str], list[TripleKey]]] = {}
+    for key in keys:
+        nodes, group_keys = by_root.setdefault(union.find(key[0]), (set(), []))
+        nodes.update((key[0], key[2]))
+        group_keys.append(key)
+    return sorted(by_root.values(), key=lambda group: (-len(group[0]), -len(group[1]), min(group[1])))
+
+
+def _neighbourhood(keys: list[TripleKey], budget: int) -> set[str]:
+    """Up to `budget` entities reached breadth-first from the entity with the most triples."""
+    adj = adjacency(keys)
+    start = min(adj, key=lambda node: (-len(adj[node]), node))  # the best-connected entity
+    seen = {start}
+    queue = deque([start])
+    while queue and len(seen) < budget:
+        node = queue.popleft()
+        for neighbour in sorted({other for other, _key in adj[node]}):
+            if len(seen) >= budget:
+                break
+            if neighbour not in seen:
+                seen.add(neighbour)
+                queue.append(neighbour)
+    return seen
+
