@@ -19,6 +19,7 @@ import gradio as gr
 
 from core.annotation.agreement import cohen_kappa
 from core.erasers.base import edits_between
+from ui import messages
 from ui.context import StudioContext
 
 VIEWS = ["pending", "filtered-out", "disagreed", "all"]
@@ -153,7 +154,7 @@ def _errors(handler: Any) -> Any:
         try:
             return handler(*args)
         except (RuntimeError, ValueError) as exc:
-            raise gr.Error(html.escape(str(exc))) from exc
+            raise messages.error(str(exc)) from exc
 
     return wrapped
 
