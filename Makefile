@@ -41,7 +41,8 @@ lint: install-dev
 bench: install
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_graph.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_extract.py
-	PYTHONPATH=. $(BIN)/python benchmarks/bench_startup.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_startup.py --busy 2
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_storage.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_aback.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_loading.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_split.py

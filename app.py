@@ -1,4 +1,4 @@
-"""Start the studio: `python app.py [--host 127.0.0.1] [--port 7860] [--db PATH] ...`.
+"""Start the studio: `python app.py [--host 127.0.0.1] [--port 7860] [--db PATH] [--auth true] ...`.
 
 Every setting is a flag (`python app.py --help`) and an environment variable `RPS_<NAME>`.
 """
@@ -6,23 +6,38 @@ Every setting is a flag (`python app.py --help`) and an environment variable `RP
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import sys
 
 # Before gradio is imported: no analytics, so no network lookups at launch.
 os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     from core.settings import add_arguments, from_args
 
     parser = argparse.ArgumentParser(description="RAG Privacy Studio")
     add_arguments(parser)
-    settings = from_args(parser.parse_args(argv))
+    try:
+        settings = from_args(parser.parse_args(argv))
+    except ValueError as exc:
+        parser.error(str(exc))
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for chatty in ("httpx", "alembic"):  # gradio's start-up requests; migrations log their own line
+        logging.getLogger(chatty).setLevel(logging.WARNING)
 
     from ui.app import build_app, launch_kwargs
 
-    build_app(settings).launch(**launch_kwargs(settings))
+    try:
+        demo = build_app(settings)
+        kwargs = launch_kwargs(settings, demo.studio_context.repository)
+    except (RuntimeError, ValueError, OSError) as exc:  # a database or settings problem, explained
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    demo.launch(**kwargs)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -8,6 +8,9 @@
                        --ratio 0.25 --seed 0 [--eval-extractor NAME] [--answer] [--ray [ADDRESS]]
     python -m core.cli annotate tasks|candidates|status|export|import ...   (see core/cli_annotate.py)
     python -m core.cli train sft|rl ...
+    python -m core.cli users add NAME | users passwd NAME | users list   (password: prompt or stdin)
+    python -m core.cli share NAME [--with USER ...] [--public | --private] [--owner USER]
+    python -m core.cli sessions prune [--days 30]   (autosaved browser sessions not used since)
 
 As in Eraser4RAG, `split` and `risk` work per retrieval set: one graph, one simulated split and
 one privacy definition per question record (its question and retrieved passages); `--whole-corpus`
@@ -20,6 +23,7 @@ Every settings flag (`--db`, `--extractor`, ...) is accepted before the command 
 from __future__ import annotations
 
 import argparse
+import getpass
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -227,8 +231,45 @@ def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
     for summary in _repository(settings).list_corpora():
         print(
             f"{summary.name}\t{summary.documents} docs\t{summary.triples} triples\t"
-            f"{summary.definitions} definitions\t{summary.created_at:%Y-%m-%d %H:%M}"
+            f"{summary.definitions} definitions\t{summary.created_at:%Y-%m-%d %H:%M}\t"
+            f"owner {summary.owner}\t{summary.visibility}"
         )
+    return 0
+
+
+def _read_password(prompt: str) -> str:
+    """From the terminal (typed twice, not echoed), or the first line of stdin when piped."""
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\r\n")
+    password = getpass.getpass(prompt)
+    if getpass.getpass("Repeat it: ") != password:
+        raise ValueError("the two passwords differ")
+    return password
+
+
+def cmd_users(args: argparse.Namespace, settings: Settings) -> int:
+    repo = _repository(settings)
+    if args.action == "list":
+        for name in repo.list_users():
+            print(name)
+        return 0
+    if not args.name:
+        raise ValueError(f"`users {args.action}` needs a user name")
+    password = _read_password(f"Password for {args.name}: ")
+    if args.action == "add":
+        repo.add_user(args.name, password)
+        print(f"added user {args.name!r}; start the studio with --auth true to require sign-in")
+    else:
+        repo.set_password(args.name, password)
+        print(f"changed the password of {args.name!r}")
+    return 0
+
+
+def cmd_share(args: argparse.Namespace, settings: Settings) -> int:
+    sharing = _repository(settings).set_sharing(
+        args.name, users=args.users, public=args.public, owner=args.owner
+    )
+    print(f"{args.name}: {sharing.describe()}")
     return 0
 
 
@@ -303,6 +344,16 @@ def _erase_summary(metrics: dict) -> str:
     return "\n".join(lines)
 
 
+def cmd_sessions(args: argparse.Namespace, settings: Settings) -> int:
+    from datetime import timedelta
+
+    if args.days < 0:
+        raise ValueError("--days must be 0 or more")
+    removed = _repository(settings).prune_sessions(timedelta(days=args.days))
+    print(f"removed {removed} autosaved session(s) unused for {args.days} day(s)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m core.cli", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -360,6 +411,22 @@ def build_parser() -> argparse.ArgumentParser:
     from core.cli_annotate import add_commands as add_annotation_commands
 
     add_annotation_commands(commands)
+    users = commands.add_parser("users", help="users who can sign in (passwords stored as bcrypt hashes)")
+    users.add_argument("action", choices=("add", "passwd", "list"))
+    users.add_argument("name", nargs="?")
+    users.set_defaults(run=cmd_users)
+    share = commands.add_parser("share", help="who may see a saved workspace besides its owner")
+    share.add_argument("name")
+    share.add_argument("--with", dest="users", nargs="*", metavar="USER", help="replaces the share list")
+    visibility = share.add_mutually_exclusive_group()
+    visibility.add_argument("--public", dest="public", action="store_true", default=None)
+    visibility.add_argument("--private", dest="public", action="store_false")
+    share.add_argument("--owner", help="give the workspace to this user")
+    share.set_defaults(run=cmd_share)
+    sessions = commands.add_parser("sessions", help="autosaved browser sessions")
+    sessions.add_argument("action", choices=("prune",))
+    sessions.add_argument("--days", type=float, default=30.0, help="remove sessions unused this long")
+    sessions.set_defaults(run=cmd_sessions)
     return parser
 
 

@@ -32,6 +32,7 @@ class Settings:
     cache_dir: str = field(default_factory=lambda: str(default_cache_dir()))
     max_upload_bytes: int = 5_000_000
     sample_corpus: bool = True
+    auth: bool = False  # sign-in against the users in the database (python -m core.cli users add NAME)
     concurrency: int = 4  # events (extractions, renders) served at once across all sessions
 
     # Triple extraction
@@ -102,6 +103,7 @@ HELP: dict[str, str] = {
     "cache_dir": "folder for converted model weights",
     "max_upload_bytes": "largest accepted upload, in bytes",
     "sample_corpus": "load the sample corpus into a new session",
+    "auth": "require sign-in against the users in --db (add users with `python -m core.cli users add NAME`)",
     "concurrency": "events served at once across sessions (a long extraction never blocks others)",
     "extractor": "triple extractor: spacy, llm (OpenAI-compatible endpoint) or relik",
     "spacy_model": "spaCy pipeline name or path",

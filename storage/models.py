@@ -12,6 +12,13 @@ from sqlalchemy.types import TypeDecorator
 
 ANNOTATION_STATUSES = ("pending", "accepted", "rejected")
 
+# Who owns what (revision 0002_users_sessions).
+LOCAL_USER = "local"  # owner of everything when the studio runs without sign-in; cannot sign in
+VISIBILITIES = ("private", "public")  # private: the owner and the users it is shared with
+SAVED = "saved"  # a workspace saved under a name by its owner
+SESSION = "session"  # a browser's or user's autosaved workspace, never listed
+CORPUS_KINDS = (SAVED, SESSION)
+
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
@@ -42,8 +49,29 @@ class Base(DeclarativeBase):
     }
 
 
+class UserRow(Base):
+    """A person who can sign in; `password_hash` is a bcrypt hash ("" for LOCAL_USER: never matches)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class ShareRow(Base):
+    """A saved workspace shared with one user besides its owner."""
+
+    __tablename__ = "shares"
+
+    corpus_id: Mapped[int] = mapped_column(ForeignKey("corpora.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+
+
 class CorpusRow(Base):
     __tablename__ = "corpora"
+    __table_args__ = (Index("ix_corpora_owner_kind", "owner_id", "kind"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
@@ -51,6 +79,12 @@ class CorpusRow(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utc_now, onupdate=utc_now)
     extractor: Mapped[str] = mapped_column(String(100), default="")
     meta: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    visibility: Mapped[str] = mapped_column(String(20), default="private")
+    kind: Mapped[str] = mapped_column(String(20), default=SAVED)
+
+    owner: Mapped[UserRow] = relationship()
+    shared_with: Mapped[list[UserRow]] = relationship(secondary="shares", order_by="UserRow.name")
 
     documents: Mapped[list[DocumentRow]] = relationship(
         back_populates="corpus", cascade="all, delete-orphan", order_by="DocumentRow.position"

@@ -5,18 +5,19 @@ Every public method runs in its own transaction, so a failed call leaves the dat
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 
 from core.filters import PrivacyDefinition
@@ -28,19 +29,25 @@ from core.serialize import (
     privacy_definition_to_dict,
 )
 from core.types import Corpus, Document, Query, Triple
-from storage.db import make_engine, session_factory, upgrade_to_head
+from storage.db import open_database, session_factory
 from storage.models import (
     ANNOTATION_STATUSES,
+    LOCAL_USER,
+    SAVED,
+    SESSION,
     AnnotationRow,
     CorpusRow,
     DocumentRow,
     PrivacyDefinitionRow,
     QueryRow,
+    ShareRow,
     TripleRow,
+    UserRow,
     utc_now,
 )
 
 MAX_NAME_LENGTH = 200
+SESSION_PREFIX = "~session/"  # names of autosaved session corpora; refused for saved workspaces
 _SECRET_KEY = re.compile(r"api[_-]?key|secret|password", re.IGNORECASE)
 
 
@@ -60,6 +67,8 @@ class CorpusSummary:
     documents: int
     triples: int
     definitions: int
+    owner: str = LOCAL_USER
+    visibility: str = "private"
 
 
 @dataclass(frozen=True)
@@ -82,8 +91,7 @@ class Repository:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
-        self._engine = make_engine(self.path)
-        upgrade_to_head(self._engine)
+        self._engine = open_database(self.path)  # DatabaseFileError explains a file it cannot use
         self._sessions = session_factory(self._engine)
 
     def close(self) -> None:
@@ -104,6 +112,9 @@ class Repository:
                 yield session
         except IntegrityError as exc:
             raise StorageError(f"the database refused the change: {exc.orig}") from exc
+        except OperationalError as exc:  # locked past the busy timeout, disk full, file removed
+            raise StorageError(f"the database {self.path} could not save this: {exc.orig}; nothing was "
+                               "changed, try again") from exc
 
     # --- corpora --------------------------------------------------------------------------------
 
@@ -115,38 +126,50 @@ class Repository:
         extractor: str = "",
         meta: dict[str, Any] | None = None,
         overwrite: bool = False,
+        owner: str = LOCAL_USER,
     ) -> None:
-        """Store a corpus and its triples under `name`.
+        """Store a corpus and its triples under `name`; a new corpus is owned by `owner`.
 
         Overwriting replaces documents, queries, triples, extractor and meta; the corpus's saved
         privacy definitions and annotations are kept.
         """
         with self._transaction() as session:
-            name = _clean_name(name, "corpus name")
-            _store_corpus(session, name, corpus, triples, extractor, meta, overwrite)
+            name = _saved_name(name)
+            _store_corpus(session, name, corpus, triples, extractor, meta, overwrite, owner=owner)
 
     def load_corpus(self, name: str) -> tuple[Corpus, list[Triple]]:
         with self._sessions() as session:
-            row = _corpus_row(session, name, load_content=True)
-            return _corpus_from_row(row), [_triple_from_row(t) for t in row.triples]
+            return _content_of(session, _corpus_row(session, name).id)
 
     def corpus_meta(self, name: str) -> dict[str, Any]:
         """The `meta` object stored with a corpus by `save_corpus` or `import_json` (a copy)."""
         with self._sessions() as session:
             return dict(_corpus_row(session, name).meta or {})
 
-    def list_corpora(self) -> list[CorpusSummary]:
+    def list_corpora(self, visible_to: str | None = None) -> list[CorpusSummary]:
+        """Saved workspaces (autosaved sessions are not listed); `visible_to`: only those that user
+        owns, that are shared with them or that are public."""
+
         def count(model: type[DocumentRow | TripleRow | PrivacyDefinitionRow]) -> Any:
             return select(func.count()).where(model.corpus_id == CorpusRow.id).scalar_subquery()
 
-        statement = select(
-            CorpusRow.name,
-            CorpusRow.created_at,
-            CorpusRow.extractor,
-            count(DocumentRow),
-            count(TripleRow),
-            count(PrivacyDefinitionRow),
-        ).order_by(CorpusRow.name)
+        statement = (
+            select(
+                CorpusRow.name,
+                CorpusRow.created_at,
+                CorpusRow.extractor,
+                count(DocumentRow),
+                count(TripleRow),
+                count(PrivacyDefinitionRow),
+                UserRow.name,
+                CorpusRow.visibility,
+            )
+            .join(CorpusRow.owner)
+            .where(CorpusRow.kind == SAVED)
+            .order_by(CorpusRow.name)
+        )
+        if visible_to is not None:
+            statement = statement.where(_visible_to(visible_to))
         with self._sessions() as session:
             return [CorpusSummary(*row) for row in session.execute(statement)]
 
@@ -241,7 +264,7 @@ class Repository:
             )
         return json.dumps(bundle, ensure_ascii=False, indent=2)
 
-    def import_json(self, text: str, name: str | None = None) -> str:
+    def import_json(self, text: str, name: str | None = None, owner: str = LOCAL_USER) -> str:
         """Store a JSON bundle as a new corpus (named `name` or the bundle's name); returns the stored name.
 
         All or nothing: on any error the database is unchanged.
@@ -255,9 +278,11 @@ class Repository:
             extractor, corpus_meta, settings = _stored_meta(bundle.meta, set(bundle.definitions))
         except BundleError as exc:
             raise StorageError(f"invalid bundle: {exc.message}", field=exc.field) from exc
-        target = _clean_name(name if name is not None else bundle.name, "corpus name")
+        target = _saved_name(name if name is not None else bundle.name)
         with self._transaction() as session:
-            row = _store_corpus(session, target, bundle.corpus, bundle.triples, extractor, corpus_meta, False)
+            row = _store_corpus(
+                session, target, bundle.corpus, bundle.triples, extractor, corpus_meta, False, owner=owner
+            )
             for def_name, definition in bundle.definitions.items():
                 _store_definition(session, row, def_name, definition, settings.get(def_name), False)
         return target
@@ -312,6 +337,253 @@ class Repository:
             row.note = note
             session.flush()
             return _annotation_from_row(row)
+
+    # --- users and sign-in (revision 0002_users_sessions) --------------------------------------
+
+    def add_user(self, name: str, password: str) -> None:
+        """A user who can sign in; the password is stored only as a bcrypt hash."""
+        name = _user_name(name)
+        digest = _hash_password(password)
+        with self._transaction() as session:
+            if session.scalar(select(UserRow).where(UserRow.name == name)) is not None:
+                raise StorageError(f"a user named {name!r} already exists")
+            session.add(UserRow(name=name, password_hash=digest))
+
+    def set_password(self, name: str, password: str) -> None:
+        digest = _hash_password(password)
+        with self._transaction() as session:
+            row = _user_row(session, _user_name(name))
+            row.password_hash = digest
+
+    def verify_user(self, name: str, password: str) -> bool:
+        """Whether `name` signs in with `password` (the local user never does)."""
+        with self._sessions() as session:
+            row = session.scalar(select(UserRow).where(UserRow.name == (name or "").strip()))
+            digest = row.password_hash if row is not None else ""
+        return _password_matches(password, digest)
+
+    def list_users(self) -> list[str]:
+        """Users who can sign in, by name (not the built-in local user)."""
+        with self._sessions() as session:
+            statement = select(UserRow.name).where(UserRow.name != LOCAL_USER).order_by(UserRow.name)
+            return list(session.scalars(statement))
+
+    # --- ownership and sharing --------------------------------------------------------------------
+
+    def for_user(self, user: str) -> ScopedRepository:
+        """This repository as `user` sees it: only what they own, what is shared with them or public."""
+        return ScopedRepository(self, user)
+
+    def sharing(self, corpus_name: str) -> Sharing:
+        with self._sessions() as session:
+            return _sharing_of(_corpus_row(session, corpus_name))
+
+    def set_sharing(
+        self,
+        corpus_name: str,
+        *,
+        users: list[str] | None = None,
+        public: bool | None = None,
+        owner: str | None = None,
+        acting_user: str | None = None,
+    ) -> Sharing:
+        """Change who may see a saved workspace: `users` replaces the share list, `public` the
+        visibility, `owner` the owner. With `acting_user`, only the owner may change it."""
+        with self._transaction() as session:
+            row = _corpus_row(session, corpus_name)
+            if acting_user is not None and row.owner.name != acting_user:
+                _readable_row(session, corpus_name, acting_user)  # not visible: "no saved workspace"
+                raise StorageError(f"only its owner ({row.owner.name}) can share {corpus_name!r}")
+            if owner is not None:
+                row.owner = _user_row(session, _user_name(owner, allow_local=True))
+            if users is not None:
+                names = sorted({_user_name(u) for u in users if u.strip()} - {row.owner.name})
+                row.shared_with = [_user_row(session, n) for n in names]
+            if public is not None:
+                row.visibility = "public" if public else "private"
+            session.flush()
+            return _sharing_of(row)
+
+    # --- autosaved sessions ------------------------------------------------------------------------
+
+    def save_session(
+        self,
+        key: str,
+        owner: str,
+        *,
+        corpus: Corpus | None,
+        triples: list[Triple],
+        extractor: str,
+        meta: dict[str, Any],
+        definitions: dict[str, PrivacyDefinition] | None,
+    ) -> None:
+        """Autosave one browser's (or user's) workspace under `key` in one transaction.
+
+        `corpus=None`: documents and triples did not change and are not written. `definitions=None`:
+        the privacy definitions did not change; otherwise they replace the session's definitions.
+        A mark change thus writes the corpus row's meta and the changed definitions, never the corpus.
+        """
+        name = session_corpus_name(key)
+        with self._transaction() as session:
+            row = session.scalar(select(CorpusRow).where(CorpusRow.name == name))
+            if row is not None and row.owner.name != owner:
+                raise StorageError("this browser session belongs to another user; reload the page")
+            if row is None or corpus is not None:
+                content = corpus if corpus is not None else Corpus()
+                row = _store_corpus(
+                    session, name, content, triples, extractor, meta, True, owner=owner, kind=SESSION
+                )
+            else:
+                row.meta = _json_dict(meta, "meta")
+                row.updated_at = utc_now()
+            if definitions is not None:
+                _replace_session_definitions(session, row.id, definitions)
+
+    def prune_sessions(self, older_than: timedelta) -> int:
+        """Delete autosaved sessions untouched for `older_than` (browsers that never came back)."""
+        cutoff = utc_now() - older_than
+        with self._transaction() as session:
+            ids = list(session.scalars(
+                select(CorpusRow.id).where(CorpusRow.kind == SESSION, CorpusRow.updated_at < cutoff)
+            ))
+            if ids:
+                _delete_content(session, *ids)
+                for model in (PrivacyDefinitionRow, AnnotationRow):
+                    session.execute(delete(model).where(model.corpus_id.in_(ids))
+                                    .execution_options(synchronize_session=False))
+                session.execute(delete(CorpusRow).where(CorpusRow.id.in_(ids))
+                                .execution_options(synchronize_session=False))
+            return len(ids)
+
+    def name_taken(self, name: str) -> bool:
+        """Whether a saved workspace (anyone's) is named `name`."""
+        with self._sessions() as session:
+            return session.scalar(select(CorpusRow.id).where(CorpusRow.name == name.strip())) is not None
+
+    def session_name(self, key: str) -> str:
+        """The (never listed) corpus name the session `key` is saved under; `load_corpus` reads it."""
+        return session_corpus_name(key)
+
+    def has_session(self, key: str, owner: str) -> bool:
+        with self._sessions() as session:
+            row = session.scalar(select(CorpusRow).where(CorpusRow.name == session_corpus_name(key)))
+            return row is not None and row.owner.name == owner
+
+
+def session_corpus_name(key: str) -> str:
+    return SESSION_PREFIX + key
+
+
+@dataclass(frozen=True)
+class Sharing:
+    owner: str
+    public: bool
+    users: tuple[str, ...]
+
+    def describe(self) -> str:
+        who = "public" if self.public else "private"
+        if self.users:
+            who += ", shared with " + ", ".join(self.users)
+        return f"owner {self.owner}; {who}"
+
+
+class ScopedRepository:
+    """A `Repository` as one user sees it; `core.workspace.Workspace.save/load` accept it as a repo.
+
+    Reading needs the workspace to be visible to the user (owned, shared with them, or public);
+    writing needs them to own it; what they create is theirs. Invisible workspaces are reported as
+    missing, so names and contents of other users' private work stay hidden.
+    """
+
+    def __init__(self, repository: Repository, user: str) -> None:
+        self.repository = repository
+        self.user = user
+
+    def _readable(self, name: str) -> None:
+        with self.repository._sessions() as session:
+            _readable_row(session, name, self.user)
+
+    def _writable(self, name: str) -> bool:
+        """Whether `name` exists (and is ours); raises when it belongs to someone else."""
+        with self.repository._sessions() as session:
+            row = session.scalar(select(CorpusRow).where(CorpusRow.name == name.strip()))
+            if row is None:
+                return False
+            if row.owner.name != self.user:
+                raise StorageError(
+                    f"the name {name.strip()!r} is taken by another user's workspace; choose another name"
+                )
+            return True
+
+    def list_corpora(self) -> list[CorpusSummary]:
+        return self.repository.list_corpora(visible_to=self.user)
+
+    def load_corpus(self, name: str) -> tuple[Corpus, list[Triple]]:
+        self._readable(name)
+        return self.repository.load_corpus(name)
+
+    def corpus_meta(self, name: str) -> dict[str, Any]:
+        self._readable(name)
+        return self.repository.corpus_meta(name)
+
+    def list_definitions(self, corpus_name: str) -> list[str]:
+        self._readable(corpus_name)
+        return self.repository.list_definitions(corpus_name)
+
+    def load_definition(self, corpus_name: str, name: str) -> PrivacyDefinition:
+        self._readable(corpus_name)
+        return self.repository.load_definition(corpus_name, name)
+
+    def load_definitions(self, corpus_name: str, names: Iterable[str]) -> dict[str, PrivacyDefinition]:
+        self._readable(corpus_name)
+        return self.repository.load_definitions(corpus_name, names)
+
+    def save_definitions(self, corpus_name: str, definitions: dict[str, PrivacyDefinition],
+                         settings: dict[str, Any] | None = None, delete: Iterable[str] = ()) -> None:
+        if not self._writable(corpus_name):
+            raise StorageError(f"no saved corpus named {corpus_name.strip()!r}")
+        self.repository.save_definitions(corpus_name, definitions, settings, delete=delete)
+
+    def export_json(self, corpus_name: str) -> str:
+        self._readable(corpus_name)
+        return self.repository.export_json(corpus_name)
+
+    def save_corpus(self, name: str, corpus: Corpus, triples: list[Triple], **kwargs: Any) -> None:
+        self._writable(name)
+        self.repository.save_corpus(name, corpus, triples, owner=self.user, **kwargs)
+
+    def save_definition(self, corpus_name: str, name: str, definition: PrivacyDefinition, *args: Any,
+                        **kwargs: Any) -> None:
+        if not self._writable(corpus_name):
+            raise StorageError(f"no saved corpus named {corpus_name.strip()!r}")
+        self.repository.save_definition(corpus_name, name, definition, *args, **kwargs)
+
+    def delete_definition(self, corpus_name: str, name: str) -> None:
+        if not self._writable(corpus_name):
+            raise StorageError(f"no saved corpus named {corpus_name.strip()!r}")
+        self.repository.delete_definition(corpus_name, name)
+
+    def delete_corpus(self, name: str) -> None:
+        if not self._writable(name):
+            raise StorageError(f"no saved corpus named {name.strip()!r}")
+        self.repository.delete_corpus(name)
+
+    def import_json(self, text: str, name: str | None = None) -> str:
+        if name is not None:
+            self._writable(name)
+        return self.repository.import_json(text, name=name, owner=self.user)
+
+    def sharing(self, corpus_name: str) -> Sharing:
+        self._readable(corpus_name)
+        return self.repository.sharing(corpus_name)
+
+    def set_sharing(self, corpus_name: str, *, users: list[str] | None = None,
+                    public: bool | None = None) -> Sharing:
+        return self.repository.set_sharing(corpus_name, users=users, public=public, acting_user=self.user)
+
+    def name_taken(self, name: str) -> bool:
+        """Whether the name is used, by this user or another (a yes reveals no content)."""
+        return self.repository.name_taken(name)
 
 
 # --- helpers (all SQL stays in this module) -------------------------------------------------------
@@ -391,32 +663,76 @@ def _store_corpus(
     extractor: str,
     meta: dict[str, Any] | None,
     overwrite: bool,
+    owner: str = LOCAL_USER,
+    kind: str = SAVED,
 ) -> CorpusRow:
     row = session.scalar(select(CorpusRow).where(CorpusRow.name == name))
     if row is not None and not overwrite:
         raise StorageError(f"a corpus named {name!r} already exists; choose another name or overwrite it")
     if row is None:
-        row = CorpusRow(name=name)
+        row = CorpusRow(name=name, owner=_user_row(session, owner), kind=kind, visibility="private")
         session.add(row)
     else:
-        row.documents.clear()
-        row.queries.clear()
-        row.triples.clear()
+        _delete_content(session, row.id)
         row.updated_at = utc_now()
-        session.flush()  # old rows go before new ones with the same ids arrive
     row.extractor = extractor
     row.meta = _json_dict(meta, "meta")
-    row.documents = [
-        DocumentRow(position=i, doc_id=doc.id, title=doc.title, text=doc.text, source=doc.source)
-        for i, doc in enumerate(corpus.documents)
+    session.flush()
+    _insert_content(session, row.id, corpus, triples)
+    session.expire(row, ["documents", "queries", "triples"])  # written past the ORM's collections
+    return row
+
+
+def _delete_content(session: Session, *corpus_ids: int) -> None:
+    for model in (DocumentRow, QueryRow, TripleRow):
+        session.execute(
+            delete(model).where(model.corpus_id.in_(corpus_ids)).execution_options(synchronize_session=False)
+        )
+
+
+def _insert_content(session: Session, corpus_id: int, corpus: Corpus, triples: list[Triple]) -> None:
+    """Documents, queries and triples as multi-row INSERTs: ORM objects would cost ~20x more time on
+    tens of thousands of triples (measured in benchmarks/bench_storage.py)."""
+    documents = [
+        {"corpus_id": corpus_id, "position": i, "doc_id": d.id, "title": d.title, "text": d.text,
+         "source": d.source}
+        for i, d in enumerate(corpus.documents)
     ]
-    row.queries = [
-        QueryRow(position=i, query_id=q.id, text=q.text, answers=list(q.answers), doc_ids=list(q.doc_ids))
+    queries = [
+        {"corpus_id": corpus_id, "position": i, "query_id": q.id, "text": q.text, "answers": list(q.answers),
+         "doc_ids": list(q.doc_ids)}
         for i, q in enumerate(corpus.queries)
     ]
-    row.triples = [_triple_row(i, triple) for i, triple in enumerate(triples)]
-    session.flush()
-    return row
+    triple_rows = [
+        {"corpus_id": corpus_id, "position": i, "head": t.head, "relation": t.relation, "tail": t.tail,
+         "doc_id": t.doc_id, "span_start": t.span[0], "span_end": t.span[1], "confidence": t.confidence,
+         "backend": t.backend}
+        for i, t in enumerate(triples)
+    ]
+    for model, rows in ((DocumentRow, documents), (QueryRow, queries), (TripleRow, triple_rows)):
+        if rows:
+            session.execute(insert(model), rows)
+
+
+def _content_of(session: Session, corpus_id: int) -> tuple[Corpus, list[Triple]]:
+    """A saved corpus's documents, queries and triples, read as plain rows (no ORM objects)."""
+
+    def rows(model: Any, *columns: Any) -> Any:
+        return session.execute(
+            select(*columns).where(model.corpus_id == corpus_id).order_by(model.position)
+        ).all()
+
+    documents = rows(DocumentRow, DocumentRow.doc_id, DocumentRow.title, DocumentRow.text, DocumentRow.source)
+    queries = rows(QueryRow, QueryRow.query_id, QueryRow.text, QueryRow.answers, QueryRow.doc_ids)
+    triples = rows(
+        TripleRow, TripleRow.head, TripleRow.relation, TripleRow.tail, TripleRow.doc_id, TripleRow.span_start,
+        TripleRow.span_end, TripleRow.confidence, TripleRow.backend,
+    )
+    corpus = Corpus(
+        documents=[Document(id=d, title=t, text=x, source=s) for d, t, x, s in documents],
+        queries=[Query(id=q, text=t, answers=tuple(a), doc_ids=tuple(ids)) for q, t, a, ids in queries],
+    )
+    return corpus, [_triple_from_row(row) for row in triples]
 
 
 def _store_definition(
@@ -469,20 +785,6 @@ def _stored_meta(
     return extractor, corpus_meta, settings
 
 
-def _triple_row(position: int, triple: Triple) -> TripleRow:
-    return TripleRow(
-        position=position,
-        head=triple.head,
-        relation=triple.relation,
-        tail=triple.tail,
-        doc_id=triple.doc_id,
-        span_start=triple.span[0],
-        span_end=triple.span[1],
-        confidence=triple.confidence,
-        backend=triple.backend,
-    )
-
-
 def _triple_from_row(row: TripleRow) -> Triple:
     return Triple(
         head=row.head,
@@ -533,3 +835,110 @@ def _annotation_from_row(row: AnnotationRow) -> Annotation:
         created_at=row.created_at,
         metrics=dict(row.metrics),
     )
+
+
+# --- users, visibility, sessions -----------------------------------------------------------------
+
+BCRYPT_MAX_BYTES = 72  # bcrypt ignores (newer releases refuse) anything longer
+MIN_PASSWORD_LENGTH = 8
+_USER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
+
+
+def _user_name(name: str, allow_local: bool = False) -> str:
+    name = (name or "").strip()
+    if not _USER_NAME.match(name):
+        raise StorageError(
+            f"invalid user name {name!r}: use 1-64 letters, digits, '.', '_', '@' or '-', starting with a "
+            "letter or digit"
+        )
+    if name == LOCAL_USER and not allow_local:
+        raise StorageError(f"{LOCAL_USER!r} is reserved for the studio without sign-in")
+    return name
+
+
+def _hash_password(password: str) -> str:
+    import bcrypt  # only when users are managed: keeps startup light
+
+    encoded = (password or "").encode("utf-8")
+    if len(password or "") < MIN_PASSWORD_LENGTH:
+        raise StorageError(f"the password must have at least {MIN_PASSWORD_LENGTH} characters")
+    if len(encoded) > BCRYPT_MAX_BYTES:
+        raise StorageError(f"the password must be at most {BCRYPT_MAX_BYTES} bytes (bcrypt's limit)")
+    return bcrypt.hashpw(encoded, bcrypt.gensalt()).decode("ascii")
+
+
+def _password_matches(password: str, digest: str) -> bool:
+    import bcrypt
+
+    encoded = (password or "").encode("utf-8")[:BCRYPT_MAX_BYTES]
+    if not digest:
+        bcrypt.checkpw(encoded, _dummy_hash())  # a wrong name costs as long as a wrong password
+        return False
+    return bcrypt.checkpw(encoded, digest.encode("ascii"))
+
+
+@functools.cache
+def _dummy_hash() -> bytes:
+    import bcrypt
+
+    return bcrypt.hashpw(b"no such user", bcrypt.gensalt())
+
+
+def _user_row(session: Session, name: str) -> UserRow:
+    row = session.scalar(select(UserRow).where(UserRow.name == name))
+    if row is None:
+        raise StorageError(f"no user named {name!r}; add one with `python -m core.cli users add {name}`")
+    return row
+
+
+def _visible_to(user: str) -> Any:
+    """SQL condition: the corpus is `user`'s, public, or shared with `user`."""
+    user_id = select(UserRow.id).where(UserRow.name == user).scalar_subquery()
+    shared = select(ShareRow.corpus_id).where(ShareRow.user_id == user_id)
+    return or_(CorpusRow.owner_id == user_id, CorpusRow.visibility == "public", CorpusRow.id.in_(shared))
+
+
+def _readable_row(session: Session, name: str, user: str) -> CorpusRow:
+    row = session.scalar(
+        select(CorpusRow).where(CorpusRow.name == name.strip(), CorpusRow.kind == SAVED, _visible_to(user))
+    )
+    if row is None:
+        raise StorageError(f"no saved corpus named {name.strip()!r}")
+    return row
+
+
+def _sharing_of(row: CorpusRow) -> Sharing:
+    return Sharing(row.owner.name, row.visibility == "public", tuple(u.name for u in row.shared_with))
+
+
+def _saved_name(name: str) -> str:
+    name = _clean_name(name, "corpus name")
+    if name.startswith(SESSION_PREFIX):
+        raise StorageError(f"names starting with {SESSION_PREFIX!r} are reserved for autosaved sessions")
+    return name
+
+
+def _replace_session_definitions(
+    session: Session, corpus_id: int, definitions: dict[str, PrivacyDefinition]
+) -> None:
+    """The session's definitions become `definitions`, by DELETE/UPDATE/INSERT without reading the old
+    rows back: their JSON lists grow with the corpus and decoding them cost more than the write."""
+    table = PrivacyDefinitionRow
+    session.execute(
+        delete(table)
+        .where(table.corpus_id == corpus_id, table.name.not_in(list(definitions)))
+        .execution_options(synchronize_session=False)
+    )
+    for name, definition in definitions.items():
+        values = privacy_definition_to_dict(definition)
+        columns = {column: values[column] for column in ("private", "public", "excluded", "marked", "query",
+                                                         "moves")}
+        updated = session.execute(
+            update(table)
+            .where(table.corpus_id == corpus_id, table.name == name)
+            .values(**columns, updated_at=utc_now())
+            .execution_options(synchronize_session=False)
+        )
+        if updated.rowcount == 0:
+            row = {"corpus_id": corpus_id, "name": name, "settings": {}, **columns}
+            session.execute(insert(table), [row])

@@ -7,7 +7,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
@@ -15,7 +14,7 @@ from core.annotation.agreement import cohen_kappa
 from core.annotation.candidates import CandidateProposal
 from core.annotation.scoring import Scores
 from storage.annotation_store import AnnotationStore, AnnotationStoreError
-from storage.db import alembic_config, head_revision, make_engine
+from storage.db import head_revision, make_engine, upgrade_to
 from storage.models import Base
 from tests.annotation_fixtures import tiny_task
 
@@ -148,18 +147,19 @@ def test_training_runs_record_curves_and_interrupted_runs_fail(store: Annotation
 
 
 def test_previous_release_database_upgrades_in_place(tmp_path: Path) -> None:
-    """A database at the previous head (0001) filled with rows upgrades with every row kept."""
+    """A database at the previous release's head (0002) filled with rows upgrades with every row kept."""
     path = tmp_path / "old.sqlite3"
     engine = make_engine(path)
-    config = alembic_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0001_initial")
+    upgrade_to(engine, "0002_users_sessions")
     engine.dispose()
     with sqlite3.connect(path) as connection:
         connection.execute(
-            "INSERT INTO corpora (name, created_at, updated_at, extractor, meta) "
-            "VALUES ('c', '2026-01-01', '2026-01-01', 'spacy', '{}')"
+            "INSERT INTO users (name, password_hash, created_at) VALUES ('own', 'x', '2026-01-01')"
+        )
+        connection.execute(
+            "INSERT INTO corpora (name, created_at, updated_at, extractor, meta, owner_id, visibility, kind) "
+            "VALUES ('c', '2026-01-01', '2026-01-01', 'spacy', '{}', (SELECT max(id) FROM users), "
+            "'private', 'saved')"
         )
         connection.execute(
             "INSERT INTO documents (corpus_id, position, doc_id, title, text, source) "
@@ -170,10 +170,11 @@ def test_previous_release_database_upgrades_in_place(tmp_path: Path) -> None:
             "created_at, metrics) "
             "VALUES (1, 'd', 'rewrite', 'p', 'm', 'o', 'pending', '', '2026-01-01', '{}')"
         )
-    before = _dump(path, ("corpora", "documents", "annotations"))
+    tables = ("users", "corpora", "documents", "annotations")
+    before = _dump(path, tables)
     with AnnotationStore(path) as store:
         store.add_tasks([tiny_task()])
-    assert _dump(path, ("corpora", "documents", "annotations")) == before
+    assert _dump(path, tables) == before
     with sqlite3.connect(path) as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchone()[0] == head_revision()
 

@@ -158,7 +158,7 @@ def test_cancel_stops_an_extraction_and_leaves_the_workspace_as_it_was():
     class Extractor:
         name = "fake-for-cancel"
 
-        def extract_many(self, items, progress=None):
+        def extract_many(self, items, progress=None, titles=None):
             for done in range(1, len(items) + 1):
                 if done == 1:
                     assert jobs.cancel("session")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import importlib
 import importlib.util
+import logging
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,6 +18,18 @@ from core.workspace import Workspace
 from ui import messages
 from ui.context import MESSAGE, StudioContext
 from ui.render import vis_asset_dir
+from ui.sessions import (
+    BROWSER_STATE_SECRET,
+    BROWSER_STORAGE_KEY,
+    LOCAL_USER,
+    Autosaver,
+    session_key,
+    user_of,
+    valid_browser_id,
+)
+
+log = logging.getLogger("rps")
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 # One module per tab, in display order; each exposes `build(ctx: StudioContext) -> None`.
 TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.aback_tab", "ui.review_tab"]
@@ -47,12 +61,26 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
         Path(settings.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
         repository = Repository(settings.db)
     gr.set_static_paths([str(vis_asset_dir())])
+    notice = shared_address_notice(settings)
+    if notice:
+        log.warning(notice)
+    autosaver = Autosaver(repository)
     with gr.Blocks(title=TITLE) as demo:
         gr.Markdown(f"# {TITLE}\nDefine private knowledge, see what other documents still reveal.")
         # A value, not a callable: gradio deep-copies it per session (a callable would add its own
         # load event, racing the first extraction below).
         state = gr.State(value=initial_workspace(settings))
-        ctx = StudioContext(settings, repository, state)
+        browser_id = gr.BrowserState(None, storage_key=BROWSER_STORAGE_KEY, secret=BROWSER_STATE_SECRET)
+        ctx = StudioContext(
+            settings,
+            repository,
+            state,
+            # With sign-in, nobody until the page load names the user (an API call never does).
+            user_state=gr.State("" if settings.auth else LOCAL_USER),
+            session_state=gr.State(""),
+            autosaver=autosaver,
+        )
+        ctx.register("session_info", gr.HTML(_session_info(LOCAL_USER, settings, notice)))
         ctx.register(MESSAGE, gr.HTML(messages.status_html("Loading…"), elem_classes=["rps-message"]))
         with gr.Tabs():
             for module in tab_modules():
@@ -60,9 +88,10 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
         ctx.finish()
         ctx.refresh(
             demo.load(
-                _first_extraction(settings),
-                [state],
-                [state, ctx.get(MESSAGE)],
+                _open_session(settings, autosaver, notice),
+                [state, browser_id],
+                [state, ctx.get(MESSAGE), browser_id, ctx.session_state, ctx.user_state,
+                 ctx.get("session_info")],
                 api_visibility="private",
                 show_progress="minimal",
             )
@@ -72,6 +101,53 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
     # queue every other session's extraction behind it: serve several at once instead.
     demo.queue(default_concurrency_limit=max(1, settings.concurrency))
     return demo
+
+
+def shared_address_notice(settings: Settings) -> str:
+    """Why the studio is not safe to share as started ("" when it is)."""
+    if settings.auth or settings.host in LOOPBACK_HOSTS:
+        return ""
+    return (
+        f"Single-user mode: the studio serves {settings.host}:{settings.port} without sign-in, so everyone "
+        "who can reach it acts as the same user and sees every saved workspace. To share it, add users "
+        "(python -m core.cli users add NAME) and start with --auth true."
+    )
+
+
+def _session_info(user: str, settings: Settings, notice: str) -> str:
+    if settings.auth and user != LOCAL_USER:
+        return (
+            f'<div class="rps-session">Signed in as <b>{html.escape(user)}</b> · '
+            '<a href="/logout">Sign out</a> · your work is saved automatically</div>'
+        )
+    text = "Your work is saved automatically in this browser."
+    if notice:
+        return f'<div class="rps-session rps-warning" role="alert">{html.escape(notice)}</div>'
+    return f'<div class="rps-session">{text}</div>'
+
+
+def _open_session(settings: Settings, autosaver: Autosaver, notice: str) -> Any:
+    """On page load: restore this browser's (or user's) autosaved workspace, else start from the
+    sample corpus and extract it with spaCy (fast) so the sample graph is ready."""
+    extract_on_load = _first_extraction(settings)
+
+    def open_session(ws: Workspace, stored_id: Any, request: gr.Request) -> tuple[Any, ...]:
+        user = user_of(request)
+        browser = valid_browser_id(stored_id)
+        key = session_key(user, browser)
+        info = _session_info(user, settings, notice)
+        try:
+            restored = autosaver.restore(ws, key, user)
+        except (RuntimeError, ValueError, OSError) as exc:
+            log.warning("could not restore session %s: %s", key[:20], exc)
+            restored = False
+        if restored:
+            message = messages.status_html("Restored your workspace. " + _ready_message(ws))
+            return ws, message, browser, key, user, info
+        ws, message = extract_on_load(ws)
+        return ws, message, browser, key, user, info
+
+    return open_session
 
 
 def _first_extraction(settings: Settings) -> Any:
@@ -97,9 +173,21 @@ def _ready_message(ws: Workspace) -> str:
     )
 
 
-def launch_kwargs(settings: Settings) -> dict[str, Any]:
-    """Arguments for `Blocks.launch` (Gradio 6 takes theme and css here)."""
-    return {
+def _sign_in_checker(repository: Any) -> Any:
+    """Gradio awaits a coroutine in its login route; bcrypt's deliberate ~0.3 s runs in a worker
+    thread so a sign-in (or a guessing script) never stalls the server's event loop."""
+    import anyio
+
+    async def check(username: str, password: str) -> bool:
+        return await anyio.to_thread.run_sync(repository.verify_user, username, password)
+
+    return check
+
+
+def launch_kwargs(settings: Settings, repository: Any = None) -> dict[str, Any]:
+    """Arguments for `Blocks.launch` (Gradio 6 takes theme and css here); with `settings.auth`,
+    sign-in against the users in `repository`."""
+    kwargs: dict[str, Any] = {
         "server_name": settings.host,
         "server_port": settings.port,
         "theme": gr.themes.Soft(),
@@ -108,3 +196,12 @@ def launch_kwargs(settings: Settings) -> dict[str, Any]:
         # scripts a tab needs on every page (e.g. the review tab's keyboard shortcuts)
         "head": "".join(getattr(module, "HEAD", "") for module in tab_modules()),
     }
+    if settings.auth:
+        if repository is None or not repository.list_users():
+            raise ValueError(
+                "sign-in is on (--auth true) but the database has no users: add one with "
+                "`python -m core.cli users add NAME`"
+            )
+        kwargs["auth"] = _sign_in_checker(repository)
+        kwargs["auth_message"] = f"{TITLE}: sign in with the account your administrator created."
+    return kwargs

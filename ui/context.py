@@ -16,6 +16,10 @@ components, registers the ones other tabs or tests need with `ctx.register(name,
   Every action gets a named API endpoint (`api_name=`) so scripts and tests can call it.
 - Every message the user reads (status line, toasts) is built by `ui.messages`: never put a
   user string into a `gr.Markdown`, a toast or HTML yourself.
+- After every action the workspace is autosaved for the browser session (`ui.sessions`),
+  from this one place: tabs never save on their own. A handler that needs the user asks
+  `ctx.repository_for(request)` (a `request: gr.Request` parameter) for the store as that
+  user sees it.
 - A view that shows workspace contents is declared with `ctx.add_view(render, outputs)`:
   `render(workspace)` returns one value per output. After every action (and on page load)
   all views of all tabs are re-rendered, so a tab never needs to know which other tab
@@ -27,6 +31,7 @@ components, registers the ones other tabs or tests need with `ctx.register(name,
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +42,9 @@ from gradio.components import Component
 from core.settings import Settings
 from core.workspace import Workspace
 from ui import messages
+from ui.sessions import Autosaver, user_of
+
+log = logging.getLogger("rps.ui")
 
 ELEM_PREFIX = "rps-"
 MESSAGE = "message"  # the registered status line every action writes to
@@ -61,6 +69,10 @@ class StudioContext:
     settings: Settings
     repository: Any  # storage.repository.Repository (kept untyped so ui imports no SQLAlchemy)
     workspace_state: gr.State
+    # The signed-in user (or "local") and the autosave key of this browser session, set on page load.
+    user_state: gr.State | None = None
+    session_state: gr.State | None = None
+    autosaver: Autosaver | None = None
     components: dict[str, Component] = field(default_factory=dict)
     _views: list[_View] = field(default_factory=list)
     _changing_events: list[Any] = field(default_factory=list)
@@ -73,6 +85,10 @@ class StudioContext:
             component.elem_id = elem_id(name)
         self.components[name] = component
         return component
+
+    def repository_for(self, request: gr.Request | None) -> Any:
+        """The store as the request's user sees it (their own, shared and public workspaces)."""
+        return self.repository.for_user(user_of(request))
 
     def get(self, name: str) -> Component:
         try:
@@ -194,11 +210,29 @@ class StudioContext:
         )
 
     def finish(self) -> None:
-        """Re-render every view after every action; call once after all tabs are built."""
-        if not self._views:
-            return
+        """Re-render every view and autosave after every action; call once after all tabs are built."""
         for event in self._changing_events:
-            self.refresh(event)
+            if self._views:
+                self.refresh(event)
+            self._autosave_after(event)
+
+    def _autosave_after(self, event: Any) -> None:
+        if self.autosaver is None or self.session_state is None or self.user_state is None:
+            return
+        event.success(  # a refused action changed nothing worth saving
+            self.autosaver.save_quietly,
+            inputs=[self.workspace_state, self.session_state, self.user_state],
+            outputs=None,
+            api_visibility="private",
+            show_progress="hidden",
+        )
+
+
+def user_error(message: str, where: str) -> gr.Error:
+    """The toast for bad input, logged as one line (`where` names the handler), never a traceback;
+    a traceback stays for bugs. Raise what it returns."""
+    log.info("user error in %s: %s", where, " ".join(str(message).split())[:300])
+    return messages.error(message)  # escaped, print_exception=False
 
 
 @dataclass(frozen=True)
@@ -221,7 +255,7 @@ def _user_errors(handler: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple
             raise
         # RuntimeError covers ExtractionError, ChatError and StorageError, whose messages are for users.
         except (ValueError, LookupError, RuntimeError, OSError) as exc:
-            raise messages.error(user_message(exc)) from exc
+            raise user_error(user_message(exc), handler.__name__) from exc
         return (result[0], messages.status_html(result[1]), *result[2:])
 
     return wrapped

@@ -65,6 +65,14 @@ def build(ctx: StudioContext) -> None:
                     gr.Dropdown(label="Saved workspaces", choices=[], allow_custom_value=False, scale=2),
                 )
                 load = ctx.register("load", gr.Button("Load", scale=1))
+            # Sharing matters only with sign-in; without it the studio has one user.
+            with gr.Row(visible=ctx.settings.auth):
+                share_users = ctx.register(
+                    "share_users",
+                    gr.Textbox(label="Share the saved workspace with (user names, comma-separated)", scale=3),
+                )
+                share_public = ctx.register("share_public", gr.Checkbox(label="Public (every user)", scale=1))
+                share = ctx.register("share", gr.Button("Apply sharing", scale=1))
             with gr.Row():
                 export = ctx.register("export", gr.Button("Export JSON"))
                 export_file = ctx.register("export_file", gr.File(label="Exported bundle", interactive=False))
@@ -74,8 +82,8 @@ def build(ctx: StudioContext) -> None:
         summary = ctx.register("documents_summary", gr.HTML())
         documents = ctx.register("documents", gr.HTML())
 
-    repo = ctx.repository
     settings = ctx.settings
+    repo_for = ctx.repository_for
 
     def on_upload(ws: Workspace, paths: list[str] | None) -> tuple[Any, ...]:
         items = [(Path(p).name, Path(p).read_bytes()) for p in paths or []]
@@ -154,21 +162,35 @@ def build(ctx: StudioContext) -> None:
             f"{len(ws.marked_private)} private mark(s) are dropped (saved workspaces stay)."
         )
 
-    def on_save(ws: Workspace, name: str) -> tuple[Any, ...]:
-        ws.save(repo, name)
-        return ws, f"Saved as {ws.name!r}.", saved_choices(repo, ws.name)
+    def who_sees(repo: Any, name: str) -> str:
+        """Owner and sharing of a saved workspace, said only where there are several users."""
+        return f" ({repo.sharing(name).describe()})" if settings.auth else ""
 
-    def on_load(ws: Workspace, name: str | None) -> tuple[Any, ...]:
+    def on_save(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
+        repo = repo_for(request)
+        ws.save(repo, name)
+        return ws, f"Saved as {ws.name!r}{who_sees(repo, ws.name)}.", saved_choices(repo, ws.name)
+
+    def on_load(ws: Workspace, name: str | None, request: gr.Request) -> tuple[Any, ...]:
         if not name:
             raise ValueError("choose a saved workspace to load")
+        repo = repo_for(request)
         ws.load(repo, name)
         return (
             ws,
-            f"Loaded {name!r}: {len(ws.corpus.documents)} document(s), {len(ws.triples)} triple(s).",
+            f"Loaded {name!r}{who_sees(repo, name)}: {len(ws.corpus.documents)} document(s), "
+            f"{len(ws.triples)} triple(s).",
             name,
         )
 
-    def on_export(ws: Workspace, name: str) -> tuple[Any, ...]:
+    def on_share(ws: Workspace, users: str, public: bool, request: gr.Request) -> tuple[Any, ...]:
+        if not ws.name:
+            raise ValueError("save the workspace under a name first, then share it")
+        sharing = repo_for(request).set_sharing(ws.name, users=users.split(","), public=bool(public))
+        return ws, f"{ws.name!r}: {sharing.describe()}."
+
+    def on_export(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
+        repo = repo_for(request)
         name = (name or ws.name).strip()
         ws.save(repo, name)
         folder = Path(tempfile.mkdtemp(prefix="rps-export-"))
@@ -176,7 +198,8 @@ def build(ctx: StudioContext) -> None:
         target.write_text(repo.export_json(name), encoding="utf-8")
         return ws, f"Exported {name!r}.", str(target), saved_choices(repo, name)
 
-    def on_import(ws: Workspace, path: str | None) -> tuple[Any, ...]:
+    def on_import(ws: Workspace, path: str | None, request: gr.Request) -> tuple[Any, ...]:
+        repo = repo_for(request)
         if not path:
             raise ValueError("choose a JSON bundle to import")
         stored = repo.import_json(
@@ -209,11 +232,16 @@ def build(ctx: StudioContext) -> None:
     ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")
     ctx.action(save.click, on_save, [save_name], [saved], api_name="save_workspace")
     ctx.action(load.click, on_load, [saved], [save_name], api_name="load_workspace")
+    ctx.action(share.click, on_share, [share_users, share_public], [], api_name="share_workspace")
     ctx.action(export.click, on_export, [save_name], [export_file, saved], api_name="export_json")
     ctx.action(import_file.upload, on_import, [import_file], [saved, import_file], api_name="import_json")
 
     ctx.add_view(lambda ws: (render_summary(ws), render_documents(ws)), [summary, documents])
-    ctx.add_view(lambda ws: saved_choices(repo, ws.name), [saved])
+    ctx.add_view(
+        lambda ws, user="local": saved_choices(ctx.repository.for_user(user), ws.name),
+        [saved],
+        inputs=[ctx.user_state] if ctx.user_state is not None else [],
+    )
     ctx.add_view(render_load_good, [load_good])
 
 
@@ -223,8 +251,15 @@ def render_load_good(ws: Workspace) -> Any:
 
 
 def saved_choices(repo: Any, selected: str = "") -> Any:
-    names = [summary.name for summary in repo.list_corpora()]
-    return gr.Dropdown(choices=names, value=selected if selected in names else None)
+    """The workspaces this user may load; another owner's are labelled with that owner."""
+    summaries = repo.list_corpora()
+    user = getattr(repo, "user", None)
+    choices = [
+        (s.name if user is None or s.owner == user else f"{s.name} (shared by {s.owner})", s.name)
+        for s in summaries
+    ]
+    names = {s.name for s in summaries}
+    return gr.Dropdown(choices=choices, value=selected if selected in names else None)
 
 
 def _safe_filename(name: str) -> str:
@@ -232,9 +267,10 @@ def _safe_filename(name: str) -> str:
 
 
 def _unused_name(repo: Any, stem: str) -> str:
-    taken = {summary.name for summary in repo.list_corpora()}
+    """`stem`, or `stem-2`, `stem-3`, ...: the first name nobody has taken (names are unique in the
+    database, including other users' workspaces this user cannot see)."""
     name, counter = stem or "imported", 2
-    while name in taken:
+    while repo.name_taken(name):
         name = f"{stem}-{counter}"
         counter += 1
     return name

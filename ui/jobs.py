@@ -14,7 +14,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -145,11 +145,16 @@ class ProcessExtractor:
     cancelled: threading.Event | None = None
     pool: WorkerPool = field(default_factory=lambda: POOL)
 
-    def extract_many(self, items: Sequence[tuple[str, str]], progress: Progress | None = None) -> list[Any]:
+    def extract_many(
+        self,
+        items: Sequence[tuple[str, str]],
+        progress: Progress | None = None,
+        titles: Mapping[str, str] | None = None,
+    ) -> list[Any]:
         worker = self.pool.acquire()
         finished = False
         try:
-            worker.tasks.put((self.name, self.settings, list(items)))
+            worker.tasks.put((self.name, self.settings, list(items), dict(titles or {})))
             triples = self._follow(worker, progress)
             finished = True
             return triples
@@ -190,8 +195,10 @@ def _worker_loop(tasks: Any, events: Any) -> None:
         events.put(("progress", done, total))
 
     while True:
-        name, settings, items = tasks.get()
+        name, settings, items, titles = tasks.get()
         try:
-            events.put(("done", get_extractor(name, settings).extract_many(items, progress=report)))
+            events.put(
+                ("done", get_extractor(name, settings).extract_many(items, progress=report, titles=titles))
+            )
         except Exception as exc:  # reported to the parent, which shows it to the user
             events.put(("error", str(exc) or type(exc).__name__))

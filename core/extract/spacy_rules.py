@@ -591,6 +591,10 @@ class _ChunkRules:
             named = [s for s in direct if s.pos_ in {"PRON", "PROPN"} or self._is_entity_token(s)]
             # "A quick, strong player, he is known for ...": the fronted noun describes "he"
             return [self._described_entity(s) for s in (named or direct)]
+        misattached = [c for c in verb.lefts if c.dep_ == "compound" and c.pos_ == "PROPN"]
+        if misattached and verb.pos_ == "VERB":
+            # The small parser sometimes hangs a name before its verb as "compound" ("Ada Brook works").
+            return [misattached[-1]]
         head = verb.head
         if verb.dep_ in CONTROL_DEPS and head is not verb and head.pos_ in {"VERB", "AUX"}:
             return self._subjects(head)

@@ -9,6 +9,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -51,9 +52,9 @@ def _wait_until_served(url: str, process: subprocess.Popen, log: Path) -> None:
     )
 
 
-@pytest.fixture(scope="session")
-def studio_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("studio")
+@contextmanager
+def running_studio(folder: Path, *extra_args: str) -> Iterator[str]:
+    """`python app.py` on a free port with its database in `folder`; yields its URL."""
     port = _free_port()
     env = dict(os.environ)
     env.update(
@@ -75,6 +76,7 @@ def studio_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 str(port),
                 "--db",
                 str(folder / "studio.sqlite3"),
+                *extra_args,
             ],
             cwd=REPO,
             env=env,
@@ -94,6 +96,12 @@ def studio_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def studio_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_studio(tmp_path_factory.mktemp("studio")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
@@ -105,22 +113,27 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser, studio_url: str) -> Iterator[object]:
-    """A fresh browser context (a new studio session) with dialogs recorded in `page.dialogs`."""
+def new_page(browser) -> tuple[object, object]:
+    """A page in a fresh browser context (a new studio session), dialogs recorded in `page.dialogs`."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    new_page = context.new_page()
-    new_page.dialogs = []
-    new_page.console_errors = []
+    created = context.new_page()
+    created.dialogs = []
+    created.console_errors = []
 
     def on_dialog(dialog) -> None:
-        new_page.dialogs.append(dialog.message)
+        created.dialogs.append(dialog.message)
         dialog.dismiss()
 
-    new_page.on("dialog", on_dialog)
-    new_page.on("console", lambda msg: msg.type == "error" and new_page.console_errors.append(msg.text))
-    new_page.set_default_timeout(30_000)
-    yield new_page
+    created.on("dialog", on_dialog)
+    created.on("console", lambda msg: msg.type == "error" and created.console_errors.append(msg.text))
+    created.set_default_timeout(30_000)
+    return context, created
+
+
+@pytest.fixture
+def page(browser, studio_url: str) -> Iterator[object]:
+    context, fresh = new_page(browser)
+    yield fresh
     context.close()
 
 

@@ -1,7 +1,7 @@
 """Annotation studio: annotators, tasks, candidate rewrites with scores, reviews, training runs.
 
 Revision ID: 0004_annotation
-Revises: 0001_initial
+Revises: 0002_users_sessions
 Create Date: 2026-11-23
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004_annotation"
-down_revision = "0001_initial"
+down_revision = "0002_users_sessions"
 branch_labels = None
 depends_on = None
 

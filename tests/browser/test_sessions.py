@@ -1,0 +1,92 @@
+"""Sessions that last and workspaces that belong to someone, in a real browser."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from storage.repository import Repository
+from tests.browser.conftest import new_page, running_studio
+from tests.browser.test_studio import open_tab, wait_message
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "correct horse battery"
+
+
+def risk_summary(page) -> str:
+    open_tab(page, "Cross-document risk")
+    return page.locator("#rps-risk_summary").inner_text()
+
+
+def test_reload_restores_the_marks(page, studio_url, artifacts):
+    page.goto(studio_url)
+    wait_message(page, r"\d+ triple\(s\)")
+    open_tab(page, "Knowledge graph & privacy")
+    page.locator("#rps-random_split").click()
+    wait_message(page, r"Random split\. Triples: [1-9]\d* private")
+    summary = risk_summary(page)
+    assert "Nothing is private yet" not in summary
+
+    page.reload()
+    wait_message(page, r"Restored your workspace")
+    open_tab(page, "Cross-document risk")
+    for line in filter(None, map(str.strip, summary.splitlines())):  # marks, filters and risks restored
+        expect(page.locator("#rps-risk_summary")).to_contain_text(line)
+    page.screenshot(path=str(artifacts / "sessions-restored.png"), full_page=True)
+
+
+def sign_in(browser, url: str, user: str):
+    context, page = new_page(browser)
+    page.goto(url)
+    page.get_by_label("username").fill(user)
+    page.get_by_label("password").fill(PASSWORD)
+    page.get_by_role("button", name="Login").click()
+    wait_message(page, r"0 document\(s\)")
+    expect(page.locator("#rps-session_info")).to_contain_text(f"Signed in as {user}")
+    page.get_by_text("Save, load, export, import").click()
+    return context, page
+
+
+def fill(page, name: str, value: str) -> None:
+    page.locator(f"#rps-{name} textarea, #rps-{name} input").first.fill(value)
+
+
+def saved_options(page) -> list[str]:
+    page.locator("#rps-saved input").click()
+    options = page.locator("#rps-saved [role=option]")
+    names = [options.nth(i).get_attribute("aria-label") or "" for i in range(options.count())]
+    page.keyboard.press("Escape")
+    return names
+
+
+def test_a_save_is_private_to_its_owner_until_shared(browser, tmp_path, artifacts):
+    with Repository(tmp_path / "studio.sqlite3") as repo:
+        repo.add_user("alice", PASSWORD)
+        repo.add_user("bob", PASSWORD)
+    with running_studio(tmp_path, "--auth", "true", "--sample-corpus", "false") as url:
+        alice_context, alice = sign_in(browser, url, "alice")
+        bob_context, bob = sign_in(browser, url, "bob")
+        try:
+            fill(alice, "save_name", "alice-medical")
+            alice.locator("#rps-save").click()
+            wait_message(alice, r"Saved as 'alice-medical' \(owner alice; private\)")
+            assert "alice-medical" in saved_options(alice)
+
+            bob.reload()
+            wait_message(bob, r"0 document\(s\)")
+            bob.get_by_text("Save, load, export, import").click()
+            assert not [name for name in saved_options(bob) if "alice-medical" in name]
+
+            fill(alice, "share_users", "bob")
+            alice.locator("#rps-share").click()
+            wait_message(alice, r"shared with bob")
+
+            bob.reload()
+            wait_message(bob, r"0 document\(s\)")
+            bob.get_by_text("Save, load, export, import").click()
+            assert "alice-medical (shared by alice)" in saved_options(bob)
+            bob.screenshot(path=str(artifacts / "sessions-shared.png"), full_page=True)
+        finally:
+            alice_context.close()
+            bob_context.close()

@@ -1,0 +1,106 @@
+"""Sessions that last: each browser's (or signed-in user's) workspace is autosaved and restored.
+
+Without sign-in a browser is known by a random id kept in its localStorage (`gr.BrowserState`);
+with sign-in the session belongs to the user, whichever browser they use. `StudioContext`
+calls `Autosaver.save` after every action; it writes only what changed since the last save
+of that session: the documents and triples when they changed, otherwise just the marks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import gradio as gr
+
+from core.workspace import EXTRACTED_IDS_META, SCOPE_META, Workspace
+from ui import messages
+
+log = logging.getLogger("rps.sessions")
+
+LOCAL_USER = "local"  # storage.models.LOCAL_USER (ui imports no SQLAlchemy)
+BROWSER_STORAGE_KEY = "rps-browser-session"
+# BrowserState encrypts with a secret the page itself carries, so it hides nothing from the
+# browser's owner; the session id's protection is its randomness (128 bits).
+BROWSER_STATE_SECRET = "rps-browser-session-v1"
+WORKSPACE_NAME_META = "workspace_name"
+_BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+def user_of(request: gr.Request | None) -> str:
+    """The signed-in user, or the local user when the studio runs without sign-in."""
+    name = getattr(request, "username", None) if request is not None else None
+    return name or LOCAL_USER
+
+
+def session_key(user: str, browser_id: str) -> str:
+    return f"user:{user}" if user != LOCAL_USER else f"browser:{browser_id}"
+
+
+def valid_browser_id(value: Any) -> str:
+    """The stored browser id, or a fresh random one when there is none (or it is malformed)."""
+    return value if isinstance(value, str) and _BROWSER_ID.match(value) else secrets.token_hex(16)
+
+
+def corpus_token(ws: Workspace) -> int:
+    """Changes when documents, queries, triples or what was extracted change (str hashes are cached)."""
+    return hash((tuple(ws.corpus.documents), tuple(ws.corpus.queries), tuple(ws.triples),
+                 frozenset(ws.extracted_ids)))
+
+
+def marks_token(ws: Workspace) -> int:
+    """Changes when the marks of any scope (whole corpus or one question), the scope or the name change."""
+    other_scopes = frozenset((scope, frozenset(marks)) for scope, marks in ws.scope_marks.items())
+    return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name))
+
+
+@dataclass
+class Autosaver:
+    repository: Any  # storage.repository.Repository
+    _saved: dict[str, tuple[int, int]] = field(default_factory=dict)  # session key -> tokens last saved
+
+    def restore(self, ws: Workspace, key: str, user: str) -> bool:
+        """Load the session's saved workspace into `ws`; False when this session has none yet."""
+        if not self.repository.has_session(key, user):
+            return False
+        name = self.repository.session_name(key)
+        ws.load(self.repository, name)  # documents, triples, scope and every scope's marks
+        ws.name = str(self.repository.corpus_meta(name).get(WORKSPACE_NAME_META) or "")
+        self._saved[key] = (corpus_token(ws), marks_token(ws))
+        return True
+
+    def save(self, ws: Workspace, key: str, user: str) -> bool:
+        """Write what changed since this session's last save; returns whether anything was written."""
+        if not key:  # an API call without a page load has no browser session
+            return False
+        tokens = (corpus_token(ws), marks_token(ws))
+        last = self._saved.get(key)
+        if last == tokens:
+            return False
+        corpus_changed = last is None or last[0] != tokens[0]
+        marks_changed = corpus_changed or last is None or last[1] != tokens[1]
+        meta: dict[str, Any] = {EXTRACTED_IDS_META: sorted(ws.extracted_ids), WORKSPACE_NAME_META: ws.name}
+        if ws.scope is not None:
+            meta[SCOPE_META] = ws.scope
+        self.repository.save_session(
+            key,
+            user,
+            corpus=ws.corpus if corpus_changed else None,
+            triples=ws.triples if corpus_changed else [],
+            extractor=",".join(sorted({t.backend for t in ws.triples if t.backend})),
+            meta=meta,
+            definitions=ws.scope_definitions() if marks_changed else None,
+        )
+        self._saved[key] = tokens
+        return True
+
+    def save_quietly(self, ws: Workspace, key: str, user: str) -> None:
+        """`save` for the event chain: a failure is logged in one line and shown as a warning."""
+        try:
+            self.save(ws, key, user)
+        except (RuntimeError, OSError, ValueError) as exc:
+            log.warning("autosave of session %s failed: %s", key[:20], exc)
+            messages.warning(f"Your latest change could not be saved automatically: {exc}")
