@@ -6,6 +6,8 @@
     python -m core.cli list | export NAME --out FILE | import FILE [--name NAME]
     python -m core.cli erase IN.jsonl --out OUT.jsonl --eraser graph-guided [--verify]
                        --ratio 0.25 --seed 0 [--eval-extractor NAME] [--answer] [--ray [ADDRESS]]
+    python -m core.cli annotate tasks|candidates|status|export|import ...   (see core/cli_annotate.py)
+    python -m core.cli train sft|rl ...
     python -m core.cli users add NAME | users passwd NAME | users list   (password: prompt or stdin)
     python -m core.cli share NAME [--with USER ...] [--public | --private] [--owner USER]
     python -m core.cli sessions prune [--days 30]   (autosaved browser sessions not used since)
@@ -415,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
     erase.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                        help="run records on Ray (local without ADDRESS)")
     erase.set_defaults(run=cmd_erase)
+    from core.cli_annotate import add_commands as add_annotation_commands
+
+    add_annotation_commands(commands)
     users = commands.add_parser("users", help="users who can sign in (passwords stored as bcrypt hashes)")
     users.add_argument("action", choices=("add", "passwd", "list"))
     users.add_argument("name", nargs="?")

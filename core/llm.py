@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -46,8 +47,34 @@ def validate_messages(messages: list[Message]) -> None:
             raise ChatError(f"message {index}: 'content' must be a string")
 
 
+@dataclass(frozen=True)
+class ChatReply:
+    """A reply with its token counts; `estimated` (about 4 characters a token) when not reported."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    estimated: bool = False
+
+
+def estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4) if text else 0
+
+
 class ChatClient(ABC):
     name: str = "chat"
+
+    def chat_with_usage(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> ChatReply:
+        """The reply and its token counts (estimated unless the client knows them)."""
+        text = self.chat(messages, max_tokens=max_tokens, temperature=temperature, seed=seed)
+        prompt = sum(estimate_tokens(m["content"]) for m in messages)
+        return ChatReply(text, prompt, estimate_tokens(text), estimated=True)
 
     @abstractmethod
     def chat(
@@ -85,6 +112,15 @@ class OpenAICompatibleClient(ChatClient):
         temperature: float = 0.0,
         seed: int | None = None,
     ) -> str:
+        return self.chat_with_usage(messages, max_tokens, temperature, seed).text
+
+    def chat_with_usage(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> ChatReply:
         validate_messages(messages)
         import openai
 
@@ -109,7 +145,12 @@ class OpenAICompatibleClient(ChatClient):
             ) from None
         if not response.choices:
             raise ChatError(f"endpoint {self.shown_url} (model {self.model!r}) returned no choices")
-        return response.choices[0].message.content or ""
+        text = response.choices[0].message.content or ""
+        usage = response.usage
+        if usage is None or not (usage.prompt_tokens or usage.completion_tokens):
+            prompt = sum(estimate_tokens(m["content"]) for m in messages)
+            return ChatReply(text, prompt, estimate_tokens(text), estimated=True)
+        return ChatReply(text, usage.prompt_tokens, usage.completion_tokens)
 
     def _redacted(self, text: str) -> str:
         return text.replace(self.base_url, self.shown_url) if self.base_url != self.shown_url else text
@@ -131,6 +172,15 @@ class LocalChatClient(ChatClient):
         temperature: float = 0.0,
         seed: int | None = None,
     ) -> str:
+        return self.chat_with_usage(messages, max_tokens, temperature, seed).text
+
+    def chat_with_usage(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> ChatReply:
         validate_messages(messages)
         import torch
 
@@ -151,8 +201,10 @@ class LocalChatClient(ChatClient):
                 pad_token_id=tokenizer.pad_token_id or tokenizer.eos_token_id,
                 **sampling,
             )
-        new_tokens = output[0, inputs["input_ids"].shape[1] :]
-        return tokenizer.decode(new_tokens, skip_special_tokens=True).strip()
+        prompt_tokens = inputs["input_ids"].shape[1]
+        new_tokens = output[0, prompt_tokens:]
+        text = tokenizer.decode(new_tokens, skip_special_tokens=True).strip()
+        return ChatReply(text, int(prompt_tokens), int(new_tokens.shape[0]))
 
 
 def get_chat_client(settings: Settings) -> ChatClient:

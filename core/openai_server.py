@@ -16,7 +16,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from core.llm import ChatClient, ChatError, Message
+from core.llm import ChatClient, ChatError, ChatReply, Message
 
 Responder = Callable[[list[Message]], str]
 DEFAULT_MODEL_NAME = "local"
@@ -26,12 +26,14 @@ class _BadRequest(ValueError):
     pass
 
 
-def _as_responder(client_or_fn: ChatClient | Responder) -> Callable[[list[Message], dict[str, Any]], str]:
+def _as_responder(
+    client_or_fn: ChatClient | Responder,
+) -> Callable[[list[Message], dict[str, Any]], str | ChatReply]:
     if isinstance(client_or_fn, ChatClient):
         client = client_or_fn
 
-        def respond(messages: list[Message], body: dict[str, Any]) -> str:
-            return client.chat(
+        def respond(messages: list[Message], body: dict[str, Any]) -> str | ChatReply:
+            return client.chat_with_usage(
                 messages,
                 max_tokens=int(body.get("max_tokens") or body.get("max_completion_tokens") or 256),
                 temperature=float(body.get("temperature") or 0.0),
@@ -54,7 +56,10 @@ def _parse_messages(body: dict[str, Any]) -> list[Message]:
     return parsed
 
 
-def _completion(model: str, content: str) -> dict[str, Any]:
+def _completion(model: str, reply: str | ChatReply) -> dict[str, Any]:
+    content = reply.text if isinstance(reply, ChatReply) else reply
+    known = isinstance(reply, ChatReply) and not reply.estimated
+    usage = (reply.prompt_tokens, reply.completion_tokens) if known else (0, 0)  # type: ignore[union-attr]
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
         "object": "chat.completion",
@@ -63,12 +68,12 @@ def _completion(model: str, content: str) -> dict[str, Any]:
         "choices": [
             {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
         ],
-        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        "usage": {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)},
     }
 
 
 def _make_handler(
-    respond: Callable[[list[Message], dict[str, Any]], str], model_name: str
+    respond: Callable[[list[Message], dict[str, Any]], str | ChatReply], model_name: str
 ) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:  # quiet by default

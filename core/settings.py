@@ -87,6 +87,18 @@ class Settings:
     reader_k: int = 5  # downstream accuracy: passages given to the reader
     reader_max_new_tokens: int = 32  # downstream accuracy: token budget of one answer
 
+    # Annotation studio (Eraser4RAG section 3.1.1) and rewriter training (3.1.2, 3.2)
+    annotation_db: str = ""  # SQLAlchemy URL or SQLite path of the annotation store ("" = --db)
+    annotate_max_r_pri: float = 0.0  # automatic filter: r_pri at most this (paper: 0)
+    annotate_min_r_pub: float = 0.8  # automatic filter: r_pub above this (paper: 0.8)
+    annotate_concurrency: int = 4  # parallel requests to the chat endpoint
+    annotate_retries: int = 3  # retries of a failed request (exponential backoff)
+    annotate_backoff_s: float = 1.0  # first retry delay, doubled each retry
+
+    @property
+    def annotation_store_url(self) -> str:
+        return self.annotation_db or self.db
+
     @property
     def llm_api_key(self) -> str:
         """Read at use time from the environment; never a stored field."""
@@ -140,6 +152,12 @@ HELP: dict[str, str] = {
     "reader_k": "downstream accuracy: retrieved passages given to the reader",
     "reader_max_new_tokens": "downstream accuracy: token budget of one answer",
     "split_method": "simulated marks: connected (the paper's connected subset, section 3.1.1) or uniform",
+    "annotation_db": "annotation store: SQLAlchemy URL or SQLite path ('' = the --db file)",
+    "annotate_max_r_pri": "annotation filter: a candidate passes with r_pri at most this (paper: 0)",
+    "annotate_min_r_pub": "annotation filter: and r_pub above this (paper: 0.8)",
+    "annotate_concurrency": "annotation: parallel requests to the chat endpoint",
+    "annotate_retries": "annotation: retries of a failed request, with exponential backoff",
+    "annotate_backoff_s": "annotation: seconds before the first retry (doubled each retry)",
 }
 
 

@@ -32,7 +32,7 @@ log = logging.getLogger("rps")
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 # One module per tab, in display order; each exposes `build(ctx: StudioContext) -> None`.
-TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.rewrite_tab", "ui.aback_tab"]
+TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.rewrite_tab", "ui.aback_tab", "ui.review_tab"]
 
 CSS_PATH = Path(__file__).resolve().parents[1] / "assets" / "studio.css"
 TITLE = "RAG Privacy Studio"
@@ -193,6 +193,8 @@ def launch_kwargs(settings: Settings, repository: Any = None) -> dict[str, Any]:
         "theme": gr.themes.Soft(),
         "css_paths": [str(CSS_PATH)],
         "show_error": True,
+        # scripts a tab needs on every page (e.g. the review tab's keyboard shortcuts)
+        "head": "".join(getattr(module, "HEAD", "") for module in tab_modules()),
     }
     if settings.auth:
         if repository is None or not repository.list_users():

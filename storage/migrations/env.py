@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+import storage.annotation_models  # noqa: F401  (registers the annotation tables on Base)
 from storage.models import Base
 
 connection = context.config.attributes.get("connection")

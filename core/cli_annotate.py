@@ -1,0 +1,275 @@
+"""`annotate` and `train` commands of `python -m core.cli` (the annotation studio without the UI).
+
+    python -m core.cli annotate tasks IN.jsonl [--ratio 0.25] [--seed 0]
+    python -m core.cli annotate candidates --source model|ERASER [--verify] [--batch NAME]
+    python -m core.cli annotate status
+    python -m core.cli annotate export --out SFT.jsonl [--dataset DIR]
+    python -m core.cli annotate import FILE_OR_DATASET [--annotator NAME]
+    python -m core.cli train sft --out ADAPTER [--data FILE] [--epochs 3] [--lr 5e-5] [--max-steps N]
+    python -m core.cli train rl --sft ADAPTER --out ADAPTER [--iterations 700] [--lr 1e-5] ...
+
+The store is `--annotation-db` (a SQLAlchemy URL or SQLite path; default: `--db`). Every
+training run is recorded there with its settings, curve, adapter folder and outcome.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from core.settings import Settings
+
+
+def _store(settings: Settings) -> Any:
+    from storage.annotation_store import AnnotationStore
+
+    return AnnotationStore(settings.annotation_store_url)
+
+
+def _bar(description: str, unit: str) -> tuple[Any, Any]:
+    bar = tqdm(desc=description, unit=unit)
+
+    def update(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    return bar, update
+
+
+def cmd_tasks(args: argparse.Namespace, settings: Settings) -> int:
+    from core.annotation.run import tasks_from_retrieval_file
+    from core.extract import get_extractor
+
+    ratio = settings.private_ratio if args.annotate_ratio is None else args.annotate_ratio
+    seed = settings.seed if args.annotate_seed is None else args.annotate_seed
+    bar, update = _bar("building tasks", "record")
+    with bar:
+        tasks = tasks_from_retrieval_file(
+            Path(args.input), get_extractor(settings.extractor, settings), ratio, seed, update
+        )
+    with _store(settings) as store:
+        before = store.counts()["tasks"]
+        store.add_tasks(tasks)
+        added = store.counts()["tasks"] - before
+    print(f"{len(tasks)} task(s) from {args.input} ({added} new, {len(tasks) - added} already stored)")
+    return 0
+
+
+def cmd_candidates(args: argparse.Namespace, settings: Settings) -> int:
+    from core.annotation.run import make_source, run_candidates
+    from core.extract import get_extractor
+
+    source = make_source(args.source, settings, verify=args.verify)
+    evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
+    with _store(settings) as store:
+        tasks = store.tasks_without_candidate_from(source.source, args.batch)  # resumes a stopped run
+        bar, update = _bar(f"candidates from {source.source}", "task")
+        with bar:
+            report = run_candidates(store, tasks, source, evaluator, settings, progress=update)
+    tokens = f"{report.prompt_tokens} prompt + {report.completion_tokens} completion tokens"
+    print(
+        f"{report.stored} candidate(s) stored, {report.passed} passed the filter "
+        f"(r_pri <= {settings.annotate_max_r_pri}, r_pub > {settings.annotate_min_r_pub}); "
+        f"{tokens}{' (estimated)' if report.tokens_estimated else ''}"
+    )
+    for error in report.failed:
+        print(f"failed: {error}", file=sys.stderr)
+    return 0 if not report.failed else 1
+
+
+def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    from core.annotation.agreement import cohen_kappa
+
+    with _store(settings) as store:
+        for run_id in store.fail_interrupted_runs():
+            print(f"run {run_id} had stopped without finishing: marked failed")
+        counts = store.counts()
+        print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+        progress = store.progress()
+        for p in progress:
+            print(
+                f"  {p.annotator}: {p.reviewed} reviewed ({p.accepted} accepted, {p.edited} edited, "
+                f"{p.rejected} rejected), {p.mean_seconds:.1f} s per review"
+            )
+        names = [p.annotator for p in progress]
+        for i, first in enumerate(names):
+            for second in names[i + 1 :]:
+                agreement = cohen_kappa(store.decision_pairs(first, second))
+                if agreement.items:
+                    kappa = "undefined" if agreement.kappa is None else f"{agreement.kappa:.3f}"
+                    print(f"  agreement {first} / {second}: {agreement.items} shared, kappa {kappa}")
+        for run in store.runs(limit=5):
+            print(
+                f"  run {run.id} {run.kind} {run.status}: {len(run.curve)} point(s) "
+                f"{run.artefact_dir} {run.message}"
+            )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    from core.annotation.export import save_dataset, write_jsonl
+
+    with _store(settings) as store:
+        examples = [(e.task, e.target) for e in store.accepted_examples()]
+    count = write_jsonl(Path(args.out), examples)
+    print(f"{count} accepted example(s) written to {args.out}")
+    if args.dataset:
+        save_dataset(Path(args.dataset), examples)
+        print(f"datasets dataset saved to {args.dataset} (datasets.load_from_disk)")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    from core.annotation.export import read_examples
+
+    path = Path(args.path)
+    examples = read_examples(path)
+    with _store(settings) as store:
+        added, duplicates = store.import_examples(examples, args.annotator, f"import:{path.name}")
+    print(f"{added} example(s) imported from {path}, {duplicates} already stored")
+    return 0
+
+
+def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
+    from core.annotation.export import read_examples
+    from core.training.sft import SftSettings, train_sft
+
+    sft = SftSettings(
+        model=args.model or settings.rewriter_model, cache_dir=settings.cache_dir, seed=settings.seed
+    )
+    overrides = {
+        "epochs": args.epochs,
+        "learning_rate": args.lr,
+        "max_steps": args.max_steps,
+        "batch_size": args.batch_size,
+        "lora_r": args.lora_r,
+    }
+    sft = replace(sft, **{k: v for k, v in overrides.items() if v is not None})
+    with _store(settings) as store:
+        if args.data:
+            examples = read_examples(Path(args.data))
+        else:
+            examples = [(e.task, e.target) for e in store.accepted_examples()]
+        return _recorded(
+            store,
+            "sft",
+            sft,
+            len(examples),
+            Path(args.out),
+            lambda hooks: train_sft(examples, Path(args.out), sft, hooks),
+        )
+
+
+def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
+    from core.annotation.export import read_examples
+    from core.extract import get_extractor
+    from core.training.rl import RlSettings, train_rl
+
+    rl = RlSettings(
+        sft_adapter=args.sft,
+        model=args.model or settings.rewriter_model,
+        cache_dir=settings.cache_dir,
+        seed=settings.seed,
+    )
+    overrides = {
+        "iterations": args.iterations,
+        "learning_rate": args.lr,
+        "group_size": args.group_size,
+        "max_new_tokens": args.max_new_tokens,
+        "kl_coef": args.kl_coef,
+    }
+    rl = replace(rl, **{k: v for k, v in overrides.items() if v is not None})
+    evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
+    with _store(settings) as store:
+        tasks = [t for t, _ in read_examples(Path(args.data))] if args.data else store.tasks()
+        return _recorded(
+            store,
+            "rl",
+            rl,
+            len(tasks),
+            Path(args.out),
+            lambda hooks: train_rl(tasks, Path(args.out), rl, evaluator, hooks),
+        )
+
+
+def _recorded(store: Any, kind: str, config: Any, examples: int, out: Path, train: Any) -> int:
+    """Run `train(hooks)` as a run recorded in the store, with a progress bar."""
+    from core.training.jobs import run_recorded
+
+    run_id = store.start_run(kind, asdict(config), examples)
+    bar = tqdm(desc=f"{kind} run {run_id}", unit="step")
+
+    def on_point(point: dict[str, Any]) -> None:
+        bar.update(1)
+        bar.set_postfix({k: round(v, 4) for k, v in point.items() if isinstance(v, float)})
+
+    try:
+        status = run_recorded(store, run_id, out, train, threading.Event(), on_point)
+    except KeyboardInterrupt:
+        print(f"run {run_id} cancelled", file=sys.stderr)
+        return 130
+    finally:
+        bar.close()
+    print(f"run {run_id} {status}: adapter written to {out} (use --rewriter-adapter {out})")
+    return 0
+
+
+def add_commands(commands: Any) -> None:
+    annotate = commands.add_parser("annotate", help="annotation tasks, candidates, export and import")
+    sub = annotate.add_subparsers(dest="annotate_command", required=True)
+    tasks = sub.add_parser("tasks", help="tasks from a retrieval JSONL file (one graph and split per record)")
+    tasks.add_argument("input", metavar="IN.jsonl")
+    tasks.add_argument("--ratio", type=float, dest="annotate_ratio", help="private share (--private-ratio)")
+    tasks.add_argument("--seed", type=int, dest="annotate_seed", help="split seed (the global --seed)")
+    tasks.set_defaults(run=cmd_tasks)
+    candidates = sub.add_parser("candidates", help="propose, score and store a candidate per task")
+    candidates.add_argument(
+        "--source", default="model", help="model (the chat endpoint, else the local model) or an eraser name"
+    )
+    candidates.add_argument("--verify", action="store_true", help="verify and repair eraser candidates")
+    candidates.add_argument("--batch", help="only tasks of this batch (the input file name)")
+    candidates.set_defaults(run=cmd_candidates)
+    sub.add_parser("status", help="counts, progress per annotator, agreement, runs").set_defaults(
+        run=cmd_status
+    )
+    export = sub.add_parser("export", help="accepted examples as SFT JSONL (and a datasets dataset)")
+    export.add_argument("--out", required=True)
+    export.add_argument("--dataset", help="also save a datasets dataset to this folder")
+    export.set_defaults(run=cmd_export)
+    imported = sub.add_parser("import", help="import an exported JSONL file or dataset folder")
+    imported.add_argument("path")
+    imported.add_argument("--annotator", default="import", help="recorded as the reviewer of imported items")
+    imported.set_defaults(run=cmd_import)
+
+    train = commands.add_parser("train", help="train the eraser4rag rewriter (SFT, then RL)")
+    kinds = train.add_subparsers(dest="train_command", required=True)
+    sft = kinds.add_parser("sft", help="supervised fine-tuning on accepted examples (LoRA)")
+    sft.add_argument("--out", required=True, help="adapter folder to write")
+    sft.add_argument(
+        "--data", help="exported JSONL or dataset folder (default: the store's accepted examples)"
+    )
+    sft.add_argument("--model", help="base model (default: --rewriter-model, else embedded SmolLM2)")
+    sft.add_argument("--epochs", type=float)
+    sft.add_argument("--lr", type=float)
+    sft.add_argument("--max-steps", type=int)
+    sft.add_argument("--batch-size", type=int)
+    sft.add_argument("--lora-r", type=int)
+    sft.set_defaults(run=cmd_train_sft)
+    rl = kinds.add_parser("rl", help="RL with R = r_pub * exp(-p * r_pri) from the SFT adapter")
+    rl.add_argument("--sft", required=True, help="the SFT adapter folder to start from")
+    rl.add_argument("--out", required=True, help="adapter folder to write")
+    rl.add_argument("--data", help="exported JSONL or dataset folder (default: every task in the store)")
+    rl.add_argument("--model", help="base model of the SFT adapter")
+    rl.add_argument("--iterations", type=int)
+    rl.add_argument("--lr", type=float)
+    rl.add_argument("--group-size", type=int)
+    rl.add_argument("--max-new-tokens", type=int)
+    rl.add_argument("--kl-coef", type=float)
+    rl.set_defaults(run=cmd_train_rl)

@@ -1,0 +1,123 @@
+"""What SFT and RL share: loading the rewriter to train, building its inputs exactly as the
+`eraser4rag` eraser does, the LoRA config with the special triple tokens, and run reporting."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from core.annotation.tasks import AnnotationTask
+from core.erasers.linearize import (
+    SPECIAL_TOKENS,
+    add_special_tokens,
+    linearize_triple,
+    rewriter_input,
+    select_triples,
+)
+
+Point = dict[str, Any]
+OnPoint = Callable[[Point], None]
+
+
+class TrainingError(RuntimeError):
+    """A training run could not start or finish; the message says why and what to do."""
+
+
+@dataclass
+class RunHooks:
+    """How a run reports its curve and learns that it should stop (UI cancel button, Ctrl-C)."""
+
+    on_point: OnPoint | None = None
+    cancelled: threading.Event | None = None
+
+    def point(self, point: Point) -> None:
+        if self.on_point is not None:
+            self.on_point(point)
+
+    def should_stop(self) -> bool:
+        return self.cancelled is not None and self.cancelled.is_set()
+
+
+def load_for_training(model_name: str, cache_dir: str) -> tuple[Any, Any, bool]:
+    """(tokenizer, model, seq2seq) with the eight triple markers added (embeddings grown)."""
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
+
+    from core.models import resolve_local_lm
+    from core.settings import default_cache_dir
+
+    source = resolve_local_lm(model_name, cache_dir or str(default_cache_dir()))
+    try:
+        config = AutoConfig.from_pretrained(source)
+        seq2seq = bool(getattr(config, "is_encoder_decoder", False))
+        tokenizer = AutoTokenizer.from_pretrained(source)
+        model = (AutoModelForSeq2SeqLM if seq2seq else AutoModelForCausalLM).from_pretrained(source)
+    except OSError as exc:
+        raise TrainingError(
+            f"model {source!r} could not be loaded ({exc}); give a local folder or hub id"
+        ) from exc
+    add_special_tokens(tokenizer, model)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return tokenizer, model, seq2seq
+
+
+def special_token_ids(tokenizer: Any) -> list[int]:
+    return [tokenizer.convert_tokens_to_ids(token) for token in SPECIAL_TOKENS]
+
+
+def lora_config(
+    seq2seq: bool, tokenizer: Any, r: int, alpha: int, dropout: float, target_modules: Sequence[str]
+) -> Any:
+    """LoRA on the attention projections plus the eight marker rows of the embedding matrix
+    (`trainable_token_indices`): only those rows are trained and saved, so the adapter stays
+    a few MB instead of carrying the whole embedding matrix."""
+    from peft import LoraConfig, TaskType
+
+    targets = list(target_modules) or (["q", "v"] if seq2seq else ["q_proj", "v_proj"])
+    return LoraConfig(
+        task_type=TaskType.SEQ_2_SEQ_LM if seq2seq else TaskType.CAUSAL_LM,
+        r=r,
+        lora_alpha=alpha,
+        lora_dropout=dropout,
+        target_modules=targets,
+        trainable_token_indices=special_token_ids(tokenizer),
+    )
+
+
+def model_input(task: AnnotationTask, tokenizer: Any, max_input_tokens: int) -> str:
+    """The rewriter's input for a task, with the global triples chosen as `eraser4rag` chooses them."""
+
+    def tokens(text: str) -> int:
+        return len(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    room = max_input_tokens - tokens(rewriter_input(task.text, (), ()))
+    selection = select_triples(
+        task.text,
+        task.global_private,
+        task.global_public,
+        lambda key, private: tokens(" " + linearize_triple(key, private)),
+        room,
+    )
+    return rewriter_input(task.text, selection.private, selection.public)
+
+
+def write_run_card(folder: Path, kind: str, settings: Any, curve: list[Point], examples: int) -> None:
+    """`training.json` beside the adapter: what was trained, how, and its curve."""
+    card = {"kind": kind, "settings": asdict(settings), "examples": examples, "curve": curve}
+    (folder / "training.json").write_text(json.dumps(card, indent=2, default=str), encoding="utf-8")
+
+
+def adapter_size_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.glob("adapter_model.*"))
+
+
+def save_adapter(model: Any, tokenizer: Any, out: Path, adapter_name: str = "default") -> None:
+    """LoRA weights and the marker rows only: the grown embedding matrix is left out (peft would
+    otherwise save all of it, ~230 MB for SmolLM2); `eraser4rag` grows it again when loading."""
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(str(out), save_embedding_layers=False, selected_adapters=[adapter_name])
+    tokenizer.save_pretrained(str(out))

@@ -1,0 +1,671 @@
+"""The annotation store: tasks, candidates with scores, reviews, annotators, training runs.
+
+Opens any SQLAlchemy URL (`sqlite:///...`, `postgresql://...`) or a SQLite file path; a
+SQLite database runs in WAL mode with foreign keys and a busy timeout, so several
+annotators (threads or processes) can write at once. Opening brings the schema to the
+migrations' head. Every public method is one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, and_, create_engine, delete, event, exists, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, aliased
+
+from core.annotation.candidates import CandidateProposal
+from core.annotation.scoring import Scores
+from core.annotation.tasks import AnnotationTask, keys_from_json, text_hash
+from storage.annotation_models import (
+    DECISIONS,
+    RUN_KINDS,
+    RUN_STATUSES,
+    SOURCE_KINDS,
+    AnnotationTaskRow,
+    AnnotatorRow,
+    CandidateRow,
+    ReviewRow,
+    TrainingRunRow,
+)
+from storage.db import current_revision, head_revision, session_factory, upgrade_to_head
+from storage.models import utc_now
+
+VIEWS = ("pending", "filtered-out", "disagreed", "all")
+POSITIVE = ("accept", "edit")  # a reviewed candidate that goes into the training set
+BUSY_TIMEOUT_MS = 10_000
+_UPGRADE_LOCK = threading.Lock()
+
+
+class AnnotationStoreError(RuntimeError):
+    """A refused store operation; the message says what and why."""
+
+
+@dataclass(frozen=True)
+class StoredCandidate:
+    id: int
+    task_id: int
+    source_kind: str
+    source: str
+    prompt: str
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    tokens_estimated: bool
+    seconds: float
+    r_pri: float | None
+    r_pub: float | None
+    leaked: tuple[tuple[str, str, str], ...]
+    scored_with: str
+    passed_filter: bool
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    task: AnnotationTask
+    candidate: StoredCandidate
+    reviews: tuple[tuple[str, str], ...]  # (annotator, decision) already on this candidate
+    remaining: int  # candidates left in this view for this annotator, this one included
+
+
+@dataclass(frozen=True)
+class AnnotatorProgress:
+    annotator: str
+    reviewed: int
+    accepted: int
+    edited: int
+    rejected: int
+    mean_seconds: float
+
+
+@dataclass(frozen=True)
+class AcceptedExample:
+    task: AnnotationTask
+    target: str
+    candidate_id: int
+    source: str
+
+
+@dataclass(frozen=True)
+class TrainingRun:
+    id: int
+    kind: str
+    status: str
+    settings: dict[str, Any]
+    curve: list[dict[str, Any]]
+    artefact_dir: str
+    message: str
+    examples: int
+    started_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None = field(default=None)
+
+
+def make_store_engine(url_or_path: str | Path) -> Engine:
+    """An engine on a SQLAlchemy URL or a SQLite file path (its folder is created)."""
+    text = str(url_or_path)
+    if "://" in text:
+        engine = create_engine(text)
+    else:
+        path = Path(text).expanduser()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    if cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "memory":
+        cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()
+
+
+class AnnotationStore:
+    def __init__(self, url_or_path: str | Path) -> None:
+        self.url = str(url_or_path)
+        self._engine = make_store_engine(url_or_path)
+        with _UPGRADE_LOCK:  # Alembic's context is module-global: one upgrade at a time per process
+            if current_revision(self._engine) != head_revision():
+                upgrade_to_head(self._engine)
+        self._sessions = session_factory(self._engine)
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> AnnotationStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        try:
+            with self._sessions.begin() as session:
+                yield session
+        except IntegrityError as exc:
+            raise AnnotationStoreError(f"the database refused the change: {exc.orig}") from exc
+
+    # --- annotators -----------------------------------------------------------------------------
+
+    def annotator_id(self, name: str) -> int:
+        """The annotator's id, created on first use (names are trimmed, 1-200 characters)."""
+        clean = _clean_annotator(name)
+        with self._transaction() as session:
+            return _annotator_id(session, clean)
+
+    def annotators(self) -> list[str]:
+        with self._transaction() as session:
+            return list(session.scalars(select(AnnotatorRow.name).order_by(AnnotatorRow.name)))
+
+    # --- tasks and candidates -------------------------------------------------------------------
+
+    def add_tasks(self, tasks: Iterable[AnnotationTask]) -> list[int]:
+        """Ids of the tasks in order; a task already stored (same content) keeps its id."""
+        ids: list[int] = []
+        with self._transaction() as session:
+            for task in tasks:
+                ids.append(_task_id(session, task))
+        return ids
+
+    def task(self, task_id: int) -> AnnotationTask:
+        with self._transaction() as session:
+            row = session.get(AnnotationTaskRow, task_id)
+            if row is None:
+                raise AnnotationStoreError(f"no annotation task {task_id}")
+            return _task_from_row(row)
+
+    def tasks(self, batch: str | None = None) -> list[AnnotationTask]:
+        with self._transaction() as session:
+            query = select(AnnotationTaskRow).order_by(AnnotationTaskRow.id)
+            if batch is not None:
+                query = query.where(AnnotationTaskRow.batch == batch)
+            return [_task_from_row(row) for row in session.scalars(query)]
+
+    def tasks_without_candidate_from(self, source: str, batch: str | None = None) -> list[AnnotationTask]:
+        """Tasks `source` has not proposed for yet: a stopped candidate run resumes with these."""
+        with self._transaction() as session:
+            has = exists().where(
+                and_(CandidateRow.task_id == AnnotationTaskRow.id, CandidateRow.source == source)
+            )
+            query = select(AnnotationTaskRow).where(~has).order_by(AnnotationTaskRow.id)
+            if batch is not None:
+                query = query.where(AnnotationTaskRow.batch == batch)
+            return [_task_from_row(row) for row in session.scalars(query)]
+
+    def add_candidate(self, task_id: int, proposal: CandidateProposal, scores: Scores | None) -> int:
+        """The candidate's id; the same text from the same source for the same task is stored once."""
+        if proposal.source_kind not in SOURCE_KINDS:
+            raise AnnotationStoreError(f"source kind {proposal.source_kind!r} is not one of {SOURCE_KINDS}")
+        with self._transaction() as session:
+            return _candidate_id(session, task_id, proposal, scores)
+
+    def candidate(self, candidate_id: int) -> StoredCandidate:
+        with self._transaction() as session:
+            row = session.get(CandidateRow, candidate_id)
+            if row is None:
+                raise AnnotationStoreError(f"no candidate {candidate_id}")
+            return _candidate_from_row(row)
+
+    def candidates(self, task_id: int) -> list[StoredCandidate]:
+        with self._transaction() as session:
+            rows = session.scalars(
+                select(CandidateRow).where(CandidateRow.task_id == task_id).order_by(CandidateRow.id)
+            )
+            return [_candidate_from_row(row) for row in rows]
+
+    def counts(self) -> dict[str, int]:
+        with self._transaction() as session:
+            return {
+                "tasks": session.scalar(select(func.count()).select_from(AnnotationTaskRow)) or 0,
+                "candidates": session.scalar(select(func.count()).select_from(CandidateRow)) or 0,
+                "passed_filter": session.scalar(
+                    select(func.count()).select_from(CandidateRow).where(CandidateRow.passed_filter.is_(True))
+                )
+                or 0,
+                "reviews": session.scalar(select(func.count()).select_from(ReviewRow)) or 0,
+            }
+
+    # --- the review queue -----------------------------------------------------------------------
+
+    def next_item(
+        self, annotator: str, view: str = "pending", overlap: bool = False, after: int | None = None
+    ) -> ReviewItem | None:
+        """The next candidate for `annotator` in `view`, by task then filter-passed first.
+
+        pending: not reviewed by this annotator, and (unless `overlap`, where two people
+        review the same items) by nobody; filtered-out: pending and failed the automatic
+        filter; disagreed: reviewed by two or more people who disagree; all: every candidate.
+        `after` skips to candidates after that id.
+        """
+        if view not in VIEWS:
+            raise AnnotationStoreError(f"view {view!r} is not one of {VIEWS}")
+        with self._transaction() as session:
+            annotator_id = _annotator_id(session, _clean_annotator(annotator))
+            condition = _view_condition(view, annotator_id, overlap)
+            query = select(CandidateRow).where(condition)
+            if after is not None:
+                query = query.where(CandidateRow.id > after)
+            row = session.scalars(query.order_by(CandidateRow.id).limit(1)).first()
+            if row is None:
+                return None
+            remaining = session.scalar(select(func.count()).select_from(CandidateRow).where(condition)) or 0
+            reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
+            return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining)
+
+    def item(
+        self, candidate_id: int, view: str = "all", annotator: str = "", overlap: bool = False
+    ) -> ReviewItem:
+        """One candidate as a review item (e.g. the one an undo brings back)."""
+        with self._transaction() as session:
+            row = session.get(CandidateRow, candidate_id)
+            if row is None:
+                raise AnnotationStoreError(f"no candidate {candidate_id}")
+            remaining = 1
+            if annotator:
+                annotator_id = _annotator_id(session, _clean_annotator(annotator))
+                condition = _view_condition(view, annotator_id, overlap)
+                count = select(func.count()).select_from(CandidateRow).where(condition)
+                remaining = session.scalar(count) or 0
+            reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
+            return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining)
+
+    def review(
+        self, candidate_id: int, annotator: str, decision: str, edited_text: str = "", seconds: float = 0.0
+    ) -> int:
+        """Record (or replace) `annotator`'s decision on a candidate; returns the review id."""
+        if decision not in DECISIONS:
+            raise AnnotationStoreError(f"decision {decision!r} is not one of {DECISIONS}")
+        if decision == "edit" and not edited_text.strip():
+            raise AnnotationStoreError("an edit needs the edited text: it is empty")
+        with self._transaction() as session:
+            if session.get(CandidateRow, candidate_id) is None:
+                raise AnnotationStoreError(f"no candidate {candidate_id}")
+            annotator_id = _annotator_id(session, _clean_annotator(annotator))
+            session.execute(
+                delete(ReviewRow).where(
+                    ReviewRow.candidate_id == candidate_id, ReviewRow.annotator_id == annotator_id
+                )
+            )
+            row = ReviewRow(
+                candidate_id=candidate_id,
+                annotator_id=annotator_id,
+                decision=decision,
+                edited_text=edited_text if decision == "edit" else "",
+                seconds=max(0.0, float(seconds)),
+                created_at=utc_now(),
+            )
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def undo_last(self, annotator: str) -> int | None:
+        """Delete `annotator`'s latest review; returns its candidate id (None when there is none)."""
+        with self._transaction() as session:
+            annotator_id = _annotator_id(session, _clean_annotator(annotator))
+            row = session.scalars(
+                select(ReviewRow)
+                .where(ReviewRow.annotator_id == annotator_id)
+                .order_by(ReviewRow.created_at.desc(), ReviewRow.id.desc())
+                .limit(1)
+            ).first()
+            if row is None:
+                return None
+            candidate_id = row.candidate_id
+            session.delete(row)
+            return candidate_id
+
+    def progress(self) -> list[AnnotatorProgress]:
+        with self._transaction() as session:
+            rows = session.execute(
+                select(AnnotatorRow.name, ReviewRow.decision, func.count(), func.avg(ReviewRow.seconds))
+                .join(ReviewRow, ReviewRow.annotator_id == AnnotatorRow.id)
+                .group_by(AnnotatorRow.name, ReviewRow.decision)
+            ).all()
+        by_name: dict[str, dict[str, Any]] = {}
+        for name, decision, count, mean in rows:
+            entry = by_name.setdefault(name, {"seconds": 0.0, "n": 0})
+            entry[decision] = count
+            entry["seconds"] += (mean or 0.0) * count
+            entry["n"] += count
+        return [
+            AnnotatorProgress(
+                annotator=name,
+                reviewed=e["n"],
+                accepted=e.get("accept", 0),
+                edited=e.get("edit", 0),
+                rejected=e.get("reject", 0),
+                mean_seconds=e["seconds"] / e["n"] if e["n"] else 0.0,
+            )
+            for name, e in sorted(by_name.items())
+        ]
+
+    def decision_pairs(self, first: str, second: str) -> list[tuple[str, str]]:
+        """(first's decision, second's decision) on every candidate both reviewed."""
+        a, b = aliased(ReviewRow), aliased(ReviewRow)
+        with self._transaction() as session:
+            first_id = _annotator_id(session, _clean_annotator(first))
+            second_id = _annotator_id(session, _clean_annotator(second))
+            rows = session.execute(
+                select(a.decision, b.decision)
+                .join(b, a.candidate_id == b.candidate_id)
+                .where(a.annotator_id == first_id, b.annotator_id == second_id)
+                .order_by(a.candidate_id)
+            ).all()
+            return [(x, y) for x, y in rows]
+
+    def accepted_examples(self) -> list[AcceptedExample]:
+        """Candidates every reviewer accepted or edited; the target is the latest edit, else the text."""
+        with self._transaction() as session:
+            negative = exists().where(
+                and_(ReviewRow.candidate_id == CandidateRow.id, ReviewRow.decision == "reject")
+            )
+            reviewed = exists().where(ReviewRow.candidate_id == CandidateRow.id)
+            rows = session.scalars(select(CandidateRow).where(reviewed, ~negative).order_by(CandidateRow.id))
+            examples = []
+            for row in rows:
+                edits = [r for r in row.reviews if r.decision == "edit"]
+                target = max(edits, key=lambda r: (r.created_at, r.id)).edited_text if edits else row.text
+                examples.append(AcceptedExample(_task_from_row(row.task), target, row.id, row.source))
+            return examples
+
+    def import_examples(
+        self, examples: Sequence[tuple[AnnotationTask, str]], annotator: str, source: str
+    ) -> tuple[int, int]:
+        """Store imported (task, target) pairs as accepted by `annotator`; returns (added, duplicates)."""
+        added = duplicates = 0
+        with self._transaction() as session:
+            annotator_id = _annotator_id(session, _clean_annotator(annotator))
+            for task, target in examples:
+                task_id = _task_id(session, task)
+                proposal = CandidateProposal("import", source, target)
+                before = session.scalar(  # the same rewrite of the same task, from any source
+                    select(CandidateRow.id).where(
+                        CandidateRow.task_id == task_id, CandidateRow.text_hash == text_hash(target)
+                    )
+                )
+                if before is not None:
+                    duplicates += 1
+                    continue
+                candidate_id = _candidate_id(session, task_id, proposal, None)
+                session.add(
+                    ReviewRow(
+                        candidate_id=candidate_id,
+                        annotator_id=annotator_id,
+                        decision="accept",
+                        edited_text="",
+                        seconds=0.0,
+                        created_at=utc_now(),
+                    )
+                )
+                added += 1
+        return added, duplicates
+
+    # --- training runs --------------------------------------------------------------------------
+
+    def start_run(self, kind: str, settings: dict[str, Any], examples: int = 0) -> int:
+        if kind not in RUN_KINDS:
+            raise AnnotationStoreError(f"run kind {kind!r} is not one of {RUN_KINDS}")
+        with self._transaction() as session:
+            row = TrainingRunRow(
+                kind=kind,
+                status="running",
+                settings=_json_safe(settings),
+                curve=[],
+                artefact_dir="",
+                message="",
+                examples=examples,
+                started_at=utc_now(),
+                updated_at=utc_now(),
+            )
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def log_points(self, run_id: int, points: Sequence[dict[str, Any]]) -> None:
+        """Append curve points (and mark the run alive)."""
+        with self._transaction() as session:
+            row = _run_row(session, run_id)
+            row.curve = [*row.curve, *(_json_safe(p) for p in points)]
+            row.updated_at = utc_now()
+
+    def finish_run(self, run_id: int, status: str, message: str = "", artefact_dir: str = "") -> None:
+        if status not in RUN_STATUSES or status == "running":
+            raise AnnotationStoreError(
+                f"a finished run's status is one of {RUN_STATUSES[1:]}, not {status!r}"
+            )
+        with self._transaction() as session:
+            row = _run_row(session, run_id)
+            row.status = status
+            row.message = message
+            row.artefact_dir = artefact_dir or row.artefact_dir
+            row.updated_at = row.finished_at = utc_now()
+
+    def run(self, run_id: int) -> TrainingRun:
+        with self._transaction() as session:
+            return _run_from_row(_run_row(session, run_id))
+
+    def runs(self, limit: int = 50) -> list[TrainingRun]:
+        with self._transaction() as session:
+            rows = session.scalars(select(TrainingRunRow).order_by(TrainingRunRow.id.desc()).limit(limit))
+            return [_run_from_row(row) for row in rows]
+
+    def fail_interrupted_runs(self, silent_for_s: float = 300.0) -> list[int]:
+        """Mark failed the runs still 'running' and silent for `silent_for_s` (their process died)."""
+        cutoff = utc_now() - timedelta(seconds=silent_for_s)
+        with self._transaction() as session:
+            rows = list(
+                session.scalars(
+                    select(TrainingRunRow).where(
+                        TrainingRunRow.status == "running", TrainingRunRow.updated_at < cutoff
+                    )
+                )
+            )
+            for row in rows:
+                row.status = "failed"
+                row.message = (
+                    f"interrupted: no progress since {row.updated_at:%Y-%m-%d %H:%M:%S} UTC "
+                    "(the process running it stopped); start the run again"
+                )
+                row.finished_at = utc_now()
+            return [row.id for row in rows]
+
+
+# --- helpers ----------------------------------------------------------------------------------------
+
+
+def _clean_annotator(name: str) -> str:
+    clean = " ".join(str(name).split())
+    if not clean:
+        raise AnnotationStoreError("sign in or give an annotator name: every review records who made it")
+    if len(clean) > 200:
+        raise AnnotationStoreError("an annotator name is at most 200 characters")
+    return clean
+
+
+def _annotator_id(session: Session, name: str) -> int:
+    found = session.scalar(select(AnnotatorRow.id).where(AnnotatorRow.name == name))
+    if found is not None:
+        return found
+    row = AnnotatorRow(name=name, created_at=utc_now())
+    session.add(row)
+    session.flush()
+    return row.id
+
+
+def _task_id(session: Session, task: AnnotationTask) -> int:
+    key = task.key
+    found = session.scalar(select(AnnotationTaskRow.id).where(AnnotationTaskRow.key == key))
+    if found is not None:
+        return found
+    row = AnnotationTaskRow(
+        key=key,
+        batch=task.batch,
+        definition=task.definition,
+        doc_id=task.doc_id,
+        title=task.title,
+        text=task.text,
+        query=task.query,
+        private=[list(k) for k in task.private],
+        public=[list(k) for k in task.public],
+        global_private=[list(k) for k in task.global_private],
+        global_public=[list(k) for k in task.global_public],
+        occurrences=[list(o) for o in task.occurrences],
+        created_at=utc_now(),
+    )
+    session.add(row)
+    session.flush()
+    return row.id
+
+
+def _candidate_id(session: Session, task_id: int, proposal: CandidateProposal, scores: Scores | None) -> int:
+    digest = text_hash(proposal.text)
+    found = session.scalar(
+        select(CandidateRow.id).where(
+            CandidateRow.task_id == task_id,
+            CandidateRow.source == proposal.source,
+            CandidateRow.text_hash == digest,
+        )
+    )
+    if found is not None:
+        return found
+    if session.get(AnnotationTaskRow, task_id) is None:
+        raise AnnotationStoreError(f"no annotation task {task_id}")
+    row = CandidateRow(
+        task_id=task_id,
+        source_kind=proposal.source_kind,
+        source=proposal.source,
+        prompt=proposal.prompt,
+        text=proposal.text,
+        text_hash=digest,
+        prompt_tokens=proposal.prompt_tokens,
+        completion_tokens=proposal.completion_tokens,
+        tokens_estimated=proposal.tokens_estimated,
+        seconds=proposal.seconds,
+        r_pri=scores.r_pri if scores else None,
+        r_pub=scores.r_pub if scores else None,
+        leaked=[list(k) for k in scores.leaked] if scores else [],
+        scored_with=scores.scored_with if scores else "",
+        passed_filter=bool(scores and scores.passed),
+        notes=list(proposal.notes),
+        created_at=utc_now(),
+    )
+    session.add(row)
+    session.flush()
+    return row.id
+
+
+def _view_condition(view: str, annotator_id: int, overlap: bool) -> Any:
+    mine = exists().where(
+        and_(ReviewRow.candidate_id == CandidateRow.id, ReviewRow.annotator_id == annotator_id)
+    )
+    anyone = exists().where(ReviewRow.candidate_id == CandidateRow.id)
+    pending = ~mine if overlap else ~anyone
+    if view == "pending":
+        return pending
+    if view == "filtered-out":
+        return and_(pending, CandidateRow.passed_filter.is_(False))
+    if view == "disagreed":
+        yes = exists().where(
+            and_(ReviewRow.candidate_id == CandidateRow.id, ReviewRow.decision.in_(POSITIVE))
+        )
+        no = exists().where(and_(ReviewRow.candidate_id == CandidateRow.id, ReviewRow.decision == "reject"))
+        return and_(yes, no)
+    return CandidateRow.id.is_not(None)
+
+
+def _task_from_row(row: AnnotationTaskRow) -> AnnotationTask:
+    where = f"task {row.id}"
+    return AnnotationTask(
+        doc_id=row.doc_id,
+        text=row.text,
+        private=keys_from_json(row.private, f"{where} private"),
+        public=keys_from_json(row.public, f"{where} public"),
+        global_private=keys_from_json(row.global_private, f"{where} global_private"),
+        global_public=keys_from_json(row.global_public, f"{where} global_public"),
+        occurrences=tuple((o[0], o[1], o[2], int(o[3]), int(o[4])) for o in row.occurrences),
+        title=row.title,
+        query=row.query,
+        batch=row.batch,
+        definition=row.definition,
+        id=row.id,
+    )
+
+
+def _candidate_from_row(row: CandidateRow) -> StoredCandidate:
+    return StoredCandidate(
+        id=row.id,
+        task_id=row.task_id,
+        source_kind=row.source_kind,
+        source=row.source,
+        prompt=row.prompt,
+        text=row.text,
+        prompt_tokens=row.prompt_tokens,
+        completion_tokens=row.completion_tokens,
+        tokens_estimated=row.tokens_estimated,
+        seconds=row.seconds,
+        r_pri=row.r_pri,
+        r_pub=row.r_pub,
+        leaked=tuple((k[0], k[1], k[2]) for k in row.leaked),
+        scored_with=row.scored_with,
+        passed_filter=row.passed_filter,
+        notes=tuple(row.notes),
+    )
+
+
+def _run_row(session: Session, run_id: int) -> TrainingRunRow:
+    row = session.get(TrainingRunRow, run_id)
+    if row is None:
+        raise AnnotationStoreError(f"no training run {run_id}")
+    return row
+
+
+def _run_from_row(row: TrainingRunRow) -> TrainingRun:
+    return TrainingRun(
+        id=row.id,
+        kind=row.kind,
+        status=row.status,
+        settings=dict(row.settings),
+        curve=list(row.curve),
+        artefact_dir=row.artefact_dir,
+        message=row.message,
+        examples=row.examples,
+        started_at=row.started_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
+    )
+
+
+def _json_safe(value: Any) -> Any:
+    """Settings and curve points as JSON; anything named like a secret is refused, never stored."""
+    if isinstance(value, dict):
+        for key in value:
+            if any(
+                word in str(key).lower()
+                for word in ("api_key", "apikey", "secret", "password", "token_value")
+            ):
+                raise AnnotationStoreError(
+                    f"refusing to store {key!r}: secrets are never written to the database"
+                )
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def content_digest(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()

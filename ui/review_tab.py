@@ -1,0 +1,429 @@
+"""Review tab: people accept, edit or reject candidate rewrites, one at a time (Eraser4RAG 3.1.1).
+
+Original and candidate side by side (removed words struck through in the original, private
+spans highlighted, inserted words marked in the candidate), the automatic scores, and the
+buttons with their keyboard shortcuts (a accept, e edit then Ctrl+Enter save, r reject,
+u undo, s skip). A decision is saved with who made it and how long the item was shown, and
+the next item follows. Views: pending, filtered-out, disagreed; overlap mode shows items
+another annotator already reviewed, and the progress table shows Cohen's kappa per pair.
+The store is `storage.annotation_store.AnnotationStore` (opened from `--annotation-db`).
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from typing import Any
+
+import gradio as gr
+
+from core.annotation.agreement import cohen_kappa
+from core.erasers.base import edits_between
+from ui import messages
+from ui.context import StudioContext
+
+VIEWS = ["pending", "filtered-out", "disagreed", "all"]
+SHORTCUTS = "Keys: **a** accept · **e** edit (Ctrl+Enter saves) · **r** reject · **u** undo · **s** skip"
+
+HEAD = """<script>
+document.addEventListener('keydown', (event) => {
+  const accept = document.querySelector('#rps-review-accept');
+  if (!accept || accept.offsetParent === null) return;  // the review tab is not shown
+  const click = (name) => { event.preventDefault(); document.querySelector('#rps-review-' + name).click(); };
+  const target = event.target;
+  if (target.closest && target.closest('#rps-review-edit')) {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) click('save-edit');
+    if (event.key === 'Escape') target.blur();
+    return;
+  }
+  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.isContentEditable) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === 'e') {
+    event.preventDefault();
+    document.querySelector('#rps-review-edit textarea').focus();
+    return;
+  }
+  const names = {a: 'accept', r: 'reject', u: 'undo', s: 'skip'};
+  if (names[event.key]) click(names[event.key]);
+});
+</script>"""
+
+
+def build(ctx: StudioContext) -> None:
+    store = _Store(ctx.settings.annotation_store_url)
+    with gr.Tab("Review rewrites", id="review"):
+        gr.Markdown("Review candidate rewrites for training the eraser4rag rewriter. " + SHORTCUTS)
+        with gr.Row():
+            annotator = ctx.register("review-annotator", gr.Textbox(label="Annotator", max_lines=1, scale=2))
+            view = ctx.register("review-view", gr.Radio(VIEWS, value="pending", label="Show", scale=3))
+            overlap = ctx.register(
+                "review-overlap", gr.Checkbox(label="Overlap mode (two people review the same items)")
+            )
+            load = ctx.register("review-load", gr.Button("Start / refresh", scale=1))
+        status = ctx.register("review-status", gr.Markdown(""))
+        diff = ctx.register("review-diff", gr.HTML(""))
+        scores = ctx.register("review-scores", gr.Markdown(""))
+        edit = ctx.register("review-edit", gr.Textbox(label="Candidate (edit, then Ctrl+Enter)", lines=5))
+        with gr.Row():
+            accept = ctx.register("review-accept", gr.Button("Accept (a)", variant="primary"))
+            save_edit = ctx.register("review-save-edit", gr.Button("Save edit (Ctrl+Enter)"))
+            reject = ctx.register("review-reject", gr.Button("Reject (r)", variant="stop"))
+            undo = ctx.register("review-undo", gr.Button("Undo (u)"))
+            skip = ctx.register("review-skip", gr.Button("Skip (s)"))
+        progress = ctx.register("review-progress", gr.Markdown(""))
+        shown = gr.State(value=None)  # {"candidate": id, "at": monotonic seconds}
+        with gr.Accordion("Train the rewriter on accepted items", open=False):
+            gr.Markdown(
+                "SFT (TRL SFTTrainer + LoRA) on every accepted item, then RL from that adapter. "
+                "Runs in the background; the curve is read from the store, so it survives a reload."
+            )
+            with gr.Row():
+                train_kind = ctx.register("train-kind", gr.Radio(["sft", "rl"], value="sft", label="Stage"))
+                train_out = ctx.register(
+                    "train-out", gr.Textbox(label="Adapter folder to write", max_lines=1)
+                )
+                train_sft_dir = ctx.register(
+                    "train-sft-dir", gr.Textbox(label="SFT adapter (RL only)", max_lines=1)
+                )
+                train_steps = ctx.register(
+                    "train-steps", gr.Number(label="Max steps / iterations (0 = full)", value=0, precision=0)
+                )
+            with gr.Row():
+                train_start = ctx.register("train-start", gr.Button("Start training"))
+                train_cancel = ctx.register("train-cancel", gr.Button("Cancel", variant="stop"))
+            train_status = ctx.register("train-status", gr.Markdown(""))
+            train_curve = ctx.register(
+                "train-curve", gr.LinePlot(x="step", y="value", color="metric", label="Latest run")
+            )
+            timer = gr.Timer(2.0)
+
+    inputs = [annotator, view, overlap, shown]
+    outputs = [status, diff, scores, edit, progress, shown]
+
+    def wire(trigger: Any, handler: Any, extra: list[Any], name: str) -> None:
+        trigger(
+            _signed_in(_errors(handler), len(extra)),
+            inputs=inputs + extra,
+            outputs=outputs,
+            api_name=name,
+            show_progress="hidden",
+        )
+
+    wire(load.click, lambda a, v, o, s: store.show(a, v, o), [], "review_show")
+    wire(accept.click, lambda a, v, o, s: store.decide(a, v, o, s, "accept", ""), [], "review_accept")
+    wire(reject.click, lambda a, v, o, s: store.decide(a, v, o, s, "reject", ""), [], "review_reject")
+    wire(
+        save_edit.click,
+        lambda a, v, o, s, text: store.decide(a, v, o, s, "edit", text),
+        [edit],
+        "review_edit",
+    )
+    wire(undo.click, lambda a, v, o, s: store.undo(a, v, o), [], "review_undo")
+    wire(
+        skip.click,
+        lambda a, v, o, s: store.show(a, v, o, after=(s or {}).get("candidate")),
+        [],
+        "review_skip",
+    )
+    wire(annotator.submit, lambda a, v, o, s: store.show(a, v, o), [], "review_annotator")
+    wire(view.change, lambda a, v, o, s: store.show(a, v, o) if a.strip() else _empty(""), [], "review_view")
+    wire(
+        overlap.change,
+        lambda a, v, o, s: store.show(a, v, o) if a.strip() else _empty(""),
+        [],
+        "review_overlap",
+    )
+
+    trainer = _Trainer(ctx.settings, store)
+    train_outputs = [train_status, train_curve]
+    train_start.click(
+        _errors(trainer.start),
+        [train_kind, train_out, train_sft_dir, train_steps],
+        train_outputs,
+        api_name="train_start",
+        show_progress="hidden",
+    )
+    train_cancel.click(
+        _errors(trainer.cancel), [], train_outputs, api_name="train_cancel", show_progress="hidden"
+    )
+    timer.tick(trainer.latest, [], train_outputs, api_visibility="private", show_progress="hidden")
+
+
+def _errors(handler: Any) -> Any:
+    def wrapped(*args: Any) -> Any:
+        try:
+            return handler(*args)
+        except (RuntimeError, ValueError) as exc:
+            raise messages.error(str(exc)) from exc
+
+    return wrapped
+
+
+def _signed_in(handler: Any, extra: int) -> Any:
+    """With the studio's sign-in on, the signed-in user is the annotator (the name box is ignored).
+
+    Gradio passes `gr.Request` to a parameter annotated with it, found by position: hence one
+    wrapper per input count.
+    """
+
+    def user(annotator: str, request: gr.Request | None) -> str:
+        return getattr(request, "username", None) or annotator
+
+    if extra:
+
+        def with_text(
+            annotator: str, view: str, overlap: bool, shown: Any, text: str, request: gr.Request
+        ) -> Any:
+            return handler(user(annotator, request), view, overlap, shown, text)
+
+        return with_text
+
+    def plain(annotator: str, view: str, overlap: bool, shown: Any, request: gr.Request) -> Any:
+        return handler(user(annotator, request), view, overlap, shown)
+
+    return plain
+
+
+def _empty(message: str) -> tuple[Any, ...]:
+    return message, "", "", "", "", None
+
+
+class _Store:
+    """The store opened on first use (the tab builds without touching the database)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._store: Any = None
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from storage.annotation_store import AnnotationStore
+
+            self._store = AnnotationStore(self.url)
+            self._store.fail_interrupted_runs()  # runs of a studio that was killed: failed, with the reason
+        return self._store
+
+    def show(
+        self, annotator: str, view: str, overlap: bool, after: int | None = None, note: str = ""
+    ) -> tuple:
+        item = self.store.next_item(annotator, view, overlap, after)
+        if item is None and after is not None:
+            item = self.store.next_item(annotator, view, overlap)
+        return self._render(annotator, item, note, view)
+
+    def decide(
+        self, annotator: str, view: str, overlap: bool, shown: dict | None, decision: str, text: str
+    ) -> tuple:
+        if not shown:
+            raise ValueError("no item is shown: press Start first")
+        seconds = time.monotonic() - shown["at"]
+        self.store.review(shown["candidate"], annotator, decision, text, seconds)
+        return self.show(
+            annotator, view, overlap, note=f"Saved: {decision} (candidate {shown['candidate']})."
+        )
+
+    def undo(self, annotator: str, view: str, overlap: bool) -> tuple:
+        candidate = self.store.undo_last(annotator)
+        if candidate is None:
+            return self.show(annotator, view, overlap, note="Nothing to undo.")
+        item = self.store.item(candidate, view, annotator, overlap)
+        return self._render(annotator, item, f"Undone: candidate {candidate} is pending again.", view)
+
+    def _render(self, annotator: str, item: Any, note: str, view: str) -> tuple:
+        progress = self._progress()
+        if item is None:
+            return (
+                f"{html.escape(note)} Nothing left in *{view}* for {html.escape(annotator)}.",
+                "",
+                "",
+                "",
+                progress,
+                None,
+            )
+        c = item.candidate
+        status = (
+            f"{html.escape(note)} {item.remaining} item(s) left in *{view}*. "
+            f"Task {item.task.id}, candidate {c.id}."
+        )
+        shown = {"candidate": c.id, "at": time.monotonic()}
+        return (
+            status,
+            diff_html(item.task.text, c.text, item.task.private_spans),
+            scores_markdown(item),
+            c.text,
+            progress,
+            shown,
+        )
+
+    def _progress(self) -> str:
+        rows = self.store.progress()
+        if not rows:
+            return ""
+        lines = [
+            "| annotator | reviewed | accepted | edited | rejected | s per item |",
+            "|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {_md(p.annotator)} | {p.reviewed} | {p.accepted} | {p.edited} | {p.rejected} | "
+            f"{p.mean_seconds:.1f} |"
+            for p in rows
+        ]
+        names = [p.annotator for p in rows]
+        for i, first in enumerate(names):
+            for second in names[i + 1 :]:
+                agreement = cohen_kappa(self.store.decision_pairs(first, second))
+                if agreement.items:
+                    kappa = "undefined" if agreement.kappa is None else f"{agreement.kappa:.2f}"
+                    lines.append(
+                        f"\nAgreement {_md(first)} / {_md(second)}: {agreement.items} shared item(s), "
+                        f"Cohen's kappa {kappa}"
+                    )
+        return "\n".join(lines)
+
+
+def _md(text: str) -> str:
+    """User text inside Markdown: HTML-escaped and Markdown punctuation neutralised."""
+    escaped = html.escape(text)
+    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~" else ch for ch in escaped)
+
+
+def scores_markdown(item: Any) -> str:
+    c = item.candidate
+
+    def fmt(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.2f}"
+
+    verdict = "passed" if c.passed_filter else "**filtered out**"
+    reviews = ", ".join(f"{_md(name)}: {decision}" for name, decision in item.reviews) or "none yet"
+    leaked = len(c.leaked)
+    return (
+        f"r_pri {fmt(c.r_pri)} · r_pub {fmt(c.r_pub)} · leak check {leaked} of {len(item.task.private)} "
+        f"private triple(s) still named · automatic filter: {verdict} · source {_md(c.source)} · "
+        f"reviews: {reviews}"
+    )
+
+
+def diff_html(original: str, candidate: str, private_spans: tuple[tuple[int, int], ...]) -> str:
+    """Two escaped columns: the original with removed text struck and private spans highlighted,
+    the candidate with inserted text marked."""
+    edits = edits_between(original, candidate)
+    removed = [e.original_span for e in edits if e.kind in ("removed", "replaced")]
+    inserted = [e.rewrite_span for e in edits if e.kind in ("inserted", "replaced")]
+    left = _marked(
+        original, [(s, "rps-private") for s in private_spans] + [(s, "rps-removed") for s in removed]
+    )
+    right = _marked(candidate, [(s, "rps-inserted") for s in inserted])
+    style = (
+        "<style>.rps-private{background:#ffd8a8}.rps-removed{text-decoration:line-through;color:#c92a2a}"
+        ".rps-inserted{background:#d3f9d8}.rps-review-col{white-space:pre-wrap;flex:1;padding:8px;"
+        "border:1px solid #ddd;border-radius:6px}</style>"
+    )
+    return (
+        f"{style}<div style='display:flex;gap:12px'><div class='rps-review-col' id='rps-review-original'>"
+        f"<b>Original</b><br>{left}</div><div class='rps-review-col' id='rps-review-candidate'>"
+        f"<b>Candidate</b><br>{right}</div></div>"
+    )
+
+
+def _marked(text: str, spans: list[tuple[tuple[int, int], str]]) -> str:
+    """`text` escaped, each character wrapped in the classes of the spans covering it."""
+    classes: list[set[str]] = [set() for _ in text]
+    for (start, end), name in spans:
+        for i in range(max(0, start), min(len(text), end)):
+            classes[i].add(name)
+    pieces: list[str] = []
+    run_start = 0
+    for i in range(1, len(text) + 1):
+        if i == len(text) or classes[i] != classes[run_start]:
+            chunk = html.escape(text[run_start:i])
+            names = " ".join(sorted(classes[run_start]))
+            pieces.append(f"<span class='{names}'>{chunk}</span>" if names else chunk)
+            run_start = i
+    return "".join(pieces)
+
+
+class _Trainer:
+    """Background training runs started from the tab; their state lives in the store."""
+
+    def __init__(self, settings: Any, store: _Store) -> None:
+        from core.training.jobs import BackgroundJobs
+
+        self.settings = settings
+        self.store = store
+        self.jobs = BackgroundJobs()
+
+    def start(self, kind: str, out: str, sft_dir: str, steps: float | None) -> tuple:
+        from pathlib import Path
+
+        if not out.strip():
+            raise ValueError("give the adapter folder to write")
+        limit = int(steps or 0)
+        folder = Path(out.strip()).expanduser()
+        store = self.store.store
+        if kind == "sft":
+            from core.training.sft import SftSettings, train_sft
+
+            examples = [(e.task, e.target) for e in store.accepted_examples()]
+            if not examples:
+                raise ValueError("no accepted items yet: accept or edit some candidates first")
+            config = SftSettings(
+                model=self.settings.rewriter_model,
+                cache_dir=self.settings.cache_dir,
+                max_steps=limit if limit > 0 else -1,
+            )
+            self.jobs.start(
+                store,
+                "sft",
+                config,
+                len(examples),
+                folder,
+                lambda hooks: train_sft(examples, folder, config, hooks),
+            )
+        else:
+            from core.extract import get_extractor
+            from core.training.rl import RlSettings, train_rl
+
+            tasks = [e.task for e in store.accepted_examples()] or store.tasks()
+            config = RlSettings(
+                sft_adapter=sft_dir.strip(),
+                model=self.settings.rewriter_model,
+                cache_dir=self.settings.cache_dir,
+                **({"iterations": limit} if limit > 0 else {}),
+            )
+            evaluator = get_extractor(self.settings.eval_extractor or self.settings.extractor, self.settings)
+            self.jobs.start(
+                store,
+                "rl",
+                config,
+                len(tasks),
+                folder,
+                lambda hooks: train_rl(tasks, folder, config, evaluator, hooks),
+            )
+        return self.latest()
+
+    def cancel(self) -> tuple:
+        runs = self.store.store.runs(limit=1)
+        if runs and runs[0].status == "running" and self.jobs.cancel(runs[0].id):
+            status, curve = self.latest()
+            return f"Cancelling run {runs[0].id} after its current step. " + status, curve
+        return "No run of this studio is running.", self.latest()[1]
+
+    def latest(self) -> tuple:
+        import pandas as pd
+
+        runs = self.store.store.runs(limit=1)
+        if not runs:
+            return "No training run yet.", pd.DataFrame({"step": [], "value": [], "metric": []})
+        run = runs[0]
+        metric = "loss" if run.kind == "sft" else "reward"
+        rows = [
+            {"step": p["step"], "value": p[metric], "metric": metric}
+            for p in run.curve
+            if p.get(metric) is not None
+        ]
+        status = (
+            f"Run {run.id} ({run.kind}): **{run.status}**, {len(run.curve)} point(s). "
+            f"{html.escape(run.message)} {html.escape(run.artefact_dir)}"
+        )
+        return status, pd.DataFrame(rows or {"step": [], "value": [], "metric": []})
