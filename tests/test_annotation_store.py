@@ -147,7 +147,7 @@ def test_training_runs_record_curves_and_interrupted_runs_fail(store: Annotation
 
 
 def test_previous_release_database_upgrades_in_place(tmp_path: Path) -> None:
-    """A database at the revision before the annotation tables (0003) filled with rows upgrades with every row kept."""
+    """A database at 0003 (before the annotation tables) filled with rows upgrades, every row kept."""
     path = tmp_path / "old.sqlite3"
     engine = make_engine(path)
     upgrade_to(engine, "0003_rewrites")

@@ -32,7 +32,14 @@ log = logging.getLogger("rps")
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 # One module per tab, in display order; each exposes `build(ctx: StudioContext) -> None`.
-TAB_MODULES = ["ui.documents_tab", "ui.graph_tab", "ui.risk_tab", "ui.rewrite_tab", "ui.aback_tab", "ui.review_tab"]
+TAB_MODULES = [
+    "ui.documents_tab",
+    "ui.graph_tab",
+    "ui.risk_tab",
+    "ui.rewrite_tab",
+    "ui.aback_tab",
+    "ui.review_tab",
+]
 
 CSS_PATH = Path(__file__).resolve().parents[1] / "assets" / "studio.css"
 TITLE = "RAG Privacy Studio"
@@ -90,8 +97,14 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
             demo.load(
                 _open_session(settings, autosaver, notice),
                 [state, browser_id],
-                [state, ctx.get(MESSAGE), browser_id, ctx.session_state, ctx.user_state,
-                 ctx.get("session_info")],
+                [
+                    state,
+                    ctx.get(MESSAGE),
+                    browser_id,
+                    ctx.session_state,
+                    ctx.user_state,
+                    ctx.get("session_info"),
+                ],
                 api_visibility="private",
                 show_progress="minimal",
             )
