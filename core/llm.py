@@ -87,7 +87,30 @@ class ChatClient(ABC):
         """The assistant's reply to `messages` (greedy when temperature == 0)."""
 
 
-class OpenAICompatibleClient(ChatClient):
+class CountingChatClient(ChatClient):
+    """A client that knows its token counts: `chat` is `chat_with_usage` without them."""
+
+    @abstractmethod
+    def chat_with_usage(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> ChatReply:
+        """The reply and its real token counts."""
+
+    def chat(
+        self,
+        messages: list[Message],
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> str:
+        return self.chat_with_usage(messages, max_tokens, temperature, seed).text
+
+
+class OpenAICompatibleClient(CountingChatClient):
     """Chat completions from any server that speaks the OpenAI `/v1/chat/completions` API."""
 
     def __init__(self, base_url: str, model: str, api_key: str = "", timeout_s: float = 60) -> None:
@@ -104,15 +127,6 @@ class OpenAICompatibleClient(ChatClient):
         self._client = OpenAI(
             base_url=base_url, api_key=api_key or "not-needed", timeout=timeout_s, max_retries=0
         )
-
-    def chat(
-        self,
-        messages: list[Message],
-        max_tokens: int = 256,
-        temperature: float = 0.0,
-        seed: int | None = None,
-    ) -> str:
-        return self.chat_with_usage(messages, max_tokens, temperature, seed).text
 
     def chat_with_usage(
         self,
@@ -156,7 +170,7 @@ class OpenAICompatibleClient(ChatClient):
         return text.replace(self.base_url, self.shown_url) if self.base_url != self.shown_url else text
 
 
-class LocalChatClient(ChatClient):
+class LocalChatClient(CountingChatClient):
     """The local causal LM (default: embedded SmolLM2-135M-Instruct) through its chat template."""
 
     def __init__(self, name_or_path: str = "", cache_dir: str = "") -> None:
@@ -164,15 +178,6 @@ class LocalChatClient(ChatClient):
         self.cache_dir = cache_dir
         self.name = f"local:{name_or_path or 'SmolLM2-135M-Instruct'}"
         self._lock = threading.Lock()
-
-    def chat(
-        self,
-        messages: list[Message],
-        max_tokens: int = 256,
-        temperature: float = 0.0,
-        seed: int | None = None,
-    ) -> str:
-        return self.chat_with_usage(messages, max_tokens, temperature, seed).text
 
     def chat_with_usage(
         self,

@@ -156,7 +156,7 @@ NO_PRIVATE_NOTE = (
 
 
 def format_reason(state: str, keys: Iterable[TripleKey]) -> str:
-    """"private (mara voss, live_in, harrow vale)" for the edits of several keys."""
+    """ "private (mara voss, live_in, harrow vale)" for the edits of several keys."""
     return "; ".join(f"{state} ({h}, {r}, {t})" for h, r, t in keys)
 
 
@@ -165,3 +165,16 @@ def occurrences_by_doc(triples: Iterable[Triple]) -> dict[str, list[Triple]]:
     for triple in triples:
         grouped[triple.doc_id].append(triple)
     return grouped
+
+
+def rewrite_each(
+    request: EraseRequest,
+    rewrite_document: Callable[[Document, EraseRequest], Rewrite],
+    progress: Progress | None = None,
+) -> Iterator[Rewrite]:
+    """The erasers' common loop: one rewrite per document, in order, reporting progress after each."""
+    total = len(request.documents)
+    for done, document in enumerate(request.documents, start=1):
+        yield rewrite_document(document, request)
+        if progress is not None:
+            progress(done, total)

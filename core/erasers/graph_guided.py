@@ -36,6 +36,7 @@ from core.erasers.base import (
     apply_replacements,
     edits_between,
     format_reason,
+    rewrite_each,
 )
 from core.erasers.mentions import find_mentions, inside_longer_entity, surname
 from core.models import get_spacy
@@ -84,11 +85,7 @@ class GraphGuidedEraser:
         self.parse = ParseCache(spacy_model)
 
     def erase(self, request: EraseRequest, progress: Progress | None = None) -> Iterator[Rewrite]:
-        total = len(request.documents)
-        for done, document in enumerate(request.documents, start=1):
-            yield self.rewrite_document(document, request)
-            if progress is not None:
-                progress(done, total)
+        return rewrite_each(request, self.rewrite_document, progress)
 
     def rewrite_document(self, document: Document, request: EraseRequest) -> Rewrite:
         started = time.perf_counter()

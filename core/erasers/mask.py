@@ -21,6 +21,7 @@ from core.erasers.base import (
     Rewrite,
     apply_replacements,
     format_reason,
+    rewrite_each,
 )
 from core.erasers.mentions import find_mentions, inside_longer_entity, placeholder_for
 from core.models import get_spacy
@@ -37,11 +38,7 @@ class MaskEraser:
         self.spacy_model = spacy_model
 
     def erase(self, request: EraseRequest, progress: Progress | None = None) -> Iterator[Rewrite]:
-        total = len(request.documents)
-        for done, document in enumerate(request.documents, start=1):
-            yield self._rewrite(document, request)
-            if progress is not None:
-                progress(done, total)
+        return rewrite_each(request, self._rewrite, progress)
 
     def _rewrite(self, document: Document, request: EraseRequest) -> Rewrite:
         started = time.perf_counter()

@@ -15,7 +15,15 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
+from core.erasers.base import (
+    NO_PRIVATE_NOTE,
+    EraseRequest,
+    EraserError,
+    Progress,
+    Rewrite,
+    edits_between,
+    rewrite_each,
+)
 from core.llm import ChatClient, ChatError
 from core.types import Document, TripleKey
 
@@ -56,11 +64,7 @@ class PromptedEraser:
         raise NotImplementedError
 
     def erase(self, request: EraseRequest, progress: Progress | None = None) -> Iterator[Rewrite]:
-        total = len(request.documents)
-        for done, document in enumerate(request.documents, start=1):
-            yield self.rewrite_document(document, request)
-            if progress is not None:
-                progress(done, total)
+        return rewrite_each(request, self.rewrite_document, progress)
 
     def rewrite_document(self, document: Document, request: EraseRequest) -> Rewrite:
         started = time.perf_counter()
@@ -85,8 +89,10 @@ class PromptedEraser:
             ) from exc
         text = clean_reply(reply)
         if not text:
-            notes += ("the model returned an empty rewrite: the document is left empty; try another model "
-                      "or run verify-and-repair on graph-guided instead",)
+            notes += (
+                "the model returned an empty rewrite: the document is left empty; try another model "
+                "or run verify-and-repair on graph-guided instead",
+            )
         return Rewrite(
             doc_id=document.id,
             eraser=self.name,
