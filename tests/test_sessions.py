@@ -7,6 +7,7 @@ import logging
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import gradio as gr
 import pytest
@@ -142,8 +143,16 @@ def test_an_unusable_database_is_explained_at_start(tmp_path, capsys, entry, mak
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_sign_in_checks_bcrypt_off_the_event_loop(tmp_path) -> None:
+def _run_in_own_loop(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own: playwright's sync API may hold this thread's loop."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def test_sign_in_checks_bcrypt_off_the_event_loop(tmp_path) -> None:
     import inspect
 
     from ui.app import launch_kwargs
@@ -152,8 +161,8 @@ def test_sign_in_checks_bcrypt_off_the_event_loop(tmp_path) -> None:
         repo.add_user("alice", PASSWORD)
         check = launch_kwargs(Settings(auth=True), repo)["auth"]
         assert inspect.iscoroutinefunction(check)  # gradio awaits it instead of blocking its loop
-        assert asyncio.run(check("alice", PASSWORD)) is True
-        assert asyncio.run(check("alice", "wrong password")) is False
+        assert _run_in_own_loop(check("alice", PASSWORD)) is True
+        assert _run_in_own_loop(check("alice", "wrong password")) is False
         assert "auth" not in launch_kwargs(Settings(), repo)
 
 
