@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, and_, create_engine, delete, event, exists, func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from core.annotation.candidates import CandidateProposal
@@ -35,7 +34,7 @@ from storage.annotation_models import (
     ReviewRow,
     TrainingRunRow,
 )
-from storage.db import current_revision, head_revision, session_factory, upgrade_to_head
+from storage.db import current_revision, head_revision, session_factory, transaction, upgrade_to_head
 from storage.models import utc_now
 
 VIEWS = ("pending", "filtered-out", "disagreed", "all")
@@ -150,13 +149,8 @@ class AnnotationStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[Session]:
-        try:
-            with self._sessions.begin() as session:
-                yield session
-        except IntegrityError as exc:
-            raise AnnotationStoreError(f"the database refused the change: {exc.orig}") from exc
+    def _transaction(self) -> AbstractContextManager[Session]:
+        return transaction(self._sessions, AnnotationStoreError, self.url)
 
     # --- annotators -----------------------------------------------------------------------------
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import Engine, create_engine, event, inspect
-from sqlalchemy.exc import DatabaseError, OperationalError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -51,6 +53,20 @@ def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+@contextmanager
+def transaction(sessions: sessionmaker[Session], error: type[Exception], where: object) -> Iterator[Session]:
+    """One committed session; a refused or failed write becomes `error` with a message naming `where`."""
+    try:
+        with sessions.begin() as session:
+            yield session
+    except IntegrityError as exc:
+        raise error(f"the database refused the change: {exc.orig}") from exc
+    except OperationalError as exc:  # locked past the busy timeout, disk full, file removed
+        raise error(
+            f"the database {where} could not save this: {exc.orig}; nothing was changed, try again"
+        ) from exc
 
 
 def alembic_config() -> Config:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -17,7 +17,6 @@ from types import TracebackType
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, selectinload
 
 from core.filters import PrivacyDefinition
@@ -32,7 +31,7 @@ from core.serialize import (
     rewrite_run_to_dict,
 )
 from core.types import Corpus, Document, Query, Triple
-from storage.db import open_database, session_factory
+from storage.db import open_database, session_factory, transaction
 from storage.models import (
     ANNOTATION_STATUSES,
     LOCAL_USER,
@@ -110,16 +109,8 @@ class Repository:
     ) -> None:
         self.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[Session]:
-        try:
-            with self._sessions.begin() as session:
-                yield session
-        except IntegrityError as exc:
-            raise StorageError(f"the database refused the change: {exc.orig}") from exc
-        except OperationalError as exc:  # locked past the busy timeout, disk full, file removed
-            raise StorageError(f"the database {self.path} could not save this: {exc.orig}; nothing was "
-                               "changed, try again") from exc
+    def _transaction(self) -> AbstractContextManager[Session]:
+        return transaction(self._sessions, StorageError, self.path)
 
     # --- corpora --------------------------------------------------------------------------------
 
@@ -196,8 +187,9 @@ class Repository:
         """Store a privacy definition of a saved corpus; `settings` records how it was made (ratio, seed)."""
         with self._transaction() as session:
             corpus_row = _corpus_row(session, corpus_name)
-            _store_definition(session, corpus_row, _clean_name(name, "definition name"), definition, settings,
-                              overwrite)
+            _store_definition(
+                session, corpus_row, _clean_name(name, "definition name"), definition, settings, overwrite
+            )
 
     def save_definitions(
         self,
@@ -213,8 +205,9 @@ class Repository:
             for name in delete:
                 session.delete(_definition_row(session, corpus_name, name))
             for name, definition in definitions.items():
-                _store_definition(session, corpus_row, _clean_name(name, "definition name"), definition,
-                                  settings, True)
+                _store_definition(
+                    session, corpus_row, _clean_name(name, "definition name"), definition, settings, True
+                )
 
     def load_definitions(self, corpus_name: str, names: Iterable[str]) -> dict[str, PrivacyDefinition]:
         """The named definitions of a saved corpus, read in one query."""
@@ -483,16 +476,24 @@ class Repository:
         """Delete autosaved sessions untouched for `older_than` (browsers that never came back)."""
         cutoff = utc_now() - older_than
         with self._transaction() as session:
-            ids = list(session.scalars(
-                select(CorpusRow.id).where(CorpusRow.kind == SESSION, CorpusRow.updated_at < cutoff)
-            ))
+            ids = list(
+                session.scalars(
+                    select(CorpusRow.id).where(CorpusRow.kind == SESSION, CorpusRow.updated_at < cutoff)
+                )
+            )
             if ids:
                 _delete_content(session, *ids)
                 for model in (PrivacyDefinitionRow, AnnotationRow):
-                    session.execute(delete(model).where(model.corpus_id.in_(ids))
-                                    .execution_options(synchronize_session=False))
-                session.execute(delete(CorpusRow).where(CorpusRow.id.in_(ids))
-                                .execution_options(synchronize_session=False))
+                    session.execute(
+                        delete(model)
+                        .where(model.corpus_id.in_(ids))
+                        .execution_options(synchronize_session=False)
+                    )
+                session.execute(
+                    delete(CorpusRow)
+                    .where(CorpusRow.id.in_(ids))
+                    .execution_options(synchronize_session=False)
+                )
             return len(ids)
 
     def name_taken(self, name: str) -> bool:
@@ -578,8 +579,13 @@ class ScopedRepository:
         self._readable(corpus_name)
         return self.repository.load_definitions(corpus_name, names)
 
-    def save_definitions(self, corpus_name: str, definitions: dict[str, PrivacyDefinition],
-                         settings: dict[str, Any] | None = None, delete: Iterable[str] = ()) -> None:
+    def save_definitions(
+        self,
+        corpus_name: str,
+        definitions: dict[str, PrivacyDefinition],
+        settings: dict[str, Any] | None = None,
+        delete: Iterable[str] = (),
+    ) -> None:
         if not self._writable(corpus_name):
             raise StorageError(f"no saved corpus named {corpus_name.strip()!r}")
         self.repository.save_definitions(corpus_name, definitions, settings, delete=delete)
@@ -592,8 +598,9 @@ class ScopedRepository:
         self._writable(name)
         self.repository.save_corpus(name, corpus, triples, owner=self.user, **kwargs)
 
-    def save_definition(self, corpus_name: str, name: str, definition: PrivacyDefinition, *args: Any,
-                        **kwargs: Any) -> None:
+    def save_definition(
+        self, corpus_name: str, name: str, definition: PrivacyDefinition, *args: Any, **kwargs: Any
+    ) -> None:
         if not self._writable(corpus_name):
             raise StorageError(f"no saved corpus named {corpus_name.strip()!r}")
         self.repository.save_definition(corpus_name, name, definition, *args, **kwargs)
@@ -626,8 +633,9 @@ class ScopedRepository:
         self._readable(corpus_name)
         return self.repository.sharing(corpus_name)
 
-    def set_sharing(self, corpus_name: str, *, users: list[str] | None = None,
-                    public: bool | None = None) -> Sharing:
+    def set_sharing(
+        self, corpus_name: str, *, users: list[str] | None = None, public: bool | None = None
+    ) -> Sharing:
         return self.repository.set_sharing(corpus_name, users=users, public=public, acting_user=self.user)
 
     def name_taken(self, name: str) -> bool:
@@ -743,19 +751,40 @@ def _insert_content(session: Session, corpus_id: int, corpus: Corpus, triples: l
     """Documents, queries and triples as multi-row INSERTs: ORM objects would cost ~20x more time on
     tens of thousands of triples (measured in benchmarks/bench_storage.py)."""
     documents = [
-        {"corpus_id": corpus_id, "position": i, "doc_id": d.id, "title": d.title, "text": d.text,
-         "source": d.source}
+        {
+            "corpus_id": corpus_id,
+            "position": i,
+            "doc_id": d.id,
+            "title": d.title,
+            "text": d.text,
+            "source": d.source,
+        }
         for i, d in enumerate(corpus.documents)
     ]
     queries = [
-        {"corpus_id": corpus_id, "position": i, "query_id": q.id, "text": q.text, "answers": list(q.answers),
-         "doc_ids": list(q.doc_ids)}
+        {
+            "corpus_id": corpus_id,
+            "position": i,
+            "query_id": q.id,
+            "text": q.text,
+            "answers": list(q.answers),
+            "doc_ids": list(q.doc_ids),
+        }
         for i, q in enumerate(corpus.queries)
     ]
     triple_rows = [
-        {"corpus_id": corpus_id, "position": i, "head": t.head, "relation": t.relation, "tail": t.tail,
-         "doc_id": t.doc_id, "span_start": t.span[0], "span_end": t.span[1], "confidence": t.confidence,
-         "backend": t.backend}
+        {
+            "corpus_id": corpus_id,
+            "position": i,
+            "head": t.head,
+            "relation": t.relation,
+            "tail": t.tail,
+            "doc_id": t.doc_id,
+            "span_start": t.span[0],
+            "span_end": t.span[1],
+            "confidence": t.confidence,
+            "backend": t.backend,
+        }
         for i, t in enumerate(triples)
     ]
     for model, rows in ((DocumentRow, documents), (QueryRow, queries), (TripleRow, triple_rows)):
@@ -774,8 +803,15 @@ def _content_of(session: Session, corpus_id: int) -> tuple[Corpus, list[Triple]]
     documents = rows(DocumentRow, DocumentRow.doc_id, DocumentRow.title, DocumentRow.text, DocumentRow.source)
     queries = rows(QueryRow, QueryRow.query_id, QueryRow.text, QueryRow.answers, QueryRow.doc_ids)
     triples = rows(
-        TripleRow, TripleRow.head, TripleRow.relation, TripleRow.tail, TripleRow.doc_id, TripleRow.span_start,
-        TripleRow.span_end, TripleRow.confidence, TripleRow.backend,
+        TripleRow,
+        TripleRow.head,
+        TripleRow.relation,
+        TripleRow.tail,
+        TripleRow.doc_id,
+        TripleRow.span_start,
+        TripleRow.span_end,
+        TripleRow.confidence,
+        TripleRow.backend,
     )
     corpus = Corpus(
         documents=[Document(id=d, title=t, text=x, source=s) for d, t, x, s in documents],
@@ -1045,8 +1081,9 @@ def _replace_session_definitions(
     )
     for name, definition in definitions.items():
         values = privacy_definition_to_dict(definition)
-        columns = {column: values[column] for column in ("private", "public", "excluded", "marked", "query",
-                                                         "moves")}
+        columns = {
+            column: values[column] for column in ("private", "public", "excluded", "marked", "query", "moves")
+        }
         updated = session.execute(
             update(table)
             .where(table.corpus_id == corpus_id, table.name == name)
