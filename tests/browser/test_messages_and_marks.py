@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.graph_frames import evaluate_in_graph
+
 pytestmark = pytest.mark.browser
 
 IMG = '<img src="/x.png">'
@@ -104,13 +106,14 @@ def test_user_markup_shows_as_text_in_every_message_path(page, studio_url, artif
 
 
 def graph_positions(page) -> dict:
-    frame = page.locator("#rps-graph iframe").element_handle().content_frame()
-    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=60_000)
-    return frame.evaluate(
+    return evaluate_in_graph(
+        page,
+        "rps-graph",
         "() => { const c = document.getElementById('graph'); const p = window.network.getPositions();"
         " const dom = {}; for (const id in p) dom[id] = window.network.canvasToDOM(p[id]);"
         " return {canvas: p, dom: dom, w: c.clientWidth, h: c.clientHeight,"
-        " scale: window.network.getScale()}; }"
+        " scale: window.network.getScale()}; }",
+        timeout_ms=60_000,
     )
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.graph_frames import evaluate_in_graph
+
 pytestmark = pytest.mark.browser
 # "All 40 entities and 25 triples shown." / "Showing 59 of 68 entities and 78 of 84 triples (..."
 TRIPLES_TOTAL = r"(\d+) triples (?:shown|\()"
@@ -60,12 +62,12 @@ def test_bad_records_then_good_ones_then_pick_a_question(page, studio_url, artif
     expect(page.locator("#rps-graph .rps-caption")).not_to_have_text(whole)
     total_in_set = int(re.search(TRIPLES_TOTAL, caption(page)).group(1))
     assert total_in_set < int(re.search(TRIPLES_TOTAL, whole).group(1))
+    before_split = page.locator("#rps-graph iframe").get_attribute("srcdoc")
     page.locator("#rps-random_split").click()
     wait_message(page, r"Random split\. Triples: \d+ private.*Sampling: connected")
     expect(page.locator("#rps-graph .rps-caption")).to_contain_text(f"{total_in_set} triples")
-    frame = page.locator("#rps-graph iframe").element_handle().content_frame()
-    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=30_000)
-    assert frame.evaluate("window.network.body.data.edges.get().length") > 0
+    expect(page.locator("#rps-graph iframe")).not_to_have_attribute("srcdoc", before_split)
+    assert evaluate_in_graph(page, "rps-graph", "window.network.body.data.edges.get().length") > 0
     page.wait_for_timeout(1500)  # let the layout settle before the picture
     page.locator("#rps-graph iframe").screenshot(path=str(artifacts / "picker-02-question-graph.png"))
 

@@ -11,6 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.graph_frames import evaluate_in_graph
+
 pytestmark = pytest.mark.browser
 
 SLOW = 30_000  # views re-render after an action; on a loaded machine that can take seconds
@@ -93,9 +95,8 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     assert rewrite.locator(".rps-ins").count() > 0  # the placeholders it put in
     expect(rewrite).not_to_contain_text("Harrow Vale", timeout=SLOW)
     expect(page.locator("#rps-rewrite_doc_metrics")).to_contain_text("Evil", timeout=SLOW)
-    frame = page.locator("#rps-rewrite_graph iframe").element_handle().content_frame()
-    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=30_000)
-    assert frame.evaluate("window.network.body.data.edges.get().length") > 0  # re-extracted triples
+    edges = evaluate_in_graph(page, "rps-rewrite_graph", "window.network.body.data.edges.get().length")
+    assert edges > 0  # re-extracted triples
     expect(
         page.locator("#rps-rewrite_scatter img, #rps-rewrite_scatter canvas, #rps-rewrite_scatter svg").first
     ).to_be_visible(timeout=SLOW)

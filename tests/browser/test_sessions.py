@@ -15,8 +15,11 @@ PASSWORD = "correct horse battery"
 
 
 def risk_summary(page) -> str:
+    """The risk summary once Gradio's progress overlay ("processing | 0.4s") has left it."""
     open_tab(page, "Cross-document risk")
-    return page.locator("#rps-risk_summary").inner_text()
+    summary = page.locator("#rps-risk_summary")
+    expect(summary).not_to_contain_text("processing", timeout=60_000)
+    return summary.inner_text()
 
 
 def test_reload_restores_the_marks(page, studio_url, artifacts):

@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.graph_frames import evaluate_in_graph, ready_frame
+
 pytestmark = pytest.mark.browser
 
 NOTE = "Ada Brook works for Zephyr Labs. Zephyr Labs is located in Northport. Ada Brook plays the violin.\n"
@@ -24,17 +26,10 @@ def srcdoc(page, elem: str) -> str:
     return page.locator(f"#{elem} iframe").get_attribute("srcdoc") or ""
 
 
-def graph_frame(page, elem: str):
-    frame = page.locator(f"#{elem} iframe").element_handle().content_frame()
-    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=30_000)
-    return frame
-
-
-def red_dashed_edges(frame) -> int:
-    return frame.evaluate(
-        "window.network ? window.network.body.data.edges.get()"
-        ".filter(e => e.color.color === '#d62728' && e.dashes).length : 0"
-    )
+RED_DASHED_EDGES = (
+    "window.network ? window.network.body.data.edges.get()"
+    ".filter(e => e.color.color === '#d62728' && e.dashes).length : 0"
+)
 
 
 def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, artifacts, tmp_path):
@@ -56,7 +51,7 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     page.keyboard.press("Enter")
     expect(page.locator('#rps-triples [data-testid="cell-0-1"]')).to_contain_text("Ada Brook")
     before = srcdoc(page, "rps-graph")
-    assert red_dashed_edges(graph_frame(page, "rps-graph")) == 0
+    assert evaluate_in_graph(page, "rps-graph", RED_DASHED_EDGES) == 0
 
     open_tab(page, "Cross-document risk")
     risk_before = page.locator("#rps-risk_summary").inner_text()
@@ -76,8 +71,8 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     )
     after = srcdoc(page, "rps-graph")
     assert '"status":"private"' in after and "#d62728" in after
-    frame = graph_frame(page, "rps-graph")
-    assert red_dashed_edges(frame) == 1
+    assert evaluate_in_graph(page, "rps-graph", RED_DASHED_EDGES) == 1
+    frame = ready_frame(page, "rps-graph")
     page.screenshot(path=str(artifacts / "02-graph-private.png"), full_page=True)
 
     # Selecting the private edge shows the sentence with the span highlighted.
@@ -99,7 +94,6 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     wait_message(page, r"Random split\. Triples: \d+ private")
     open_tab(page, "Cross-document risk")
     expect(page.locator("#rps-risk_summary")).to_contain_text("r_connect")
-    risk_frame = graph_frame(page, "rps-risk_graph")
-    assert risk_frame.evaluate("window.network.body.data.edges.get().length") > 0
+    assert evaluate_in_graph(page, "rps-risk_graph", "window.network.body.data.edges.get().length") > 0
     page.screenshot(path=str(artifacts / "04-risk-random-split.png"), full_page=True)
     assert not page.dialogs

@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.graph_frames import ready_frame
+
 pytestmark = pytest.mark.browser
 
 SCRIPT = "<script>window.__xss=1</script>"
@@ -34,8 +36,7 @@ def assert_nothing_ran(page) -> None:
 def click_everything_in_graph(page, elem: str) -> str:
     """Click every node and select every edge of the graph iframe; returns the panel texts seen."""
     handle = page.locator(f"#{elem} iframe").element_handle()
-    frame = handle.content_frame()
-    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=30_000)
+    frame = ready_frame(page, elem)
     box = handle.bounding_box()
     positions = frame.evaluate(
         "() => { const p = window.network.getPositions(); return Object.keys(p).map("

@@ -1,0 +1,31 @@
+"""Reading a vis-network graph iframe that the studio may re-render at any moment.
+
+Gradio replaces an iframe's srcdoc whenever a later event re-renders the graph, which destroys the
+frame's execution context mid-read. Every read therefore fetches the current frame, waits until its
+network has drawn, and starts again if a re-render navigated it in between."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import Error
+
+RENDER_RACES = ("Execution context was destroyed", "Frame was detached", "has been closed")
+
+
+def ready_frame(page, elem: str, timeout_ms: int = 30_000):
+    frame = page.locator(f"#{elem} iframe").element_handle().content_frame()
+    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=timeout_ms)
+    return frame
+
+
+def evaluate_in_graph(page, elem: str, expression: str, timeout_ms: int = 30_000) -> Any:
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        try:
+            return ready_frame(page, elem, timeout_ms).evaluate(expression)
+        except Error as error:
+            if not any(race in str(error) for race in RENDER_RACES) or time.monotonic() > deadline:
+                raise
+            page.wait_for_timeout(200)
