@@ -312,7 +312,8 @@ def build(ctx: StudioContext) -> None:
                     load_demo = ctx.register("aback_load_demo", gr.Button("Load PriGenQA demo records"))
                     retrieve_button = ctx.register("aback_retrieve", gr.Button("Retrieve"))
                     generate_button = ctx.register("aback_generate", gr.Button("Generate", variant="primary"))
-                    stop_button = ctx.register("aback_stop", gr.Button("Stop", variant="stop"))
+                    stop_button = ctx.register("aback_stop", gr.Button("Stop", variant="stop",
+                                                                       interactive=False))
                 records_html = ctx.register("aback_records", gr.HTML(render_records([])))
             with gr.Column(scale=2):
                 indicators = ctx.register("aback_indicators", gr.Textbox(
@@ -390,13 +391,26 @@ def build(ctx: StudioContext) -> None:
         control.change(on_filter, [detected_state, type_filter, min_score], [indicators],
                        api_name=f"aback_filter_{'types' if control is type_filter else 'score'}")
     stop_button.click(on_stop, [], [status], api_name="aback_stop")
+    # Generate is disabled and Stop enabled while a run streams; `then` restores them after any ending
+    # (done, stopped or an error).
     generate_button.click(
+        lambda: button_states(running=True), [], [generate_button, stop_button],
+        api_visibility="private", show_progress="hidden", queue=False,
+    ).then(
         on_generate,
         [ctx.workspace_state, demo_state, query, k, indicators, max_tokens, baselines,
          knob_m, knob_l, knob_d, method],
         [records_html, indicators, stream_html, timeline_html, answers_html, status],
         api_name="aback_generate",
+    ).then(
+        lambda: button_states(running=False), [], [generate_button, stop_button],
+        api_visibility="private", show_progress="hidden", queue=False,
     )
+
+
+def button_states(running: bool) -> tuple[Any, Any]:
+    """(Generate, Stop) updates: only one of them can be pressed at a time."""
+    return gr.update(interactive=not running), gr.update(interactive=running)
 
 
 def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, lines: str, max_tokens: int,

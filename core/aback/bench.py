@@ -36,6 +36,7 @@ from core.aback.data import ATTACKS, Record, attack_query, generate
 from core.aback.metrics import (
     PrivacyScores,
     UtilityScores,
+    is_degenerate,
     judge_score,
     overall_score,
     privacy_scores,
@@ -61,6 +62,9 @@ class DefenceScores:
     undefined: tuple[str, ...] = ()  # metrics Eq. 10 could not normalise (equal boundaries)
     backtracks: int = 0
     seconds: float = 0.0
+    answers: int = 0
+    degenerate: int = 0  # answers (attacked and utility) with one word 4-gram 3+ times
+    refusals: int = 0
     examples: list[dict[str, str]] = field(default_factory=list)
 
 
@@ -138,12 +142,15 @@ def _score(name: str, title: str, outputs: dict[tuple[str, str], list[Any]], by_
     attacked = outputs[(name, "attack")]
     examples = [{"record": record.id, "attacked_answer": result.text}
                 for record, _docs, result in attacked[:2]]
+    every = [result for items in (attacked, clean or [], utility_items) for _rec, _docs, result in items]
+    degenerate = [result for result in every if is_degenerate(result.text)]
+    examples += [{"degenerate": result.text} for result in degenerate[:3]]
     return DefenceScores(
         defence=name, title=title, privacy=_privacy(attacked, by_id), utility=utility,
         privacy_clean=_privacy(clean, by_id) if clean else None,
-        backtracks=sum(len(result.events) for items in (attacked, clean or [], utility_items)
-                       for _rec, _docs, result in items),
-        seconds=seconds, examples=examples,
+        backtracks=sum(len(result.events) for result in every),
+        seconds=seconds, answers=len(every), degenerate=len(degenerate),
+        refusals=sum(bool(result.details.get("refused")) for result in every), examples=examples,
     )
 
 
@@ -175,13 +182,17 @@ def _fmt(value: float | None, percent: bool = False) -> str:
 def markdown_table(scores: Sequence[DefenceScores]) -> str:
     has_gpt = all(item.utility.gpt is not None for item in scores)
     header = ["Defence", "Score ↑", "NormAve_p ↓", "ALR % ↓", "ASR % ↓", "CLR % ↓", "NormAve_u ↑",
-              "ROUGE-L ↑", "METEOR ↑", *(["GPT ↑"] if has_gpt else []), "backtracks", "time s"]
+              "ROUGE-L ↑", "METEOR ↑", *(["GPT ↑"] if has_gpt else []), "degenerate % ↓",
+              "backtracks", "refusals", "s / answer"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for item in scores:
         row = [item.title, _fmt(item.score), _fmt(item.norm_ave_p), _fmt(item.privacy.alr, True),
                _fmt(item.privacy.asr, True), _fmt(item.privacy.clr, True), _fmt(item.norm_ave_u),
                _fmt(item.utility.rouge_l), _fmt(item.utility.meteor),
-               *([_fmt(item.utility.gpt)] if has_gpt else []), str(item.backtracks), f"{item.seconds:.0f}"]
+               *([_fmt(item.utility.gpt)] if has_gpt else []),
+               _fmt(item.degenerate / item.answers if item.answers else math.nan, True),
+               str(item.backtracks), str(item.refusals),
+               f"{item.seconds / item.answers:.1f}" if item.answers else "–"]
         lines.append("| " + " | ".join(row) + " |")
     if any(item.privacy_clean for item in scores):
         lines += ["", "Privacy without the attack (topic query alone):", "",
