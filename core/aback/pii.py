@@ -38,6 +38,10 @@ SOURCE_PATTERN = "pattern"  # Presidio's pattern recognisers (checksums, phonenu
 SOURCE_STUDIO = "studio"  # the studio's recognisers below
 SOURCE_GAZETTEER = "gazetteer"  # country names (assets/pii/countries.txt)
 SOURCE_DENY = "deny_list"
+# Types taken from the cased copy of an all-lowercase text (`cased_copy`). Only names: on the
+# development part, organisations and places found there were mostly capitalised verbs and nouns
+# ("update the billing address"); person names raised recall 0.84 -> 0.86 at precision 0.91.
+CASED_COPY_TYPES = ("PERSON",)
 
 # spaCy label -> Presidio entity type; ORG and NORP are kept (see module docstring).
 SPACY_TO_PRESIDIO = {
@@ -409,7 +413,24 @@ class PiiDetector:
             return [self._plain(text) for text in texts]
         engine = self.analyzer.nlp_engine
         batches = engine.process_batch(list(texts), LANGUAGE, batch_size=self.batch_size)
-        return [self._detect(text, artifacts) for text, artifacts in batches]
+        found = [self._detect(text, artifacts) for text, artifacts in batches]
+        uncased = [index for index, text in enumerate(texts) if is_uncased(text)]
+        if uncased:
+            cased_batches = engine.process_batch([cased_copy(texts[index]) for index in uncased], LANGUAGE,
+                                                 batch_size=self.batch_size)
+            for index, (copy, artifacts) in zip(uncased, cased_batches, strict=True):
+                found[index] = self._add_cased_names(texts[index], copy, artifacts, found[index])
+        return found
+
+    def _add_cased_names(self, text: str, copy: str, artifacts: Any,
+                         found: list[Detection]) -> list[Detection]:
+        """Names spaCy finds in the cased copy of an all-lowercase text (offsets are the same)."""
+        results = self.analyzer.analyze(copy, language=LANGUAGE, nlp_artifacts=artifacts,
+                                        entities=list(CASED_COPY_TYPES))
+        pieces = (piece for result in results for piece in split_at_lines(text, _from_presidio(text, result)))
+        names = [piece for piece in pieces if piece.source == SOURCE_NER
+                 and piece.type in CASED_COPY_TYPES and self.options.keeps(piece)]
+        return resolve_overlaps(apply_lists(text, [*found, *names], self.options)) if names else found
 
     def _detect(self, text: str, artifacts: Any) -> list[Detection]:
         results = self.analyzer.analyze(text, language=LANGUAGE, nlp_artifacts=artifacts)
@@ -425,6 +446,33 @@ class PiiDetector:
         results = self.analyzer.analyze(text, language=LANGUAGE)
         found = [_from_presidio(text, result) for result in results]
         return sorted((d for d in found if d.end > d.start), key=lambda d: (d.start, d.end))
+
+
+def is_uncased(text: str) -> bool:
+    """True for text with letters but no capital letter (chat messages, lower-cased forms)."""
+    return any(char.isalpha() for char in text) and not any(char.isupper() for char in text)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def cased_copy(text: str) -> str:
+    """`text` with every word that is not a stop word capitalised, character for character.
+
+    spaCy's small model finds names by their capital letters: in "she named him joshua" it finds
+    none. Capitalising content words lets it; function words stay lower-case so sentences still
+    parse. A capital that would change the length (e.g. "ß") is left out, so offsets carry over.
+    """
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    def capitalise(match: re.Match[str]) -> str:
+        word = match.group(0)
+        first = word[0].upper()
+        if len(word) < 2 or word in STOP_WORDS or len(first) != 1:
+            return word
+        return first + word[1:]
+
+    return _WORD.sub(capitalise, text)
 
 
 def _from_presidio(text: str, result: Any) -> Detection:
