@@ -16,6 +16,7 @@ from core.aback.pii import (
     cased_copy,
     extend_addresses,
     get_detector,
+    names_in_lists,
     phone_detections,
     resolve_overlaps,
     split_at_lines,
@@ -94,6 +95,17 @@ def test_names_in_lowercase_text_are_found_through_a_cased_copy() -> None:
     assert text[found[0].start:found[0].end] == "joshua"
     # text with capitals is analysed as written: no names invented from ordinary words
     assert get_detector().detect("She named him Joshua and they moved.")[0].text == "Joshua"
+
+
+def test_undetected_items_of_a_list_of_names_are_names() -> None:
+    text = "They had 4: Malon, Mark, Kaylee and Jennifer. We sell Apples, Pears and Plums."
+    ner = [Detection("Mark", "PERSON", 18, 22, 0.85, "ner"),
+           Detection("Jennifer", "PERSON", 35, 43, 0.85, "ner")]
+    assert [item.text for item in names_in_lists(text, ner)] == ["Malon", "Kaylee"]
+    fruit = [Detection("Apples", "ORGANIZATION", 53, 59, 0.85, "ner")]
+    assert names_in_lists(text, fruit) == []  # no names found in that list: nothing is added
+    found = get_detector().detect("They had 6: Malon, Mark, Kaylee, Brandi, Miguel and Jennifer.")
+    assert {"Malon", "Mark", "Kaylee", "Brandi", "Miguel", "Jennifer"} <= {item.text for item in found}
 
 
 def test_overlaps_prefer_checked_formats_and_address_blocks_grow() -> None:

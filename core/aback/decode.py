@@ -42,7 +42,7 @@ from core.aback.hsm import (
     validate_transition,
 )
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
-from core.aback.regeneration import RegenerationGuard, refusal_cut
+from core.aback.regeneration import RegenerationGuard, ngram_bans, refusal_cut
 
 if TYPE_CHECKING:
     from core.aback.prototypes import Prototypes
@@ -72,6 +72,7 @@ class ABackConfig:
     repetition_ngram: int = 4  # after a backtrack: no n-gram of this size repeats (0 = off)
     repetition_penalty: float = 1.3  # after a backtrack: CTRL penalty on the regenerated span (1 = off)
     max_backtracks_per_indicator: int = 2  # then the answer ends with `refusal`
+    block_loops: bool = True  # repetition_ngram blocking from the first token (else after a backtrack only)
     refusal: str = "I can't share personal details from these records."
 
     def __post_init__(self) -> None:
@@ -107,6 +108,7 @@ class ABackConfig:
             "repetition_ngram": settings.aback_repetition_ngram,
             "repetition_penalty": settings.aback_repetition_penalty,
             "max_backtracks_per_indicator": settings.aback_max_backtracks_per_indicator,
+            "block_loops": settings.aback_block_loops,
         }
         values.update(overrides)
         return cls(**values)
@@ -250,6 +252,7 @@ class _Decoder:
         self.generator = torch.Generator().manual_seed(seed)
         self.banned: list[int] = []
         self.guard: RegenerationGuard | None = None  # set after the first backtrack
+        self.loop_ngram = 0  # before the first backtrack: no n-gram of this size may repeat (0 = off)
         self.answer_ids: Sequence[int] = ()
         self.regenerated_from = 0
         self.stop_ids = _stop_ids(tokenizer, model)
@@ -271,6 +274,10 @@ class _Decoder:
             logits[self.banned] = float("-inf")
         if self.guard is not None:
             self.guard.adjust(logits, self.answer_ids, self.regenerated_from)
+        elif self.loop_ngram:
+            looping = ngram_bans(self.answer_ids, self.loop_ngram)
+            if looping:
+                logits[sorted(looping)] = float("-inf")
         if bool(self.torch.isinf(logits).all()):  # everything banned: end the answer
             return min(self.stop_ids)
         if self.temperature == 0:
@@ -458,6 +465,7 @@ class GuardedGenerator:
         decoder = _Decoder(self.tokenizer, self.model, config.temperature, config.top_p, config.seed)
         run = _Run(_Detokenizer(self.tokenizer))
         decoder.answer_ids = run.detok.ids
+        decoder.loop_ngram = config.repetition_ngram if config.block_loops else 0
         decoder.start(prompt_ids(self.tokenizer, self.messages))
         while True:
             if self.stop_event.is_set():

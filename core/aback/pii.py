@@ -262,6 +262,31 @@ def studio_detections(text: str) -> list[Detection]:
     return [item for item in found if item.end > item.start]
 
 
+# "Malon, Mark, Kaylee and Jennifer": three or more capitalised words joined by commas / "and" / "or".
+_NAME_LIST = re.compile(r"\b[A-Z][^\W\d_]+(?:,[ \t]+[A-Z][^\W\d_]+)+,?[ \t]+(?:and|or|&)[ \t]+"
+                        r"[A-Z][^\W\d_]+\b|\b[A-Z][^\W\d_]+(?:,[ \t]+[A-Z][^\W\d_]+){2,}\b")
+_LIST_ITEM = re.compile(r"[A-Z][^\W\d_]+")
+
+
+def names_in_lists(text: str, detections: list[Detection]) -> list[Detection]:
+    """Items of an enumeration of single capitalised words in which NER found at least two names.
+
+    spaCy's small model often misses the first or an unusual name of a list ("They had 6: Malon,
+    Mark, Kaylee, ..." gave no entity for Malon): an item of a list that is mostly names is a name.
+    Items NER labelled otherwise keep their detection; only undetected items are added."""
+    added = []
+    for match in _NAME_LIST.finditer(text):
+        items = [(match.start() + item.start(), match.start() + item.end())
+                 for item in _LIST_ITEM.finditer(match.group(0)) if item.group(0) not in ("And", "Or")]
+        covered = [[d for d in detections if d.start < end and start < d.end] for start, end in items]
+        names = sum(any(d.type == "PERSON" for d in hits) for hits in covered)
+        if names < 2 or 2 * names < len(items):
+            continue
+        added += [_detection(text, start, end, "PERSON", 0.6, SOURCE_STUDIO)
+                  for (start, end), hits in zip(items, covered, strict=True) if not hits]
+    return added
+
+
 _SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*")
 _PART_WORDS = 5
 
@@ -439,6 +464,7 @@ class PiiDetector:
         found += studio_detections(text)
         found = [item for item in found if item.end > item.start and self.options.keeps(item)]
         found = extend_addresses(text, resolve_overlaps(found))
+        found += [item for item in names_in_lists(text, found) if self.options.keeps(item)]
         return resolve_overlaps(apply_lists(text, found, self.options))
 
 
