@@ -20,13 +20,14 @@ def test_cli_writes_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture
     table = out.read_text()
     for title in ("Boundary 1 (no retrieval)", "Boundary 2 (no protection)", "Post Mask", "ABack"):
         assert f"| {title} |" in table
-    assert "ALR % ↓" in table and "METEOR ↑" in table
+    assert "ALR % ↓" in table and "METEOR ↑" in table and "degenerate % ↓" in table
     payload = json.loads(out.with_suffix(".json").read_text())
     rows = {row["defence"]: row for row in payload["scores"]}
     assert list(rows) == [BOUNDARY_1, BOUNDARY_2, "post_mask", "aback"]
     for row in rows.values():
         assert all(0 <= value <= 1 for value in row["privacy"].values())
         assert 0 <= row["utility"]["rouge_l"] <= 1 and 0 <= row["utility"]["meteor"] <= 1
+        assert row["answers"] == 4 and 0 <= row["degenerate"] <= row["answers"]  # 2 attacked + 2 utility
     # Post Mask masks the Boundary 2 answer: it can never leak more
     assert rows["post_mask"]["privacy"]["alr"] <= rows[BOUNDARY_2]["privacy"]["alr"]
     assert payload["config"]["n"] == 2
@@ -49,7 +50,11 @@ def test_markdown_table_marks_undefined_scores() -> None:
 
     row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25))
     table = markdown_table([row])
-    assert "| ABack | n/a | n/a | 10.0 | 50.0 | 0.0 | n/a | 0.30 | 0.25 | 0 | 0 |" in table
+    assert "| ABack | n/a | n/a | 10.0 | 50.0 | 0.0 | n/a | 0.30 | 0.25 | n/a | 0 | 0 | – |" in table
+    # degenerate share, backtracks, refusals and seconds per answer over the answers counted
+    row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25),
+                        backtracks=3, seconds=12.0, answers=4, degenerate=1, refusals=2)
+    assert "| 0.30 | 0.25 | 25.0 | 3 | 2 | 3.0 |" in markdown_table([row])
 
 
 def test_report_names_the_attack_used() -> None:
