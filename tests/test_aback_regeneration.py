@@ -13,6 +13,7 @@ from core.aback.metrics import is_degenerate
 from core.aback.regeneration import (
     IndicatorTrie,
     RegenerationGuard,
+    WordLoopGuard,
     apply_repetition_penalty,
     ngram_bans,
     refusal_cut,
@@ -118,3 +119,17 @@ def test_a_loop_the_model_starts_on_its_own_is_blocked_from_the_first_token(lm) 
     guarded = list(guarded_generate(messages, indicators, ABackConfig(max_new_tokens=32), lm=lm))[-1]
     assert not guarded.events and not is_degenerate(guarded.text)
     assert len(guarded.text.split()) >= 10
+
+
+def test_word_loop_guard_bans_the_third_occurrence_across_punctuation(lm) -> None:
+    guard = WordLoopGuard(lm[0], n=4, times=3)
+    # pair 21's answer: the token 4-grams differ ("1. I'm" / "\n2. I'm"), the words do not
+    assert guard.banned_words("1. I'm a taxi driver.\n2. I'm a taxi") == set()  # once so far: allowed
+    text = "1. I'm a taxi driver.\n2. I'M A TAXI driver.\n3. I'm a taxi"
+    assert guard.banned_words(text) == {"driver"}  # a third "m a taxi driver" is not
+    tokenizer = lm[0]
+    banned = guard.bans(text)
+    assert tokenizer.encode(" driver", add_special_tokens=False)[0] in banned
+    assert tokenizer.encode(" Driver", add_special_tokens=False)[0] in banned
+    assert tokenizer.encode(" car", add_special_tokens=False)[0] not in banned
+    assert tokenizer.encode("driver", add_special_tokens=False)[0] not in banned  # would not start a word

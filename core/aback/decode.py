@@ -42,7 +42,7 @@ from core.aback.hsm import (
     validate_transition,
 )
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
-from core.aback.regeneration import RegenerationGuard, ngram_bans, refusal_cut
+from core.aback.regeneration import RegenerationGuard, WordLoopGuard, ngram_bans, refusal_cut
 
 if TYPE_CHECKING:
     from core.aback.prototypes import Prototypes
@@ -253,6 +253,8 @@ class _Decoder:
         self.banned: list[int] = []
         self.guard: RegenerationGuard | None = None  # set after the first backtrack
         self.loop_ngram = 0  # before the first backtrack: no n-gram of this size may repeat (0 = off)
+        self.word_loops: WordLoopGuard | None = None  # with block_loops: no word n-gram a third time
+        self.answer_text: Callable[[], str] = str
         self.answer_ids: Sequence[int] = ()
         self.regenerated_from = 0
         self.stop_ids = _stop_ids(tokenizer, model)
@@ -276,6 +278,10 @@ class _Decoder:
             self.guard.adjust(logits, self.answer_ids, self.regenerated_from)
         elif self.loop_ngram:
             looping = ngram_bans(self.answer_ids, self.loop_ngram)
+            if looping:
+                logits[sorted(looping)] = float("-inf")
+        if self.word_loops is not None:
+            looping = self.word_loops.bans(self.answer_text())
             if looping:
                 logits[sorted(looping)] = float("-inf")
         if bool(self.torch.isinf(logits).all()):  # everything banned: end the answer
@@ -466,6 +472,9 @@ class GuardedGenerator:
         run = _Run(_Detokenizer(self.tokenizer))
         decoder.answer_ids = run.detok.ids
         decoder.loop_ngram = config.repetition_ngram if config.block_loops else 0
+        if config.block_loops and config.repetition_ngram:
+            decoder.word_loops = WordLoopGuard(self.tokenizer, config.repetition_ngram)
+            decoder.answer_text = lambda: run.detok.text
         decoder.start(prompt_ids(self.tokenizer, self.messages))
         while True:
             if self.stop_event.is_set():

@@ -12,6 +12,10 @@ After the first backtrack, `RegenerationGuard` adjusts every next-token distribu
   the answer is banned (the usual `no_repeat_ngram_size` rule), so the answer cannot loop;
 - **repetition penalty** (CTRL, Keskar et al. 2019): logits of tokens already used in the regenerated
   span are divided by `penalty` (multiplied when negative).
+`WordLoopGuard` (from the first token with `block_loops`) bans the start of a word that would make one
+word n-gram occur a third time: token n-grams differ when punctuation or line breaks change the
+tokens ("is: \nThe person" / "is: The person"), so the token rule alone let "document is the person"
+come back three times; this rule is the degenerate-answer test's own (`metrics.is_degenerate`).
 `refusal_cut` finds where an answer is cut when an indicator keeps leaking: at the end of the last
 complete sentence before the leak, so the refusal sentence follows whole sentences, not fragments.
 """
@@ -95,6 +99,58 @@ class RegenerationGuard:
         banned = self.trie.bans(answer_ids) | ngram_bans(answer_ids, self.ngram)
         if banned:
             logits[sorted(banned)] = float("-inf")
+
+
+_WORD = re.compile(r"\w+")
+_FIRST_WORD = re.compile(r"\W*(\w+)")
+_VOCAB_WORDS: dict[tuple[str, int], tuple[dict[str, set[int]], frozenset[int]]] = {}
+
+
+def _vocabulary_words(tokenizer: Any) -> tuple[dict[str, set[int]], frozenset[int]]:
+    """(first word of each token's text, case-folded -> token ids; ids of tokens that begin with a
+    non-word character), computed once per tokenizer."""
+    key = (getattr(tokenizer, "name_or_path", ""), len(tokenizer))
+    if key not in _VOCAB_WORDS:
+        texts = tokenizer.batch_decode([[token_id] for token_id in range(len(tokenizer))])
+        by_word: dict[str, set[int]] = defaultdict(set)
+        separated = set()
+        for token_id, text in enumerate(texts):
+            match = _FIRST_WORD.match(text.casefold())
+            if match:
+                by_word[match.group(1)].add(token_id)
+            if text and not _WORD.match(text[0]):
+                separated.add(token_id)
+        _VOCAB_WORDS[key] = (dict(by_word), frozenset(separated))
+    return _VOCAB_WORDS[key]
+
+
+class WordLoopGuard:
+    """Tokens that would start a word completing a word n-gram already present `times - 1` times."""
+
+    def __init__(self, tokenizer: Any, n: int = 4, times: int = 3) -> None:
+        self.by_word, self.separated = _vocabulary_words(tokenizer)
+        self.n, self.times = n, times
+
+    def banned_words(self, text: str) -> set[str]:
+        words = _WORD.findall(text.casefold())
+        if self.n < 2 or len(words) < self.n - 1:
+            return set()
+        context = tuple(words[len(words) - (self.n - 1):])
+        counts: dict[str, int] = defaultdict(int)
+        for i in range(len(words) - self.n + 1):
+            if tuple(words[i:i + self.n - 1]) == context:
+                counts[words[i + self.n - 1]] += 1
+        return {word for word, count in counts.items() if count >= self.times - 1}
+
+    def bans(self, text: str) -> set[int]:
+        """Token ids that would begin one of `banned_words(text)` as the next word."""
+        banned: set[int] = set()
+        for word in self.banned_words(text):
+            for k in range(1, len(word) + 1):
+                banned |= self.by_word.get(word[:k], set())
+        if text and _WORD.match(text[-1]):  # mid-word: only tokens that open a new word start one
+            banned &= self.separated
+        return banned
 
 
 def refusal_cut(text: str, before: int) -> int:
