@@ -26,7 +26,7 @@ snapshot instead, so nothing waits on a network timeout.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -42,6 +42,9 @@ SOURCE_DENY = "deny_list"
 # development part, organisations and places found there were mostly capitalised verbs and nouns
 # ("update the billing address"); person names raised recall 0.84 -> 0.86 at precision 0.91.
 CASED_COPY_TYPES = ("PERSON",)
+# Types taken from the title-case copy of a text's all-capital words (`title_copy`), where they overlap
+# such a word: on the development part recall +0.002 at unchanged precision.
+TITLE_COPY_TYPES = ("PERSON", "LOCATION", "ORGANIZATION")
 
 # spaCy label -> Presidio entity type; ORG and NORP are kept (see module docstring).
 SPACY_TO_PRESIDIO = {
@@ -439,23 +442,34 @@ class PiiDetector:
         engine = self.analyzer.nlp_engine
         batches = engine.process_batch(list(texts), LANGUAGE, batch_size=self.batch_size)
         found = [self._detect(text, artifacts) for text, artifacts in batches]
-        uncased = [index for index, text in enumerate(texts) if is_uncased(text)]
-        if uncased:
-            cased_batches = engine.process_batch([cased_copy(texts[index]) for index in uncased], LANGUAGE,
-                                                 batch_size=self.batch_size)
-            for index, (copy, artifacts) in zip(uncased, cased_batches, strict=True):
-                found[index] = self._add_cased_names(texts[index], copy, artifacts, found[index])
+        for make_copy, types, where in ((cased_copy, CASED_COPY_TYPES, None),
+                                        (title_copy, TITLE_COPY_TYPES, capitals_spans)):
+            found = self._add_copy_entities(texts, found, make_copy, types, where)
         return found
 
-    def _add_cased_names(self, text: str, copy: str, artifacts: Any,
-                         found: list[Detection]) -> list[Detection]:
-        """Names spaCy finds in the cased copy of an all-lowercase text (offsets are the same)."""
-        results = self.analyzer.analyze(copy, language=LANGUAGE, nlp_artifacts=artifacts,
-                                        entities=list(CASED_COPY_TYPES))
-        pieces = (piece for result in results for piece in split_at_lines(text, _from_presidio(text, result)))
-        names = [piece for piece in pieces if piece.source == SOURCE_NER
-                 and piece.type in CASED_COPY_TYPES and self.options.keeps(piece)]
-        return resolve_overlaps(apply_lists(text, [*found, *names], self.options)) if names else found
+    def _add_copy_entities(self, texts: Sequence[str], found: list[list[Detection]],
+                           make_copy: Callable[[str], str | None], types: tuple[str, ...],
+                           where: Callable[[str], list[tuple[int, int]]] | None) -> list[list[Detection]]:
+        """Add the `types` entities spaCy finds in a re-cased copy of each text `make_copy` accepts
+        (same offsets); with `where`, only entities overlapping one of those spans of the text."""
+        copies = {index: copy for index, text in enumerate(texts) if (copy := make_copy(text)) is not None}
+        if not copies:
+            return found
+        batches = self.analyzer.nlp_engine.process_batch(list(copies.values()), LANGUAGE,
+                                                         batch_size=self.batch_size)
+        for index, (copy, artifacts) in zip(copies, batches, strict=True):
+            text = texts[index]
+            results = self.analyzer.analyze(copy, language=LANGUAGE, nlp_artifacts=artifacts,
+                                            entities=list(types))
+            spans = where(text) if where else [(0, len(text))]
+            pieces = (piece for result in results
+                      for piece in split_at_lines(text, _from_presidio(text, result)))
+            extra = [piece for piece in pieces if piece.source == SOURCE_NER and piece.type in types
+                     and self.options.keeps(piece) and any(piece.start < end and start < piece.end
+                                                           for start, end in spans)]
+            if extra:
+                found[index] = resolve_overlaps(apply_lists(text, [*found[index], *extra], self.options))
+        return found
 
     def _detect(self, text: str, artifacts: Any) -> list[Detection]:
         results = self.analyzer.analyze(text, language=LANGUAGE, nlp_artifacts=artifacts)
@@ -482,8 +496,9 @@ def is_uncased(text: str) -> bool:
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-def cased_copy(text: str) -> str:
-    """`text` with every word that is not a stop word capitalised, character for character.
+def cased_copy(text: str) -> str | None:
+    """An all-lowercase `text` with every word that is not a stop word capitalised, character for
+    character (None for text with capitals).
 
     spaCy's small model finds names by their capital letters: in "she named him joshua" it finds
     none. Capitalising content words lets it; function words stay lower-case so sentences still
@@ -498,7 +513,27 @@ def cased_copy(text: str) -> str:
             return word
         return first + word[1:]
 
-    return _WORD.sub(capitalise, text)
+    return _WORD.sub(capitalise, text) if is_uncased(text) else None
+
+
+_CAPITALS = re.compile(r"\b[A-Z][A-Z'-]*[A-Z]{2,}[A-Z'-]*\b")
+
+
+def capitals_spans(text: str) -> list[tuple[int, int]]:
+    return [(match.start(), match.end()) for match in _CAPITALS.finditer(text)]
+
+
+def title_copy(text: str) -> str | None:
+    """`text` with its all-capital words ("SAINT-PRIEST") in title case, or None when it has none.
+
+    spaCy's small model rarely tags a word in capitals ("Where: SAINT-PRIEST Country Club." gave no
+    entity); in title case it does."""
+    def title(match: re.Match[str]) -> str:
+        word = match.group(0)
+        return word.title() if len(word.title()) == len(word) else word
+
+    copy = _CAPITALS.sub(title, text)
+    return copy if copy != text else None
 
 
 def _from_presidio(text: str, result: Any) -> Detection:
