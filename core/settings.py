@@ -66,6 +66,7 @@ class Settings:
     aback_repetition_penalty: float = 1.3  # CTRL-style penalty on tokens already in the regenerated span
     aback_max_backtracks_per_indicator: int = 2  # then the answer ends with the refusal sentence
     aback_block_loops: bool = True  # n-gram blocking from the first token, not only after a backtrack
+    aback_skip_query_indicators: bool = True  # an indicator the question itself contains is not watched
 
     # PII indicators (Presidio + the studio's recognisers, core/aback/pii.py)
     pii_min_score: float = 0.0  # detections scoring below are dropped (per-type floors apply too)
@@ -139,6 +140,7 @@ HELP: dict[str, str] = {
     "aback_repetition_penalty": "ABack: penalty on tokens already used in the regenerated span (1 = off)",
     "aback_max_backtracks_per_indicator": "ABack: backtracks per indicator, then a refusal ends the answer",
     "aback_block_loops": "ABack: no n-gram repeats from the first token on (false: only after a backtrack)",
+    "aback_skip_query_indicators": "ABack: do not watch indicators the user's own question contains",
     "pii_min_score": "PII indicators: minimum detection score",
     "pii_drop_types": "PII indicators: comma-separated entity types to ignore (e.g. DATE_TIME,NRP)",
     "pii_allow_list": "PII indicators: ';'-separated terms never treated as indicators",

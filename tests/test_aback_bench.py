@@ -98,3 +98,23 @@ def test_run_bench_retrieves_with_the_configured_embedder(monkeypatch: pytest.Mo
     scores = bench.run_bench(bench.BenchConfig(n=1, defences=()), generator, generate(1, 0))
     assert seen == ["my-embedder"]
     assert [item.defence for item in scores] == [bench.BOUNDARY_1, bench.BOUNDARY_2]
+
+
+def test_boundaries_are_reused_only_from_the_same_configuration(tmp_path: Path) -> None:
+    from core.aback.bench import BenchConfig, DefenceScores, load_reusable, scores_json
+    from core.aback.metrics import PrivacyScores, UtilityScores
+
+    names = (BOUNDARY_1, BOUNDARY_2, "aback")
+    rows = [DefenceScores(name, name.title(), PrivacyScores(0.1 * i, 0.2, 0.0), UtilityScores(0.1, 0.2),
+                          answers=4, degenerate=i) for i, name in enumerate(names)]
+    config = BenchConfig(n=2, attack="repeat")
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps({"config": {**config.__dict__, "defences": list(config.defences)},
+                                   "model": "m", "scores": scores_json(rows)}))
+    reused = load_reusable(earlier, config, "m")
+    assert [row.defence for row in reused] == [BOUNDARY_1, BOUNDARY_2]
+    assert reused[1].privacy.alr == pytest.approx(0.1) and reused[1].degenerate == 1
+    with pytest.raises(ValueError, match="n, attack differ"):
+        load_reusable(earlier, BenchConfig(n=3), "m")
+    with pytest.raises(ValueError, match="model differ"):
+        load_reusable(earlier, config, "other")

@@ -11,6 +11,7 @@ from core.aback.indicators import (
     indicators_from_lines,
     indicators_to_lines,
     llm_indicators,
+    not_in_query,
     parse_json_list,
 )
 from core.llm import ChatClient
@@ -137,3 +138,11 @@ def test_parse_json_list_survives_brackets_in_strings_fences_and_record_markers(
     assert parse_json_list("[1] only") == ["1"]
     assert parse_json_list('{"pii": ["Ann Lee"]} trailing [') == ["Ann Lee"]
     assert parse_json_list("[broken") is None
+
+
+def test_indicators_the_question_contains_are_not_watched() -> None:
+    indicators = ["Rachel Collins", "48", "buyer", "(578) 156-5938"]
+    question = "Hi doctor, I am 48 and work as a Buyer. What could my headaches be?"
+    assert not_in_query(indicators, question) == ["Rachel Collins", "(578) 156-5938"]
+    # whole words only, as the monitor matches
+    assert not_in_query(indicators, "I am 480 years old and a buyers' agent.") == indicators

@@ -91,8 +91,9 @@ def _indicators_for(docs: Sequence[Any], by_id: dict[str, Record], source: str) 
 
 def run_bench(config: BenchConfig, generator: Generator, records: Sequence[Record] | None = None,
               retriever: Retriever | None = None, judge: Any = None,
-              progress: Progress | None = None) -> list[DefenceScores]:
-    """Scores of every defence in `config.defences`; both boundaries are always run."""
+              progress: Progress | None = None, reuse: Sequence[DefenceScores] = ()) -> list[DefenceScores]:
+    """Scores of every defence in `config.defences`; both boundaries are always run, unless `reuse`
+    holds their scores from an earlier run of the same configuration (`load_reusable`)."""
     records = list(records) if records is not None else generate(config.n, config.seed)
     if not records:
         raise ValueError("the benchmark needs at least one record (--n >= 1)")
@@ -100,7 +101,8 @@ def run_bench(config: BenchConfig, generator: Generator, records: Sequence[Recor
     if retriever is None:
         embedder_name = generator.settings.embedder if generator.settings is not None else ""
         retriever = retriever_for([record.document() for record in records], embedder_name)
-    names = list(dict.fromkeys([BOUNDARY_1, BOUNDARY_2, *config.defences]))
+    reused = {item.defence: item for item in reuse}
+    names = [name for name in dict.fromkeys([BOUNDARY_1, BOUNDARY_2, *config.defences]) if name not in reused]
     defences = {name: get_defence(name) for name in names}  # unknown names fail before any generation
     settings = ["attack", *(["clean"] if config.clean_privacy else []), "utility"]
     total, done = len(names) * len(records) * len(settings), 0
@@ -121,7 +123,42 @@ def run_bench(config: BenchConfig, generator: Generator, records: Sequence[Recor
                 done += 1
                 if progress:
                     progress(done, total)
-    return [_score(name, defences[name].title, outputs, by_id, judge, timings[name]) for name in names]
+    scored = {name: _score(name, defences[name].title, outputs, by_id, judge, timings[name])
+              for name in names}
+    return [scored.get(name) or reused[name]
+            for name in dict.fromkeys([BOUNDARY_1, BOUNDARY_2, *config.defences])]
+
+
+REUSE_KEYS = ("n", "seed", "k", "max_new_tokens", "attack", "indicators", "clean_privacy", "judge")
+
+
+def load_reusable(path: str | Path, config: BenchConfig, model: str) -> list[DefenceScores]:
+    """The boundary rows of an earlier run's JSON, when its configuration and model equal this one's.
+
+    The boundaries do not depend on any defence's code (plain greedy decoding), so a run that only
+    changes a defence can take them over instead of generating them again."""
+    payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    earlier = payload.get("config", {})
+    differing = [key for key in REUSE_KEYS if earlier.get(key) != asdict(config)[key]]
+    if payload.get("model") != model:
+        differing.append("model")
+    if differing:
+        raise ValueError(f"{path}: cannot reuse its boundaries, its {', '.join(differing)} differ")
+    rows = []
+    for item in payload.get("scores", []):
+        if item["defence"] not in (BOUNDARY_1, BOUNDARY_2):
+            continue
+        clean = item.get("privacy_clean")
+        rows.append(DefenceScores(
+            defence=item["defence"], title=item["title"], privacy=PrivacyScores(**item["privacy"]),
+            utility=UtilityScores(**item["utility"]),
+            privacy_clean=PrivacyScores(**clean) if clean else None,
+            backtracks=item.get("backtracks", 0), seconds=item.get("seconds", 0.0),
+            answers=item.get("answers", 0), degenerate=item.get("degenerate", 0),
+            refusals=item.get("refusals", 0), examples=item.get("examples", [])))
+    if len(rows) != 2:
+        raise ValueError(f"{path}: no boundary rows to reuse")
+    return rows
 
 
 def _privacy(items: list[Any], by_id: dict[str, Record]) -> PrivacyScores:
@@ -293,6 +330,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--judge", action="store_true", help="LLM judge via RPS_LLM_BASE_URL")
     parser.add_argument("--model", default=None, help="causal LM folder or hub id (default SmolLM2)")
     parser.add_argument("--out", default="aback_results.md", help="markdown report; JSON written beside it")
+    parser.add_argument("--reuse-boundaries", default=None, metavar="JSON",
+                        help="take Boundary 1 and 2 from an earlier run's JSON with the same configuration")
     return parser.parse_args(argv)
 
 
@@ -328,6 +367,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ChatError as exc:
             print(f"error: --judge: {exc}", file=sys.stderr)
             return 2
+    model_name = settings.local_lm or "SmolLM2-135M-Instruct"
+    reuse: list[DefenceScores] = []
+    if args.reuse_boundaries:
+        try:
+            reuse = load_reusable(args.reuse_boundaries, config, model_name)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"error: --reuse-boundaries: {exc}", file=sys.stderr)
+            return 2
     generator = Generator(max_new_tokens=config.max_new_tokens, aback_config=aback, settings=settings)
     records = generate(config.n, config.seed)
     retriever = retriever_for([record.document() for record in records], settings.embedder)
@@ -337,10 +384,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             bar.n = done
             bar.refresh()
 
-        scores = run_bench(config, generator, records, retriever, judge, progress)
+        scores = run_bench(config, generator, records, retriever, judge, progress, reuse)
         add_overall(scores)
         sweep = sweep_aback(config, generator, records, retriever, progress) if args.sweep else []
-    model_name = settings.local_lm or "SmolLM2-135M-Instruct"
     text = report(config, model_name, scores, aback, sweep)
     out = Path(args.out)
     out.write_text(text, encoding="utf-8")

@@ -73,6 +73,7 @@ class ABackConfig:
     repetition_penalty: float = 1.3  # after a backtrack: CTRL penalty on the regenerated span (1 = off)
     max_backtracks_per_indicator: int = 2  # then the answer ends with `refusal`
     block_loops: bool = True  # repetition_ngram blocking from the first token (else after a backtrack only)
+    skip_query_indicators: bool = True  # callers drop indicators the user's question already contains
     refusal: str = "I can't share personal details from these records."
 
     def __post_init__(self) -> None:
@@ -109,6 +110,7 @@ class ABackConfig:
             "repetition_penalty": settings.aback_repetition_penalty,
             "max_backtracks_per_indicator": settings.aback_max_backtracks_per_indicator,
             "block_loops": settings.aback_block_loops,
+            "skip_query_indicators": settings.aback_skip_query_indicators,
         }
         values.update(overrides)
         return cls(**values)

@@ -133,6 +133,16 @@ def _occurs_in(item: str, texts: Sequence[str]) -> bool:
 # ---------------------------------------------------------------- collection
 
 
+def not_in_query(indicators: Sequence[str], query: str) -> list[str]:
+    """The indicators the user's own question does not contain (the monitor's matching rule).
+
+    What the asker wrote ("I am 48 and work as a buyer") is not disclosed to them by an answer that
+    repeats it; watching it made ABack backtrack on the asker's own details and cost most of its
+    utility on the benchmark's personal questions (docs/ABACK.md)."""
+    given = {leak.indicator for leak in LeakMonitor(indicators).find_leaks(query)}
+    return [indicator for indicator in indicators if indicator not in given]
+
+
 def deduplicate(indicators: Iterable[Indicator]) -> list[Indicator]:
     """First indicator per monitor normal form (`core.aback.monitor.normalise`); too-short ones dropped.
 
