@@ -65,7 +65,7 @@ class Settings:
     aback_repetition_ngram: int = 4  # n-gram size blocked from repeating in the answer (0 = off)
     aback_repetition_penalty: float = 1.3  # CTRL-style penalty on tokens already in the regenerated span
     aback_max_backtracks_per_indicator: int = 2  # then the answer ends with the refusal sentence
-    aback_block_loops: bool = True  # n-gram blocking from the first token, not only after a backtrack
+    aback_block_loops: bool = True  # no word 4-gram a third time, from the first token on
     aback_skip_query_indicators: bool = True  # an indicator the question itself contains is not watched
 
     # PII indicators (Presidio + the studio's recognisers, core/aback/pii.py)
@@ -139,7 +139,7 @@ HELP: dict[str, str] = {
     "aback_repetition_ngram": "ABack: no n-gram of this size may repeat in the answer (0 = off)",
     "aback_repetition_penalty": "ABack: penalty on tokens already used in the regenerated span (1 = off)",
     "aback_max_backtracks_per_indicator": "ABack: backtracks per indicator, then a refusal ends the answer",
-    "aback_block_loops": "ABack: no n-gram repeats from the first token on (false: only after a backtrack)",
+    "aback_block_loops": "ABack: no word 4-gram a third time, from the first token on",
     "aback_skip_query_indicators": "ABack: do not watch indicators the user's own question contains",
     "pii_min_score": "PII indicators: minimum detection score",
     "pii_drop_types": "PII indicators: comma-separated entity types to ignore (e.g. DATE_TIME,NRP)",

@@ -42,7 +42,7 @@ from core.aback.hsm import (
     validate_transition,
 )
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
-from core.aback.regeneration import RegenerationGuard, WordLoopGuard, ngram_bans, refusal_cut
+from core.aback.regeneration import RegenerationGuard, WordLoopGuard, refusal_cut
 
 if TYPE_CHECKING:
     from core.aback.prototypes import Prototypes
@@ -72,7 +72,7 @@ class ABackConfig:
     repetition_ngram: int = 4  # after a backtrack: no n-gram of this size repeats (0 = off)
     repetition_penalty: float = 1.3  # after a backtrack: CTRL penalty on the regenerated span (1 = off)
     max_backtracks_per_indicator: int = 2  # then the answer ends with `refusal`
-    block_loops: bool = True  # repetition_ngram blocking from the first token (else after a backtrack only)
+    block_loops: bool = True  # word n-gram loop guard from the first token (else after a backtrack only)
     skip_query_indicators: bool = True  # callers drop indicators the user's question already contains
     refusal: str = "I can't share personal details from these records."
 
@@ -254,7 +254,6 @@ class _Decoder:
         self.generator = torch.Generator().manual_seed(seed)
         self.banned: list[int] = []
         self.guard: RegenerationGuard | None = None  # set after the first backtrack
-        self.loop_ngram = 0  # before the first backtrack: no n-gram of this size may repeat (0 = off)
         self.word_loops: WordLoopGuard | None = None  # with block_loops: no word n-gram a third time
         self.answer_text: Callable[[], str] = str
         self.answer_ids: Sequence[int] = ()
@@ -278,10 +277,6 @@ class _Decoder:
             logits[self.banned] = float("-inf")
         if self.guard is not None:
             self.guard.adjust(logits, self.answer_ids, self.regenerated_from)
-        elif self.loop_ngram:
-            looping = ngram_bans(self.answer_ids, self.loop_ngram)
-            if looping:
-                logits[sorted(looping)] = float("-inf")
         if self.word_loops is not None:
             looping = self.word_loops.bans(self.answer_text())
             if looping:
@@ -473,7 +468,8 @@ class GuardedGenerator:
         decoder = _Decoder(self.tokenizer, self.model, config.temperature, config.top_p, config.seed)
         run = _Run(_Detokenizer(self.tokenizer))
         decoder.answer_ids = run.detok.ids
-        decoder.loop_ngram = config.repetition_ngram if config.block_loops else 0
+        # Before a backtrack only the word rule acts: the token rule (no token 4-gram twice) changed
+        # ordinary answers too and cost ABack most of its utility on the benchmark (docs/ABACK.md).
         if config.block_loops and config.repetition_ngram:
             decoder.word_loops = WordLoopGuard(self.tokenizer, config.repetition_ngram)
             decoder.answer_text = lambda: run.detok.text
