@@ -64,6 +64,7 @@ LEGEND = (
     (MASK_STYLE, "masked", "a leak after the backtrack budget, masked"),
     ("color:#999;text-decoration:line-through", "backtracked", "removed by a backtrack"),
 )
+STOPPING = "Stopping…"
 _STOP_EVENTS: dict[str, threading.Event] = {}  # session hash -> the stop event of its running generation
 
 
@@ -130,7 +131,7 @@ def stop_generation(session: str) -> str:
     if event is None or event.is_set():
         return "Nothing is being generated."
     event.set()
-    return "Stopping…"
+    return STOPPING
 
 
 @dataclass(frozen=True)
@@ -368,8 +369,11 @@ def build(ctx: StudioContext) -> None:
     def on_filter(found: list[Indicator], kinds: list[str], score: float) -> str:
         return kept_indicator_lines(found or [], kinds or [], score)
 
-    def on_stop(request: gr.Request) -> str:
-        return status_html(stop_generation(request.session_hash or ""))
+    def on_stop(request: gr.Request) -> Any:
+        message = stop_generation(request.session_hash or "")
+        # A run that stops writes "Stopped after …" itself; a "Stopping…" written here could arrive
+        # after it and stay.
+        return gr.update() if message == STOPPING else status_html(message)
 
     def on_generate(ws: Workspace, demo: DemoDatabase | None, text: str, top: float, lines: str,
                     tokens: float, chosen: list[str], m: float, l: float, d: float,  # noqa: E741

@@ -37,7 +37,7 @@ def test_stop_ends_a_running_generation_and_keeps_its_tokens(page, studio_url, a
     stop.click()
 
     expect(stream.locator('[data-phase="stopped"]')).to_be_attached(timeout=60_000)
-    expect(status).to_contain_text(re.compile(r"Stopped after \d+ token\(s\)"))
+    expect(status).to_contain_text(re.compile(r"Stopped after \d+ token\(s\)"), timeout=30_000)
     expect(generate).to_be_enabled()
     expect(stop).to_be_disabled()
     tokens = stream.locator(".rps-aback-token")
