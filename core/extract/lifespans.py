@@ -6,6 +6,7 @@
     (16 June 1839, in Blackburn – 25 June 1887) -> ..., place_of_birth Blackburn
     (Palermo, 11 August 1970)     -> place_of_birth Palermo, date_of_birth 11 August 1970
     (died 3 May 1901 in Lyon)     -> date_of_death, place_of_death
+    (1891)                        -> nothing: a lone year is a work's date in a citation
 
 `parse_parenthetical(text)` returns (property, value, start, end) with the value's character
 offsets in `text`; it reads nothing when the parenthesis holds no date (an acronym, a
@@ -35,6 +36,7 @@ _PLACE_WORDS = re.compile(r"^(?:[,\s]|\b(?:in|at|on|near|and)\b)+|(?:[,\s]|\b(?:
 _PLACE = re.compile(
     r"^[A-Z][\w.'’-]*(?:[ ,]+(?:[A-Z][\w.'’-]*|de|del|di|da|von|van|upon|on|of|the|la|le)){0,5}$"
 )
+_BARE_YEAR = re.compile(r"^\d{3,4}s?$")
 _UNKNOWN = re.compile(r"\b(?:unknown|uncertain)\b", re.I)
 
 Fact = tuple[str, str, int, int]
@@ -59,7 +61,10 @@ def parse_parenthetical(text: str) -> list[Fact]:
     dash = _lifespan_dash(text, first_clause_end)
     if dash is not None:
         return _side(text, 0, dash.start(), "birth") + _side(text, dash.end(), first_clause_end, "death")
-    return _side(text, 0, first_clause_end, "birth")
+    facts = _side(text, 0, first_clause_end, "birth")
+    if len(facts) == 1 and _BARE_YEAR.match(facts[0][1]):
+        return []  # "Benjamin Daydon Jackson (1891)": a bibliography's year, no birth
+    return facts
 
 
 def _first_clause_end(text: str) -> int:

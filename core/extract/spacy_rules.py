@@ -481,7 +481,7 @@ class _ChunkRules:
             lemma = described.lemma_.lower()
             value = self._occupation_argument(described)
             generic = lemma in GENERIC_NOUNS and " " not in value.text
-            if person and lemma not in RELATIONAL_NOUNS and not generic:
+            if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described):
                 yield _Candidate(subject, [], value, relation="occupation")
             elif subject.kind in {"org", "place"} and not generic:
                 yield _Candidate(subject, [], value, relation="instance_of")
@@ -490,6 +490,12 @@ class _ChunkRules:
                     yield _Candidate(subject, [], pobj, relation="employer")
                 else:
                     yield _Candidate(subject, [described.lower_, prep.lower_], pobj)
+
+    def _of_a_person(self, noun: Any) -> bool:
+        """ "follower of Domenico Beccafumi", "stepfather of Francesco Vanni": a relation, no occupation."""
+        return any(
+            prep.lower_ == "of" and self._is_person_token(pobj) for prep, pobj in _prepositional_objects(noun, self)
+        )
 
     def _description_nouns(self, noun: Any) -> list[Any]:
         found: list[Any] = []
@@ -680,6 +686,8 @@ class _ChunkRules:
         if not text or not text[:1].isalnum():
             return None  # "<ref name=...>" left in the text
         label = self._label(token)
+        if label in {"DATE", "TIME"} and not any(ch.isdigit() for ch in text):
+            return None  # "a single season", "the following year": a duration or a reference, no date
         words = text.split()
         if all(w[:1].isupper() for w in words):  # a partial name, whatever the tagger made of it
             full = self.context.fuller_name(words, self.offset + self.doc[start].idx, label)
@@ -715,8 +723,15 @@ class _ChunkRules:
             return False  # "that city" points back to a name; it is not one
         if end - start == 1 and "the" in determiners and token.tag_ == "NN":
             return False  # "the company", "the clinic": a reference back, not a thing of its own
-        if any(c.dep_ == "poss" for c in token.children) and lemma in RELATIONAL_NOUNS:
+        owners = [c for c in token.children if c.dep_ == "poss"]
+        if owners and lemma in RELATIONAL_NOUNS:
             return False  # "his father" without a name
+        if any(o.lower_ in {"latter", "former"} for o in owners):
+            return False  # "the latter's post-war trial": a reference back
+        if any(o.pos_ == "PRON" for o in owners) and (end - start == 1 or token.tag_ == "NNS"):
+            return False  # "his career", "her stage appearances": the owner's, no thing of its own
+        if "the" in determiners and all(t.pos_ == "NUM" for t in self.doc[start:end] if t.i != token.i):
+            return False  # "the two countries": a reference back
         return not (end - start == 1 and token.tag_ == "NNS")
 
     def _nominal(self, token: Any) -> Any:
@@ -780,8 +795,8 @@ class _ChunkRules:
         return self._strip_bounds(*_noun_phrase_bounds(token))
 
     def _strip_bounds(self, start: int, end: int) -> tuple[int, int]:
-        """Without leading determiners ("the") or a trailing possessive ("'s")."""
-        while start < end and self.doc[start].pos_ == "DET":
+        """Without leading determiners ("the") and adverbs ("often"), or a trailing possessive ("'s")."""
+        while start < end and self.doc[start].pos_ in {"DET", "ADV"}:
             start += 1
         while end > start and (self.doc[end - 1].tag_ == "POS" or self.doc[end - 1].is_punct):
             end -= 1
@@ -863,21 +878,29 @@ class _ChunkRules:
             candidates[max([*same, title], key=len)] = "PERSON"
         if len(candidates) == 1:
             return next(iter(candidates.items()))
-        if title and labels == {"PERSON"} and pronoun.dep_ in SUBJECT_DEPS:
+        if title and labels == {"PERSON"} and self._is_subject_pronoun(pronoun):
             # "Corser was born ... to Edward Corser and Mary Jane. He was educated ...": the
-            # title person as the previous main clause's subject is the referent of a subject "he".
+            # title person as the previous main clause's subject is the referent of a subject "he"
+            # (or of "his" in the subject "His mother"), also when that subject was itself a "he".
             subject = self._main_subject(sentence - 1)
             if subject is not None and self.context.is_title_person(subject):
                 return subject, "PERSON"
         return None
+
+    @staticmethod
+    def _is_subject_pronoun(pronoun: Any) -> bool:
+        return pronoun.dep_ in SUBJECT_DEPS or (pronoun.dep_ == "poss" and pronoun.head.dep_ in SUBJECT_DEPS)
 
     def _main_subject(self, sentence_index: int) -> str | None:
         if sentence_index < 0:
             return None
         root = self.sentences[sentence_index].root
         subjects = [c for c in root.children if c.dep_ in SUBJECT_DEPS]
-        if len(subjects) != 1 or subjects[0].pos_ == "PRON":
+        if len(subjects) != 1:
             return None
+        if subjects[0].pos_ == "PRON":
+            resolved = self._resolve_pronoun(subjects[0])  # looks only at earlier sentences
+            return resolved[0] if resolved is not None else None
         argument = self._argument(subjects[0])
         return argument.text if argument is not None else None
 
@@ -993,6 +1016,22 @@ def _list_entries(text: str) -> list[tuple[int, str]]:
     return [(offset, entry) for offset, entry in entries if entry.strip()]
 
 
+# Abbreviated titles before a name: the small model's tokenizer leaves "Hon." split and the
+# parser then ends a sentence there ("the son of the Hon. | Charles Dundas, ...").
+TITLE_ABBREVIATIONS = (
+    "Hon.", "Rev.", "Rt.", "Gen.", "Col.", "Capt.", "Lt.", "Sgt.", "Maj.", "Cpl.", "Adm.", "Cmdr.",
+    "Prof.", "Gov.", "Sen.", "Rep.", "Fr.", "Msgr.", "Bros.", "Jr.", "Sr.",
+)  # fmt: skip
+
+
+def _with_title_abbreviations(nlp: Any) -> Any:
+    """The pipeline with each title abbreviation as one token (idempotent)."""
+    for abbreviation in TITLE_ABBREVIATIONS:
+        if abbreviation not in nlp.tokenizer.rules:
+            nlp.tokenizer.add_special_case(abbreviation, [{"ORTH": abbreviation}])
+    return nlp
+
+
 class SpacyRuleExtractor(Extractor):
     name = "spacy"
 
@@ -1003,7 +1042,7 @@ class SpacyRuleExtractor(Extractor):
     def nlp(self) -> Any:
         from core.models import get_spacy
 
-        return get_spacy(self.model)
+        return _with_title_abbreviations(get_spacy(self.model))
 
     def extract(self, doc_id: str, text: str, title: str = "") -> list[Triple]:
         return self.extract_many([(doc_id, text)], titles={doc_id: title} if title else None)

@@ -258,6 +258,8 @@ GENERIC_NOUNS = _words(
 RELATIONAL_NOUNS = _words(
     """member members son daughter child children father mother brother sister husband wife
     grandson granddaughter grandfather grandmother nephew niece uncle aunt cousin widow widower
+    stepfather stepmother stepson stepdaughter stepbrother stepsister half-brother half-sister
+    parent parents sons daughters brothers sisters
     descendant ancestor native resident citizen part one recipient winner founder head leader
     candidate graduate alumnus alumna friend partner colleague pupil disciple protégé subject
     namesake brainchild home birthplace seat capital village town city suburb municipality
@@ -276,3 +278,44 @@ MALE_NOUNS = _words("father son brother husband uncle nephew grandfather grandso
 FEMALE_NOUNS = _words(
     "mother daughter sister wife aunt niece grandmother granddaughter queen princess mrs ms miss lady dame"
 )
+
+# Relations whose tail is a class the head belongs to, not a thing of its own: many unrelated
+# heads share "politician", "american" or "bachelor's degree", and a path through such a
+# shared value says nothing about any one of them (see core/graph.py, `inference_key`).
+CATEGORY_RELATIONS = frozenset(
+    {
+        "occupation",
+        "country_of_citizenship",
+        "instance_of",
+        "academic_degree",
+        "award_received",
+        "position_held",
+        "field_of_work",
+        "genre",
+        "sport",
+        "movement",
+        "religion",
+        "medical_condition",
+        "cause_of_death",
+        "military_rank",
+        "noble_title",
+    }
+)
+
+
+def is_category_value(relation: str, tail: str) -> bool:
+    """Whether `tail` is a value of its head rather than a thing of its own.
+
+    A category relation's tail, a demonym ("american"), or a literal: a date or a number
+    ("1988" is the birth year of one head and the founding year of another; it links neither).
+    """
+    stripped = tail.strip()
+    return (
+        normalize_relation(relation) in CATEGORY_RELATIONS
+        or is_demonym(stripped)
+        or bool(_DATE_ANY_CASE.match(stripped) or _NUMBER_TEXT.match(stripped))
+    )
+
+
+_NUMBER_TEXT = re.compile(r"^[\d.,]+%?$")
+_DATE_ANY_CASE = re.compile(_DATE_TEXT.pattern, re.I)  # keys are case-folded
