@@ -72,6 +72,7 @@ MODIFIER_DEPS = {"compound", "amod", "nummod", "nmod"}
 CONTROL_DEPS = {"conj", "xcomp"}
 MODIFIED_NOUN_DEPS = {"acl", "relcl"}
 DESCRIPTION_DEPS = {"attr", "appos", "conj"}
+_LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
 LINKING_VERBS = {"be", "become", "remain"}
 
 CONFIDENCE_BOTH_ENTITIES = 1.0
@@ -231,6 +232,7 @@ class _ChunkRules:
             for i in range(ent.start, ent.end):
                 self.entity_of[i] = ent
         self.in_parentheses = self._parenthesised_tokens()
+        self.segment_starts: dict[int, int] = {}  # a listed description's noun -> its first word
         self.mentions_by_sentence: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
         self._register_mentions()
 
@@ -476,7 +478,9 @@ class _ChunkRules:
         person = subject.kind == "person"
         done_entities: set[int] = set()
         for described in self._description_nouns(noun) if follow else [noun]:
-            for token in described.lefts:
+            segment_start = self.segment_starts.get(described.i, described.i)
+            modifiers = [*described.lefts, *self.doc[segment_start : described.i]]
+            for token in dict.fromkeys(modifiers):
                 yield from self._modifier_facts(subject, token, person, done_entities)
             lemma = described.lemma_.lower()
             value = self._occupation_argument(described)
@@ -493,11 +497,51 @@ class _ChunkRules:
 
     def _of_a_person(self, noun: Any) -> bool:
         """ "follower of Domenico Beccafumi", "stepfather of Francesco Vanni": a relation, no occupation."""
-        return any(
-            prep.lower_ == "of" and self._is_person_token(pobj) for prep, pobj in _prepositional_objects(noun, self)
-        )
+        preps = _prepositional_objects(noun, self)
+        return any(prep.lower_ == "of" and self._is_person_token(pobj) for prep, pobj in preps)
 
     def _description_nouns(self, noun: Any) -> list[Any]:
+        listed = self._listed_heads(noun)
+        return listed if len(listed) > 1 else self._conjunct_nouns(noun)
+
+    def _listed_heads(self, noun: Any) -> list[Any]:
+        """The head nouns of a description written as a list, read off the words, not the parse.
+
+        "an English actress, singer, dancer and musical comedy performer known for ...": the
+        small parser hangs "singer" under "performer" and "comedy" beside "dancer"; the words
+        from the description's first word up to the first verb, preposition or pronoun, cut at
+        commas and conjunctions, give one segment per description, whose last word is its noun.
+        Each head's segment start is kept in `segment_starts` (its occupation's first word).
+        """
+        sentence = self.sentences[self.sentence_of[noun.i]]
+        start = max(noun.left_edge.i, sentence.start)
+        end = start
+        while end < sentence.end and end not in self.in_parentheses:
+            token = self.doc[end]
+            if token.text != "," and token.pos_ not in _LIST_POS and token.tag_ != "HYPH":
+                break
+            end += 1
+        if end <= noun.i:
+            return []
+        heads: list[Any] = []
+        starts: dict[int, int] = {}
+        segment: list[Any] = []
+        for token in [*self.doc[start:end], None]:
+            if token is not None and token.text != "," and token.pos_ != "CCONJ":
+                segment.append(token)
+                continue
+            last = segment[-1] if segment else None
+            if last is not None and last.pos_ == "NOUN" and not self._is_entity_token(last):
+                heads.append(last)
+                starts[last.i] = segment[0].i
+            segment = []
+        if noun not in heads or len(heads) < 2:
+            return []
+        for head, first in starts.items():
+            self.segment_starts.setdefault(head, first)
+        return heads
+
+    def _conjunct_nouns(self, noun: Any) -> list[Any]:
         found: list[Any] = []
         stack = [noun]
         while stack:
@@ -549,6 +593,8 @@ class _ChunkRules:
 
     def _occupation_argument(self, noun: Any) -> Argument:
         """The noun with its common-noun compounds and descriptive adjectives ("set decorator")."""
+        if noun.i in self.segment_starts:
+            return self._listed_occupation(noun)
         start = noun.i
         for child in reversed(list(noun.lefts)):
             if child.right_edge.i != start - 1 or child.dep_ not in {"compound", "amod", "nmod"}:
@@ -562,6 +608,18 @@ class _ChunkRules:
             start -= 1  # "university professor" parsed as two conjuncts
         while start < noun.i and (
             self.doc[start].pos_ in {"DET", "PUNCT"} or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+        ):
+            start += 1
+        return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
+
+    def _listed_occupation(self, noun: Any) -> Argument:
+        """A listed description's words without determiners, demonyms, names and "former"."""
+        start = self.segment_starts[noun.i]
+        while start < noun.i and (
+            self.doc[start].pos_ in {"DET", "PUNCT", "ADV", "PROPN", "NUM"}
+            or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+            or self.doc[start].lower_ in DEMONYMS
+            or start in self.entity_of
         ):
             start += 1
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
