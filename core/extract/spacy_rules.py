@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
@@ -66,6 +66,7 @@ FEMALE_PRONOUNS = {"she", "her", "hers", "herself"}
 PERSON_PRONOUNS = MALE_PRONOUNS | FEMALE_PRONOUNS
 THING_PRONOUNS = {"it", "its"}
 RELATIVE_PRONOUNS = {"who", "whom", "which", "that", "whose"}
+PERSON_RELATIVES = {"who", "whom"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass"}
 PREP_DEPS = {"prep", "agent", "dative"}
 MODIFIER_DEPS = {"compound", "amod", "nummod", "nmod"}
@@ -259,6 +260,11 @@ class _ChunkRules:
                 yield from self._verb_triples(token)
             elif token.dep_ == "appos":
                 yield from self._apposition_triples(token)
+            elif token.pos_ == "NOUN" and self._called(token) is not None:
+                named = self._called(token)
+                argument = self._argument(named) if self._is_title_noun(token, named) else None
+                if argument is not None:
+                    yield from self._describe(replace(argument, kind="person"), token, follow=False)
             elif token.dep_ == "poss":
                 yield from self._possessive_triples(token)
 
@@ -443,10 +449,12 @@ class _ChunkRules:
             if negated:
                 return
             owner = next(iter(_children(subject, {"poss"}, self)), None)
-            if owner is not None and subject.pos_ == "NOUN":
+            if owner is not None and subject.pos_ == "NOUN" and self._nominal(subject) is subject:
                 yield _Candidate(owner, [*words, subject.lower_], complement)
                 return
             subject_argument = self._argument(subject)
+            if subject_argument is not None and subject.lower_ in PERSON_RELATIVES:
+                subject_argument = replace(subject_argument, kind="person")  # "who" is a person
             if subject_argument is not None:
                 yield from self._describe(subject_argument, complement)
             return
@@ -457,7 +465,7 @@ class _ChunkRules:
         if preps or complement.dep_ != "attr":
             return
         owner = next(iter(_children(subject, {"poss"}, self)), None)
-        if owner is not None and subject.pos_ == "NOUN":
+        if owner is not None and subject.pos_ == "NOUN" and self._nominal(subject) is subject:
             yield _Candidate(owner, [*words, subject.lower_], complement)
         else:
             yield _Candidate(subject, words or ["be"], complement)
@@ -629,6 +637,11 @@ class _ChunkRules:
     def _apposition_triples(self, appos: Any) -> Iterator[_Candidate]:
         """ "Mara Voss, a nurse at St Olave Hospital," -> occupation nurse, employer St Olave Hospital."""
         head = appos.head
+        if self._is_entity_token(appos) and self._is_title_noun(head, appos):
+            named = self._argument(appos)
+            if named is not None:
+                yield from self._describe(replace(named, kind="person"), head, follow=False)
+            return
         if not self._is_entity_token(head) or self._is_entity_token(appos) or appos.pos_ != "NOUN":
             return
         if head.i in self.in_parentheses or (appos.dep_ == "appos" and head.dep_ == "poss"):
@@ -637,6 +650,24 @@ class _ChunkRules:
         if subject is None:
             return
         yield from self._describe(subject, appos)
+
+    def _called(self, noun: Any) -> Any | None:
+        """ "a senior policeman named Pierre Combes Mathieu" -> the name's token."""
+        for acl in noun.children:
+            if acl.dep_ == "acl" and acl.lower_ in {"named", "called"}:
+                names = [c for c in acl.children if c.dep_ in {"oprd", "attr", "dobj"} and self._is_entity_token(c)]
+                if names:
+                    return names[0]
+        return None
+
+    def _is_title_noun(self, noun: Any, name: Any) -> bool:
+        """ "the painter Ventura Salimbeni", "a policeman named X": a person's occupation before the name."""
+        if noun.pos_ != "NOUN" or self._is_entity_token(noun) or noun.lemma_.lower() in RELATIONAL_NOUNS:
+            return False
+        if noun.lemma_.lower() in GENERIC_NOUNS or self._label(name) != "PERSON":
+            return False
+        between = self.doc[noun.i + 1 : self._phrase_bounds(name)[0]]
+        return all(t.lower_ in {"named", "called"} for t in between)
 
     def _possessive_triples(self, owner: Any) -> Iterator[_Candidate]:
         """Possessive: "Mara's sister Ida" -> (Mara, sibling, Ida); "her father, Danny" -> father."""
@@ -795,11 +826,19 @@ class _ChunkRules:
     def _nominal(self, token: Any) -> Any:
         """The token an argument stands for: a relative pronoun's noun, an apposition's entity."""
         if token.lower_ in RELATIVE_PRONOUNS and token.head.dep_ == "relcl":
-            return self._described_entity(token.head.head)
+            antecedent = token.head.head
+            if token.lower_ in PERSON_RELATIVES and self._label(antecedent) in THING_LABELS - {"ORG"}:
+                # "a medalist from New Zealand who competed": "who" is never a place
+                if antecedent.dep_ == "pobj" and antecedent.head.head.pos_ in {"NOUN", "PROPN"}:
+                    antecedent = antecedent.head.head
+            token = self._described_entity(antecedent)
         if token.pos_ == "NOUN":
             named = [c for c in token.children if c.dep_ == "appos" and self._is_entity_token(c)]
             if named:
                 return named[0]
+            called = self._called(token)
+            if called is not None:
+                return called
             if token.dep_ == "appos" and self._is_entity_token(token.head):
                 return token.head
         return token

@@ -251,7 +251,7 @@ GENERIC_NOUNS = _words(
     minority total half couple pair age ages stage stages moment moments occasion occasions
     instance instances example examples addition same first second third last following former
     latter beginning start front back top bottom middle centre center thousands hundreds dozens
-    millions death birth"""
+    millions death birth much little more less enough plenty"""
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
