@@ -73,6 +73,10 @@ MODIFIER_DEPS = {"compound", "amod", "nummod", "nmod"}
 CONTROL_DEPS = {"conj", "xcomp"}
 MODIFIED_NOUN_DEPS = {"acl", "relcl"}
 DESCRIPTION_DEPS = {"attr", "appos", "conj"}
+PLACE_NOUNS = frozenset(
+    """city town village municipality province state county district region island commune parish
+    suburb borough farm estate hamlet settlement neighbourhood neighborhood""".split()
+)
 _LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
 LINKING_VERBS = {"be", "become", "remain"}
 
@@ -194,7 +198,12 @@ class DocumentContext:
         return candidates.pop() if len(candidates) == 1 else None
 
     def is_title_person(self, name: str) -> bool:
-        return bool(self.title_person) and frozenset(self.title_person.split()) <= frozenset(name.split())
+        """The title's name words are all in `name` ("Charles-Pierre-Mathieu Combes" for "Charles Combes")."""
+        return bool(self.title_person) and _name_words(self.title_person) <= _name_words(name)
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(re.split(r"[\s-]+", name.strip()))
 
 
 def title_person(title: str, text: str) -> str | None:
@@ -426,12 +435,28 @@ class _ChunkRules:
             for obj in _children(verb, {"dobj"}, self):
                 yield _Candidate(subject, words, obj)
                 yield from self._object_modifier_triples(subject, words, obj)
+                yield from self._location_triples(obj)
+            last_place = None
             for prep, pobj in _prepositional_objects(verb, self):
-                if pobj.pos_ == "NOUN" and not self._is_entity_token(pobj):
+                if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj):
+                    # "born in the city of Atbara in River Nile State, in the Republic of Sudan"
+                    yield _Candidate(last_place, [], pobj, relation="located_in")
+                    last_place = self._innermost_place(pobj)
+                    continue
+                if pobj.pos_ == "NOUN" and not self._is_entity_token(pobj) and self._nominal(pobj) is pobj:
                     # "died of lung cancer in New York City": the place belongs to the verb
                     for inner_prep, inner_obj in _prepositional_objects(pobj, self):
-                        if inner_prep.lower_ != "of" and self._is_entity_token(inner_obj):
+                        if not self._is_entity_token(inner_obj):
+                            continue
+                        if inner_prep.lower_ != "of":
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
+                        elif pobj.lemma_.lower() not in GENERIC_NOUNS | RELATIONAL_NOUNS:
+                            # "moved to the staff of the Ottawa Renegades" -> move_to_staff_of
+                            yield _Candidate(subject, [*words, prep.lower_, pobj.lower_, "of"], inner_obj)
+                else:
+                    yield from self._location_triples(pobj)
+                    if prep.lower_ == "in" and self._is_place(self._nominal(pobj)):
+                        last_place = self._innermost_place(pobj)
                 if not negated and prep.lower_ == "as" and _lemma(verb) in {"work", "serve", "act"}:
                     relation = "position_held" if _lemma(verb) == "serve" else "occupation"
                     if self._is_person_token(subject) and pobj.pos_ == "NOUN":
@@ -440,6 +465,54 @@ class _ChunkRules:
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         continue
                 yield _Candidate(subject, [*words, prep.lower_], pobj)
+
+    def _location_triples(self, token: Any) -> Iterator[_Candidate]:
+        """ "the farm Stalsberg in Skedsmo", "Rokana Primary School in Kitwe": located_in, outwards."""
+        current = token
+        for _ in range(4):
+            if not self._is_place_like(self._nominal(current)):
+                return
+            inner = self._place_in(current)
+            if inner is None:
+                return
+            yield _Candidate(current, [], inner, relation="located_in")
+            current = inner
+
+    def _place_in(self, token: Any) -> Any | None:
+        tokens = {token, self._nominal(token)}
+        return next(
+            (
+                pobj
+                for owner in tokens
+                for prep, pobj in _prepositional_objects(owner, self)
+                if prep.lower_ == "in" and self._is_place(pobj)
+            ),
+            None,
+        )
+
+    def _innermost_place(self, token: Any) -> Any:
+        current = token
+        for _ in range(4):
+            inner = self._place_in(current)
+            if inner is None:
+                break
+            current = inner
+        return current
+
+    def _refines(self, prep: Any, pobj: Any) -> bool:
+        """A second "in <place>" of a verb, after a comma, locates the first place."""
+        return self._is_place(pobj) and prep.i > 0 and self.doc[prep.i - 1].text == ","
+
+    def _is_place(self, token: Any) -> bool:
+        return self._label(token) in {"GPE", "LOC"}
+
+    def _is_place_like(self, token: Any) -> bool:
+        """A named place or organisation, or a name after a place noun ("the farm Stalsberg")."""
+        if self._label(token) in PLACE_LABELS | {"ORG"}:
+            return True
+        return self._is_entity_token(token) and any(
+            c.dep_ == "compound" and c.lemma_.lower() in PLACE_NOUNS for c in token.children
+        )
 
     def _copula_triples(
         self, subject: Any, words: list[str], complement: Any, negated: bool
@@ -839,6 +912,10 @@ class _ChunkRules:
             called = self._called(token)
             if called is not None:
                 return called
+            if token.lemma_.lower() in PLACE_NOUNS:  # "the city of Atbara" -> Atbara
+                for prep, pobj in _prepositional_objects(token, self):
+                    if prep.lower_ == "of" and self._label(pobj) in PLACE_LABELS:
+                        return pobj
             if token.dep_ == "appos" and self._is_entity_token(token.head):
                 return token.head
         return token
