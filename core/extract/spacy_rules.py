@@ -37,6 +37,7 @@ from core.extract.vocabulary import (
     DEMONYMS,
     FEMALE_NOUNS,
     GENERIC_NOUNS,
+    KIN_NOUNS,
     MALE_NOUNS,
     NON_OCCUPATION_ADJECTIVES,
     RELATIONAL_NOUNS,
@@ -60,6 +61,7 @@ NAMED_LABELS = {
 }
 VALUE_LABELS = {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL"}
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
+ORGANISATION_LABELS = {"ORG", "GPE"}
 THING_LABELS = {"ORG", "FAC", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"}
 MALE_PRONOUNS = {"he", "him", "his", "himself"}
 FEMALE_PRONOUNS = {"she", "her", "hers", "herself"}
@@ -131,6 +133,8 @@ _ORGANISATION_WORDS = {
     "press",
     "team",
 }
+# A parenthesis holding only a non-Latin-script name, optionally after "Language:".
+_NATIVE_NAME = re.compile(r"^\s*(?:[A-Z][a-z]+:\s*)?([^\x00-\x1f\x21-\x7f\u00c0-\u024f\u2010-\u2015]{2,}?)\s*$")
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
@@ -261,6 +265,7 @@ class _ChunkRules:
 
     def _all_candidates(self) -> Iterator[_Candidate]:
         yield from self._lifespan_candidates()
+        yield from self._native_name_candidates()
         yield from self._located_in_candidates()
         for token in self.doc:
             if token.i in self.in_parentheses:
@@ -308,6 +313,23 @@ class _ChunkRules:
             for prop, value, start, _end in facts:
                 yield from self._lifespan_fact(person, prop, value, inner_start + start, open_paren.i)
             yield from self._description_after(person, close)
+
+    def _native_name_candidates(self) -> Iterator[_Candidate]:
+        """ "Masayoshi Soken (祖堅正慶)", "Ivan Petrov (Russian: Иван Петров)" -> native_name."""
+        for open_paren in self.doc:
+            if open_paren.text != "(" or open_paren.i == 0:
+                continue
+            close = self._closing_paren(open_paren.i)
+            name = self.doc[open_paren.i - 1]
+            if close is None or not self._is_entity_token(name) or self._label(name) in VALUE_LABELS:
+                continue
+            inner = _NATIVE_NAME.match(self.text[open_paren.idx + 1 : self.doc[close].idx])
+            if inner is None or not any(ch.isalpha() for ch in inner.group(1)):
+                continue
+            argument = self._argument(name)
+            if argument is not None:
+                value = Argument(inner.group(1).strip(), True, kind="name", token=open_paren.i + 1)
+                yield _Candidate(argument, [], value, relation="native_name")
 
     def _lifespan_fact(
         self, person: Argument, prop: str, value: str, char: int, anchor: int
@@ -432,7 +454,10 @@ class _ChunkRules:
             return
         words = [*negation, relation_word(verb)] + [c.lower_ for c in verb.children if c.dep_ == "prt"]
         for subject in subjects:
-            for obj in _children(verb, {"dobj"}, self):
+            for obj in self._objects(verb):
+                if _lemma(verb) == "have" and obj.lemma_.lower() in KIN_NOUNS and self._nominal(obj) is not obj:
+                    yield _Candidate(subject, [obj.lower_], obj)  # "She has a sister, Tegan" -> sibling
+                    continue
                 yield _Candidate(subject, words, obj)
                 yield from self._object_modifier_triples(subject, words, obj)
                 yield from self._location_triples(obj)
@@ -465,6 +490,15 @@ class _ChunkRules:
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         continue
                 yield _Candidate(subject, [*words, prep.lower_], pobj)
+
+    def _objects(self, verb: Any) -> list[Any]:
+        """Direct objects, with the conjuncts of a named apposition ('the names "A" and "B"')."""
+        objects = _children(verb, {"dobj"}, self)
+        for obj in list(objects):
+            named = self._nominal(obj)
+            if named is not obj:
+                objects.extend(c for c in named.conjuncts if self._is_entity_token(c))
+        return objects
 
     def _location_triples(self, token: Any) -> Iterator[_Candidate]:
         """ "the farm Stalsberg in Skedsmo", "Rokana Primary School in Kitwe": located_in, outwards."""
@@ -671,6 +705,9 @@ class _ChunkRules:
             if words and person and re.search(r"\bpart(y|ies)\b", " ".join(words), re.I):
                 party = Argument(" ".join(words), True, kind="org", token=token.i)
                 yield _Candidate(subject, [], party, relation="member_of_political_party")
+            elif words and person and token.dep_ == "compound" and token.pos_ == "PROPN":
+                employer = Argument(" ".join(words), True, kind="org", token=token.i)
+                yield _Candidate(subject, [], employer, relation="employer")  # "a Mossad officer"
 
     def _occupation_argument(self, noun: Any) -> Argument:
         """The noun with its common-noun compounds and descriptive adjectives ("set decorator")."""
@@ -733,6 +770,13 @@ class _ChunkRules:
                     return names[0]
         return None
 
+    def _is_part_of(self, owner: Any, possessed: Any) -> bool:
+        """Two organisations, the second not a name ending ("St. Thomas's Hospital" is one name)."""
+        if self._label(owner) not in ORGANISATION_LABELS or self._label(possessed) not in ORGANISATION_LABELS:
+            return False
+        start, _ = self._phrase_bounds(possessed)
+        return self.doc[start].lower_ not in _ORGANISATION_WORDS
+
     def _is_title_noun(self, noun: Any, name: Any) -> bool:
         """ "the painter Ventura Salimbeni", "a policeman named X": a person's occupation before the name."""
         if noun.pos_ != "NOUN" or self._is_entity_token(noun) or noun.lemma_.lower() in RELATIONAL_NOUNS:
@@ -746,10 +790,16 @@ class _ChunkRules:
         """Possessive: "Mara's sister Ida" -> (Mara, sibling, Ida); "her father, Danny" -> father."""
         noun = owner.head
         if noun.pos_ != "NOUN":
+            if self._is_part_of(owner, noun):
+                yield _Candidate(noun, [], owner, relation="part_of")  # "the Canadian Football League's BC Lions"
             return
         for named in _children(noun, {"appos"}, self):
-            if self._is_entity_token(named):
+            if not self._is_entity_token(named):
+                continue
+            if noun.lemma_.lower() in RELATIONAL_NOUNS:
                 yield _Candidate(owner, [noun.lower_], named)
+            else:  # "Sanjeev Sivan's Malayalam movie, Endless Summer": the movie is by its owner
+                yield _Candidate(named, [noun.lower_, "by"], owner)
 
     # -- subjects and arguments ----------------------------------------------------------
 
@@ -965,7 +1015,16 @@ class _ChunkRules:
         """Token range of the entity containing the token, else of its noun phrase."""
         ent = self.entity_of.get(token.i)
         if ent is not None:
-            return self._strip_bounds(ent.start, ent.end)
+            start = ent.start
+            before = self.doc[start - 1] if start else None
+            if (
+                ent.label_ in NAMED_LABELS - {"PERSON", "NORP", "GPE", "LOC"}
+                and before is not None
+                and re.fullmatch(r"\d{4}", before.text)
+                and before.head.i in range(ent.start, ent.end)
+            ):
+                start -= 1  # "the 1998 Winter Paralympics": the year is part of the name
+            return self._strip_bounds(start, ent.end)
         return self._strip_bounds(*_noun_phrase_bounds(token))
 
     def _strip_bounds(self, start: int, end: int) -> tuple[int, int]:

@@ -319,3 +319,8 @@ def is_category_value(relation: str, tail: str) -> bool:
 
 _NUMBER_TEXT = re.compile(r"^[\d.,]+%?$")
 _DATE_ANY_CASE = re.compile(_DATE_TEXT.pattern, re.I)  # keys are case-folded
+
+# Kinship nouns: "has a sister, Tegan" names a sibling, not a possession.
+KIN_NOUNS = (MALE_NOUNS | FEMALE_NOUNS | _words("sibling siblings child children parent cousin")) - _words(
+    "king prince queen princess mr sir lord mrs ms miss lady dame"
+)
