@@ -108,9 +108,7 @@ def _iter_risks(
             path = shortest_path(unprivate_adj, head, tail, dropped)
             if path is not None:
                 path_docs = tuple(min(docs_by_key[k] - {doc_id}) for k in path)
-                yield InferenceRisk(
-                    original_of[key], doc_id, tuple(original_of[k] for k in path), path_docs
-                )
+                yield InferenceRisk(original_of[key], doc_id, tuple(original_of[k] for k in path), path_docs)
         if progress:
             progress(done, len(candidates))
 

@@ -34,6 +34,7 @@ from typing import Any
 from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress, join_relation, relation_word
 from core.extract.lifespans import parse_parenthetical
 from core.extract.vocabulary import (
+    DEGREE_NOUNS,
     DEMONYMS,
     FEMALE_NOUNS,
     GENERIC_NOUNS,
@@ -69,16 +70,22 @@ PERSON_PRONOUNS = MALE_PRONOUNS | FEMALE_PRONOUNS
 THING_PRONOUNS = {"it", "its"}
 RELATIVE_PRONOUNS = {"who", "whom", "which", "that", "whose"}
 PERSON_RELATIVES = {"who", "whom"}
+NAMING_DEPS = {"oprd", "attr", "dobj"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass"}
 PREP_DEPS = {"prep", "agent", "dative"}
 MODIFIER_DEPS = {"compound", "amod", "nummod", "nmod"}
 CONTROL_DEPS = {"conj", "xcomp"}
 MODIFIED_NOUN_DEPS = {"acl", "relcl"}
 DESCRIPTION_DEPS = {"attr", "appos", "conj"}
+# Nouns that name a class, not a thing, when they stand alone ("attended college", "by degree").
+BARE_CLASS_NOUNS = frozenset({"degree", "diploma", "certificate", "college", "school", "university"})
 PLACE_NOUNS = frozenset(
-    """city town village municipality province state county district region island commune parish
-    suburb borough farm estate hamlet settlement neighbourhood neighborhood""".split()
-)
+    {
+        "city", "town", "village", "municipality", "province", "state", "county", "district", "region",
+        "island", "commune", "parish", "suburb", "borough", "farm", "estate", "hamlet", "settlement",
+        "neighbourhood", "neighborhood",
+    }
+)  # fmt: skip
 _LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
 LINKING_VERBS = {"be", "become", "remain"}
 
@@ -134,7 +141,9 @@ _ORGANISATION_WORDS = {
     "team",
 }
 # A parenthesis holding only a non-Latin-script name, optionally after "Language:".
-_NATIVE_NAME = re.compile(r"^\s*(?:[A-Z][a-z]+:\s*)?([^\x00-\x1f\x21-\x7f\u00c0-\u024f\u2010-\u2015]{2,}?)\s*$")
+_NATIVE_NAME = re.compile(
+    r"^\s*(?:[A-Z][a-z]+:\s*)?([^\x00-\x1f\x21-\x7f\u00c0-\u024f\u2010-\u2015]{2,}?)\s*$"
+)
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
@@ -455,7 +464,8 @@ class _ChunkRules:
         words = [*negation, relation_word(verb)] + [c.lower_ for c in verb.children if c.dep_ == "prt"]
         for subject in subjects:
             for obj in self._objects(verb):
-                if _lemma(verb) == "have" and obj.lemma_.lower() in KIN_NOUNS and self._nominal(obj) is not obj:
+                named_kin = obj.lemma_.lower() in KIN_NOUNS and self._nominal(obj) is not obj
+                if _lemma(verb) == "have" and named_kin:
                     yield _Candidate(subject, [obj.lower_], obj)  # "She has a sister, Tegan" -> sibling
                     continue
                 yield _Candidate(subject, words, obj)
@@ -599,7 +609,7 @@ class _ChunkRules:
                 yield from self._modifier_facts(subject, token, person, done_entities)
             lemma = described.lemma_.lower()
             value = self._occupation_argument(described)
-            generic = lemma in GENERIC_NOUNS and " " not in value.text
+            generic = lemma in GENERIC_NOUNS | BARE_CLASS_NOUNS and " " not in value.text
             if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described):
                 yield _Candidate(subject, [], value, relation="occupation")
             elif subject.kind in {"org", "place"} and not generic:
@@ -765,7 +775,7 @@ class _ChunkRules:
         """ "a senior policeman named Pierre Combes Mathieu" -> the name's token."""
         for acl in noun.children:
             if acl.dep_ == "acl" and acl.lower_ in {"named", "called"}:
-                names = [c for c in acl.children if c.dep_ in {"oprd", "attr", "dobj"} and self._is_entity_token(c)]
+                names = [c for c in acl.children if c.dep_ in NAMING_DEPS and self._is_entity_token(c)]
                 if names:
                     return names[0]
         return None
@@ -791,7 +801,7 @@ class _ChunkRules:
         noun = owner.head
         if noun.pos_ != "NOUN":
             if self._is_part_of(owner, noun):
-                yield _Candidate(noun, [], owner, relation="part_of")  # "the Canadian Football League's BC Lions"
+                yield _Candidate(noun, [], owner, relation="part_of")  # "the Football League's BC Lions"
             return
         for named in _children(noun, {"appos"}, self):
             if not self._is_entity_token(named):
@@ -863,6 +873,8 @@ class _ChunkRules:
         relation = candidate.relation or canonical_relation(
             join_relation(candidate.words), tail.kind, tail.text
         )
+        if candidate.relation is None and self._is_degree(tail) and not relation.startswith("not_"):
+            relation = "academic_degree"  # "received/earned/holds a master's degree in Economics"
         if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
         triple = Triple(
@@ -876,6 +888,12 @@ class _ChunkRules:
         )
         key = triple.key
         return None if key[0] == key[2] or not key[0] or not key[2] else triple
+
+    def _is_degree(self, argument: Argument) -> bool:
+        token = self.doc[argument.token] if argument.token is not None else None
+        if token is None or argument.kind in {"person", "place", "date"}:
+            return False  # the tagger calls "PhD" a work of art
+        return token.lemma_.lower() in DEGREE_NOUNS or token.lower_ in DEGREE_NOUNS
 
     def _as_argument(self, node: Any) -> Argument | None:
         if isinstance(node, Argument):
@@ -898,6 +916,8 @@ class _ChunkRules:
         if not text or not text[:1].isalnum():
             return None  # "<ref name=...>" left in the text
         label = self._label(token)
+        if text.lower() in GENERIC_NOUNS:
+            return None  # "One of his professors was ...", whatever the tagger made of "One"
         if label in {"DATE", "TIME"} and not any(ch.isdigit() for ch in text):
             return None  # "a single season", "the following year": a duration or a reference, no date
         words = text.split()
@@ -925,6 +945,8 @@ class _ChunkRules:
             return False
         if lemma in GENERIC_NOUNS or token.lower_ in GENERIC_NOUNS:
             return False
+        if lemma in BARE_CLASS_NOUNS and end - start == 1:
+            return False  # "a degree", "by degree": which one is not said
         if token.pos_ == "NUM" and not any(ch.isdigit() for ch in token.text):
             return False
         text = self.doc[start:end].text
@@ -950,10 +972,13 @@ class _ChunkRules:
         """The token an argument stands for: a relative pronoun's noun, an apposition's entity."""
         if token.lower_ in RELATIVE_PRONOUNS and token.head.dep_ == "relcl":
             antecedent = token.head.head
-            if token.lower_ in PERSON_RELATIVES and self._label(antecedent) in THING_LABELS - {"ORG"}:
-                # "a medalist from New Zealand who competed": "who" is never a place
-                if antecedent.dep_ == "pobj" and antecedent.head.head.pos_ in {"NOUN", "PROPN"}:
-                    antecedent = antecedent.head.head
+            if (
+                token.lower_ in PERSON_RELATIVES
+                and self._label(antecedent) in THING_LABELS - {"ORG"}
+                and antecedent.dep_ == "pobj"
+                and antecedent.head.head.pos_ in {"NOUN", "PROPN"}
+            ):
+                antecedent = antecedent.head.head  # "a medalist from New Zealand who competed": not a place
             token = self._described_entity(antecedent)
         if token.pos_ == "NOUN":
             named = [c for c in token.children if c.dep_ == "appos" and self._is_entity_token(c)]
@@ -1025,6 +1050,8 @@ class _ChunkRules:
             ):
                 start -= 1  # "the 1998 Winter Paralympics": the year is part of the name
             return self._strip_bounds(start, ent.end)
+        if token.lemma_.lower() in DEGREE_NOUNS:
+            return self._strip_bounds(*_degree_bounds(token))
         return self._strip_bounds(*_noun_phrase_bounds(token))
 
     def _strip_bounds(self, start: int, end: int) -> tuple[int, int]:
@@ -1187,6 +1214,19 @@ def _noun_phrase_bounds(token: Any) -> tuple[int, int]:
             break
         start = child.left_edge.i
     return start, token.i + 1
+
+
+def _degree_bounds(token: Any) -> tuple[int, int]:
+    """ "his master's degree in Economics", "a PhD in Philosophy": the degree with its kind and field."""
+    start, end = _noun_phrase_bounds(token)
+    for child in token.lefts:
+        if child.dep_ == "poss" and child.pos_ != "PRON" and child.right_edge.i < token.i:
+            start = min(start, child.left_edge.i)  # "master's", "Bachelor's"
+    for child in token.rights:
+        if child.dep_ == "prep" and child.lower_ in {"in", "of"} and child.i == end:
+            end = max(end, child.right_edge.i + 1)
+            break
+    return start, end
 
 
 def _lemma(token: Any) -> str:

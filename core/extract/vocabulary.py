@@ -51,6 +51,7 @@ PROPERTIES = frozenset(
         "headquarters_location",
         "nominated_for",
         "academic_degree",
+        "academic_major",
         "participant_in",
     }
 )
@@ -167,6 +168,8 @@ def canonical_relation(relation: str, tail_kind: TailKind = None, tail_text: str
         if tail_kind == "date":
             return date_property
         return place_property if tail_kind in {"place", "org", "name"} else name
+    if name in {"study", "major_in", "specialize_in", "specialise_in", "read"} and tail_kind == "common":
+        return "academic_major"  # "studied law": a field, shared by many; a category value
     mapped = _FIXED.get(name)
     if mapped == "award_received" and not _AWARD_WORDS.search(tail_text):
         return name  # "won the election", "received a letter" are not awards
@@ -288,6 +291,7 @@ CATEGORY_RELATIONS = frozenset(
         "country_of_citizenship",
         "instance_of",
         "academic_degree",
+        "academic_major",
         "award_received",
         "position_held",
         "field_of_work",
@@ -323,4 +327,10 @@ _DATE_ANY_CASE = re.compile(_DATE_TEXT.pattern, re.I)  # keys are case-folded
 # Kinship nouns: "has a sister, Tegan" names a sibling, not a possession.
 KIN_NOUNS = (MALE_NOUNS | FEMALE_NOUNS | _words("sibling siblings child children parent cousin")) - _words(
     "king prince queen princess mr sir lord mrs ms miss lady dame"
+)
+
+# Academic degrees: "a master's degree in Economics" is an `academic_degree` (a category value).
+DEGREE_NOUNS = _words(
+    """degree degrees diploma certificate phd ph.d. doctorate ba b.a. bsc b.sc. ma m.a. msc m.sc. mba llb
+    llm licence license"""
 )
