@@ -483,6 +483,8 @@ class _ChunkRules:
                     for inner_prep, inner_obj in _prepositional_objects(pobj, self):
                         if not self._is_entity_token(inner_obj):
                             continue
+                        if _lemma(pobj) in DEGREE_NOUNS and inner_prep.lower_ in {"in", "of"}:
+                            continue  # "graduated with a master's degree in Finance": the degree's field
                         if inner_prep.lower_ != "of":
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         elif pobj.lemma_.lower() not in GENERIC_NOUNS | RELATIONAL_NOUNS:
@@ -592,6 +594,8 @@ class _ChunkRules:
         if self._is_entity_token(obj):
             return
         for prep, pobj in _prepositional_objects(obj, self):
+            if _lemma(obj) in DEGREE_NOUNS and prep.lower_ in {"in", "of"}:
+                continue  # the degree's field is part of the degree
             if self._is_entity_token(pobj):
                 noun = [obj.lower_] if prep.lower_ == "of" else []
                 yield _Candidate(subject, [*words, *noun, prep.lower_], pobj)
@@ -603,6 +607,8 @@ class _ChunkRules:
         person = subject.kind == "person"
         done_entities: set[int] = set()
         for described in self._description_nouns(noun) if follow else [noun]:
+            if person and described.tag_ == "NNS":
+                continue  # one person is no "fortified defense positions": the parser joined another phrase
             segment_start = self.segment_starts.get(described.i, described.i)
             modifiers = [*described.lefts, *self.doc[segment_start : described.i]]
             for token in dict.fromkeys(modifiers):
@@ -781,11 +787,11 @@ class _ChunkRules:
         return None
 
     def _is_part_of(self, owner: Any, possessed: Any) -> bool:
-        """Two organisations, the second not a name ending ("St. Thomas's Hospital" is one name)."""
+        """Two organisations, unless one name ("St. Theresa's Higher Secondary School")."""
         if self._label(owner) not in ORGANISATION_LABELS or self._label(possessed) not in ORGANISATION_LABELS:
             return False
-        start, _ = self._phrase_bounds(possessed)
-        return self.doc[start].lower_ not in _ORGANISATION_WORDS
+        start, end = self._phrase_bounds(possessed)
+        return not any(t.lower_ in _ORGANISATION_WORDS for t in self.doc[start:end])
 
     def _is_title_noun(self, noun: Any, name: Any) -> bool:
         """ "the painter Ventura Salimbeni", "a policeman named X": a person's occupation before the name."""
@@ -918,6 +924,8 @@ class _ChunkRules:
         label = self._label(token)
         if text.lower() in GENERIC_NOUNS:
             return None  # "One of his professors was ...", whatever the tagger made of "One"
+        if label == "NORP" and token.pos_ == "ADJ":
+            return None  # "holding the Polish positions": a nationality adjective is no thing
         if label in {"DATE", "TIME"} and not any(ch.isdigit() for ch in text):
             return None  # "a single season", "the following year": a duration or a reference, no date
         words = text.split()
@@ -1183,8 +1191,24 @@ def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> l
     for child in token.children:
         if child.dep_ in deps:
             found.append(child)
-            found.extend(c for c in child.conjuncts if rules is None or not _is_refinement(rules, child, c))
+            found.extend(_true_conjuncts(child, rules))
     return found
+
+
+def _true_conjuncts(first: Any, rules: _ChunkRules | None) -> list[Any]:
+    """Conjuncts, without the places of a comma chain ("Changanassery, Kottayam, Kerala, India")."""
+    conjuncts = sorted(first.conjuncts, key=lambda t: t.i)
+    if rules is None or not conjuncts:
+        return conjuncts
+    listed = any(t.pos_ == "CCONJ" for t in first.doc[first.i : conjuncts[-1].i])
+    kept, previous = [], first
+    for conjunct in conjuncts:
+        if not _is_refinement(rules, first, conjunct) and (
+            listed or not _is_refinement(rules, previous, conjunct)
+        ):
+            kept.append(conjunct)
+        previous = conjunct
+    return kept
 
 
 def _is_refinement(rules: _ChunkRules, first: Any, conjunct: Any) -> bool:
