@@ -158,18 +158,37 @@ def run(extractor, questions: list[dict]) -> dict:
     return result
 
 
+def compare_speed(current, compared, questions: list[dict], rounds: int = 2) -> dict:
+    """Best-of-`rounds` passages/s of both extractors on the same passages, alternating."""
+    best = {"current": 0.0, "compared": 0.0}
+    for _ in range(rounds):
+        for name, extractor in (("current", current), ("compared", compared)):
+            _, seconds, count = extract_popqa(extractor, questions)
+            best[name] = max(best[name], count / seconds)
+    return {
+        "passages": count,
+        **{f"{name}_passages_per_s": round(value, 1) for name, value in best.items()},
+        "ratio_current_vs_compared": round(best["current"] / best["compared"], 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--extractor", default="spacy")
     parser.add_argument("--rules", help="compare with another spacy_rules.py in the same run")
     parser.add_argument("--popqa", default=str(REPO / "benchmarks/data/popqa_dev.jsonl"))
     parser.add_argument("--questions", type=int, default=50)
+    parser.add_argument("--speed-questions", type=int, default=20, help="questions timed with --rules")
     args = parser.parse_args()
     random.seed(0)
     questions = load_popqa(Path(args.popqa), args.questions)
     results = {args.extractor: run(get_extractor(args.extractor, from_env()), questions)}
     if args.rules:
-        results[f"rules from {args.rules}"] = run(rules_extractor(args.rules), questions)
+        compared = rules_extractor(args.rules)
+        results[f"rules from {args.rules}"] = run(compared, questions)
+        results["speed on PopQA passages, alternating"] = compare_speed(
+            get_extractor(args.extractor, from_env()), compared, questions[: args.speed_questions]
+        )
     out = REPO / "benchmarks" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "extraction_quality.json").write_text(json.dumps(results, indent=2, ensure_ascii=False))
