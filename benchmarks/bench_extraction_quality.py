@@ -32,7 +32,9 @@ REPO = Path(__file__).resolve().parents[1]
 GOLD = {
     "dev (tuned on)": REPO / "tests/data/extraction_gold_dev.jsonl",
     "held-out (not tuned on)": REPO / "tests/data/extraction_gold_heldout.jsonl",
-    "held-out #2 (unseen)": REPO / "tests/data/extraction_gold_heldout2.jsonl",
+    "held-out #2 (written before the rule changes, then used for analysis)": REPO
+    / "tests/data/extraction_gold_heldout2.jsonl",
+    "held-out #3 (unseen: scored in aggregate only)": REPO / "tests/data/extraction_gold_heldout3.jsonl",
 }
 
 

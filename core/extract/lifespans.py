@@ -43,18 +43,24 @@ Fact = tuple[str, str, int, int]
 
 
 def parse_parenthetical(text: str) -> list[Fact]:
-    """Birth and death facts stated in a parenthesis's inner text (offsets into `text`)."""
-    if not DATE.search(text):
+    """Birth and death facts stated in a parenthesis's inner text (offsets into `text`).
+
+    "born" before capitalised words and no date ("born David Wilson; 29 November 1948") gives a
+    `place_of_birth` that the caller turns into a `birth_name` when the tagger calls it a person.
+    """
+    born = _BORN.match(text)
+    if not DATE.search(text) and not born:
         return []
-    text_for_split = text
     first_clause_end = _first_clause_end(text)
-    died = _DIED.search(text_for_split)
-    born = _BORN.match(text_for_split)
+    died = _DIED.search(text)
     if born:
         end = died.start() if died else first_clause_end
         facts = _side(text, born.end(), end, "birth")
         if died:
             facts += _side(text, died.end(), len(text), "death")
+        elif facts and facts[0][0] == "place_of_birth" and first_clause_end < len(text):
+            # "born David Wilson; 29 November 1948": the date after the name is the birth date
+            facts += _side(text, first_clause_end + 1, len(text), "birth")[:1]
         return facts
     if (died and died.start() == 0) or (died and not DATE.search(text[: died.start()])):
         return _side(text, died.end(), first_clause_end, "death")

@@ -86,6 +86,7 @@ PLACE_NOUNS = frozenset(
         "neighbourhood", "neighborhood",
     }
 )  # fmt: skip
+_LEADING_WORDS = {"between", "from", "since", "until", "circa", "around"}  # the tagger puts them in a DATE
 _LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
 LINKING_VERBS = {"be", "become", "remain"}
 
@@ -347,6 +348,12 @@ class _ChunkRules:
         parts = [p.strip() for p in value.split(",") if p.strip()] if kind == "place" else [value]
         token = self._token_at(char)
         anchor = token.i if token is not None else anchor
+        if prop == "place_of_birth" and token is not None and self._label(token) == "PERSON":
+            # "(born Christopher Comstock Hart)": a birth name, not a place
+            yield _Candidate(
+                person, [], Argument(value, True, kind="name", token=anchor), relation="birth_name"
+            )
+            return
         yield _Candidate(person, [], Argument(parts[0], True, kind=kind, token=anchor), relation=prop)
         for inner, outer in pairwise(parts):
             yield _Candidate(
@@ -1064,7 +1071,9 @@ class _ChunkRules:
 
     def _strip_bounds(self, start: int, end: int) -> tuple[int, int]:
         """Without leading determiners ("the") and adverbs ("often"), or a trailing possessive ("'s")."""
-        while start < end and self.doc[start].pos_ in {"DET", "ADV"}:
+        while start < end and (
+            self.doc[start].pos_ in {"DET", "ADV"} or self.doc[start].lower_ in _LEADING_WORDS
+        ):
             start += 1
         while end > start and (self.doc[end - 1].tag_ == "POS" or self.doc[end - 1].is_punct):
             end -= 1
