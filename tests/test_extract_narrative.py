@@ -234,3 +234,41 @@ def test_one_person_is_no_plural_description_and_a_nationality_is_no_object(extr
     occupations = {tail for _, relation, tail in found if relation == "occupation"}
     assert occupations == {"military commander"}
     assert not any(tail == "polish" and relation != "country_of_citizenship" for _, relation, tail in found)
+
+
+def test_born_before_a_name_is_a_birth_name_not_a_place(extractor):
+    assert parse_parenthetical("born in Turin") == [("place_of_birth", "Turin", 8, 13)]
+    found = keys(
+        extractor,
+        "Christopher Rawson (born Christopher Comstock Hart), is an American writer, university teacher "
+        "and theater critic. Rawson was born in Providence, Rhode Island.",
+        title="Christopher Rawson",
+    )
+    assert triple_key("Christopher Rawson", "birth_name", "Christopher Comstock Hart") in found
+    assert triple_key("Christopher Rawson", "place_of_birth", "Providence") in found
+    assert not any(r == "place_of_birth" and t == "christopher comstock hart" for _, r, t in found)
+
+
+def test_indefinite_heads_and_life_events_are_no_nodes(extractor):
+    ferrell = keys(
+        extractor,
+        'Ferrell is considered a member of the "Frat Pack", a generation of leading Hollywood comic actors '
+        "who emerged in the late 1990s and the 2000s, including Jack Black, Ben Stiller and Luke Wilson.",
+        title="Will Ferrell",
+    )
+    assert not any("actors" in head for head, _, _ in ferrell)
+    arcangeli = keys(
+        extractor,
+        "Domiziano Arcangeli (born June 10, 1968) is an Italian actor, producer and writer best known for "
+        "low-budget independent, and particularly exploitation, films.",
+        title="Domiziano Arcangeli",
+    )
+    occupations = {tail for _, relation, tail in arcangeli if relation == "occupation"}
+    assert occupations == {"actor", "producer", "writer"}  # "writer best known for": the adverb is cut off
+    ludhi = keys(
+        extractor,
+        "He worked as a cricket coach after retirement, including a four-year stint as Karnataka's "
+        "bowling coach.",
+        title="Mansur Ali Khan Ludhi",
+    )
+    assert "retirement" not in nodes(ludhi)

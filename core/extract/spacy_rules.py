@@ -668,6 +668,8 @@ class _ChunkRules:
             if token is not None and token.text != "," and token.pos_ != "CCONJ":
                 segment.append(token)
                 continue
+            while segment and segment[-1].pos_ in {"ADV", "DET"}:
+                segment.pop()  # "writer best known for": the adverb belongs to what follows
             last = segment[-1] if segment else None
             if last is not None and last.pos_ == "NOUN" and not self._is_entity_token(last):
                 heads.append(last)
@@ -890,6 +892,8 @@ class _ChunkRules:
             relation = "academic_degree"  # "received/earned/holds a master's degree in Economics"
         if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
+        if head.kind == "common" and head.token is not None and self._is_indefinite(self.doc[head.token]):
+            return None  # "a twinning agreement was inaugurated in ...", "comic actors who emerged ..."
         triple = Triple(
             head=head.text,
             relation=relation,
@@ -901,6 +905,14 @@ class _ChunkRules:
         )
         key = triple.key
         return None if key[0] == key[2] or not key[0] or not key[2] else triple
+
+    @staticmethod
+    def _is_indefinite(token: Any) -> bool:
+        """ "a ship", "some members", "leading comic actors": no particular thing to state facts about."""
+        determiners = {c.lower_ for c in token.children if c.dep_ == "det"}
+        return bool(determiners & {"a", "an", "some", "any", "many", "several"}) or (
+            token.tag_ == "NNS" and not determiners
+        )
 
     def _is_degree(self, argument: Argument) -> bool:
         token = self.doc[argument.token] if argument.token is not None else None
@@ -956,8 +968,10 @@ class _ChunkRules:
     def _is_specific_noun(self, token: Any, start: int, end: int) -> bool:
         """A common noun worth a graph node: not generic, not a bare plural, not a number word."""
         lemma = token.lemma_.lower()
-        if token.pos_ not in {"NOUN", "PROPN", "NUM", "ADJ", "X"}:
-            return False
+        if token.pos_ not in {"NOUN", "PROPN", "NUM", "X"}:
+            return (
+                False  # an adjective alone ("best known for low-budget independent, ... films") is no thing
+            )
         if lemma in GENERIC_NOUNS or token.lower_ in GENERIC_NOUNS:
             return False
         if lemma in BARE_CLASS_NOUNS and end - start == 1:

@@ -254,7 +254,8 @@ GENERIC_NOUNS = _words(
     minority total half couple pair age ages stage stages moment moments occasion occasions
     instance instances example examples addition same first second third last following former
     latter beginning start front back top bottom middle centre center thousands hundreds dozens
-    millions death birth much little more less enough plenty"""
+    millions death birth much little more less enough plenty retirement childhood youth adulthood
+    marriage divorce graduation"""
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
