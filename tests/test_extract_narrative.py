@@ -272,3 +272,17 @@ def test_indefinite_heads_and_life_events_are_no_nodes(extractor):
         title="Mansur Ali Khan Ludhi",
     )
     assert "retirement" not in nodes(ludhi)
+
+
+def test_a_degree_keeps_its_field_but_not_its_year_and_numbers_are_no_predicates(extractor):
+    mckay = keys(
+        extractor,
+        "He received a Bachelor of Arts degree in 1946 from the University of Toronto, a Master of Arts "
+        "degree in 1947 from Yale University.",
+        title="Alexander Gordon McKay",
+    )
+    assert not any("in 194" in tail for _, _, tail in mckay)
+    harron = keys(extractor, 'Mary Harron\'s adaptation of "American Psycho" was released in 2000.')
+    assert "adaptation" not in {head for head, _, _ in harron}  # Harron's, not a named thing
+    bautista = keys(extractor, 'Jay Ann "Jayann" Bautista is 21 from Pampanga.')
+    assert not any(ch.isdigit() for _, relation, _ in bautista for ch in relation)

@@ -892,6 +892,8 @@ class _ChunkRules:
             relation = "academic_degree"  # "received/earned/holds a master's degree in Economics"
         if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
+        if any(ch.isdigit() for ch in relation):
+            return None  # "Bautista is 21 from Pampanga": a number is no predicate
         if head.kind == "common" and head.token is not None and self._is_indefinite(self.doc[head.token]):
             return None  # "a twinning agreement was inaugurated in ...", "comic actors who emerged ..."
         triple = Triple(
@@ -908,8 +910,10 @@ class _ChunkRules:
 
     @staticmethod
     def _is_indefinite(token: Any) -> bool:
-        """ "a ship", "some members", "leading comic actors": no particular thing to state facts about."""
-        determiners = {c.lower_ for c in token.children if c.dep_ == "det"}
+        """ "a ship", "some members", "comic actors", "Harron's adaptation": no particular named thing."""
+        determiners = {c.lower_ for c in token.children if c.dep_ in {"det", "poss"}}
+        if any(c.dep_ == "poss" for c in token.children):
+            return True  # "Mary Harron's adaptation ... was released": its owner's, not a thing named
         return bool(determiners & {"a", "an", "some", "any", "many", "several"}) or (
             token.tag_ == "NNS" and not determiners
         )
@@ -1271,7 +1275,10 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
             start = min(start, child.left_edge.i)  # "master's", "Bachelor's"
     for child in token.rights:
         if child.dep_ == "prep" and child.lower_ in {"in", "of"} and child.i == end:
-            end = max(end, child.right_edge.i + 1)
+            if not any(
+                t.ent_type_ in {"DATE", "TIME"} or t.like_num for t in child.subtree if t is not child
+            ):
+                end = max(end, child.right_edge.i + 1)  # the field, not "in 1947"
             break
     return start, end
 

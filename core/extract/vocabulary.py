@@ -255,7 +255,7 @@ GENERIC_NOUNS = _words(
     instance instances example examples addition same first second third last following former
     latter beginning start front back top bottom middle centre center thousands hundreds dozens
     millions death birth much little more less enough plenty retirement childhood youth adulthood
-    marriage divorce graduation"""
+    marriage divorce graduation favor favour spite behalf lieu regard respect"""
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
