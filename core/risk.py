@@ -83,9 +83,10 @@ def _iter_risks(
     # Paths run over inference keys (category values are their head's own node); risks and
     # paths are reported with the original keys.
     view = _same_key if through_categories else inference_key
-    original_of = {view(key): key for key in original_docs}
-    docs_by_key = {view(key): docs for key, docs in original_docs.items()}
-    private = {view(k) for k in original_docs if k in definition.private}
+    viewed = {key: view(key) for key in original_docs}
+    original_of = {seen: key for key, seen in viewed.items()}
+    docs_by_key = {viewed[key]: docs for key, docs in original_docs.items()}
+    private = {viewed[k] for k in original_docs if k in definition.private}
     unprivate = set(docs_by_key) - private
     unprivate_components = components_of(unprivate)
     candidates = sorted(k for k in private if unprivate_components.connected(k[0], k[2]))

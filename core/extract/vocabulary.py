@@ -13,7 +13,9 @@ None) decides between date and place properties ("born_in" + a date -> date_of_b
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from core.extract.lifespans import DATE
 from core.types import normalize_relation
 
 TailKind = str | None
@@ -314,16 +316,24 @@ def is_category_value(relation: str, tail: str) -> bool:
     A category relation's tail, a demonym ("american"), or a literal: a date or a number
     ("1988" is the birth year of one head and the founding year of another; it links neither).
     """
-    stripped = tail.strip()
     return (
-        normalize_relation(relation) in CATEGORY_RELATIONS
-        or is_demonym(stripped)
-        or bool(_DATE_ANY_CASE.match(stripped) or _NUMBER_TEXT.match(stripped))
+        relation in CATEGORY_RELATIONS
+        or normalize_relation(relation) in CATEGORY_RELATIONS
+        or _is_value(tail)
     )
 
 
+@lru_cache(maxsize=65536)
+def _is_value(tail: str) -> bool:
+    """A demonym, a date or a number (cached: risk computations ask for every key's tail)."""
+    stripped = tail.strip()
+    return is_demonym(stripped) or bool(_DATE_ANY_CASE.match(stripped) or _NUMBER_TEXT.match(stripped))
+
+
 _NUMBER_TEXT = re.compile(r"^[\d.,]+%?$")
-_DATE_ANY_CASE = re.compile(_DATE_TEXT.pattern, re.I)  # keys are case-folded
+# A whole date as a value ("12 may 1950", "may 12, 1950", "1950s", "early 1910s"; keys are
+# case-folded), with month names only: "entity 1234" is no date.
+_DATE_ANY_CASE = re.compile(rf"^(?:c\.\s*|early\s+|mid\s+|late\s+)?(?:{DATE.pattern})$", re.I)
 
 # Kinship nouns: "has a sister, Tegan" names a sibling, not a possession.
 KIN_NOUNS = (MALE_NOUNS | FEMALE_NOUNS | _words("sibling siblings child children parent cousin")) - _words(
