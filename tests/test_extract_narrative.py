@@ -286,3 +286,17 @@ def test_a_degree_keeps_its_field_but_not_its_year_and_numbers_are_no_predicates
     assert "adaptation" not in {head for head, _, _ in harron}  # Harron's, not a named thing
     bautista = keys(extractor, 'Jay Ann "Jayann" Bautista is 21 from Pampanga.')
     assert not any(ch.isdigit() for _, relation, _ in bautista for ch in relation)
+
+
+def test_an_unnamed_relative_gets_no_triple_and_a_party_is_no_employer(extractor):
+    mrie = keys(
+        extractor, "Her father is a high official in the Syrian Air Force Intelligence.", title="Loubna Mrie"
+    )
+    assert not any(relation == "father" for _, relation, _ in mrie)  # the father is not named
+    eidsmo = keys(
+        extractor,
+        "Arne Eidsmo (4 April 1941 – 16 October 2011) was a Norwegian politician for the Conservative Party.",
+        title="Arne Eidsmo",
+    )
+    assert triple_key("Arne Eidsmo", "member_of_political_party", "Conservative Party") in eidsmo
+    assert not any(relation == "employer" for _, relation, _ in eidsmo)

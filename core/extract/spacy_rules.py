@@ -576,8 +576,9 @@ class _ChunkRules:
                 return
             owner = next(iter(_children(subject, {"poss"}, self)), None)
             if owner is not None and subject.pos_ == "NOUN" and self._nominal(subject) is subject:
-                yield _Candidate(owner, [*words, subject.lower_], complement)
-                return
+                if self._is_entity_token(self._nominal(complement)):  # "His father was a policeman named X"
+                    yield _Candidate(owner, [*words, subject.lower_], complement)
+                return  # "Her father is a high official": the father is not named
             subject_argument = self._argument(subject)
             if subject_argument is not None and subject.lower_ in PERSON_RELATIVES:
                 subject_argument = replace(subject_argument, kind="person")  # "who" is a person
@@ -629,9 +630,15 @@ class _ChunkRules:
                 yield _Candidate(subject, [], value, relation="instance_of")
             for prep, pobj in _prepositional_objects(described, self):
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
-                    yield _Candidate(subject, [], pobj, relation="employer")
+                    relation = "member_of_political_party" if self._is_party(pobj) else "employer"
+                    yield _Candidate(subject, [], pobj, relation=relation)
                 else:
                     yield _Candidate(subject, [described.lower_, prep.lower_], pobj)
+
+    def _is_party(self, token: Any) -> bool:
+        """ "a politician for the Conservative Party": a party, no employer."""
+        start, end = self._phrase_bounds(token)
+        return bool(re.search(r"\bpart(y|ies)\b", self.doc[start:end].text, re.I))
 
     def _of_a_person(self, noun: Any) -> bool:
         """ "follower of Domenico Beccafumi", "stepfather of Francesco Vanni": a relation, no occupation."""
@@ -772,6 +779,8 @@ class _ChunkRules:
     def _apposition_triples(self, appos: Any) -> Iterator[_Candidate]:
         """ "Mara Voss, a nurse at St Olave Hospital," -> occupation nurse, employer St Olave Hospital."""
         head = appos.head
+        if self._label(head) == "NORP":
+            return  # "a minority Sri Lankan Tamil, Roman Catholic parish priest": a people has no occupation
         if self._is_entity_token(appos) and self._is_title_noun(head, appos):
             named = self._argument(appos)
             if named is not None:
