@@ -300,3 +300,27 @@ def test_an_unnamed_relative_gets_no_triple_and_a_party_is_no_employer(extractor
     )
     assert triple_key("Arne Eidsmo", "member_of_political_party", "Conservative Party") in eidsmo
     assert not any(relation == "employer" for _, relation, _ in eidsmo)
+
+
+def test_unspecified_sets_number_words_and_directions_are_no_nodes(extractor):
+    combe = keys(
+        extractor,
+        "Afterwards he travelled for three years, visiting many countries of the world.",
+        title="Charles Harvey Combe",
+    )
+    assert "many countries" not in nodes(combe)
+    mckay = keys(
+        extractor,
+        "During his time at Geelong he struggled with back injuries and played just four senior AFL games, "
+        "two in 1998 and two in 2000.",
+        title="Joel McKay",
+    )
+    assert "two" not in nodes(mckay)
+    river = keys(extractor, "It owes its name to the Senegal River, which borders it to the east and north.")
+    assert "east" not in nodes(river)
+    harris = keys(
+        extractor,
+        'His roles include Lane Pryce in the AMC television drama series "Mad Men".',
+        title="Jared Harris",
+    )
+    assert not any(relation.endswith("_by") for _, relation, _ in harris)  # "His roles": no owner named

@@ -615,6 +615,8 @@ class _ChunkRules:
         person = subject.kind == "person"
         done_entities: set[int] = set()
         for described in self._description_nouns(noun) if follow else [noun]:
+            if described.i in self.in_parentheses and noun.i not in self.in_parentheses:
+                continue  # "a critic of Cultural Radicalism (Danish cultural relativist movement)"
             if person and described.tag_ == "NNS":
                 continue  # one person is no "fortified defense positions": the parser joined another phrase
             segment_start = self.segment_starts.get(described.i, described.i)
@@ -832,7 +834,7 @@ class _ChunkRules:
                 continue
             if noun.lemma_.lower() in RELATIONAL_NOUNS:
                 yield _Candidate(owner, [noun.lower_], named)
-            else:  # "Sanjeev Sivan's Malayalam movie, Endless Summer": the movie is by its owner
+            elif owner.pos_ == "PROPN":  # "Sanjeev Sivan's Malayalam movie, Endless Summer": by its owner
                 yield _Candidate(named, [noun.lower_, "by"], owner)
 
     # -- subjects and arguments ----------------------------------------------------------
@@ -958,6 +960,8 @@ class _ChunkRules:
             return None  # "One of his professors was ...", whatever the tagger made of "One"
         if label == "NORP" and token.pos_ == "ADJ":
             return None  # "holding the Polish positions": a nationality adjective is no thing
+        if label in {"CARDINAL", "ORDINAL"} and not any(ch.isdigit() for ch in text):
+            return None  # "played just four games, two in 1998": a number word is no thing
         if label in {"DATE", "TIME"} and not any(ch.isdigit() for ch in text):
             return None  # "a single season", "the following year": a duration or a reference, no date
         words = text.split()
@@ -994,7 +998,9 @@ class _ChunkRules:
         text = self.doc[start:end].text
         if len(text) < 3 or not text[:1].isalnum():
             return False  # "re" of a split "re-election"
-        determiners = {c.lower_ for c in token.children if c.dep_ == "det"}
+        determiners = {c.lower_ for c in token.children if c.dep_ in {"det", "amod"}}
+        if determiners & {"many", "several", "various", "numerous", "few", "some", "other"}:
+            return False  # "visiting many countries": which ones is not said
         if determiners & {"this", "that", "these", "those"}:
             return False  # "that city" points back to a name; it is not one
         if end - start == 1 and "the" in determiners and token.tag_ == "NN":

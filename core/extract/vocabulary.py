@@ -257,7 +257,8 @@ GENERIC_NOUNS = _words(
     instance instances example examples addition same first second third last following former
     latter beginning start front back top bottom middle centre center thousands hundreds dozens
     millions death birth much little more less enough plenty retirement childhood youth adulthood
-    marriage divorce graduation favor favour spite behalf lieu regard respect"""
+    marriage divorce graduation favor favour spite behalf lieu regard respect east west north south
+    northeast northwest southeast southwest"""
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
