@@ -324,3 +324,19 @@ def test_unspecified_sets_number_words_and_directions_are_no_nodes(extractor):
         title="Jared Harris",
     )
     assert not any(relation.endswith("_by") for _, relation, _ in harris)  # "His roles": no owner named
+
+
+def test_a_place_is_no_kinship_and_a_bare_common_noun_is_no_head(extractor):
+    harris = keys(
+        extractor,
+        "Reader Harris was born in Fulham, the son of Richard Reader Harris and Elsie (née Tagen).",
+        title="Reader Harris",
+    )
+    assert triple_key("Fulham", "instance_of", "son") not in harris
+    diver = keys(
+        extractor,
+        'Richard "Harry" Harris is an Australian anaesthetist and cave diver who played a crucial role in '
+        "the Tham Luang cave rescue.",
+        title="Richard Harris (anaesthetist)",
+    )
+    assert not any(head == "diver" or head == "cave diver" for head, _, _ in diver)

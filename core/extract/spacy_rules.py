@@ -628,7 +628,7 @@ class _ChunkRules:
             generic = lemma in GENERIC_NOUNS | BARE_CLASS_NOUNS and " " not in value.text
             if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described):
                 yield _Candidate(subject, [], value, relation="occupation")
-            elif subject.kind in {"org", "place"} and not generic:
+            elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS:
                 yield _Candidate(subject, [], value, relation="instance_of")
             for prep, pobj in _prepositional_objects(described, self):
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
@@ -921,13 +921,11 @@ class _ChunkRules:
 
     @staticmethod
     def _is_indefinite(token: Any) -> bool:
-        """ "a ship", "some members", "comic actors", "Harron's adaptation": no particular named thing."""
+        """ "a ship", "some members", "comic actors", "cave diver", "Harron's adaptation": nothing named."""
         determiners = {c.lower_ for c in token.children if c.dep_ in {"det", "poss"}}
         if any(c.dep_ == "poss" for c in token.children):
             return True  # "Mary Harron's adaptation ... was released": its owner's, not a thing named
-        return bool(determiners & {"a", "an", "some", "any", "many", "several"}) or (
-            token.tag_ == "NNS" and not determiners
-        )
+        return bool(determiners & {"a", "an", "some", "any", "many", "several"}) or not determiners
 
     def _is_degree(self, argument: Argument) -> bool:
         token = self.doc[argument.token] if argument.token is not None else None
