@@ -340,3 +340,19 @@ def test_a_place_is_no_kinship_and_a_bare_common_noun_is_no_head(extractor):
         title="Richard Harris (anaesthetist)",
     )
     assert not any(head == "diver" or head == "cave diver" for head, _, _ in diver)
+
+
+def test_places_in_a_list_do_not_locate_each_other(extractor):
+    found = keys(
+        extractor,
+        "He visited Venice, Rome, Magliano Capo di Sabina, and Aquila during the years 1585 to 1591 as well.",
+        title="Rinaldo del Mel",
+    )
+    assert not any(relation == "located_in" for _, relation, _ in found)
+    bath = keys(
+        extractor,
+        "In 1978 he set up his own architecture practice in Bath, Somerset, with fellow architect "
+        "Peter Clegg.",
+        title="Richard Feilden",
+    )
+    assert triple_key("Bath", "located_in", "Somerset") in bath

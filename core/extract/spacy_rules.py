@@ -435,9 +435,22 @@ class _ChunkRules:
                 and (self.doc[outer.end].text in {",", "and", "or"})
             ):
                 continue  # a list: "Norwich, London and Cambridge"
+            if self._ends_a_list(outer.end):
+                continue  # "Venice, Rome, Magliano Capo di Sabina, and Aquila"
             yield _Candidate(
                 self._entity_argument(inner), [], self._entity_argument(outer), relation="located_in"
             )
+
+    def _ends_a_list(self, start: int) -> bool:
+        """Names and commas from `start` on reach an "and"/"or" before another name: a list."""
+        for index in range(start, min(len(self.doc), start + 30)):
+            token = self.doc[index]
+            if token.lower_ in {"and", "or"}:
+                following = self.doc[index + 1] if index + 1 < len(self.doc) else None
+                return following is not None and following.pos_ == "PROPN"
+            if token.text != "," and token.pos_ not in {"PROPN", "DET", "ADP", "X"}:
+                return False
+        return False
 
     def _is_place_refinement(self, inner: Any, outer: Any) -> bool:
         return (
