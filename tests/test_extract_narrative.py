@@ -356,3 +356,26 @@ def test_places_in_a_list_do_not_locate_each_other(extractor):
         title="Richard Feilden",
     )
     assert triple_key("Bath", "located_in", "Somerset") in bath
+
+
+def test_a_birthplace_after_in_stays_a_place_and_postnominals_and_peoples_are_dropped(extractor):
+    alvarez = keys(
+        extractor,
+        "Carlos Álvarez (born 1966 in Málaga) is a Spanish baritone who has had a major international "
+        "opera career since the early 1990s.",
+        title="Carlos Álvarez (baritone)",
+    )
+    assert triple_key("Carlos Álvarez", "place_of_birth", "Málaga") in alvarez
+    dundas = keys(
+        extractor,
+        "Thomas Dundas, 1st Baron Dundas FRS (16 February 1741 – 14 June 1820), known as Sir Thomas "
+        "Dundas, 2nd Baronet from 1781 to 1794, was a Scottish politician.",
+        title="Thomas Dundas, 1st Baron Dundas",
+    )
+    assert not any("frs" in node.split() for node in nodes(dundas))
+    wallach = keys(
+        extractor,
+        "Wallach was the son of German Jews, Paul and Edith Wallach, who escaped Nazi Germany in 1941.",
+        title="John Wallach",
+    )
+    assert "jews" not in nodes(wallach) and "german jews" not in nodes(wallach)

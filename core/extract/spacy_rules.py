@@ -86,6 +86,7 @@ PLACE_NOUNS = frozenset(
         "neighbourhood", "neighborhood",
     }
 )  # fmt: skip
+_POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
 _LEADING_WORDS = {"between", "from", "since", "until", "circa", "around"}  # the tagger puts them in a DATE
 _LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
 LINKING_VERBS = {"be", "become", "remain"}
@@ -348,7 +349,15 @@ class _ChunkRules:
         parts = [p.strip() for p in value.split(",") if p.strip()] if kind == "place" else [value]
         token = self._token_at(char)
         anchor = token.i if token is not None else anchor
-        if prop == "place_of_birth" and token is not None and self._label(token) == "PERSON":
+        after_preposition = (
+            token is not None and token.i > 0 and self.doc[token.i - 1].lower_ in {"in", "at", "near"}
+        )
+        if (
+            prop == "place_of_birth"
+            and token is not None
+            and self._label(token) == "PERSON"
+            and not after_preposition
+        ):
             # "(born Christopher Comstock Hart)": a birth name, not a place
             yield _Candidate(
                 person, [], Argument(value, True, kind="name", token=anchor), relation="birth_name"
@@ -969,8 +978,8 @@ class _ChunkRules:
         label = self._label(token)
         if text.lower() in GENERIC_NOUNS:
             return None  # "One of his professors was ...", whatever the tagger made of "One"
-        if label == "NORP" and token.pos_ == "ADJ":
-            return None  # "holding the Polish positions": a nationality adjective is no thing
+        if label == "NORP" and (token.pos_ == "ADJ" or token.tag_ == "NNPS"):
+            return None  # "holding the Polish positions", "son of German Jews": a people is no thing
         if label in {"CARDINAL", "ORDINAL"} and not any(ch.isdigit() for ch in text):
             return None  # "played just four games, two in 1998": a number word is no thing
         if label in {"DATE", "TIME"} and not any(ch.isdigit() for ch in text):
@@ -1121,6 +1130,12 @@ class _ChunkRules:
             start += 1
         while end > start and (self.doc[end - 1].tag_ == "POS" or self.doc[end - 1].is_punct):
             end -= 1
+        while (
+            end - start > 1
+            and _POSTNOMINAL.match(self.doc[end - 1].text)
+            and self.doc[start].ent_type_ == "PERSON"
+        ):
+            end -= 1  # "Baron Dundas FRS", "Henry Dundas, PC": letters after a name are no part of it
         return start, end
 
     # -- mention merging and pronouns --------------------------------------------------------
