@@ -379,3 +379,13 @@ def test_a_birthplace_after_in_stays_a_place_and_postnominals_and_peoples_are_dr
         title="John Wallach",
     )
     assert "jews" not in nodes(wallach) and "german jews" not in nodes(wallach)
+
+
+def test_an_abbreviated_degree_is_a_degree_whatever_the_tagger_says(extractor):
+    found = keys(
+        extractor,
+        "Gonner attended Merchant Taylors' School in London, before matriculating at Lincoln College, "
+        "Oxford in 1880, graduating B.A. in 1884.",
+        title="Edward Gonner",
+    )
+    assert triple_key("Edward Gonner", "academic_degree", "B.A") in found  # the tagger: "B.A." is a place

@@ -951,8 +951,8 @@ class _ChunkRules:
 
     def _is_degree(self, argument: Argument) -> bool:
         token = self.doc[argument.token] if argument.token is not None else None
-        if token is None or argument.kind in {"person", "place", "date"}:
-            return False  # the tagger calls "PhD" a work of art
+        if token is None or argument.kind in {"person", "date"}:
+            return False  # the tagger calls "PhD" a work of art and "B.A." a place
         return token.lemma_.lower() in DEGREE_NOUNS or token.lower_ in DEGREE_NOUNS
 
     def _as_argument(self, node: Any) -> Argument | None:

@@ -343,6 +343,6 @@ KIN_NOUNS = (MALE_NOUNS | FEMALE_NOUNS | _words("sibling siblings child children
 
 # Academic degrees: "a master's degree in Economics" is an `academic_degree` (a category value).
 DEGREE_NOUNS = _words(
-    """degree degrees diploma certificate phd ph.d. doctorate ba b.a. bsc b.sc. ma m.a. msc m.sc. mba llb
-    llm licence license"""
+    """degree degrees diploma certificate phd ph.d. ph.d doctorate ba b.a. b.a bsc b.sc. b.sc ma m.a. m.a
+    msc m.sc. m.sc mba llb llm licence license"""
 )
