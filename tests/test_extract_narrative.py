@@ -389,3 +389,13 @@ def test_an_abbreviated_degree_is_a_degree_whatever_the_tagger_says(extractor):
         title="Edward Gonner",
     )
     assert triple_key("Edward Gonner", "academic_degree", "B.A") in found  # the tagger: "B.A." is a place
+
+
+def test_a_date_is_never_a_subject(extractor):
+    found = keys(
+        extractor,
+        "He was a Progressive Conservative member of the Legislative Assembly of Ontario from 1995 to 1999 "
+        "who represented the east Toronto riding of Scarborough West.",
+        title="Jim Brown (Ontario politician)",
+    )
+    assert not any(head[:1].isdigit() for head, _, _ in found)

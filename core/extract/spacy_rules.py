@@ -927,6 +927,8 @@ class _ChunkRules:
             return None
         if any(ch.isdigit() for ch in relation):
             return None  # "Bautista is 21 from Pampanga": a number is no predicate
+        if head.kind == "date" and candidate.relation != "located_in":
+            return None  # "from 1995 to 1999 who represented ...": a date is a value, never a subject
         if head.kind == "common" and head.token is not None and self._is_indefinite(self.doc[head.token]):
             return None  # "a twinning agreement was inaugurated in ...", "comic actors who emerged ..."
         triple = Triple(
