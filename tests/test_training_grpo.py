@@ -95,3 +95,19 @@ def test_grpo_refuses_a_missing_sft_adapter(tmp_path) -> None:
             GrpoSettings(sft_adapter=str(tmp_path)),
             get_extractor("spacy", Settings()),
         )
+
+
+def test_review_tab_starts_grpo_as_a_recorded_background_run(tmp_path) -> None:
+    """The train panel's "RL: GRPO" choice: a background run of kind rl with method grpo in the store."""
+    from ui.review_tab import _Store, _Trainer
+
+    trainer = _Trainer(
+        Settings(db=str(tmp_path / "studio.sqlite3")), _Store(str(tmp_path / "studio.sqlite3"))
+    )
+    trainer.store.store.add_tasks([tiny_task()])
+    trainer.start("grpo", str(tmp_path / "out"), str(tmp_path / "no-sft"), 1)
+    (run,) = trainer.store.store.runs()
+    trainer.jobs.join(run.id, timeout=120)
+    (run,) = trainer.store.store.runs()
+    assert (run.kind, run.status, run.settings["method"]) == ("rl", "failed", "grpo")
+    assert "SFT adapter" in run.message and run.settings["iterations"] == 1
