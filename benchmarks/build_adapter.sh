@@ -9,8 +9,8 @@ set -euo pipefail
 DATA=${1:?retrieval JSONL file}
 WORK=${2:?work folder}
 SFT_EXAMPLES=${SFT_EXAMPLES:-100}
-SFT_STEPS=${SFT_STEPS:-45}
-RL_ITERS=${RL_ITERS:-6}
+SFT_STEPS=${SFT_STEPS:-25}
+RL_ITERS=${RL_ITERS:-3}
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 PY=${PYTHON:-.venv/bin/python}

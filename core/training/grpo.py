@@ -7,14 +7,14 @@ model: the advantage is each sample's reward normalised within its group of
 `num_generations` samples of the same input. There are no per-token returns, so the
 paper's γ = 0.99 has nothing to discount here. One step = one input, its group, one update.
 
-Which KL it measures: with a peft model, GRPOTrainer computes the KL term (`beta`) by
-switching the adapter off. Handing it the SFT adapter itself would therefore measure KL to
-the untrained base model, not to the SFT model the paper keeps the policy near. So the SFT
-adapter (LoRA and marker rows) is merged into the weights first and GRPO trains a fresh LoRA
-on top: "adapter off" is then exactly the SFT model, and `beta` weighs KL(policy || SFT).
-Merging also keeps the marker rows out of GRPO's fused LM head (it multiplies by
-`lm_head.weight` directly and refuses a peft-wrapped `lm_head`, which tied embeddings with
-`trainable_token_indices` would be).
+Which KL it measures: TRL 1.16 computes the KL term (`beta`) of a peft model against a
+frozen copy of the adapter it was given ("ref") or, for a fresh adapter, with the adapters
+switched off. Handing it the SFT adapter itself is not possible here: its marker rows
+(`trainable_token_indices`) wrap the tied `lm_head`, which GRPOTrainer's fused LM head
+refuses (it multiplies by `lm_head.weight` directly, so it would also skip those rows). So the
+SFT adapter (LoRA and marker rows) is merged into the weights first and GRPO trains a fresh
+LoRA on top: "adapters off" is then exactly the SFT model, and `beta` weighs
+KL(policy || SFT model), as the paper asks.
 
 The adapter written is one ordinary peft folder that `eraser4rag` loads: the SFT and GRPO
 LoRA updates of each layer are concatenated along the rank (B_sft·A_sft + B_grpo·A_grpo =
