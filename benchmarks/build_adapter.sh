@@ -10,7 +10,7 @@ DATA=${1:?retrieval JSONL file}
 WORK=${2:?work folder}
 SFT_EXAMPLES=${SFT_EXAMPLES:-100}
 SFT_STEPS=${SFT_STEPS:-25}
-RL_ITERS=${RL_ITERS:-3}
+RL_ITERS=${RL_ITERS:-2}
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 PY=${PYTHON:-.venv/bin/python}
@@ -33,5 +33,5 @@ PY
 $PY -m core.cli --annotation-db "$DB" train sft --out "$WORK/sft" --data "$WORK/sft_train.jsonl" \
     --epochs 1 --max-steps "$SFT_STEPS" --lr 2e-4 --max-input-tokens 512 --max-target-tokens 256
 $PY -m core.cli --annotation-db "$DB" train rl --sft "$WORK/sft" --out "$WORK/rl" --data "$WORK/sft_train.jsonl" \
-    --iterations "$RL_ITERS" --group-size 4 --max-new-tokens 128 --max-input-tokens 512
+    --iterations "$RL_ITERS" --group-size 2 --max-new-tokens 64 --max-input-tokens 512
 echo "adapter: $WORK/rl (copy it to assets/adapters/smollm2-135m-eraser4rag/)"
