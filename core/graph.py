@@ -113,6 +113,12 @@ def inference_key(key: TripleKey) -> TripleKey:
     return key
 
 
+def original_key(viewed: TripleKey) -> TripleKey:
+    """The key `inference_key` turned into `viewed`."""
+    head, relation, tail = viewed
+    return head, relation, tail.split(CATEGORY_SEPARATOR, 1)[0]
+
+
 def entity_components(keys: Iterable[TripleKey]) -> UnionFind:
     """Components as inference sees them: category values join no two heads (`inference_key`)."""
     return components_of(inference_key(key) for key in keys)

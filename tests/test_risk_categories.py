@@ -8,7 +8,7 @@ import pytest
 
 from core.extract.spacy_rules import SpacyRuleExtractor
 from core.extract.vocabulary import is_category_value
-from core.filters import PrivacyDefinition
+from core.filters import FILTER_PUBLIC, PrivacyDefinition, define_privacy
 from core.graph import components_of, entity_components, inference_key
 from core.risk import inference_risks
 from core.types import Triple, TripleKey, triple_key
@@ -80,3 +80,20 @@ def test_another_document_stating_the_same_value_of_the_same_head_is_still_a_ris
     (risk,) = inference_risks(triples, definition)
     assert risk.key == FEILDEN_POLITICIAN and risk.doc_id == "feilden"
     assert risk.path == (restated.key,)  # reported with the original keys
+
+
+def test_filter_b_keeps_a_private_occupation_that_only_another_person_shares(extracted):
+    link = Triple("Henry Master Feilden", "met", "James McMillan Brown", "letters")
+    keys = {t.key for t in [*extracted, link]}
+    definition = define_privacy(keys, {FEILDEN_POLITICIAN})
+    assert FEILDEN_POLITICIAN in definition.private  # Brown being a politician says nothing of Feilden
+
+
+def test_filter_a_still_sees_the_same_head_restating_a_private_value(extracted):
+    restated = triple_key("Henry Master Feilden", "position_held", "politician")
+    keys = {t.key for t in extracted} | {restated}
+    definition = define_privacy(keys, {FEILDEN_POLITICIAN})
+    assert definition.state_of(FEILDEN_POLITICIAN) == "private"
+    (move,) = definition.moves  # the public restatement leaves the public set: it states the private fact
+    assert move.key == restated and move.filter == FILTER_PUBLIC
+    assert move.path == (FEILDEN_POLITICIAN,)  # the path is given in the original keys
