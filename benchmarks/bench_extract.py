@@ -2,7 +2,10 @@
 time against document length (one long document against a short one, in the same run).
 
 Usage: python benchmarks/bench_extract.py [--docs 250] [--extractor spacy] [--seed 0]
+       python benchmarks/bench_extract.py --rules OLD_spacy_rules.py [--rounds 3]
        python benchmarks/bench_extract.py --long [--short-kb 50] [--long-kb 5000]
+`--rules` times another copy of spacy_rules.py (e.g. `git show REV:core/extract/spacy_rules.py`)
+on the same documents, alternating with the current rules, and reports the speed ratio.
 Writes benchmarks/results/extract.json (or extract_long.json).
 """
 
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from pathlib import Path
 
@@ -83,6 +87,41 @@ def bench_length(args: argparse.Namespace, fake: Faker, rng: random.Random) -> N
     (out / "extract_long.json").write_text(json.dumps(result, indent=2))
 
 
+def best_docs_per_s(extractors: dict[str, object], items: list, rounds: int) -> dict[str, float]:
+    """Best-of-`rounds` documents/s per extractor, alternating them so load changes hit both."""
+    best = dict.fromkeys(extractors, 0.0)
+    for _ in range(rounds):
+        for name, extractor in extractors.items():
+            started = time.perf_counter()
+            extractor.extract_many(items)
+            best[name] = max(best[name], len(items) / (time.perf_counter() - started))
+    return best
+
+
+def compare_rules(args: argparse.Namespace, items: list) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_extraction_quality import rules_extractor
+
+    extractors = {
+        "current": get_extractor(args.extractor, from_env()),
+        "compared": rules_extractor(args.rules),
+    }
+    for extractor in extractors.values():
+        extractor.extract_many(items[:5])  # loads the model outside the timed part
+    best = best_docs_per_s(extractors, items, args.rounds)
+    result = {
+        "documents": len(items),
+        "rounds": args.rounds,
+        "compared_rules": args.rules,
+        **{f"{name}_docs_per_s": round(value, 1) for name, value in best.items()},
+        "ratio_current_vs_compared": round(best["current"] / best["compared"], 2),
+    }
+    out = REPO / "benchmarks" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "extract_compare.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--docs", type=int, default=250)
@@ -91,6 +130,8 @@ def main() -> None:
     parser.add_argument("--long", action="store_true", help="time one long document against a short one")
     parser.add_argument("--short-kb", type=int, default=50)
     parser.add_argument("--long-kb", type=int, default=5000)
+    parser.add_argument("--rules", help="compare with another spacy_rules.py, alternating, in this run")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     fake, rng = Faker("en_US"), random.Random(args.seed)
     Faker.seed(args.seed)
@@ -99,6 +140,9 @@ def main() -> None:
         return
     items = [(f"doc{i}", synthetic_document(fake, rng)) for i in range(args.docs)]
     words = sum(len(text.split()) for _, text in items)
+    if args.rules:
+        compare_rules(args, items)
+        return
     extractor = get_extractor(args.extractor, from_env())
     extractor.extract_many(items[:5])  # loads the model outside the timed part
     started = time.perf_counter()

@@ -6,7 +6,7 @@
     python -m core.cli annotate export --out SFT.jsonl [--dataset DIR]
     python -m core.cli annotate import FILE_OR_DATASET [--annotator NAME]
     python -m core.cli train sft --out ADAPTER [--data FILE] [--epochs 3] [--lr 5e-5] [--max-steps N]
-    python -m core.cli train rl --sft ADAPTER --out ADAPTER [--iterations 700] [--lr 1e-5] ...
+    python -m core.cli train rl --sft ADAPTER --out ADAPTER [--method ppo|grpo] [--iterations 700] ...
 
 The store is `--annotation-db` (a SQLAlchemy URL or SQLite path; default: `--db`). Every
 training run is recorded there with its settings, curve, adapter folder and outcome.
@@ -117,13 +117,31 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from core.annotation.export import save_dataset, write_jsonl
 
     with _store(settings) as store:
-        examples = [(e.task, e.target) for e in store.accepted_examples()]
+        if args.filter_passed:
+            examples = filter_passed_examples(store)
+        else:
+            examples = [(e.task, e.target) for e in store.accepted_examples()]
+    what = "filter-passed (not reviewed)" if args.filter_passed else "accepted"
     count = write_jsonl(Path(args.out), examples)
-    print(f"{count} accepted example(s) written to {args.out}")
+    print(f"{count} {what} example(s) written to {args.out}")
     if args.dataset:
         save_dataset(Path(args.dataset), examples)
         print(f"datasets dataset saved to {args.dataset} (datasets.load_from_disk)")
     return 0
+
+
+def filter_passed_examples(store: Any) -> list[tuple[Any, str]]:
+    """Every stored candidate that passed the paper's automatic filter (r_pri and r_pub), with no
+    human review: the paper's training set before people look at it. Reviews are not consulted."""
+    from core.annotation.export import deduplicate
+
+    examples = [
+        (task, candidate.text)
+        for task in store.tasks()
+        for candidate in store.candidates(task.id)
+        if candidate.passed_filter and candidate.text.strip()
+    ]
+    return deduplicate(examples)[0]
 
 
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
@@ -150,6 +168,8 @@ def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
         "max_steps": args.max_steps,
         "batch_size": args.batch_size,
         "lora_r": args.lora_r,
+        "max_input_tokens": args.max_input_tokens,
+        "max_target_tokens": args.max_target_tokens,
     }
     sft = replace(sft, **{k: v for k, v in overrides.items() if v is not None})
     with _store(settings) as store:
@@ -168,34 +188,43 @@ def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
+    """PPO (the compact loop, core/training/rl.py) or GRPO (TRL's GRPOTrainer, core/training/grpo.py)."""
     from core.annotation.export import read_examples
     from core.extract import get_extractor
+    from core.training.grpo import GrpoSettings, train_grpo
     from core.training.rl import RlSettings, train_rl
 
-    rl = RlSettings(
-        sft_adapter=args.sft,
-        model=args.model or settings.rewriter_model,
-        cache_dir=settings.cache_dir,
-        seed=settings.seed,
-    )
+    common = {
+        "sft_adapter": args.sft,
+        "model": args.model or settings.rewriter_model,
+        "cache_dir": settings.cache_dir,
+        "seed": settings.seed,
+    }
     overrides = {
         "iterations": args.iterations,
         "learning_rate": args.lr,
-        "group_size": args.group_size,
         "max_new_tokens": args.max_new_tokens,
-        "kl_coef": args.kl_coef,
+        "max_input_tokens": args.max_input_tokens,
     }
-    rl = replace(rl, **{k: v for k, v in overrides.items() if v is not None})
+    if args.method == "grpo":
+        overrides |= {"num_generations": args.group_size, "beta": args.kl_coef}
+        config: Any = GrpoSettings(**common)
+        train: Any = train_grpo
+    else:
+        overrides |= {"group_size": args.group_size, "kl_coef": args.kl_coef}
+        config = RlSettings(**common)
+        train = train_rl
+    config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
     with _store(settings) as store:
         tasks = [t for t, _ in read_examples(Path(args.data))] if args.data else store.tasks()
         return _recorded(
             store,
             "rl",
-            rl,
+            config,
             len(tasks),
             Path(args.out),
-            lambda hooks: train_rl(tasks, Path(args.out), rl, evaluator, hooks),
+            lambda hooks: train(tasks, Path(args.out), config, evaluator, hooks),
         )
 
 
@@ -242,6 +271,11 @@ def add_commands(commands: Any) -> None:
     export = sub.add_parser("export", help="accepted examples as SFT JSONL (and a datasets dataset)")
     export.add_argument("--out", required=True)
     export.add_argument("--dataset", help="also save a datasets dataset to this folder")
+    export.add_argument(
+        "--filter-passed",
+        action="store_true",
+        help="candidates that passed the automatic filter (r_pri, r_pub), without human review",
+    )
     export.set_defaults(run=cmd_export)
     imported = sub.add_parser("import", help="import an exported JSONL file or dataset folder")
     imported.add_argument("path")
@@ -261,6 +295,8 @@ def add_commands(commands: Any) -> None:
     sft.add_argument("--max-steps", type=int)
     sft.add_argument("--batch-size", type=int)
     sft.add_argument("--lora-r", type=int)
+    sft.add_argument("--max-input-tokens", type=int, help="document + linearised triples budget")
+    sft.add_argument("--max-target-tokens", type=int, help="rewrite budget")
     sft.set_defaults(run=cmd_train_sft)
     rl = kinds.add_parser("rl", help="RL with R = r_pub * exp(-p * r_pri) from the SFT adapter")
     rl.add_argument("--sft", required=True, help="the SFT adapter folder to start from")
@@ -269,7 +305,14 @@ def add_commands(commands: Any) -> None:
     rl.add_argument("--model", help="base model of the SFT adapter")
     rl.add_argument("--iterations", type=int)
     rl.add_argument("--lr", type=float)
-    rl.add_argument("--group-size", type=int)
+    rl.add_argument(
+        "--method",
+        choices=("ppo", "grpo"),
+        default="ppo",
+        help="ppo: the compact PPO loop; grpo: TRL's GRPOTrainer (KL to the SFT model, see README)",
+    )
+    rl.add_argument("--group-size", type=int, help="samples per input (GRPO: num_generations)")
     rl.add_argument("--max-new-tokens", type=int)
-    rl.add_argument("--kl-coef", type=float)
+    rl.add_argument("--kl-coef", type=float, help="KL penalty weight (GRPO: beta)")
+    rl.add_argument("--max-input-tokens", type=int, help="document + linearised triples budget")
     rl.set_defaults(run=cmd_train_rl)

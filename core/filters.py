@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from core.graph import Adjacency, adjacency, components_of, format_key, shortest_path
+from core.graph import (
+    Adjacency,
+    UnionFind,
+    adjacency,
+    entity_components,
+    format_key,
+    inference_key,
+    original_key,
+    shortest_path,
+)
 from core.types import TripleKey
 
 FILTER_PUBLIC = "public_connected_in_private"  # filter (a): leaves the public set
@@ -94,11 +103,11 @@ class PrivacyDefinition:
 
     @cached_property
     def _candidate_private_adjacency(self) -> Adjacency:
-        return adjacency(self.candidate_private)
+        return adjacency(inference_key(k) for k in self.candidate_private)
 
     @cached_property
     def _public_adjacency(self) -> Adjacency:
-        return adjacency(self.public)
+        return adjacency(inference_key(k) for k in self.public)
 
 
 def path_for(move: FilterMove, definition: PrivacyDefinition) -> tuple[TripleKey, ...]:
@@ -109,13 +118,18 @@ def path_for(move: FilterMove, definition: PrivacyDefinition) -> tuple[TripleKey
         adj = definition._candidate_private_adjacency
     else:
         adj = definition._public_adjacency
-    head, _relation, tail = move.key
-    return shortest_path(adj, head, tail) or ()
+    head, _relation, tail = inference_key(move.key)
+    return tuple(original_key(k) for k in shortest_path(adj, head, tail) or ())
 
 
 def with_path(move: FilterMove, definition: PrivacyDefinition) -> FilterMove:
     """`move` with its path filled in (for display of a few moves at a time)."""
     return FilterMove(move.key, move.filter, path_for(move, definition))
+
+
+def _ends_connected(components: UnionFind, key: TripleKey) -> bool:
+    head, _relation, tail = inference_key(key)
+    return components.connected(head, tail)
 
 
 def define_privacy(
@@ -134,6 +148,9 @@ def define_privacy(
     3. Filter (b), on the public graph left after (a): a candidate private triple
        whose head and tail are connected there leaves the private set (it can be
        inferred anyway). Its own edge is never in the public graph.
+    Connectivity is read as inference reads it (`core.graph.inference_key`): no path passes
+    through a category value (an occupation, a nationality, a date), so two people who are
+    both "politician" do not make each other's facts inferable.
     The filters run once, in this order, as in the paper; triples leaving a set are
     `excluded` (in neither set). Paths are filled in for the first `max_paths`
     moves; `path_for` computes the others on demand.
@@ -150,11 +167,11 @@ def define_privacy(
     candidate_private = marked - query
     candidate_public = keys - candidate_private
 
-    private_components = components_of(candidate_private)
-    moved_public = sorted(k for k in candidate_public if private_components.connected(k[0], k[2]))
+    private_components = entity_components(candidate_private)
+    moved_public = sorted(k for k in candidate_public if _ends_connected(private_components, k))
     public = candidate_public.difference(moved_public)
-    public_components = components_of(public)
-    moved_private = sorted(k for k in candidate_private if public_components.connected(k[0], k[2]))
+    public_components = entity_components(public)
+    moved_private = sorted(k for k in candidate_private if _ends_connected(public_components, k))
     private = candidate_private.difference(moved_private)
 
     moves = [FilterMove(k, FILTER_PUBLIC) for k in moved_public]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from core.extract.vocabulary import is_category_value
 from core.types import Triple, TripleKey, normalize_entity, normalize_relation
 
 Progress = Callable[[int, int], None]
@@ -90,6 +91,37 @@ def components_of(keys: Iterable[TripleKey]) -> UnionFind:
     for head, _relation, tail in keys:
         uf.union(head, tail)
     return uf
+
+
+CATEGORY_SEPARATOR = "\x1f"
+
+
+def inference_key(key: TripleKey) -> TripleKey:
+    """The key as inference paths see it: a category value becomes its head's own node.
+
+    (A, occupation, politician) and (B, occupation, politician) state two facts about two
+    people; the shared value "politician" is a class, so a path A -> politician <- B would
+    "infer" something about A from B that B never said. Qualifying a category value
+    (`vocabulary.is_category_value`: occupation, citizenship, demonyms, degrees, awards, ...)
+    with its head keeps it a triple's tail and an endpoint of paths from its own head (a
+    second document stating A's occupation still infers it), but no path passes through it.
+    The mapping is one-to-one, so paths map back to the original keys.
+    """
+    head, relation, tail = key
+    if is_category_value(relation, tail):
+        return head, relation, f"{tail}{CATEGORY_SEPARATOR}{head}"
+    return key
+
+
+def original_key(viewed: TripleKey) -> TripleKey:
+    """The key `inference_key` turned into `viewed`."""
+    head, relation, tail = viewed
+    return head, relation, tail.split(CATEGORY_SEPARATOR, 1)[0]
+
+
+def entity_components(keys: Iterable[TripleKey]) -> UnionFind:
+    """Components as inference sees them: category values join no two heads (`inference_key`)."""
+    return components_of(inference_key(key) for key in keys)
 
 
 # ---------------------------------------------------------------------------- the graph

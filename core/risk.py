@@ -9,7 +9,15 @@ from dataclasses import dataclass
 import networkx as nx
 
 from core.filters import PrivacyDefinition
-from core.graph import KnowledgeGraph, Progress, adjacency, components_of, connected_avoiding, shortest_path
+from core.graph import (
+    KnowledgeGraph,
+    Progress,
+    adjacency,
+    components_of,
+    connected_avoiding,
+    inference_key,
+    shortest_path,
+)
 from core.types import Triple, TripleKey
 
 
@@ -61,13 +69,24 @@ def _bridges(keys: Iterable[TripleKey]) -> set[TripleKey]:
     return found
 
 
+def _same_key(key: TripleKey) -> TripleKey:
+    return key
+
+
 def _iter_risks(
     source: Sequence[Triple] | KnowledgeGraph,
     definition: PrivacyDefinition,
     progress: Progress | None = None,
+    through_categories: bool = False,
 ) -> Iterable[InferenceRisk]:
-    docs_by_key = _docs_by_key(source)
-    private = {k for k in docs_by_key if k in definition.private}
+    original_docs = _docs_by_key(source)
+    # Paths run over inference keys (category values are their head's own node); risks and
+    # paths are reported with the original keys.
+    view = _same_key if through_categories else inference_key
+    viewed = {key: view(key) for key in original_docs}
+    original_of = {seen: key for key, seen in viewed.items()}
+    docs_by_key = {viewed[key]: docs for key, docs in original_docs.items()}
+    private = {viewed[k] for k in original_docs if k in definition.private}
     unprivate = set(docs_by_key) - private
     unprivate_components = components_of(unprivate)
     candidates = sorted(k for k in private if unprivate_components.connected(k[0], k[2]))
@@ -90,7 +109,7 @@ def _iter_risks(
             path = shortest_path(unprivate_adj, head, tail, dropped)
             if path is not None:
                 path_docs = tuple(min(docs_by_key[k] - {doc_id}) for k in path)
-                yield InferenceRisk(key, doc_id, path, path_docs)
+                yield InferenceRisk(original_of[key], doc_id, tuple(original_of[k] for k in path), path_docs)
         if progress:
             progress(done, len(candidates))
 
@@ -99,6 +118,7 @@ def inference_risks(
     triples: Sequence[Triple] | KnowledgeGraph,
     definition: PrivacyDefinition,
     progress: Progress | None = None,
+    through_categories: bool = False,
 ) -> list[InferenceRisk]:
     """Eq. 2 of Eraser4RAG for every document d_i and private triple (h, r, t) of g_i,pri.
 
@@ -107,12 +127,15 @@ def inference_risks(
     unprivate knowledge graph of other documents"), "without g_i" keeps a key that
     also occurs in another document; only keys whose every occurrence is in d_i are
     dropped. G_unpri is every key of `triples` that is not private (public,
-    excluded, or outside the definition). Pairs not connected in the whole G_unpri
+    excluded, or outside the definition). No path passes through a category value
+    (an occupation, a nationality, a degree: `core.graph.inference_key`), on either
+    side; `through_categories=True` lets them, as the previous release did (for
+    comparisons). Pairs not connected in the whole G_unpri
     are rejected by union-find; the rest get a bidirectional BFS per document
     (skipped on the private side when the triple is a bridge of G_pri that vanishes
     with d_i). `triples` may be the occurrences or a `KnowledgeGraph` built from them.
     """
-    return list(_iter_risks(triples, definition, progress))
+    return list(_iter_risks(triples, definition, progress, through_categories))
 
 
 def has_inference_risk(triples: Sequence[Triple] | KnowledgeGraph, definition: PrivacyDefinition) -> bool:

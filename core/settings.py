@@ -82,7 +82,9 @@ class Settings:
     # Erasers (Eraser4RAG rewriting)
     eval_extractor: str = ""  # extractor that grades rewrites ("" = the defining extractor)
     rewriter_model: str = ""  # eraser4rag: local folder or hub id ("" = embedded SmolLM2-135M-Instruct)
-    rewriter_adapter: str = ""  # eraser4rag: peft LoRA adapter folder ("" = untrained)
+    # eraser4rag: peft LoRA adapter folder; "shipped" = assets/adapters/ for the embedded model,
+    # "" or "none" = the untrained base model
+    rewriter_adapter: str = "shipped"
     rewriter_max_input_tokens: int = 1024  # eraser4rag: context budget for document + triples
     rewriter_window_sentences: int = 3  # eraser4rag: sentences rewritten per window of a long document
     rewriter_max_new_tokens: int = 512  # model erasers: token budget of one rewrite
@@ -149,7 +151,10 @@ HELP: dict[str, str] = {
     "seed": "random seed for splits and sampling",
     "eval_extractor": "extractor that grades rewrites ('' = the defining --extractor)",
     "rewriter_model": "eraser4rag rewriter: local folder or hub id, seq2seq or causal ('' = SmolLM2-135M)",
-    "rewriter_adapter": "eraser4rag: peft LoRA adapter folder ('' = untrained base model)",
+    "rewriter_adapter": (
+        "eraser4rag: peft LoRA adapter folder; 'shipped' = the adapter in assets/adapters/ "
+        "(embedded model only); '' or 'none' = untrained base model"
+    ),
     "rewriter_max_input_tokens": "eraser4rag: input token budget (document window + linearised triples)",
     "rewriter_window_sentences": "eraser4rag: sentences per window when a document is long",
     "rewriter_max_new_tokens": "model erasers: token budget of one rewrite",

@@ -17,6 +17,13 @@ def test_tasks_candidates_review_export_import_and_a_recorded_sft_run(tmp_path: 
     assert "0 new" in capsys.readouterr().out
     assert main(["--db", db, "annotate", "candidates", "--source", "graph-guided", "--verify"]) == 0
     assert "passed the filter" in capsys.readouterr().out
+    passed = tmp_path / "passed.jsonl"
+    assert main(["--db", db, "annotate", "export", "--filter-passed", "--out", str(passed)]) == 0
+    with AnnotationStore(db) as store:
+        texts = {c.text for t in store.tasks() for c in store.candidates(t.id) if c.passed_filter}
+    assert texts and {json.loads(line)["completion"].strip() for line in passed.read_text().splitlines()} == {
+        t.strip() for t in texts
+    }
     with AnnotationStore(db) as store:
         first = store.next_item("ann")
         store.review(first.candidate.id, "ann", "edit", first.candidate.text + " (checked)")
@@ -43,8 +50,12 @@ def test_tasks_candidates_review_export_import_and_a_recorded_sft_run(tmp_path: 
         )
         == 2
     )
+    missing = str(tmp_path / "missing")
+    grpo = ["train", "rl", "--method", "grpo", "--sft", missing, "--out", str(tmp_path / "g")]
+    assert main(["--db", other, *grpo]) == 2
     with AnnotationStore(other) as store:
-        rl_run, sft_run = store.runs()
+        grpo_run, rl_run, sft_run = store.runs()
+    assert grpo_run.settings["method"] == "grpo" and "SFT adapter" in grpo_run.message
     assert (sft_run.kind, sft_run.status, sft_run.artefact_dir) == ("sft", "finished", str(adapter))
     assert len(sft_run.curve) == 1 and sft_run.settings["learning_rate"] == 1e-4 and sft_run.examples == 2
     assert rl_run.status == "failed" and "SFT adapter" in rl_run.message

@@ -78,7 +78,12 @@ def build(ctx: StudioContext) -> None:
                 "Runs in the background; the curve is read from the store, so it survives a reload."
             )
             with gr.Row():
-                train_kind = ctx.register("train-kind", gr.Radio(["sft", "rl"], value="sft", label="Stage"))
+                train_kind = ctx.register(
+                    "train-kind",
+                    gr.Radio(
+                        [("SFT", "sft"), ("RL: PPO", "rl"), ("RL: GRPO", "grpo")], value="sft", label="Stage"
+                    ),
+                )
                 train_out = ctx.register(
                     "train-out", gr.Textbox(label="Adapter folder to write", max_lines=1)
                 )
@@ -381,26 +386,31 @@ class _Trainer:
                 lambda hooks: train_sft(examples, folder, config, hooks),
             )
         else:
-            from core.extract import get_extractor
-            from core.training.rl import RlSettings, train_rl
-
-            tasks = [e.task for e in store.accepted_examples()] or store.tasks()
-            config = RlSettings(
-                sft_adapter=sft_dir.strip(),
-                model=self.settings.rewriter_model,
-                cache_dir=self.settings.cache_dir,
-                **({"iterations": limit} if limit > 0 else {}),
-            )
-            evaluator = get_extractor(self.settings.eval_extractor or self.settings.extractor, self.settings)
-            self.jobs.start(
-                store,
-                "rl",
-                config,
-                len(tasks),
-                folder,
-                lambda hooks: train_rl(tasks, folder, config, evaluator, hooks),
-            )
+            self._start_rl(kind, folder, sft_dir.strip(), limit)
         return self.latest()
+
+    def _start_rl(self, method: str, folder: Any, sft_dir: str, limit: int) -> None:
+        """PPO (`rl`, the compact loop) or GRPO (`grpo`, TRL's GRPOTrainer); both runs are kind "rl"."""
+        from core.extract import get_extractor
+        from core.training.grpo import GrpoSettings, train_grpo
+        from core.training.rl import RlSettings, train_rl
+
+        store = self.store.store
+        tasks = [e.task for e in store.accepted_examples()] or store.tasks()
+        common: dict[str, Any] = {
+            "sft_adapter": sft_dir,
+            "model": self.settings.rewriter_model,
+            "cache_dir": self.settings.cache_dir,
+        }
+        common.update({"iterations": limit} if limit > 0 else {})
+        evaluator = get_extractor(self.settings.eval_extractor or self.settings.extractor, self.settings)
+        config: Any = GrpoSettings(**common) if method == "grpo" else RlSettings(**common)
+        train_rl_method: Any = train_grpo if method == "grpo" else train_rl
+
+        def train(hooks: Any) -> Any:
+            return train_rl_method(tasks, folder, config, evaluator, hooks)
+
+        self.jobs.start(store, "rl", config, len(tasks), folder, train)
 
     def cancel(self) -> tuple:
         runs = self.store.store.runs(limit=1)

@@ -4,8 +4,11 @@ document and the linearised global triples G_pri / G_pub and writes the rewrite.
 Sequence-to-sequence models (the Flan-T5 family, `AutoModelForSeq2SeqLM`) and causal
 LMs both work, from a local folder or a hub id (`--rewriter-model`), with an optional
 peft LoRA adapter (`--rewriter-adapter`). The offline default is the embedded
-SmolLM2-135M-Instruct; without an adapter the eraser is `trained = False` and the UI
-labels it "untrained" (the training issue produces the adapter).
+SmolLM2-135M-Instruct, with the adapter shipped in `assets/adapters/` (trained by the
+studio's own pipeline, see README) unless `--rewriter-adapter` says otherwise: "" or "none"
+give the untrained base model, which the eraser reports as `trained = False` and the UI
+labels "untrained". The shipped adapter belongs to the embedded model only; with another
+`--rewriter-model` the default ("shipped") means no adapter.
 
 Context: the input is the document plus G_pri and G_pub. When that exceeds
 `rewriter_max_input_tokens`, the document is rewritten sentence-window by sentence-window
@@ -31,6 +34,9 @@ from core.settings import Settings
 from core.types import Document, TripleKey
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+SHIPPED = "shipped"
+SHIPPED_ADAPTER = Path(__file__).resolve().parents[2] / "assets" / "adapters" / "smollm2-135m-eraser4rag"
+NO_ADAPTER = ("", "none")
 _lock = threading.Lock()
 
 
@@ -70,6 +76,17 @@ def load_rewriter(name_or_path: str, adapter: str, cache_dir: str) -> Rewriter:
     return Rewriter(tokenizer, model, seq2seq, source)
 
 
+def resolve_adapter(model: str, adapter: str) -> str:
+    """The adapter folder to load ("" = none): "shipped" is the committed adapter of the embedded model."""
+    value = adapter.strip()
+    if value.lower() in NO_ADAPTER:
+        return ""
+    if value == SHIPPED:
+        embedded = not model.strip()
+        return str(SHIPPED_ADAPTER) if embedded and (SHIPPED_ADAPTER / "adapter_config.json").exists() else ""
+    return value
+
+
 def _has_tokenizer(folder: Path) -> bool:
     return (folder / "tokenizer_config.json").exists()
 
@@ -102,14 +119,15 @@ class Eraser4RAGEraser:
     def __init__(self, settings: Settings, rewriter: Rewriter | None = None) -> None:
         self.settings = settings
         self._rewriter = rewriter
-        self.trained = bool(settings.rewriter_adapter)
+        self.adapter = resolve_adapter(settings.rewriter_model, settings.rewriter_adapter)
+        self.trained = bool(self.adapter)
         self._cost_cache: dict[tuple[TripleKey, bool], int] = {}
 
     @property
     def rewriter(self) -> Rewriter:
         if self._rewriter is None:
             s = self.settings
-            self._rewriter = load_rewriter(s.rewriter_model, s.rewriter_adapter, s.cache_dir)
+            self._rewriter = load_rewriter(s.rewriter_model, self.adapter, s.cache_dir)
         return self._rewriter
 
     def erase(self, request: EraseRequest, progress: Progress | None = None) -> Iterator[Rewrite]:
@@ -155,8 +173,8 @@ class Eraser4RAGEraser:
             outputs.append(output)
         text = " ".join(o for o in outputs if o)
         if not self.trained:
-            notes.append("untrained: no LoRA adapter given (--rewriter-adapter); the base model only follows "
-                         "the instruction")
+            notes.append("untrained: no LoRA adapter (--rewriter-adapter ''/none, or a model the shipped "
+                         "adapter is not for); the base model only follows the instruction")
         return Rewrite(
             doc_id=document.id,
             eraser=self.name,

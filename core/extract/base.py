@@ -104,10 +104,26 @@ def lemmatize_relation(text: str, model: str = DEFAULT_SPACY_MODEL) -> str:
 _BE_FORMS = frozenset({"be", "is", "are", "was", "were", "been", "being", "am"})
 # Participles that relation names keep in their passive form even without "is" ("located in"),
 # matching what the spaCy backend produces for "X is located in Y".
-_STATIVE_PARTICIPLES = frozenset({
-    "located", "based", "born", "married", "situated", "headquartered", "employed", "known",
-    "related", "named", "called", "owned", "engaged", "divorced", "affiliated", "diagnosed",
-})
+_STATIVE_PARTICIPLES = frozenset(
+    {
+        "located",
+        "based",
+        "born",
+        "married",
+        "situated",
+        "headquartered",
+        "employed",
+        "known",
+        "related",
+        "named",
+        "called",
+        "owned",
+        "engaged",
+        "divorced",
+        "affiliated",
+        "diagnosed",
+    }
+)
 
 
 def _reads_as_passive(cleaned: str) -> bool:

@@ -6,6 +6,7 @@
     (16 June 1839, in Blackburn – 25 June 1887) -> ..., place_of_birth Blackburn
     (Palermo, 11 August 1970)     -> place_of_birth Palermo, date_of_birth 11 August 1970
     (died 3 May 1901 in Lyon)     -> date_of_death, place_of_death
+    (1891)                        -> nothing: a lone year is a work's date in a citation
 
 `parse_parenthetical(text)` returns (property, value, start, end) with the value's character
 offsets in `text`; it reads nothing when the parenthesis holds no date (an acronym, a
@@ -35,31 +36,41 @@ _PLACE_WORDS = re.compile(r"^(?:[,\s]|\b(?:in|at|on|near|and)\b)+|(?:[,\s]|\b(?:
 _PLACE = re.compile(
     r"^[A-Z][\w.'’-]*(?:[ ,]+(?:[A-Z][\w.'’-]*|de|del|di|da|von|van|upon|on|of|the|la|le)){0,5}$"
 )
+_BARE_YEAR = re.compile(r"^\d{3,4}s?$")
 _UNKNOWN = re.compile(r"\b(?:unknown|uncertain)\b", re.I)
 
 Fact = tuple[str, str, int, int]
 
 
 def parse_parenthetical(text: str) -> list[Fact]:
-    """Birth and death facts stated in a parenthesis's inner text (offsets into `text`)."""
-    if not DATE.search(text):
+    """Birth and death facts stated in a parenthesis's inner text (offsets into `text`).
+
+    "born" before capitalised words and no date ("born David Wilson; 29 November 1948") gives a
+    `place_of_birth` that the caller turns into a `birth_name` when the tagger calls it a person.
+    """
+    born = _BORN.match(text)
+    if not DATE.search(text) and not born:
         return []
-    text_for_split = text
     first_clause_end = _first_clause_end(text)
-    died = _DIED.search(text_for_split)
-    born = _BORN.match(text_for_split)
+    died = _DIED.search(text)
     if born:
         end = died.start() if died else first_clause_end
         facts = _side(text, born.end(), end, "birth")
         if died:
             facts += _side(text, died.end(), len(text), "death")
+        elif facts and facts[0][0] == "place_of_birth" and first_clause_end < len(text):
+            # "born David Wilson; 29 November 1948": the date after the name is the birth date
+            facts += _side(text, first_clause_end + 1, len(text), "birth")[:1]
         return facts
     if (died and died.start() == 0) or (died and not DATE.search(text[: died.start()])):
         return _side(text, died.end(), first_clause_end, "death")
     dash = _lifespan_dash(text, first_clause_end)
     if dash is not None:
         return _side(text, 0, dash.start(), "birth") + _side(text, dash.end(), first_clause_end, "death")
-    return _side(text, 0, first_clause_end, "birth")
+    facts = _side(text, 0, first_clause_end, "birth")
+    if len(facts) == 1 and _BARE_YEAR.match(facts[0][1]):
+        return []  # "Benjamin Daydon Jackson (1891)": a bibliography's year, no birth
+    return facts
 
 
 def _first_clause_end(text: str) -> int:

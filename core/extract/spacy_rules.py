@@ -27,16 +27,18 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
 from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress, join_relation, relation_word
 from core.extract.lifespans import parse_parenthetical
 from core.extract.vocabulary import (
+    DEGREE_NOUNS,
     DEMONYMS,
     FEMALE_NOUNS,
     GENERIC_NOUNS,
+    KIN_NOUNS,
     MALE_NOUNS,
     NON_OCCUPATION_ADJECTIVES,
     RELATIONAL_NOUNS,
@@ -60,18 +62,33 @@ NAMED_LABELS = {
 }
 VALUE_LABELS = {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL"}
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
+ORGANISATION_LABELS = {"ORG", "GPE"}
 THING_LABELS = {"ORG", "FAC", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"}
 MALE_PRONOUNS = {"he", "him", "his", "himself"}
 FEMALE_PRONOUNS = {"she", "her", "hers", "herself"}
 PERSON_PRONOUNS = MALE_PRONOUNS | FEMALE_PRONOUNS
 THING_PRONOUNS = {"it", "its"}
 RELATIVE_PRONOUNS = {"who", "whom", "which", "that", "whose"}
+PERSON_RELATIVES = {"who", "whom"}
+NAMING_DEPS = {"oprd", "attr", "dobj"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass"}
 PREP_DEPS = {"prep", "agent", "dative"}
 MODIFIER_DEPS = {"compound", "amod", "nummod", "nmod"}
 CONTROL_DEPS = {"conj", "xcomp"}
 MODIFIED_NOUN_DEPS = {"acl", "relcl"}
 DESCRIPTION_DEPS = {"attr", "appos", "conj"}
+# Nouns that name a class, not a thing, when they stand alone ("attended college", "by degree").
+BARE_CLASS_NOUNS = frozenset({"degree", "diploma", "certificate", "college", "school", "university"})
+PLACE_NOUNS = frozenset(
+    {
+        "city", "town", "village", "municipality", "province", "state", "county", "district", "region",
+        "island", "commune", "parish", "suburb", "borough", "farm", "estate", "hamlet", "settlement",
+        "neighbourhood", "neighborhood",
+    }
+)  # fmt: skip
+_POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
+_LEADING_WORDS = {"between", "from", "since", "until", "circa", "around"}  # the tagger puts them in a DATE
+_LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
 LINKING_VERBS = {"be", "become", "remain"}
 
 CONFIDENCE_BOTH_ENTITIES = 1.0
@@ -125,6 +142,10 @@ _ORGANISATION_WORDS = {
     "press",
     "team",
 }
+# A parenthesis holding only a non-Latin-script name, optionally after "Language:".
+_NATIVE_NAME = re.compile(
+    r"^\s*(?:[A-Z][a-z]+:\s*)?([^\x00-\x1f\x21-\x7f\u00c0-\u024f\u2010-\u2015]{2,}?)\s*$"
+)
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
@@ -192,7 +213,12 @@ class DocumentContext:
         return candidates.pop() if len(candidates) == 1 else None
 
     def is_title_person(self, name: str) -> bool:
-        return bool(self.title_person) and frozenset(self.title_person.split()) <= frozenset(name.split())
+        """The title's name words are all in `name` ("Charles-Pierre-Mathieu Combes" for "Charles Combes")."""
+        return bool(self.title_person) and _name_words(self.title_person) <= _name_words(name)
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(re.split(r"[\s-]+", name.strip()))
 
 
 def title_person(title: str, text: str) -> str | None:
@@ -231,6 +257,7 @@ class _ChunkRules:
             for i in range(ent.start, ent.end):
                 self.entity_of[i] = ent
         self.in_parentheses = self._parenthesised_tokens()
+        self.segment_starts: dict[int, int] = {}  # a listed description's noun -> its first word
         self.mentions_by_sentence: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
         self._register_mentions()
 
@@ -249,6 +276,7 @@ class _ChunkRules:
 
     def _all_candidates(self) -> Iterator[_Candidate]:
         yield from self._lifespan_candidates()
+        yield from self._native_name_candidates()
         yield from self._located_in_candidates()
         for token in self.doc:
             if token.i in self.in_parentheses:
@@ -257,6 +285,11 @@ class _ChunkRules:
                 yield from self._verb_triples(token)
             elif token.dep_ == "appos":
                 yield from self._apposition_triples(token)
+            elif token.pos_ == "NOUN" and self._called(token) is not None:
+                named = self._called(token)
+                argument = self._argument(named) if self._is_title_noun(token, named) else None
+                if argument is not None:
+                    yield from self._describe(replace(argument, kind="person"), token, follow=False)
             elif token.dep_ == "poss":
                 yield from self._possessive_triples(token)
 
@@ -292,6 +325,23 @@ class _ChunkRules:
                 yield from self._lifespan_fact(person, prop, value, inner_start + start, open_paren.i)
             yield from self._description_after(person, close)
 
+    def _native_name_candidates(self) -> Iterator[_Candidate]:
+        """ "Masayoshi Soken (祖堅正慶)", "Ivan Petrov (Russian: Иван Петров)" -> native_name."""
+        for open_paren in self.doc:
+            if open_paren.text != "(" or open_paren.i == 0:
+                continue
+            close = self._closing_paren(open_paren.i)
+            name = self.doc[open_paren.i - 1]
+            if close is None or not self._is_entity_token(name) or self._label(name) in VALUE_LABELS:
+                continue
+            inner = _NATIVE_NAME.match(self.text[open_paren.idx + 1 : self.doc[close].idx])
+            if inner is None or not any(ch.isalpha() for ch in inner.group(1)):
+                continue
+            argument = self._argument(name)
+            if argument is not None:
+                value = Argument(inner.group(1).strip(), True, kind="name", token=open_paren.i + 1)
+                yield _Candidate(argument, [], value, relation="native_name")
+
     def _lifespan_fact(
         self, person: Argument, prop: str, value: str, char: int, anchor: int
     ) -> Iterator[_Candidate]:
@@ -299,6 +349,20 @@ class _ChunkRules:
         parts = [p.strip() for p in value.split(",") if p.strip()] if kind == "place" else [value]
         token = self._token_at(char)
         anchor = token.i if token is not None else anchor
+        after_preposition = (
+            token is not None and token.i > 0 and self.doc[token.i - 1].lower_ in {"in", "at", "near"}
+        )
+        if (
+            prop == "place_of_birth"
+            and token is not None
+            and self._label(token) == "PERSON"
+            and not after_preposition
+        ):
+            # "(born Christopher Comstock Hart)": a birth name, not a place
+            yield _Candidate(
+                person, [], Argument(value, True, kind="name", token=anchor), relation="birth_name"
+            )
+            return
         yield _Candidate(person, [], Argument(parts[0], True, kind=kind, token=anchor), relation=prop)
         for inner, outer in pairwise(parts):
             yield _Candidate(
@@ -380,9 +444,22 @@ class _ChunkRules:
                 and (self.doc[outer.end].text in {",", "and", "or"})
             ):
                 continue  # a list: "Norwich, London and Cambridge"
+            if self._ends_a_list(outer.end):
+                continue  # "Venice, Rome, Magliano Capo di Sabina, and Aquila"
             yield _Candidate(
                 self._entity_argument(inner), [], self._entity_argument(outer), relation="located_in"
             )
+
+    def _ends_a_list(self, start: int) -> bool:
+        """Names and commas from `start` on reach an "and"/"or" before another name: a list."""
+        for index in range(start, min(len(self.doc), start + 30)):
+            token = self.doc[index]
+            if token.lower_ in {"and", "or"}:
+                following = self.doc[index + 1] if index + 1 < len(self.doc) else None
+                return following is not None and following.pos_ == "PROPN"
+            if token.text != "," and token.pos_ not in {"PROPN", "DET", "ADP", "X"}:
+                return False
+        return False
 
     def _is_place_refinement(self, inner: Any, outer: Any) -> bool:
         return (
@@ -415,15 +492,37 @@ class _ChunkRules:
             return
         words = [*negation, relation_word(verb)] + [c.lower_ for c in verb.children if c.dep_ == "prt"]
         for subject in subjects:
-            for obj in _children(verb, {"dobj"}, self):
+            for obj in self._objects(verb):
+                named_kin = obj.lemma_.lower() in KIN_NOUNS and self._nominal(obj) is not obj
+                if _lemma(verb) == "have" and named_kin:
+                    yield _Candidate(subject, [obj.lower_], obj)  # "She has a sister, Tegan" -> sibling
+                    continue
                 yield _Candidate(subject, words, obj)
                 yield from self._object_modifier_triples(subject, words, obj)
+                yield from self._location_triples(obj)
+            last_place = None
             for prep, pobj in _prepositional_objects(verb, self):
-                if pobj.pos_ == "NOUN" and not self._is_entity_token(pobj):
+                if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj):
+                    # "born in the city of Atbara in River Nile State, in the Republic of Sudan"
+                    yield _Candidate(last_place, [], pobj, relation="located_in")
+                    last_place = self._innermost_place(pobj)
+                    continue
+                if pobj.pos_ == "NOUN" and not self._is_entity_token(pobj) and self._nominal(pobj) is pobj:
                     # "died of lung cancer in New York City": the place belongs to the verb
                     for inner_prep, inner_obj in _prepositional_objects(pobj, self):
-                        if inner_prep.lower_ != "of" and self._is_entity_token(inner_obj):
+                        if not self._is_entity_token(inner_obj):
+                            continue
+                        if _lemma(pobj) in DEGREE_NOUNS and inner_prep.lower_ in {"in", "of"}:
+                            continue  # "graduated with a master's degree in Finance": the degree's field
+                        if inner_prep.lower_ != "of":
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
+                        elif pobj.lemma_.lower() not in GENERIC_NOUNS | RELATIONAL_NOUNS:
+                            # "moved to the staff of the Ottawa Renegades" -> move_to_staff_of
+                            yield _Candidate(subject, [*words, prep.lower_, pobj.lower_, "of"], inner_obj)
+                else:
+                    yield from self._location_triples(pobj)
+                    if prep.lower_ == "in" and self._is_place(self._nominal(pobj)):
+                        last_place = self._innermost_place(pobj)
                 if not negated and prep.lower_ == "as" and _lemma(verb) in {"work", "serve", "act"}:
                     relation = "position_held" if _lemma(verb) == "serve" else "occupation"
                     if self._is_person_token(subject) and pobj.pos_ == "NOUN":
@@ -433,6 +532,63 @@ class _ChunkRules:
                         continue
                 yield _Candidate(subject, [*words, prep.lower_], pobj)
 
+    def _objects(self, verb: Any) -> list[Any]:
+        """Direct objects, with the conjuncts of a named apposition ('the names "A" and "B"')."""
+        objects = _children(verb, {"dobj"}, self)
+        for obj in list(objects):
+            named = self._nominal(obj)
+            if named is not obj:
+                objects.extend(c for c in named.conjuncts if self._is_entity_token(c))
+        return objects
+
+    def _location_triples(self, token: Any) -> Iterator[_Candidate]:
+        """ "the farm Stalsberg in Skedsmo", "Rokana Primary School in Kitwe": located_in, outwards."""
+        current = token
+        for _ in range(4):
+            if not self._is_place_like(self._nominal(current)):
+                return
+            inner = self._place_in(current)
+            if inner is None:
+                return
+            yield _Candidate(current, [], inner, relation="located_in")
+            current = inner
+
+    def _place_in(self, token: Any) -> Any | None:
+        tokens = {token, self._nominal(token)}
+        return next(
+            (
+                pobj
+                for owner in tokens
+                for prep, pobj in _prepositional_objects(owner, self)
+                if prep.lower_ == "in" and self._is_place(pobj)
+            ),
+            None,
+        )
+
+    def _innermost_place(self, token: Any) -> Any:
+        current = token
+        for _ in range(4):
+            inner = self._place_in(current)
+            if inner is None:
+                break
+            current = inner
+        return current
+
+    def _refines(self, prep: Any, pobj: Any) -> bool:
+        """A second "in <place>" of a verb, after a comma, locates the first place."""
+        return self._is_place(pobj) and prep.i > 0 and self.doc[prep.i - 1].text == ","
+
+    def _is_place(self, token: Any) -> bool:
+        return self._label(token) in {"GPE", "LOC"}
+
+    def _is_place_like(self, token: Any) -> bool:
+        """A named place or organisation, or a name after a place noun ("the farm Stalsberg")."""
+        if self._label(token) in PLACE_LABELS | {"ORG"}:
+            return True
+        return self._is_entity_token(token) and any(
+            c.dep_ == "compound" and c.lemma_.lower() in PLACE_NOUNS for c in token.children
+        )
+
     def _copula_triples(
         self, subject: Any, words: list[str], complement: Any, negated: bool
     ) -> Iterator[_Candidate]:
@@ -441,10 +597,13 @@ class _ChunkRules:
             if negated:
                 return
             owner = next(iter(_children(subject, {"poss"}, self)), None)
-            if owner is not None and subject.pos_ == "NOUN":
-                yield _Candidate(owner, [*words, subject.lower_], complement)
-                return
+            if owner is not None and subject.pos_ == "NOUN" and self._nominal(subject) is subject:
+                if self._is_entity_token(self._nominal(complement)):  # "His father was a policeman named X"
+                    yield _Candidate(owner, [*words, subject.lower_], complement)
+                return  # "Her father is a high official": the father is not named
             subject_argument = self._argument(subject)
+            if subject_argument is not None and subject.lower_ in PERSON_RELATIVES:
+                subject_argument = replace(subject_argument, kind="person")  # "who" is a person
             if subject_argument is not None:
                 yield from self._describe(subject_argument, complement)
             return
@@ -455,7 +614,7 @@ class _ChunkRules:
         if preps or complement.dep_ != "attr":
             return
         owner = next(iter(_children(subject, {"poss"}, self)), None)
-        if owner is not None and subject.pos_ == "NOUN":
+        if owner is not None and subject.pos_ == "NOUN" and self._nominal(subject) is subject:
             yield _Candidate(owner, [*words, subject.lower_], complement)
         else:
             yield _Candidate(subject, words or ["be"], complement)
@@ -465,6 +624,8 @@ class _ChunkRules:
         if self._is_entity_token(obj):
             return
         for prep, pobj in _prepositional_objects(obj, self):
+            if _lemma(obj) in DEGREE_NOUNS and prep.lower_ in {"in", "of"}:
+                continue  # the degree's field is part of the degree
             if self._is_entity_token(pobj):
                 noun = [obj.lower_] if prep.lower_ == "of" else []
                 yield _Candidate(subject, [*words, *noun, prep.lower_], pobj)
@@ -476,22 +637,82 @@ class _ChunkRules:
         person = subject.kind == "person"
         done_entities: set[int] = set()
         for described in self._description_nouns(noun) if follow else [noun]:
-            for token in described.lefts:
+            if described.i in self.in_parentheses and noun.i not in self.in_parentheses:
+                continue  # "a critic of Cultural Radicalism (Danish cultural relativist movement)"
+            if person and described.tag_ == "NNS":
+                continue  # one person is no "fortified defense positions": the parser joined another phrase
+            segment_start = self.segment_starts.get(described.i, described.i)
+            modifiers = [*described.lefts, *self.doc[segment_start : described.i]]
+            for token in dict.fromkeys(modifiers):
                 yield from self._modifier_facts(subject, token, person, done_entities)
             lemma = described.lemma_.lower()
             value = self._occupation_argument(described)
-            generic = lemma in GENERIC_NOUNS and " " not in value.text
-            if person and lemma not in RELATIONAL_NOUNS and not generic:
+            generic = lemma in GENERIC_NOUNS | BARE_CLASS_NOUNS and " " not in value.text
+            if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described):
                 yield _Candidate(subject, [], value, relation="occupation")
-            elif subject.kind in {"org", "place"} and not generic:
+            elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS:
                 yield _Candidate(subject, [], value, relation="instance_of")
             for prep, pobj in _prepositional_objects(described, self):
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
-                    yield _Candidate(subject, [], pobj, relation="employer")
+                    relation = "member_of_political_party" if self._is_party(pobj) else "employer"
+                    yield _Candidate(subject, [], pobj, relation=relation)
                 else:
                     yield _Candidate(subject, [described.lower_, prep.lower_], pobj)
 
+    def _is_party(self, token: Any) -> bool:
+        """ "a politician for the Conservative Party": a party, no employer."""
+        start, end = self._phrase_bounds(token)
+        return bool(re.search(r"\bpart(y|ies)\b", self.doc[start:end].text, re.I))
+
+    def _of_a_person(self, noun: Any) -> bool:
+        """ "follower of Domenico Beccafumi", "stepfather of Francesco Vanni": a relation, no occupation."""
+        preps = _prepositional_objects(noun, self)
+        return any(prep.lower_ == "of" and self._is_person_token(pobj) for prep, pobj in preps)
+
     def _description_nouns(self, noun: Any) -> list[Any]:
+        listed = self._listed_heads(noun)
+        return listed if len(listed) > 1 else self._conjunct_nouns(noun)
+
+    def _listed_heads(self, noun: Any) -> list[Any]:
+        """The head nouns of a description written as a list, read off the words, not the parse.
+
+        "an English actress, singer, dancer and musical comedy performer known for ...": the
+        small parser hangs "singer" under "performer" and "comedy" beside "dancer"; the words
+        from the description's first word up to the first verb, preposition or pronoun, cut at
+        commas and conjunctions, give one segment per description, whose last word is its noun.
+        Each head's segment start is kept in `segment_starts` (its occupation's first word).
+        """
+        sentence = self.sentences[self.sentence_of[noun.i]]
+        start = max(noun.left_edge.i, sentence.start)
+        end = start
+        while end < sentence.end and end not in self.in_parentheses:
+            token = self.doc[end]
+            if token.text != "," and token.pos_ not in _LIST_POS and token.tag_ != "HYPH":
+                break
+            end += 1
+        if end <= noun.i:
+            return []
+        heads: list[Any] = []
+        starts: dict[int, int] = {}
+        segment: list[Any] = []
+        for token in [*self.doc[start:end], None]:
+            if token is not None and token.text != "," and token.pos_ != "CCONJ":
+                segment.append(token)
+                continue
+            while segment and segment[-1].pos_ in {"ADV", "DET"}:
+                segment.pop()  # "writer best known for": the adverb belongs to what follows
+            last = segment[-1] if segment else None
+            if last is not None and last.pos_ == "NOUN" and not self._is_entity_token(last):
+                heads.append(last)
+                starts[last.i] = segment[0].i
+            segment = []
+        if noun not in heads or len(heads) < 2:
+            return []
+        for head, first in starts.items():
+            self.segment_starts.setdefault(head, first)
+        return heads
+
+    def _conjunct_nouns(self, noun: Any) -> list[Any]:
         found: list[Any] = []
         stack = [noun]
         while stack:
@@ -540,9 +761,14 @@ class _ChunkRules:
             if words and person and re.search(r"\bpart(y|ies)\b", " ".join(words), re.I):
                 party = Argument(" ".join(words), True, kind="org", token=token.i)
                 yield _Candidate(subject, [], party, relation="member_of_political_party")
+            elif words and person and token.dep_ == "compound" and token.pos_ == "PROPN":
+                employer = Argument(" ".join(words), True, kind="org", token=token.i)
+                yield _Candidate(subject, [], employer, relation="employer")  # "a Mossad officer"
 
     def _occupation_argument(self, noun: Any) -> Argument:
         """The noun with its common-noun compounds and descriptive adjectives ("set decorator")."""
+        if noun.i in self.segment_starts:
+            return self._listed_occupation(noun)
         start = noun.i
         for child in reversed(list(noun.lefts)):
             if child.right_edge.i != start - 1 or child.dep_ not in {"compound", "amod", "nmod"}:
@@ -560,11 +786,30 @@ class _ChunkRules:
             start += 1
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
 
+    def _listed_occupation(self, noun: Any) -> Argument:
+        """A listed description's words without determiners, demonyms, names and "former"."""
+        start = self.segment_starts[noun.i]
+        while start < noun.i and (
+            self.doc[start].pos_ in {"DET", "PUNCT", "ADV", "PROPN", "NUM"}
+            or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+            or self.doc[start].lower_ in DEMONYMS
+            or start in self.entity_of
+        ):
+            start += 1
+        return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
+
     # -- appositions and possessives -------------------------------------------------------------
 
     def _apposition_triples(self, appos: Any) -> Iterator[_Candidate]:
         """ "Mara Voss, a nurse at St Olave Hospital," -> occupation nurse, employer St Olave Hospital."""
         head = appos.head
+        if self._label(head) == "NORP":
+            return  # "a minority Sri Lankan Tamil, Roman Catholic parish priest": a people has no occupation
+        if self._is_entity_token(appos) and self._is_title_noun(head, appos):
+            named = self._argument(appos)
+            if named is not None:
+                yield from self._describe(replace(named, kind="person"), head, follow=False)
+            return
         if not self._is_entity_token(head) or self._is_entity_token(appos) or appos.pos_ != "NOUN":
             return
         if head.i in self.in_parentheses or (appos.dep_ == "appos" and head.dep_ == "poss"):
@@ -574,14 +819,45 @@ class _ChunkRules:
             return
         yield from self._describe(subject, appos)
 
+    def _called(self, noun: Any) -> Any | None:
+        """ "a senior policeman named Pierre Combes Mathieu" -> the name's token."""
+        for acl in noun.children:
+            if acl.dep_ == "acl" and acl.lower_ in {"named", "called"}:
+                names = [c for c in acl.children if c.dep_ in NAMING_DEPS and self._is_entity_token(c)]
+                if names:
+                    return names[0]
+        return None
+
+    def _is_part_of(self, owner: Any, possessed: Any) -> bool:
+        """Two organisations, unless one name ("St. Theresa's Higher Secondary School")."""
+        if self._label(owner) not in ORGANISATION_LABELS or self._label(possessed) not in ORGANISATION_LABELS:
+            return False
+        start, end = self._phrase_bounds(possessed)
+        return not any(t.lower_ in _ORGANISATION_WORDS for t in self.doc[start:end])
+
+    def _is_title_noun(self, noun: Any, name: Any) -> bool:
+        """ "the painter Ventura Salimbeni", "a policeman named X": a person's occupation before the name."""
+        if noun.pos_ != "NOUN" or self._is_entity_token(noun) or noun.lemma_.lower() in RELATIONAL_NOUNS:
+            return False
+        if noun.lemma_.lower() in GENERIC_NOUNS or self._label(name) != "PERSON":
+            return False
+        between = self.doc[noun.i + 1 : self._phrase_bounds(name)[0]]
+        return all(t.lower_ in {"named", "called"} for t in between)
+
     def _possessive_triples(self, owner: Any) -> Iterator[_Candidate]:
         """Possessive: "Mara's sister Ida" -> (Mara, sibling, Ida); "her father, Danny" -> father."""
         noun = owner.head
         if noun.pos_ != "NOUN":
+            if self._is_part_of(owner, noun):
+                yield _Candidate(noun, [], owner, relation="part_of")  # "the Football League's BC Lions"
             return
         for named in _children(noun, {"appos"}, self):
-            if self._is_entity_token(named):
+            if not self._is_entity_token(named):
+                continue
+            if noun.lemma_.lower() in RELATIONAL_NOUNS:
                 yield _Candidate(owner, [noun.lower_], named)
+            elif owner.pos_ == "PROPN":  # "Sanjeev Sivan's Malayalam movie, Endless Summer": by its owner
+                yield _Candidate(named, [noun.lower_, "by"], owner)
 
     # -- subjects and arguments ----------------------------------------------------------
 
@@ -645,8 +921,16 @@ class _ChunkRules:
         relation = candidate.relation or canonical_relation(
             join_relation(candidate.words), tail.kind, tail.text
         )
+        if candidate.relation is None and self._is_degree(tail) and not relation.startswith("not_"):
+            relation = "academic_degree"  # "received/earned/holds a master's degree in Economics"
         if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
+        if any(ch.isdigit() for ch in relation):
+            return None  # "Bautista is 21 from Pampanga": a number is no predicate
+        if head.kind == "date" and candidate.relation != "located_in":
+            return None  # "from 1995 to 1999 who represented ...": a date is a value, never a subject
+        if head.kind == "common" and head.token is not None and self._is_indefinite(self.doc[head.token]):
+            return None  # "a twinning agreement was inaugurated in ...", "comic actors who emerged ..."
         triple = Triple(
             head=head.text,
             relation=relation,
@@ -658,6 +942,20 @@ class _ChunkRules:
         )
         key = triple.key
         return None if key[0] == key[2] or not key[0] or not key[2] else triple
+
+    @staticmethod
+    def _is_indefinite(token: Any) -> bool:
+        """ "a ship", "some members", "comic actors", "cave diver", "Harron's adaptation": nothing named."""
+        determiners = {c.lower_ for c in token.children if c.dep_ in {"det", "poss"}}
+        if any(c.dep_ == "poss" for c in token.children):
+            return True  # "Mary Harron's adaptation ... was released": its owner's, not a thing named
+        return bool(determiners & {"a", "an", "some", "any", "many", "several"}) or not determiners
+
+    def _is_degree(self, argument: Argument) -> bool:
+        token = self.doc[argument.token] if argument.token is not None else None
+        if token is None or argument.kind in {"person", "date"}:
+            return False  # the tagger calls "PhD" a work of art and "B.A." a place
+        return token.lemma_.lower() in DEGREE_NOUNS or token.lower_ in DEGREE_NOUNS
 
     def _as_argument(self, node: Any) -> Argument | None:
         if isinstance(node, Argument):
@@ -680,6 +978,14 @@ class _ChunkRules:
         if not text or not text[:1].isalnum():
             return None  # "<ref name=...>" left in the text
         label = self._label(token)
+        if text.lower() in GENERIC_NOUNS:
+            return None  # "One of his professors was ...", whatever the tagger made of "One"
+        if label == "NORP" and (token.pos_ == "ADJ" or token.tag_ == "NNPS"):
+            return None  # "holding the Polish positions", "son of German Jews": a people is no thing
+        if label in {"CARDINAL", "ORDINAL"} and not any(ch.isdigit() for ch in text):
+            return None  # "played just four games, two in 1998": a number word is no thing
+        if label in {"DATE", "TIME"} and not any(ch.isdigit() for ch in text):
+            return None  # "a single season", "the following year": a duration or a reference, no date
         words = text.split()
         if all(w[:1].isupper() for w in words):  # a partial name, whatever the tagger made of it
             full = self.context.fuller_name(words, self.offset + self.doc[start].idx, label)
@@ -701,32 +1007,60 @@ class _ChunkRules:
     def _is_specific_noun(self, token: Any, start: int, end: int) -> bool:
         """A common noun worth a graph node: not generic, not a bare plural, not a number word."""
         lemma = token.lemma_.lower()
-        if token.pos_ not in {"NOUN", "PROPN", "NUM", "ADJ", "X"}:
-            return False
+        if token.pos_ not in {"NOUN", "PROPN", "NUM", "X"}:
+            return (
+                False  # an adjective alone ("best known for low-budget independent, ... films") is no thing
+            )
         if lemma in GENERIC_NOUNS or token.lower_ in GENERIC_NOUNS:
             return False
+        if lemma in BARE_CLASS_NOUNS and end - start == 1:
+            return False  # "a degree", "by degree": which one is not said
         if token.pos_ == "NUM" and not any(ch.isdigit() for ch in token.text):
             return False
         text = self.doc[start:end].text
         if len(text) < 3 or not text[:1].isalnum():
             return False  # "re" of a split "re-election"
-        determiners = {c.lower_ for c in token.children if c.dep_ == "det"}
+        determiners = {c.lower_ for c in token.children if c.dep_ in {"det", "amod"}}
+        if determiners & {"many", "several", "various", "numerous", "few", "some", "other"}:
+            return False  # "visiting many countries": which ones is not said
         if determiners & {"this", "that", "these", "those"}:
             return False  # "that city" points back to a name; it is not one
         if end - start == 1 and "the" in determiners and token.tag_ == "NN":
             return False  # "the company", "the clinic": a reference back, not a thing of its own
-        if any(c.dep_ == "poss" for c in token.children) and lemma in RELATIONAL_NOUNS:
+        owners = [c for c in token.children if c.dep_ == "poss"]
+        if owners and lemma in RELATIONAL_NOUNS:
             return False  # "his father" without a name
+        if any(o.lower_ in {"latter", "former"} for o in owners):
+            return False  # "the latter's post-war trial": a reference back
+        if any(o.pos_ == "PRON" for o in owners) and (end - start == 1 or token.tag_ == "NNS"):
+            return False  # "his career", "her stage appearances": the owner's, no thing of its own
+        if "the" in determiners and all(t.pos_ == "NUM" for t in self.doc[start:end] if t.i != token.i):
+            return False  # "the two countries": a reference back
         return not (end - start == 1 and token.tag_ == "NNS")
 
     def _nominal(self, token: Any) -> Any:
         """The token an argument stands for: a relative pronoun's noun, an apposition's entity."""
         if token.lower_ in RELATIVE_PRONOUNS and token.head.dep_ == "relcl":
-            return self._described_entity(token.head.head)
+            antecedent = token.head.head
+            if (
+                token.lower_ in PERSON_RELATIVES
+                and self._label(antecedent) in THING_LABELS - {"ORG"}
+                and antecedent.dep_ == "pobj"
+                and antecedent.head.head.pos_ in {"NOUN", "PROPN"}
+            ):
+                antecedent = antecedent.head.head  # "a medalist from New Zealand who competed": not a place
+            token = self._described_entity(antecedent)
         if token.pos_ == "NOUN":
             named = [c for c in token.children if c.dep_ == "appos" and self._is_entity_token(c)]
             if named:
                 return named[0]
+            called = self._called(token)
+            if called is not None:
+                return called
+            if token.lemma_.lower() in PLACE_NOUNS:  # "the city of Atbara" -> Atbara
+                for prep, pobj in _prepositional_objects(token, self):
+                    if prep.lower_ == "of" and self._label(pobj) in PLACE_LABELS:
+                        return pobj
             if token.dep_ == "appos" and self._is_entity_token(token.head):
                 return token.head
         return token
@@ -776,15 +1110,34 @@ class _ChunkRules:
         """Token range of the entity containing the token, else of its noun phrase."""
         ent = self.entity_of.get(token.i)
         if ent is not None:
-            return self._strip_bounds(ent.start, ent.end)
+            start = ent.start
+            before = self.doc[start - 1] if start else None
+            if (
+                ent.label_ in NAMED_LABELS - {"PERSON", "NORP", "GPE", "LOC"}
+                and before is not None
+                and re.fullmatch(r"\d{4}", before.text)
+                and before.head.i in range(ent.start, ent.end)
+            ):
+                start -= 1  # "the 1998 Winter Paralympics": the year is part of the name
+            return self._strip_bounds(start, ent.end)
+        if token.lemma_.lower() in DEGREE_NOUNS:
+            return self._strip_bounds(*_degree_bounds(token))
         return self._strip_bounds(*_noun_phrase_bounds(token))
 
     def _strip_bounds(self, start: int, end: int) -> tuple[int, int]:
-        """Without leading determiners ("the") or a trailing possessive ("'s")."""
-        while start < end and self.doc[start].pos_ == "DET":
+        """Without leading determiners ("the") and adverbs ("often"), or a trailing possessive ("'s")."""
+        while start < end and (
+            self.doc[start].pos_ in {"DET", "ADV"} or self.doc[start].lower_ in _LEADING_WORDS
+        ):
             start += 1
         while end > start and (self.doc[end - 1].tag_ == "POS" or self.doc[end - 1].is_punct):
             end -= 1
+        while (
+            end - start > 1
+            and _POSTNOMINAL.match(self.doc[end - 1].text)
+            and self.doc[start].ent_type_ == "PERSON"
+        ):
+            end -= 1  # "Baron Dundas FRS", "Henry Dundas, PC": letters after a name are no part of it
         return start, end
 
     # -- mention merging and pronouns --------------------------------------------------------
@@ -863,21 +1216,29 @@ class _ChunkRules:
             candidates[max([*same, title], key=len)] = "PERSON"
         if len(candidates) == 1:
             return next(iter(candidates.items()))
-        if title and labels == {"PERSON"} and pronoun.dep_ in SUBJECT_DEPS:
+        if title and labels == {"PERSON"} and self._is_subject_pronoun(pronoun):
             # "Corser was born ... to Edward Corser and Mary Jane. He was educated ...": the
-            # title person as the previous main clause's subject is the referent of a subject "he".
+            # title person as the previous main clause's subject is the referent of a subject "he"
+            # (or of "his" in the subject "His mother"), also when that subject was itself a "he".
             subject = self._main_subject(sentence - 1)
             if subject is not None and self.context.is_title_person(subject):
                 return subject, "PERSON"
         return None
+
+    @staticmethod
+    def _is_subject_pronoun(pronoun: Any) -> bool:
+        return pronoun.dep_ in SUBJECT_DEPS or (pronoun.dep_ == "poss" and pronoun.head.dep_ in SUBJECT_DEPS)
 
     def _main_subject(self, sentence_index: int) -> str | None:
         if sentence_index < 0:
             return None
         root = self.sentences[sentence_index].root
         subjects = [c for c in root.children if c.dep_ in SUBJECT_DEPS]
-        if len(subjects) != 1 or subjects[0].pos_ == "PRON":
+        if len(subjects) != 1:
             return None
+        if subjects[0].pos_ == "PRON":
+            resolved = self._resolve_pronoun(subjects[0])  # looks only at earlier sentences
+            return resolved[0] if resolved is not None else None
         argument = self._argument(subjects[0])
         return argument.text if argument is not None else None
 
@@ -900,8 +1261,24 @@ def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> l
     for child in token.children:
         if child.dep_ in deps:
             found.append(child)
-            found.extend(c for c in child.conjuncts if rules is None or not _is_refinement(rules, child, c))
+            found.extend(_true_conjuncts(child, rules))
     return found
+
+
+def _true_conjuncts(first: Any, rules: _ChunkRules | None) -> list[Any]:
+    """Conjuncts, without the places of a comma chain ("Changanassery, Kottayam, Kerala, India")."""
+    conjuncts = sorted(first.conjuncts, key=lambda t: t.i)
+    if rules is None or not conjuncts:
+        return conjuncts
+    listed = any(t.pos_ == "CCONJ" for t in first.doc[first.i : conjuncts[-1].i])
+    kept, previous = [], first
+    for conjunct in conjuncts:
+        if not _is_refinement(rules, first, conjunct) and (
+            listed or not _is_refinement(rules, previous, conjunct)
+        ):
+            kept.append(conjunct)
+        previous = conjunct
+    return kept
 
 
 def _is_refinement(rules: _ChunkRules, first: Any, conjunct: Any) -> bool:
@@ -931,6 +1308,22 @@ def _noun_phrase_bounds(token: Any) -> tuple[int, int]:
             break
         start = child.left_edge.i
     return start, token.i + 1
+
+
+def _degree_bounds(token: Any) -> tuple[int, int]:
+    """ "his master's degree in Economics", "a PhD in Philosophy": the degree with its kind and field."""
+    start, end = _noun_phrase_bounds(token)
+    for child in token.lefts:
+        if child.dep_ == "poss" and child.pos_ != "PRON" and child.right_edge.i < token.i:
+            start = min(start, child.left_edge.i)  # "master's", "Bachelor's"
+    for child in token.rights:
+        if child.dep_ == "prep" and child.lower_ in {"in", "of"} and child.i == end:
+            if not any(
+                t.ent_type_ in {"DATE", "TIME"} or t.like_num for t in child.subtree if t is not child
+            ):
+                end = max(end, child.right_edge.i + 1)  # the field, not "in 1947"
+            break
+    return start, end
 
 
 def _lemma(token: Any) -> str:
@@ -993,6 +1386,22 @@ def _list_entries(text: str) -> list[tuple[int, str]]:
     return [(offset, entry) for offset, entry in entries if entry.strip()]
 
 
+# Abbreviated titles before a name: the small model's tokenizer leaves "Hon." split and the
+# parser then ends a sentence there ("the son of the Hon. | Charles Dundas, ...").
+TITLE_ABBREVIATIONS = (
+    "Hon.", "Rev.", "Rt.", "Gen.", "Col.", "Capt.", "Lt.", "Sgt.", "Maj.", "Cpl.", "Adm.", "Cmdr.",
+    "Prof.", "Gov.", "Sen.", "Rep.", "Fr.", "Msgr.", "Bros.", "Jr.", "Sr.",
+)  # fmt: skip
+
+
+def _with_title_abbreviations(nlp: Any) -> Any:
+    """The pipeline with each title abbreviation as one token (idempotent)."""
+    for abbreviation in TITLE_ABBREVIATIONS:
+        if abbreviation not in nlp.tokenizer.rules:
+            nlp.tokenizer.add_special_case(abbreviation, [{"ORTH": abbreviation}])
+    return nlp
+
+
 class SpacyRuleExtractor(Extractor):
     name = "spacy"
 
@@ -1003,7 +1412,7 @@ class SpacyRuleExtractor(Extractor):
     def nlp(self) -> Any:
         from core.models import get_spacy
 
-        return get_spacy(self.model)
+        return _with_title_abbreviations(get_spacy(self.model))
 
     def extract(self, doc_id: str, text: str, title: str = "") -> list[Triple]:
         return self.extract_many([(doc_id, text)], titles={doc_id: title} if title else None)

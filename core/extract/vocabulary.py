@@ -13,7 +13,9 @@ None) decides between date and place properties ("born_in" + a date -> date_of_b
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from core.extract.lifespans import DATE
 from core.types import normalize_relation
 
 TailKind = str | None
@@ -51,6 +53,7 @@ PROPERTIES = frozenset(
         "headquarters_location",
         "nominated_for",
         "academic_degree",
+        "academic_major",
         "participant_in",
     }
 )
@@ -167,6 +170,8 @@ def canonical_relation(relation: str, tail_kind: TailKind = None, tail_text: str
         if tail_kind == "date":
             return date_property
         return place_property if tail_kind in {"place", "org", "name"} else name
+    if name in {"study", "major_in", "specialize_in", "specialise_in", "read"} and tail_kind == "common":
+        return "academic_major"  # "studied law": a field, shared by many; a category value
     mapped = _FIXED.get(name)
     if mapped == "award_received" and not _AWARD_WORDS.search(tail_text):
         return name  # "won the election", "received a letter" are not awards
@@ -251,13 +256,17 @@ GENERIC_NOUNS = _words(
     minority total half couple pair age ages stage stages moment moments occasion occasions
     instance instances example examples addition same first second third last following former
     latter beginning start front back top bottom middle centre center thousands hundreds dozens
-    millions death birth"""
+    millions death birth much little more less enough plenty retirement childhood youth adulthood
+    marriage divorce graduation favor favour spite behalf lieu regard respect east west north south
+    northeast northwest southeast southwest round rounds"""
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
 RELATIONAL_NOUNS = _words(
     """member members son daughter child children father mother brother sister husband wife
     grandson granddaughter grandfather grandmother nephew niece uncle aunt cousin widow widower
+    stepfather stepmother stepson stepdaughter stepbrother stepsister half-brother half-sister
+    parent parents sons daughters brothers sisters
     descendant ancestor native resident citizen part one recipient winner founder head leader
     candidate graduate alumnus alumna friend partner colleague pupil disciple protégé subject
     namesake brainchild home birthplace seat capital village town city suburb municipality
@@ -275,4 +284,65 @@ NON_OCCUPATION_ADJECTIVES = _words(
 MALE_NOUNS = _words("father son brother husband uncle nephew grandfather grandson king prince mr sir lord")
 FEMALE_NOUNS = _words(
     "mother daughter sister wife aunt niece grandmother granddaughter queen princess mrs ms miss lady dame"
+)
+
+# Relations whose tail is a class the head belongs to, not a thing of its own: many unrelated
+# heads share "politician", "american" or "bachelor's degree", and a path through such a
+# shared value says nothing about any one of them (see core/graph.py, `inference_key`).
+CATEGORY_RELATIONS = frozenset(
+    {
+        "occupation",
+        "country_of_citizenship",
+        "instance_of",
+        "academic_degree",
+        "academic_major",
+        "award_received",
+        "position_held",
+        "field_of_work",
+        "genre",
+        "sport",
+        "movement",
+        "religion",
+        "medical_condition",
+        "cause_of_death",
+        "military_rank",
+        "noble_title",
+    }
+)
+
+
+def is_category_value(relation: str, tail: str) -> bool:
+    """Whether `tail` is a value of its head rather than a thing of its own.
+
+    A category relation's tail, a demonym ("american"), or a literal: a date or a number
+    ("1988" is the birth year of one head and the founding year of another; it links neither).
+    """
+    return (
+        relation in CATEGORY_RELATIONS
+        or normalize_relation(relation) in CATEGORY_RELATIONS
+        or _is_value(tail)
+    )
+
+
+@lru_cache(maxsize=65536)
+def _is_value(tail: str) -> bool:
+    """A demonym, a date or a number (cached: risk computations ask for every key's tail)."""
+    stripped = tail.strip()
+    return is_demonym(stripped) or bool(_DATE_ANY_CASE.match(stripped) or _NUMBER_TEXT.match(stripped))
+
+
+_NUMBER_TEXT = re.compile(r"^[\d.,]+%?$")
+# A whole date as a value ("12 may 1950", "may 12, 1950", "1950s", "early 1910s"; keys are
+# case-folded), with month names only: "entity 1234" is no date.
+_DATE_ANY_CASE = re.compile(rf"^(?:c\.\s*|early\s+|mid\s+|late\s+)?(?:{DATE.pattern})$", re.I)
+
+# Kinship nouns: "has a sister, Tegan" names a sibling, not a possession.
+KIN_NOUNS = (MALE_NOUNS | FEMALE_NOUNS | _words("sibling siblings child children parent cousin")) - _words(
+    "king prince queen princess mr sir lord mrs ms miss lady dame"
+)
+
+# Academic degrees: "a master's degree in Economics" is an `academic_degree` (a category value).
+DEGREE_NOUNS = _words(
+    """degree degrees diploma certificate phd ph.d. ph.d doctorate ba b.a. b.a bsc b.sc. b.sc ma m.a. m.a
+    msc m.sc. m.sc mba llb llm licence license"""
 )

@@ -9,8 +9,8 @@ Why a compact PPO loop and not TRL's `PPOTrainer`: TRL's PPOTrainer takes only a
 *model* (an `nn.Module` scoring token ids), while this reward is a function of re-extracted
 triples (spaCy or an LLM extractor) that no module can express; it also trains a value
 model, a second copy of the network this CPU cannot afford. TRL's `GRPOTrainer` takes reward
-functions, but with a peft model it measures KL against the adapter-less base model, not
-the SFT model the paper keeps the policy near. So this loop is built from peft parts: the
+functions and is the second method (`core/training/grpo.py`, which says which KL it measures);
+it has no per-token returns, so the paper's γ has no place there. This loop is built from peft parts: the
 policy is the SFT adapter itself, trainable ("default"), and a frozen second copy of the same
 adapter ("reference") gives the KL term. Advantages: the terminal reward, normalised within
 the group of samples of the same input (a baseline without a value network), plus the
