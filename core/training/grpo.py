@@ -37,6 +37,7 @@ from core.annotation.scoring import penalty_at, rl_reward, score_many
 from core.annotation.tasks import AnnotationTask
 from core.extract.base import Extractor
 from core.training.common import RunHooks, TrainingError, load_for_training, model_input, write_run_card
+from core.training.rl import RlResult
 
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
 
@@ -62,22 +63,13 @@ class GrpoSettings:
     cache_dir: str = ""
 
 
-@dataclass(frozen=True)
-class GrpoResult:
-    adapter_dir: Path
-    curve: list[dict[str, Any]]
-    iterations: int
-    seconds: float
-    cancelled: bool
-
-
 def train_grpo(
     tasks: Sequence[AnnotationTask],
     out: Path,
     settings: GrpoSettings,
     evaluator: Extractor,
     hooks: RunHooks | None = None,
-) -> GrpoResult:
+) -> RlResult:
     if not tasks:
         raise TrainingError("no tasks to train on: GRPO needs documents with private triples")
     sft = Path(settings.sft_adapter)
@@ -97,7 +89,7 @@ def train_grpo(
     write_combined_adapter(sft, scratch / "lora", out)
     write_run_card(out, "rl", settings, curve, len(tasks))
     shutil.rmtree(scratch, ignore_errors=True)
-    return GrpoResult(
+    return RlResult(
         out, curve, trainer.state.global_step, time.perf_counter() - started, hooks.should_stop()
     )
 
