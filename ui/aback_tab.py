@@ -27,7 +27,6 @@ from core.aback.indicators import (
     filter_indicators,
     indicators_from_lines,
     indicators_to_lines,
-    not_in_query,
 )
 from core.aback.pii import PiiOptions
 from core.retrieval import retriever_for
@@ -443,8 +442,7 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
     messages = rag_messages(text, documents)
     stream, timeline, status = "", "", "Generating with ABack…"
     final = None
-    watched = not_in_query(indicator_texts, text) if config.skip_query_indicators else indicator_texts
-    for update in guarded_generate(messages, watched, config, settings=settings,
+    for update in guarded_generate(messages, config.watched(indicator_texts, text), config, settings=settings,
                                    stop_event=stop_event):
         final = update
         stream, timeline = render_stream(update, config.mask), render_timeline(update.events)

@@ -199,11 +199,10 @@ class ABackDefence(Defence):
     def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
                generator: Generator) -> DefenceResult:
         from core.aback.decode import run_guarded
-        from core.aback.indicators import not_in_query
 
         messages = rag_messages(question, records, self.domain)
         config = _aback_config(generator)
-        watched = not_in_query(indicators, question) if config.skip_query_indicators else list(indicators)
+        watched = config.watched(indicators, question)
         result = run_guarded(messages, watched, config, lm=generator.lm, settings=generator.settings)
         details = {"generated_tokens": result.generated_tokens, "wall_s": result.wall_s,
                    "backtracks": len(result.events), "refused": result.refused}

@@ -41,6 +41,7 @@ from core.aback.hsm import (
     split_units,
     validate_transition,
 )
+from core.aback.indicators import not_in_query
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
 from core.aback.regeneration import RegenerationGuard, WordLoopGuard, refusal_cut
 
@@ -73,7 +74,7 @@ class ABackConfig:
     repetition_penalty: float = 1.3  # after a backtrack: CTRL penalty on the regenerated span (1 = off)
     max_backtracks_per_indicator: int = 2  # then the answer ends with `refusal`
     block_loops: bool = True  # word n-gram loop guard from the first token (else after a backtrack only)
-    skip_query_indicators: bool = True  # callers drop indicators the user's question already contains
+    skip_query_indicators: bool = True  # `watched` drops indicators the user's question already contains
     refusal: str = "I can't share personal details from these records."
 
     def __post_init__(self) -> None:
@@ -114,6 +115,10 @@ class ABackConfig:
         }
         values.update(overrides)
         return cls(**values)
+
+    def watched(self, indicators: Sequence[str], question: str) -> list[str]:
+        """The indicators to watch for `question`: without those it contains when so configured."""
+        return not_in_query(indicators, question) if self.skip_query_indicators else list(indicators)
 
 
 @dataclass(frozen=True)

@@ -121,3 +121,26 @@ def save_adapter(model: Any, tokenizer: Any, out: Path, adapter_name: str = "def
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(out), save_embedding_layers=False, selected_adapters=[adapter_name])
     tokenizer.save_pretrained(str(out))
+
+
+def curve_callback(
+    curve: list[Point], hooks: RunHooks, point_of: Callable[[Any, dict[str, Any]], Point | None]
+) -> Any:
+    """A transformers TrainerCallback that appends `point_of(state, logs)` to `curve` at each
+    log (None skips the log) and ends training when the run's hooks say stop."""
+    from transformers import TrainerCallback
+
+    class CurveCallback(TrainerCallback):
+        def on_log(
+            self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **_: Any
+        ) -> None:
+            point = point_of(state, logs) if logs else None
+            if point is not None:
+                curve.append(point)
+                hooks.point(point)
+
+        def on_step_end(self, args: Any, state: Any, control: Any, **_: Any) -> None:
+            if hooks.should_stop():
+                control.should_training_stop = True
+
+    return CurveCallback()

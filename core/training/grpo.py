@@ -36,7 +36,14 @@ from typing import Any
 from core.annotation.scoring import penalty_at, rl_reward, score_many
 from core.annotation.tasks import AnnotationTask
 from core.extract.base import Extractor
-from core.training.common import RunHooks, TrainingError, load_for_training, model_input, write_run_card
+from core.training.common import (
+    RunHooks,
+    TrainingError,
+    curve_callback,
+    load_for_training,
+    model_input,
+    write_run_card,
+)
 from core.training.rl import RlResult
 
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
@@ -208,28 +215,13 @@ def _trainer(
 
 
 def _callback(curve: list[dict[str, Any]], reward: Eraser4RagReward, hooks: RunHooks) -> Any:
-    from transformers import TrainerCallback
+    def reward_point(state: Any, logs: dict[str, Any]) -> dict[str, Any] | None:
+        if "loss" not in logs:
+            return None
+        kl = float(logs["kl"]) if "kl" in logs else None
+        return {"step": state.global_step, **reward.last, "kl": kl, "loss": float(logs["loss"])}
 
-    class CurveCallback(TrainerCallback):
-        def on_log(
-            self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **_: Any
-        ) -> None:
-            if not logs or "loss" not in logs:
-                return
-            point = {
-                "step": state.global_step,
-                **reward.last,
-                "kl": float(logs["kl"]) if "kl" in logs else None,
-                "loss": float(logs["loss"]),
-            }
-            curve.append(point)
-            hooks.point(point)
-
-        def on_step_end(self, args: Any, state: Any, control: Any, **_: Any) -> None:
-            if hooks.should_stop():
-                control.should_training_stop = True
-
-    return CurveCallback()
+    return curve_callback(curve, hooks, reward_point)
 
 
 def write_combined_adapter(sft: Path, grpo_lora: Path, out: Path) -> None:

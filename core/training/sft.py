@@ -22,6 +22,7 @@ from core.annotation.export import Example
 from core.training.common import (
     RunHooks,
     TrainingError,
+    curve_callback,
     load_for_training,
     lora_config,
     model_input,
@@ -203,23 +204,9 @@ def _seq2seq_trainer(
 
 
 def _curve_callback(curve: list[dict[str, Any]], hooks: RunHooks) -> Any:
-    from transformers import TrainerCallback
+    def loss_point(state: Any, logs: dict[str, Any]) -> dict[str, Any] | None:
+        if "loss" not in logs:
+            return None
+        return {"step": state.global_step, "loss": float(logs["loss"]), "epoch": float(state.epoch or 0)}
 
-    class CurveCallback(TrainerCallback):
-        def on_log(
-            self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **_: Any
-        ) -> None:
-            if logs and "loss" in logs:
-                point = {
-                    "step": state.global_step,
-                    "loss": float(logs["loss"]),
-                    "epoch": float(state.epoch or 0),
-                }
-                curve.append(point)
-                hooks.point(point)
-
-        def on_step_end(self, args: Any, state: Any, control: Any, **_: Any) -> None:
-            if hooks.should_stop():
-                control.should_training_stop = True
-
-    return CurveCallback()
+    return curve_callback(curve, hooks, loss_point)

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import evaluate_in_graph
+from tests.browser.test_xss import assert_nothing_ran
 
 pytestmark = pytest.mark.browser
 
@@ -28,13 +29,6 @@ TEXT = (
 
 def wait_message(page, pattern: str) -> None:
     expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=90_000)
-
-
-def assert_nothing_ran(page) -> None:
-    for frame in page.frames:
-        assert frame.evaluate("typeof window.__xss") == "undefined", frame.url
-    assert not page.dialogs
-    assert page.locator("img[src=x]").count() == 0
 
 
 def choose(page, elem: str, option: str) -> None:
