@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -63,6 +65,20 @@ def saved_options(page) -> list[str]:
     return names
 
 
+def saved_options_once_listed(page, name: str, timeout_s: float = 60) -> list[str]:
+    """The saved-workspace choices once `name` is among them.
+
+    The views (this list included) re-render in a follow-up event after the status message, so
+    reading the list as soon as the message shows can see the page's empty initial list.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        names = saved_options(page)
+        if name in names or time.monotonic() > deadline:
+            return names
+        page.wait_for_timeout(250)
+
+
 def test_a_save_is_private_to_its_owner_until_shared(browser, tmp_path, artifacts):
     with Repository(tmp_path / "studio.sqlite3") as repo:
         repo.add_user("alice", PASSWORD)
@@ -74,12 +90,18 @@ def test_a_save_is_private_to_its_owner_until_shared(browser, tmp_path, artifact
             fill(alice, "save_name", "alice-medical")
             alice.locator("#rps-save").click()
             wait_message(alice, r"Saved as 'alice-medical' \(owner alice; private\)")
-            assert "alice-medical" in saved_options(alice)
+            assert "alice-medical" in saved_options_once_listed(alice, "alice-medical")
 
+            fill(bob, "save_name", "bob-notes")
+            bob.locator("#rps-save").click()
+            wait_message(bob, r"Saved as 'bob-notes'")
             bob.reload()
             wait_message(bob, r"0 document\(s\)")
             bob.get_by_text("Save, load, export, import").click()
-            assert not [name for name in saved_options(bob) if "alice-medical" in name]
+            # bob's own save is listed, so the list has rendered: alice's must not be in it
+            bob_sees = saved_options_once_listed(bob, "bob-notes")
+            assert "bob-notes" in bob_sees
+            assert not [name for name in bob_sees if "alice-medical" in name]
 
             fill(alice, "share_users", "bob")
             alice.locator("#rps-share").click()
@@ -88,7 +110,8 @@ def test_a_save_is_private_to_its_owner_until_shared(browser, tmp_path, artifact
             bob.reload()
             wait_message(bob, r"0 document\(s\)")
             bob.get_by_text("Save, load, export, import").click()
-            assert "alice-medical (shared by alice)" in saved_options(bob)
+            shared = "alice-medical (shared by alice)"
+            assert shared in saved_options_once_listed(bob, shared)
             bob.screenshot(path=str(artifacts / "sessions-shared.png"), full_page=True)
         finally:
             alice_context.close()
