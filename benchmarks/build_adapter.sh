@@ -2,37 +2,45 @@
 # How assets/adapters/smollm2-135m-eraser4rag/ was built: the studio's own pipeline on the first
 # 40 questions of a PopQA retrieval file (the rest stay unseen for benchmarks/bench_adapter.py).
 #   benchmarks/build_adapter.sh PATH/popqa_dev.jsonl WORK_DIR
-# Candidates: graph-guided + verify, kept by the paper's automatic filter only (r_pri = 0 and
-# r_pub > 0.8); no person reviewed them. Then SFT on the embedded SmolLM2-135M-Instruct and a
-# short PPO run from it, on CPU (about 40 minutes on the shared, loaded 2-core development machine:
-# SFT 23 min, PPO 15 min; candidates and tasks ~1 min).
+# Tasks are sentence windows that mention a private triple (`annotate tasks --windows`), cut as
+# eraser4rag cuts documents at inference, so the model learns to cut inside a short window
+# instead of copying a whole passage. Candidates: graph-guided + verify on each window, kept by
+# the paper's automatic filter only (r_pri = 0 and r_pub > 0.8); no person reviewed them. Then
+# SFT on the embedded SmolLM2-135M-Instruct (LoRA on the four attention projections, lr 2e-4),
+# CPU only; RL_ITERS > 0 adds a short GRPO run from it.
 set -euo pipefail
 DATA=${1:?retrieval JSONL file}
 WORK=${2:?work folder}
-SFT_EXAMPLES=${SFT_EXAMPLES:-100}
-SFT_STEPS=${SFT_STEPS:-25}
-RL_ITERS=${RL_ITERS:-2}
+SFT_STEPS=${SFT_STEPS:-160}
+SFT_LR=${SFT_LR:-2e-4}
+RL_ITERS=${RL_ITERS:-0}
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 PY=${PYTHON:-.venv/bin/python}
 DB="$WORK/annotation.sqlite3"
 mkdir -p "$WORK"
 head -40 "$DATA" > "$WORK/train40.jsonl"
-$PY -m core.cli --annotation-db "$DB" annotate tasks "$WORK/train40.jsonl"
+$PY -m core.cli --annotation-db "$DB" annotate tasks "$WORK/train40.jsonl" --windows
 $PY -m core.cli --annotation-db "$DB" annotate candidates --source graph-guided --verify
 $PY -m core.cli --annotation-db "$DB" annotate export --filter-passed --out "$WORK/sft_all.jsonl"
-$PY - "$WORK" "$SFT_EXAMPLES" <<'PY'
+$PY - "$WORK" <<'PY'
 import json, random, sys
-work, count = sys.argv[1], int(sys.argv[2])
+work = sys.argv[1]
 rows = [json.loads(line) for line in open(f"{work}/sft_all.jsonl", encoding="utf-8")]
-random.Random(0).shuffle(rows)
+random.Random(0).shuffle(rows)  # the Trainer shuffles too; this fixes the order of a --max-steps cut
+cut = sum(r["completion"].strip() != r["document"].strip() for r in rows)
 with open(f"{work}/sft_train.jsonl", "w", encoding="utf-8") as handle:
-    for row in rows[:count]:
+    for row in rows:
         handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-print(f"{len(rows)} filter-passed examples; {min(count, len(rows))} kept for SFT")
+print(f"{len(rows)} filter-passed window examples; {cut} of them cut something, {len(rows) - cut} copy")
 PY
 $PY -m core.cli --annotation-db "$DB" train sft --out "$WORK/sft" --data "$WORK/sft_train.jsonl" \
-    --epochs 1 --max-steps "$SFT_STEPS" --lr 2e-4 --max-input-tokens 512 --max-target-tokens 256
-$PY -m core.cli --annotation-db "$DB" train rl --sft "$WORK/sft" --out "$WORK/rl" --data "$WORK/sft_train.jsonl" \
-    --iterations "$RL_ITERS" --group-size 2 --max-new-tokens 64 --max-input-tokens 512
-echo "adapter: $WORK/rl (copy it to assets/adapters/smollm2-135m-eraser4rag/)"
+    --epochs 1 --max-steps "$SFT_STEPS" --lr "$SFT_LR" --max-target-tokens 160 \
+    --lora-targets q_proj,k_proj,v_proj,o_proj
+if [ "$RL_ITERS" -gt 0 ]; then
+    $PY -m core.cli --annotation-db "$DB" train rl --method grpo --sft "$WORK/sft" --out "$WORK/rl" \
+        --data "$WORK/sft_train.jsonl" --iterations "$RL_ITERS" --group-size 2 --max-new-tokens 64
+    echo "adapter: $WORK/rl (copy it to assets/adapters/smollm2-135m-eraser4rag/)"
+else
+    echo "adapter: $WORK/sft (copy it to assets/adapters/smollm2-135m-eraser4rag/)"
+fi
