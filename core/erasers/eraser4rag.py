@@ -19,8 +19,9 @@ carried through verbatim, and the rewrite's notes say which. This is an engineer
 of the studio, NOT the paper's: the paper feeds whole documents to Flan-T5-large. A 135M
 model trained on whole passages learns to copy them (the target is the passage minus a few
 words); on one window around a private sentence the cut is a large part of the target, and
-text that holds nothing private is never put at risk by the model. The shipped adapter is
-trained on exactly these windows (`annotate tasks --windows`). "when-too-long" gives the
+text that holds nothing private is never put at risk by the model. `benchmarks/build_adapter.sh`
+trains on exactly these windows (`annotate tasks --windows`); the shipped adapter is still the
+previous, whole-passage one (the window-trained one lost on privacy, see README). "when-too-long" gives the
 paper's whole-document input back, windowing only documents that exceed
 `rewriter_max_input_tokens`.
 
