@@ -191,6 +191,7 @@ def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
         "max_input_tokens": args.max_input_tokens,
         "max_target_tokens": args.max_target_tokens,
         "target_modules": _module_names(args.lora_targets),
+        "change_weight": args.change_weight,
     }
     sft = replace(sft, **{k: v for k, v in overrides.items() if v is not None})
     with _store(settings) as store:
@@ -328,6 +329,11 @@ def add_commands(commands: Any) -> None:
     sft.add_argument("--max-steps", type=int)
     sft.add_argument("--batch-size", type=int)
     sft.add_argument("--lora-r", type=int)
+    sft.add_argument(
+        "--change-weight",
+        type=float,
+        help="weigh the loss on target tokens where the rewrite departs from the input (default 1: plain)",
+    )
     sft.add_argument("--lora-targets", help="comma-separated module names (default: q and v projections)")
     sft.add_argument(
         "--max-input-tokens",
