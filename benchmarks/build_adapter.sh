@@ -13,6 +13,7 @@ DATA=${1:?retrieval JSONL file}
 WORK=${2:?work folder}
 SFT_STEPS=${SFT_STEPS:-160}
 SFT_LR=${SFT_LR:-2e-4}
+CHANGE_WEIGHT=${CHANGE_WEIGHT:-1}  # > 1: loss weighed on the target tokens where the rewrite departs from its input
 RL_ITERS=${RL_ITERS:-0}
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
@@ -36,10 +37,10 @@ print(f"{len(rows)} filter-passed window examples; {cut} of them cut something, 
 PY
 $PY -m core.cli --annotation-db "$DB" train sft --out "$WORK/sft" --data "$WORK/sft_train.jsonl" \
     --epochs 1 --max-steps "$SFT_STEPS" --lr "$SFT_LR" --max-target-tokens 160 \
-    --lora-targets q_proj,k_proj,v_proj,o_proj
-$PY - "$WORK" "$SFT_STEPS" "$SFT_LR" <<'PY'
+    --lora-targets q_proj,k_proj,v_proj,o_proj --change-weight "$CHANGE_WEIGHT"
+$PY - "$WORK" "$SFT_STEPS" "$SFT_LR" "$CHANGE_WEIGHT" <<'PY'
 import json, sys
-work, steps, lr = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+work, steps, lr, weight = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 rows = [json.loads(line) for line in open(f"{work}/sft_train.jsonl", encoding="utf-8")]
 card_path = f"{work}/sft/training.json"
 card = json.load(open(card_path, encoding="utf-8"))
@@ -52,7 +53,8 @@ card["recipe"] = {
     "reviewed_by_people": False,
     "examples": len(rows),
     "examples_that_cut": sum(r["completion"].strip() != r["document"].strip() for r in rows),
-    "sft": f"TRL SFTTrainer, LoRA r=8 on q/k/v/o + the eight marker rows, lr {lr}, batch 1, {steps} steps",
+    "sft": f"TRL SFTTrainer, LoRA r=8 on q/k/v/o + the eight marker rows, lr {lr}, batch 1, {steps} steps, "
+    f"loss weight on changed target tokens {weight}",
     "lr_why": "LoRA on a few hundred steps needs ~1e-4..2e-4; the paper's 5e-5 is for full Flan-T5 fine-tuning",
     "inference": "eraser4rag with --rewriter-windows always, only private windows, 2 sentences, 384 input tokens",
 }
