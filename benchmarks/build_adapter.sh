@@ -11,9 +11,9 @@
 set -euo pipefail
 DATA=${1:?retrieval JSONL file}
 WORK=${2:?work folder}
-SFT_STEPS=${SFT_STEPS:-160}
+SFT_STEPS=${SFT_STEPS:-150}
 SFT_LR=${SFT_LR:-2e-4}
-CHANGE_WEIGHT=${CHANGE_WEIGHT:-1}  # > 1: loss weighed on the target tokens where the rewrite departs from its input
+CHANGE_WEIGHT=${CHANGE_WEIGHT:-5}  # > 1: loss weighed on the target tokens where the rewrite departs from its input
 RL_ITERS=${RL_ITERS:-0}
 cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1

@@ -87,7 +87,7 @@ class Settings:
     rewriter_adapter: str = "shipped"
     rewriter_max_input_tokens: int = 384  # eraser4rag: input budget, window + triples (as in training)
     rewriter_window_sentences: int = 2  # eraser4rag: sentences per window
-    # eraser4rag: "always" rewrites window by window (default; what build_adapter.sh trains on),
+    # eraser4rag: "always" rewrites window by window (default; what the shipped adapter is trained on),
     # "when-too-long" feeds the whole document unless it exceeds the context (the paper's way)
     rewriter_windows: str = "always"
     rewriter_only_private_windows: bool = True  # eraser4rag: other windows are carried through verbatim
@@ -162,8 +162,8 @@ HELP: dict[str, str] = {
     "rewriter_max_input_tokens": "eraser4rag: input token budget (document window + linearised triples)",
     "rewriter_window_sentences": "eraser4rag: sentences per window",
     "rewriter_windows": (
-        "eraser4rag: 'always' rewrites sentence-window by sentence-window (what build_adapter.sh trains "
-        "on); 'when-too-long' feeds the whole document unless it exceeds the context (the paper)"
+        "eraser4rag: 'always' rewrites sentence-window by sentence-window (what the shipped adapter is "
+        "trained on); 'when-too-long' feeds the whole document unless it exceeds the context (the paper)"
     ),
     "rewriter_only_private_windows": (
         "eraser4rag: send only windows that mention a private triple to the model; others are kept verbatim"

@@ -13,20 +13,19 @@ labels "untrained". The shipped adapter belongs to the embedded model only; with
 Windows (`rewriter_windows`, default "always"): the document is rewritten sentence-window
 by sentence-window (`rewriter_window_sentences`) even when it would fit the context, and
 only windows that mention a private triple (`core.erasers.windows`: a private occurrence's
-span, or the head -- name or surname -- or tail of a private triple that concerns the
-document) reach the model (`rewriter_only_private_windows`, default true); the others are
-carried through verbatim, and the rewrite's notes say which. This is an engineering choice
-of the studio, NOT the paper's: the paper feeds whole documents to Flan-T5-large. A 135M
-model trained on whole passages learns to copy them (the target is the passage minus a few
-words); on one window around a private sentence the cut is a large part of the target, and
-text that holds nothing private is never put at risk by the model. `benchmarks/build_adapter.sh`
-trains on exactly these windows (`annotate tasks --windows`); the shipped adapter is still the
-previous, whole-passage one (the window-trained one lost on privacy, see README). "when-too-long" gives the
+span, or the tail of a private triple that concerns the document) reach the model
+(`rewriter_only_private_windows`, default true); the others are carried through verbatim,
+and the rewrite's notes say which. This is an engineering choice of the studio, NOT the
+paper's: the paper feeds whole documents to Flan-T5-large. Text that holds nothing private
+is then never put at risk by the model, and a window is a short input for a 135M model.
+The shipped adapter is trained on exactly these windows (`annotate tasks --windows`,
+`benchmarks/build_adapter.sh`; SFT with the loss weighed on the tokens where the rewrite
+departs from the window, since plain SFT taught it to copy). "when-too-long" gives the
 paper's whole-document input back, windowing only documents that exceed
 `rewriter_max_input_tokens`.
 
 Each model input is built by `linearize.fitted_input` (shared with training): the window
-and the global triples that fit, those sharing an entity with the window first; every
+and the global triples that fit, the most related to the window first; every
 cut is written in the rewrite's notes. Nothing is truncated silently.
 """
 
