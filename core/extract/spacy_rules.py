@@ -218,7 +218,7 @@ class DocumentContext:
 
 
 def _name_words(name: str) -> frozenset[str]:
-    return frozenset(re.split(r"[\s-]+", name.strip()))
+    return frozenset(w for w in re.split(r"[\s\"“”-]+", name.strip()) if w)
 
 
 def title_person(title: str, text: str) -> str | None:
@@ -252,6 +252,7 @@ class _ChunkRules:
         for index, sent in enumerate(self.sentences):
             for i in range(sent.start, sent.end):
                 self.sentence_of[i] = index
+        _merge_quoted_nicknames(doc)
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
@@ -1032,8 +1033,11 @@ class _ChunkRules:
             return False  # "his father" without a name
         if any(o.lower_ in {"latter", "former"} for o in owners):
             return False  # "the latter's post-war trial": a reference back
-        if any(o.pos_ == "PRON" for o in owners) and (end - start == 1 or token.tag_ == "NNS"):
-            return False  # "his career", "her stage appearances": the owner's, no thing of its own
+        if any(o.pos_ == "PRON" for o in owners) and lemma not in DEGREE_NOUNS:
+            # "his career", "her stage appearances", "his professional training", "his re-election
+            # bid": the owner's, no thing of its own; but "known for his macabre sensibility"
+            if end - start == 1 or token.tag_ == "NNS" or not _known_for(token):
+                return False
         if "the" in determiners and all(t.pos_ == "NUM" for t in self.doc[start:end] if t.i != token.i):
             return False  # "the two countries": a reference back
         return not (end - start == 1 and token.tag_ == "NNS")
@@ -1252,6 +1256,36 @@ class _ChunkRules:
         return start + self.offset, end + self.offset
 
 
+_QUOTES = {'"', "“", "”"}
+
+
+def _merge_quoted_nicknames(doc: Any) -> None:
+    """ 'Gerald Warner "Jerry" Brightman' is one person's name; the tagger cuts it at the quotes."""
+    spans = []
+    for open_quote in doc:
+        i = open_quote.i
+        if open_quote.text not in _QUOTES or i == 0 or i + 3 >= len(doc):
+            continue
+        close = next((j for j in range(i + 2, min(i + 4, len(doc))) if doc[j].text in _QUOTES), None)
+        if close is None or close + 1 >= len(doc):
+            continue
+        words = [*doc[i - 1 : i], *doc[i + 1 : close], doc[close + 1]]
+        if not all(t.pos_ == "PROPN" and t.text[:1].isupper() for t in words):
+            continue
+        start, end = i - 1, close + 2
+        while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text[:1].isupper():
+            start -= 1
+        while end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text[:1].isupper():
+            end += 1
+        spans.append(doc[start:end])
+    if not spans:
+        return
+    from spacy.tokens import Span  # spaCy loads with the model, not with this module
+
+    kept = [e for e in doc.ents if not any(e.start < s.end and s.start < e.end for s in spans)]
+    doc.ents = sorted([*kept, *(Span(doc, s.start, s.end, label="PERSON") for s in spans)], key=lambda e: e.start)
+
+
 def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> list[Any]:
     """Children with one of `deps`, each followed by its conjuncts ("Siemens and Bosch").
 
@@ -1326,6 +1360,12 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
     return start, end
 
 
+def _known_for(token: Any) -> bool:
+    """ "known for his macabre sensibility": what the person is known for, though it is his."""
+    prep = token.head
+    return token.dep_ == "pobj" and prep.lower_ == "for" and _lemma(prep.head) == "know"
+
+
 def _lemma(token: Any) -> str:
     return token.lemma_.lower()
 
@@ -1394,6 +1434,29 @@ TITLE_ABBREVIATIONS = (
 )  # fmt: skip
 
 
+_HYPHENATED = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)+(?![\w-])")
+
+
+def _join_hyphenated_words(doc: Any) -> Any:
+    """ "vice-president", "wagon-making" as one token, before tagging and parsing.
+
+    The tokenizer cuts lower-case words at their hyphens and the small parser then reads
+    "vice" as the predicate and "making" as the noun; one token keeps the word whole.
+    Capitalised compounds ("German-American", "Weiss-Tzahor") stay cut: names and
+    nationalities have rules of their own.
+    """
+    spans = [
+        span
+        for match in _HYPHENATED.finditer(doc.text)
+        if (span := doc.char_span(match.start(), match.end())) is not None and len(span) > 1
+    ]
+    if spans:
+        with doc.retokenize() as retokenizer:
+            for span in spans:
+                retokenizer.merge(span)
+    return doc
+
+
 def _with_title_abbreviations(nlp: Any) -> Any:
     """The pipeline with each title abbreviation as one token (idempotent)."""
     for abbreviation in TITLE_ABBREVIATIONS:
@@ -1437,7 +1500,10 @@ class SpacyRuleExtractor(Extractor):
                 context.surnames.add(context.title_person.split()[-1])
             contexts[doc_id] = context
         triples: list[Triple] = []
-        parsed = self.nlp.pipe((chunk for _, _, chunk in pieces), batch_size=BATCH_SIZE)
+        nlp = self.nlp
+        parsed = nlp.pipe(
+            (_join_hyphenated_words(nlp.make_doc(chunk)) for _, _, chunk in pieces), batch_size=BATCH_SIZE
+        )
         for done, ((doc_id, offset, _), doc) in enumerate(zip(pieces, parsed, strict=True), start=1):
             triples.extend(_ChunkRules(doc_id, doc, offset, contexts[doc_id]).triples())
             if progress is not None:
