@@ -62,6 +62,7 @@ NAMED_LABELS = {
 }
 VALUE_LABELS = {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL"}
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
+TITLE_OBJECT_LABELS = {"ORG", "GPE", "FAC"}  # "president of <org>", "mayor of <city>", "ambassador to <country>"
 ORGANISATION_LABELS = {"ORG", "GPE"}
 THING_LABELS = {"ORG", "FAC", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"}
 MALE_PRONOUNS = {"he", "him", "his", "himself"}
@@ -99,6 +100,7 @@ BATCH_SIZE = 32
 CHUNK_CHARS = 20_000
 _TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
+_BETWEEN_RANGE = re.compile(r"^(.+?)\s+and\s+(.+)$")
 _NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
 _ORGANISATION_WORDS = {
     "company",
@@ -503,6 +505,12 @@ class _ChunkRules:
                 yield from self._location_triples(obj)
             last_place = None
             for prep, pobj in _prepositional_objects(verb, self):
+                held = self._positions_held(pobj) if prep.lower_ == "as" and not negated else []
+                if held and self._is_person_token(subject):
+                    # "served as the president and CEO of the National Council of La Raza"
+                    for noun, of_prep, organisation in held:
+                        yield _Candidate(subject, [noun.lower_, of_prep.lower_], organisation)
+                    continue
                 if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj):
                     # "born in the city of Atbara in River Nile State, in the Republic of Sudan"
                     yield _Candidate(last_place, [], pobj, relation="located_in")
@@ -532,6 +540,25 @@ class _ChunkRules:
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         continue
                 yield _Candidate(subject, [*words, prep.lower_], pobj)
+
+    def _positions_held(self, noun: Any) -> list[tuple[Any, Any, Any]]:
+        """(title noun, preposition, organisation) of "as the president and CEO of X", "as
+        a member of X", "as U.S. Ambassador to Y": a coordination shares the last "of"."""
+        if noun.pos_ not in {"NOUN", "PROPN"} or self._label(noun) is not None:
+            return []
+        own = self._title_objects(noun)
+        if own:
+            return [(noun, prep, pobj) for prep, pobj in own]
+        group = [noun.head, *noun.head.conjuncts] if noun.dep_ == "conj" else [noun, *noun.conjuncts]
+        shared = [found for member in group if member is not noun for found in self._title_objects(member)]
+        return [(noun, prep, pobj) for prep, pobj in shared]
+
+    def _title_objects(self, noun: Any) -> list[tuple[Any, Any]]:
+        return [
+            (prep, pobj)
+            for prep, pobj in _prepositional_objects(noun, self)
+            if prep.lower_ in {"of", "to"} and self._label(pobj) in TITLE_OBJECT_LABELS
+        ]
 
     def _objects(self, verb: Any) -> list[Any]:
         """Direct objects, with the conjuncts of a named apposition ('the names "A" and "B"')."""
@@ -649,7 +676,9 @@ class _ChunkRules:
             lemma = described.lemma_.lower()
             value = self._occupation_argument(described)
             generic = lemma in GENERIC_NOUNS | BARE_CLASS_NOUNS and " " not in value.text
-            if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described):
+            # "vice-president of the German-American Savings Bank": the title belongs to the bank
+            titled = any(prep.lower_ == "of" for prep, _ in self._title_objects(described))
+            if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described) and not titled:
                 yield _Candidate(subject, [], value, relation="occupation")
             elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS:
                 yield _Candidate(subject, [], value, relation="instance_of")
@@ -904,15 +933,20 @@ class _ChunkRules:
         tail = self._as_argument(candidate.tail)
         if head is None or tail is None:
             return []
-        date_range = _DATE_RANGE.match(tail.text) if tail.kind == "date" else None
-        if date_range and candidate.relation is None and candidate.words and candidate.words[-1] == "from":
+        last_word = candidate.words[-1] if candidate.words else None
+        date_range = None
+        if tail.kind == "date" and candidate.relation is None and last_word in {"from", "between"}:
+            date_range = (_DATE_RANGE if last_word == "from" else _BETWEEN_RANGE).match(tail.text)
+        if date_range:
             # "served from 1971 to 1974": a start and an end, not a value "1971 to 1974"
+            # "between 1961 and 1967" likewise
             start = Argument(date_range.group(1), True, kind="date", token=tail.token)
             end = Argument(date_range.group(2), True, kind="date", token=tail.token)
+            since = _Candidate(head, [*candidate.words[:-1], "from"], start)
             until = _Candidate(head, [*candidate.words[:-1], "until"], end)
             return [
                 t
-                for t in (self._make_triple(candidate, head, start), self._make_triple(until, head, end))
+                for t in (self._make_triple(since, head, start), self._make_triple(until, head, end))
                 if t
             ]
         triple = self._make_triple(candidate, head, tail)
@@ -1033,6 +1067,8 @@ class _ChunkRules:
             return False  # "his father" without a name
         if any(o.lower_ in {"latter", "former"} for o in owners):
             return False  # "the latter's post-war trial": a reference back
+        if any(c.dep_ == "amod" and c.lower_ == "latter" for c in token.children):
+            return False  # "In the latter city he formed ...": a reference back
         if any(o.pos_ == "PRON" for o in owners) and lemma not in DEGREE_NOUNS:
             # "his career", "her stage appearances", "his professional training", "his re-election
             # bid": the owner's, no thing of its own; but "known for his macabre sensibility"
@@ -1046,13 +1082,8 @@ class _ChunkRules:
         """The token an argument stands for: a relative pronoun's noun, an apposition's entity."""
         if token.lower_ in RELATIVE_PRONOUNS and token.head.dep_ == "relcl":
             antecedent = token.head.head
-            if (
-                token.lower_ in PERSON_RELATIVES
-                and self._label(antecedent) in THING_LABELS - {"ORG"}
-                and antecedent.dep_ == "pobj"
-                and antecedent.head.head.pos_ in {"NOUN", "PROPN"}
-            ):
-                antecedent = antecedent.head.head  # "a medalist from New Zealand who competed": not a place
+            if token.lower_ in PERSON_RELATIVES:
+                antecedent = self._person_antecedent(antecedent)
             token = self._described_entity(antecedent)
         if token.pos_ == "NOUN":
             named = [c for c in token.children if c.dep_ == "appos" and self._is_entity_token(c)]
@@ -1068,6 +1099,22 @@ class _ChunkRules:
             if token.dep_ == "appos" and self._is_entity_token(token.head):
                 return token.head
         return token
+
+    def _person_antecedent(self, antecedent: Any) -> Any:
+        """ "who" is never a place: "a medalist from New Zealand who competed", "a farmer from
+        Elkhart Lake, Wisconsin who spent": up through the place's apposition or conjunct and its
+        preposition to the noun it describes."""
+        token = antecedent
+        for _ in range(6):
+            if self._label(token) not in THING_LABELS - {"ORG"}:
+                return token
+            if token.dep_ in {"appos", "conj", "compound"} and token.head is not token:
+                token = token.head
+            elif token.dep_ == "pobj" and token.head.head.pos_ in {"NOUN", "PROPN"}:
+                token = token.head.head
+            else:
+                break
+        return antecedent
 
     def _is_plain_noun(self, token: Any) -> bool:
         return token.pos_ == "NOUN" and token.i not in self.entity_of and token.lower_ not in GENERIC_NOUNS
