@@ -44,6 +44,7 @@ from core.extract.vocabulary import (
     RELATIONAL_NOUNS,
     canonical_relation,
     is_demonym,
+    is_person_noun,
 )
 from core.types import Triple
 
@@ -486,7 +487,11 @@ class _ChunkRules:
             return
         negated = any(c.dep_ == "neg" for c in verb.children)
         negation = ["not"] if negated else []
-        complements = [c for c in verb.children if c.dep_ in {"attr", "acomp"}]
+        complements = [
+            c
+            for c in verb.children
+            if c.dep_ in {"attr", "acomp"} and not _joined_hyphen(c) and not _hyphen_prefix(c)
+        ]  # "was vice-president of": "vice" and "-" are no complements of their own
         if complements:
             linking = [] if verb.lemma_.lower() in LINKING_VERBS else [relation_word(verb)]
             for subject in subjects:
@@ -509,7 +514,8 @@ class _ChunkRules:
                 if held and self._is_person_token(subject):
                     # "served as the president and CEO of the National Council of La Raza"
                     for noun, of_prep, organisation in held:
-                        yield _Candidate(subject, [noun.lower_, of_prep.lower_], organisation)
+                        title = self._occupation_argument(noun).text.lower()  # "lieutenant governor"
+                        yield _Candidate(subject, [title, of_prep.lower_], organisation)
                     continue
                 if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj):
                     # "born in the city of Atbara in River Nile State, in the Republic of Sudan"
@@ -543,21 +549,35 @@ class _ChunkRules:
 
     def _positions_held(self, noun: Any) -> list[tuple[Any, Any, Any]]:
         """(title noun, preposition, organisation) of "as the president and CEO of X", "as
-        a member of X", "as U.S. Ambassador to Y": a coordination shares the last "of"."""
+        a member of X", "as U.S. Ambassador to Y".
+
+        The parser hangs a coordination's shared "of X" on its first noun ("president and CEO
+        of X", "co-founder and president of X"), so a later noun borrows it from an earlier one;
+        never backwards ("a politician and former member of X": no politician of X)."""
         if noun.pos_ not in {"NOUN", "PROPN"} or self._label(noun) is not None:
             return []
         own = self._title_objects(noun)
         if own:
             return [(noun, prep, pobj) for prep, pobj in own]
-        group = [noun.head, *noun.head.conjuncts] if noun.dep_ == "conj" else [noun, *noun.conjuncts]
-        shared = [found for member in group if member is not noun for found in self._title_objects(member)]
+        earlier = [t for t in noun.conjuncts if t.i < noun.i]
+        shared = [found for member in earlier for found in self._title_objects(member)]
         return [(noun, prep, pobj) for prep, pobj in shared]
 
+    @staticmethod
+    def _indefinite_coordination(noun: Any) -> bool:
+        """ "a retired minister of ...", "a co-founder and president of ...": the first conjunct's article."""
+        first = noun
+        while first.dep_ == "conj" and first.head is not first:
+            first = first.head
+        return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in first.children)
+
     def _title_objects(self, noun: Any) -> list[tuple[Any, Any]]:
+        """ "president of <org>", "ambassador to <country>" (not "elected as a member to")."""
         return [
             (prep, pobj)
             for prep, pobj in _prepositional_objects(noun, self)
-            if prep.lower_ in {"of", "to"} and self._label(pobj) in TITLE_OBJECT_LABELS
+            if self._label(pobj) in TITLE_OBJECT_LABELS
+            and (prep.lower_ == "of" or (prep.lower_ == "to" and _lemma(noun) not in RELATIONAL_NOUNS))
         ]
 
     def _objects(self, verb: Any) -> list[Any]:
@@ -664,7 +684,8 @@ class _ChunkRules:
         """A description noun and its conjuncts split into facts about `subject`."""
         person = subject.kind == "person"
         done_entities: set[int] = set()
-        for described in self._description_nouns(noun) if follow else [noun]:
+        described_nouns = self._description_nouns(noun) if follow else [noun]
+        for described in described_nouns:
             if described.i in self.in_parentheses and noun.i not in self.in_parentheses:
                 continue  # "a critic of Cultural Radicalism (Danish cultural relativist movement)"
             if person and described.tag_ == "NNS":
@@ -675,19 +696,51 @@ class _ChunkRules:
                 yield from self._modifier_facts(subject, token, person, done_entities)
             lemma = described.lemma_.lower()
             value = self._occupation_argument(described)
+            shared = self._shared_head(described, described_nouns) if person else None
+            if shared is not None:  # "management and IT consultant" -> management consultant
+                value = replace(value, text=f"{value.text} {shared.text}")
             generic = lemma in GENERIC_NOUNS | BARE_CLASS_NOUNS and " " not in value.text
-            # "vice-president of the German-American Savings Bank": the title belongs to the bank
-            titled = any(prep.lower_ == "of" for prep, _ in self._title_objects(described))
+            held = self._positions_held(described)
+            # "was vice-president of the German-American Savings Bank": a title of the bank, no
+            # occupation; "a retired minister of the Church of Scotland" stays one
+            titled = any(prep.lower_ == "of" for _, prep, _ in held) and not self._indefinite_coordination(
+                described
+            )
             if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described) and not titled:
                 yield _Candidate(subject, [], value, relation="occupation")
             elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS:
                 yield _Candidate(subject, [], value, relation="instance_of")
-            for prep, pobj in _prepositional_objects(described, self):
+            # a title keeps its words ("vice-president of", "assistant editor of"); "younger son of" is son_of
+            title = described.lower_ if lemma in RELATIONAL_NOUNS else value.text.lower()
+            own = list(_prepositional_objects(described, self))
+            for prep, pobj in own:
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
                     relation = "member_of_political_party" if self._is_party(pobj) else "employer"
                     yield _Candidate(subject, [], pobj, relation=relation)
                 else:
-                    yield _Candidate(subject, [described.lower_, prep.lower_], pobj)
+                    is_title = any(pobj is held_object for _, _, held_object in held)
+                    yield _Candidate(subject, [title if is_title else described.lower_, prep.lower_], pobj)
+            if person and not own:  # "a co-founder and president of the Chamber": the "of" is shared
+                for _, prep, pobj in held:
+                    yield _Candidate(subject, [title, prep.lower_], pobj)
+
+    def _shared_head(self, noun: Any, nouns: Sequence[Any]) -> Any | None:
+        """The person noun that `noun` shares in "a management and IT consultant", "an Israeli
+        military and Mossad officer", "a stage and television actor": `noun` names no person,
+        a conjunction follows it, and the next description noun has modifiers of its own."""
+        if is_person_noun(noun.lower_):
+            return None
+        following = [other for other in nouns if other.i > noun.i]
+        if not following or not is_person_noun(following[0].lower_):
+            return None
+        between = list(self.doc[noun.i + 1 : following[0].i])
+        joints = 0
+        while joints < len(between) and (between[joints].pos_ == "CCONJ" or between[joints].text == ","):
+            joints += 1
+        modifiers = between[joints:]
+        if not joints or not modifiers or between[joints - 1].pos_ != "CCONJ":
+            return None
+        return following[0] if all(t.pos_ in {"NOUN", "PROPN", "ADJ"} for t in modifiers) else None
 
     def _is_party(self, token: Any) -> bool:
         """ "a politician for the Conservative Party": a party, no employer."""
@@ -808,6 +861,7 @@ class _ChunkRules:
             if child.lower_ in NON_OCCUPATION_ADJECTIVES or child.lower_ in DEMONYMS:
                 break
             start = child.left_edge.i
+        start = _hyphenated_start(noun.doc, start)
         while start > 0 and self._is_plain_noun(self.doc[start - 1]) and start - 1 not in self.in_parentheses:
             start -= 1  # "university professor" parsed as two conjuncts
         while start < noun.i and (
@@ -1320,8 +1374,8 @@ def _merge_quoted_nicknames(doc: Any) -> None:
         if not all(t.pos_ == "PROPN" and t.text[:1].isupper() for t in words):
             continue
         start, end = i - 1, close + 2
-        while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text[:1].isupper():
-            start -= 1
+        while start > 0 and _may_be_given_name(doc[start - 1]):
+            start -= 1  # the given names; not "Congressman Dr." before them
         while end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text[:1].isupper():
             end += 1
         spans.append(doc[start:end])
@@ -1331,6 +1385,25 @@ def _merge_quoted_nicknames(doc: Any) -> None:
 
     kept = [e for e in doc.ents if not any(e.start < s.end and s.start < e.end for s in spans)]
     doc.ents = sorted([*kept, *(Span(doc, s.start, s.end, label="PERSON") for s in spans)], key=lambda e: e.start)
+
+
+_HONORIFICS = frozenset(
+    """sir dame lord lady king queen prince princess saint mr mrs ms miss dr doctor professor
+    president senator congressman congresswoman governor mayor judge justice general colonel
+    captain major lieutenant admiral bishop father brother sister reverend rabbi imam sheikh""".split()
+)
+
+
+def _may_be_given_name(token: Any) -> bool:
+    if token.ent_type_ == "PERSON":
+        return True
+    text = token.text
+    return (
+        token.pos_ == "PROPN"
+        and text[:1].isupper()
+        and not text.endswith(".")
+        and text.lower() not in _HONORIFICS
+    )
 
 
 def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> list[Any]:
@@ -1388,7 +1461,7 @@ def _noun_phrase_bounds(token: Any) -> tuple[int, int]:
         if child.dep_ not in MODIFIER_DEPS or child.right_edge.i != start - 1:
             break
         start = child.left_edge.i
-    return start, token.i + 1
+    return _hyphenated_start(token.doc, start), token.i + 1
 
 
 def _degree_bounds(token: Any) -> tuple[int, int]:
@@ -1405,6 +1478,31 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
                 end = max(end, child.right_edge.i + 1)  # the field, not "in 1947"
             break
     return start, end
+
+
+def _joined_hyphen(token: Any) -> bool:
+    """The "-" inside "vice-president" (no space either side, a word either side)."""
+    doc, i = token.doc, token.i
+    return (
+        token.text == "-"
+        and 0 < i < len(doc) - 1
+        and not doc[i - 1].whitespace_
+        and not token.whitespace_
+        and doc[i - 1].is_alpha
+        and doc[i + 1].is_alpha
+    )
+
+
+def _hyphen_prefix(token: Any) -> bool:
+    """ "vice" of "vice-president", "wagon" of "wagon-making"."""
+    return token.i + 1 < len(token.doc) and _joined_hyphen(token.doc[token.i + 1])
+
+
+def _hyphenated_start(doc: Any, start: int) -> int:
+    """The first token of the hyphenated word that ends at `start` ("vice-president", "editor-in-chief")."""
+    while start >= 2 and _joined_hyphen(doc[start - 1]):
+        start -= 2
+    return start
 
 
 def _known_for(token: Any) -> bool:
@@ -1481,29 +1579,6 @@ TITLE_ABBREVIATIONS = (
 )  # fmt: skip
 
 
-_HYPHENATED = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)+(?![\w-])")
-
-
-def _join_hyphenated_words(doc: Any) -> Any:
-    """ "vice-president", "wagon-making" as one token, before tagging and parsing.
-
-    The tokenizer cuts lower-case words at their hyphens and the small parser then reads
-    "vice" as the predicate and "making" as the noun; one token keeps the word whole.
-    Capitalised compounds ("German-American", "Weiss-Tzahor") stay cut: names and
-    nationalities have rules of their own.
-    """
-    spans = [
-        span
-        for match in _HYPHENATED.finditer(doc.text)
-        if (span := doc.char_span(match.start(), match.end())) is not None and len(span) > 1
-    ]
-    if spans:
-        with doc.retokenize() as retokenizer:
-            for span in spans:
-                retokenizer.merge(span)
-    return doc
-
-
 def _with_title_abbreviations(nlp: Any) -> Any:
     """The pipeline with each title abbreviation as one token (idempotent)."""
     for abbreviation in TITLE_ABBREVIATIONS:
@@ -1547,10 +1622,7 @@ class SpacyRuleExtractor(Extractor):
                 context.surnames.add(context.title_person.split()[-1])
             contexts[doc_id] = context
         triples: list[Triple] = []
-        nlp = self.nlp
-        parsed = nlp.pipe(
-            (_join_hyphenated_words(nlp.make_doc(chunk)) for _, _, chunk in pieces), batch_size=BATCH_SIZE
-        )
+        parsed = self.nlp.pipe((chunk for _, _, chunk in pieces), batch_size=BATCH_SIZE)
         for done, ((doc_id, offset, _), doc) in enumerate(zip(pieces, parsed, strict=True), start=1):
             triples.extend(_ChunkRules(doc_id, doc, offset, contexts[doc_id]).triples())
             if progress is not None:
