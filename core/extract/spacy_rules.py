@@ -475,7 +475,7 @@ class _ChunkRules:
         )
 
     def _entity_argument(self, ent: Any) -> Argument:
-        start, end = self._strip_bounds(ent.start, ent.end)
+        start, end = self._entity_bounds(ent)
         kind = _kind_of_label(ent.label_)
         return Argument(self.doc[start:end].text, True, kind=kind, token=ent.start)
 
@@ -800,7 +800,10 @@ class _ChunkRules:
         stack = [noun]
         while stack:
             token = stack.pop()
-            if token in found or token.pos_ != "NOUN" or self._is_entity_token(token):
+            lower_case_name = token.pos_ == "PROPN" and token.text.islower() and token.i not in self.entity_of
+            if token in found or (token.pos_ != "NOUN" and not lower_case_name):
+                continue  # "saxophonist and clarinettist": the tagger calls the second a name
+            if token.pos_ == "NOUN" and self._is_entity_token(token):
                 continue
             found.append(token)
             stack.extend(token.conjuncts)
@@ -811,8 +814,15 @@ class _ChunkRules:
     def _modifier_facts(
         self, subject: Argument, token: Any, person: bool, done_entities: set[int]
     ) -> Iterator[_Candidate]:
-        """Demonyms and party names among a description's modifiers."""
+        """Demonyms and party names among a description's modifiers; "English-born" a birthplace."""
         if token.dep_ not in MODIFIER_DEPS:
+            return
+        if token.lower_ == "born" and person and token.i >= 2 and _joined_hyphen(self.doc[token.i - 1]):
+            place = self.doc[token.i - 2]
+            if place.text[:1].isupper():
+                yield _Candidate(
+                    subject, [], Argument(place.text, True, kind="place", token=place.i), relation="place_of_birth"
+                )
             return
         ent = self.entity_of.get(token.i)
         if ent is not None:
@@ -858,8 +868,8 @@ class _ChunkRules:
                 break
             if self.entity_of.get(child.i) is not None or child.pos_ in {"PROPN", "NUM"}:
                 break
-            if child.lower_ in NON_OCCUPATION_ADJECTIVES or child.lower_ in DEMONYMS:
-                break
+            if child.lower_ in NON_OCCUPATION_ADJECTIVES or child.lower_ in DEMONYMS or child.lower_ == "born":
+                break  # "English-born jazz saxophonist": a birthplace, no part of the occupation
             start = child.left_edge.i
         start = _hyphenated_start(noun.doc, start)
         while start > 0 and self._is_plain_noun(self.doc[start - 1]) and start - 1 not in self.in_parentheses:
@@ -1215,19 +1225,31 @@ class _ChunkRules:
         """Token range of the entity containing the token, else of its noun phrase."""
         ent = self.entity_of.get(token.i)
         if ent is not None:
-            start = ent.start
-            before = self.doc[start - 1] if start else None
-            if (
-                ent.label_ in NAMED_LABELS - {"PERSON", "NORP", "GPE", "LOC"}
-                and before is not None
-                and re.fullmatch(r"\d{4}", before.text)
-                and before.head.i in range(ent.start, ent.end)
-            ):
-                start -= 1  # "the 1998 Winter Paralympics": the year is part of the name
-            return self._strip_bounds(start, ent.end)
+            return self._entity_bounds(ent)
         if token.lemma_.lower() in DEGREE_NOUNS:
             return self._strip_bounds(*_degree_bounds(token))
         return self._strip_bounds(*_noun_phrase_bounds(token))
+
+    def _entity_bounds(self, ent: Any) -> tuple[int, int]:
+        """An entity's tokens, with the year of an event and the number of an address."""
+        start = ent.start
+        before = self.doc[start - 1] if start else None
+        if (
+            ent.label_ in NAMED_LABELS - {"PERSON", "NORP", "GPE", "LOC"}
+            and before is not None
+            and re.fullmatch(r"\d{4}", before.text)
+            and before.head.i in range(ent.start, ent.end)
+        ):
+            start -= 1  # "the 1998 Winter Paralympics": the year is part of the name
+        elif (
+            ent.label_ == "FAC"
+            and before is not None
+            and before.like_num
+            and before.dep_ == "nummod"
+            and before.head.i in range(ent.start, ent.end)
+        ):
+            start -= 1  # "114 South Main Street": the house number is part of the address
+        return self._strip_bounds(start, ent.end)
 
     def _strip_bounds(self, start: int, end: int) -> tuple[int, int]:
         """Without leading determiners ("the") and adverbs ("often"), or a trailing possessive ("'s")."""
