@@ -34,6 +34,7 @@ from typing import Any
 from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress, join_relation, relation_word
 from core.extract.lifespans import parse_parenthetical
 from core.extract.vocabulary import (
+    CATEGORY_RELATIONS,
     DEGREE_NOUNS,
     DEMONYMS,
     FEMALE_NOUNS,
@@ -149,6 +150,11 @@ _ORGANISATION_WORDS = {
 _NATIVE_NAME = re.compile(
     r"^\s*(?:[A-Z][a-z]+:\s*)?([^\x00-\x1f\x21-\x7f\u00c0-\u024f\u2010-\u2015]{2,}?)\s*$"
 )
+# Words that end the name of a building or an institution ("the Queen's Theatre").
+_NAMED_PLACE_WORDS = _ORGANISATION_WORDS | {
+    "theatre", "theater", "hospital", "cathedral", "chapel", "abbey", "hall", "college", "school",
+    "church", "infirmary", "academy", "gallery", "park", "gardens", "stadium", "inn", "arms",
+}  # fmt: skip
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
@@ -256,6 +262,7 @@ class _ChunkRules:
             for i in range(sent.start, sent.end):
                 self.sentence_of[i] = index
         _merge_quoted_nicknames(doc)
+        _merge_possessive_names(doc)
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
@@ -482,6 +489,8 @@ class _ChunkRules:
     # -- verbs -----------------------------------------------------------------------------
 
     def _verb_triples(self, verb: Any) -> Iterator[_Candidate]:
+        if _is_age_clause(verb):
+            return  # "died aged 35, at St. Thomas's Hospital": the place is the death's
         subjects = self._subjects(verb)
         if not subjects:
             return
@@ -509,7 +518,10 @@ class _ChunkRules:
                 yield from self._object_modifier_triples(subject, words, obj)
                 yield from self._location_triples(obj)
             last_place = None
-            for prep, pobj in _prepositional_objects(verb, self):
+            age_clauses = [c for c in verb.children if _is_age_clause(c)]
+            prepositions = [*_prepositional_objects(verb, self)]
+            prepositions += [found for clause in age_clauses for found in _prepositional_objects(clause, self)]
+            for prep, pobj in prepositions:
                 held = self._positions_held(pobj) if prep.lower_ == "as" and not negated else []
                 if held and self._is_person_token(subject):
                     # "served as the president and CEO of the National Council of La Raza"
@@ -567,7 +579,7 @@ class _ChunkRules:
     def _indefinite_coordination(noun: Any) -> bool:
         """ "a retired minister of ...", "a co-founder and president of ...": the first conjunct's article."""
         first = noun
-        while first.dep_ == "conj" and first.head is not first:
+        while first.dep_ == "conj" and first.head.i != first.i:
             first = first.head
         return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in first.children)
 
@@ -718,7 +730,7 @@ class _ChunkRules:
                     relation = "member_of_political_party" if self._is_party(pobj) else "employer"
                     yield _Candidate(subject, [], pobj, relation=relation)
                 else:
-                    is_title = any(pobj is held_object for _, _, held_object in held)
+                    is_title = any(pobj.i == held_object.i for _, _, held_object in held)
                     yield _Candidate(subject, [title if is_title else described.lower_, prep.lower_], pobj)
             if person and not own:  # "a co-founder and president of the Chamber": the "of" is shared
                 for _, prep, pobj in held:
@@ -1030,6 +1042,14 @@ class _ChunkRules:
             return None  # "from 1995 to 1999 who represented ...": a date is a value, never a subject
         if head.kind == "common" and head.token is not None and self._is_indefinite(self.doc[head.token]):
             return None  # "a twinning agreement was inaugurated in ...", "comic actors who emerged ..."
+        if (
+            tail.kind == "common"
+            and tail.token is not None
+            and relation not in CATEGORY_RELATIONS
+            and not relation.endswith("_as")  # "played as a forward": a role, a category value
+            and _has_indefinite_article(self.doc[tail.token])
+        ):
+            return None  # "formed a partnership", "completed an apprenticeship", "for a change of air"
         triple = Triple(
             head=head.text,
             relation=relation,
@@ -1401,12 +1421,7 @@ def _merge_quoted_nicknames(doc: Any) -> None:
         while end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text[:1].isupper():
             end += 1
         spans.append(doc[start:end])
-    if not spans:
-        return
-    from spacy.tokens import Span  # spaCy loads with the model, not with this module
-
-    kept = [e for e in doc.ents if not any(e.start < s.end and s.start < e.end for s in spans)]
-    doc.ents = sorted([*kept, *(Span(doc, s.start, s.end, label="PERSON") for s in spans)], key=lambda e: e.start)
+    _set_entities(doc, spans, "PERSON")
 
 
 _HONORIFICS = frozenset(
@@ -1426,6 +1441,60 @@ def _may_be_given_name(token: Any) -> bool:
         and not text.endswith(".")
         and text.lower() not in _HONORIFICS
     )
+
+
+def _merge_possessive_names(doc: Any) -> None:
+    """ "the Queen's Theatre", "Christian Brothers' School", "St. Thomas's Hospital": one name.
+
+    The tagger cuts such names at the possessive ("Theatre" alone an organisation, "St.
+    Thomas's" a place). A named owner right before an organisation word makes one name, unless
+    the owner is a place ("Iceland's Social Pedagogue School") or the organisation word has a
+    name of its own after it ("European Parliament's Committee on Civil Liberties").
+    """
+    spans = []
+    for head in doc:
+        if head.pos_ != "PROPN" or head.lower_ not in _NAMED_PLACE_WORDS:
+            continue
+        marker = next((t for t in doc[max(0, head.i - 4) : head.i] if t.tag_ == "POS"), None)
+        if marker is None or marker.i < 1:
+            continue
+        owner = doc[marker.i - 1]
+        between = doc[marker.i + 1 : head.i]  # "Christian Brothers' High School"
+        if owner.pos_ != "PROPN" or not owner.text[:1].isupper() or owner.head.i != head.i:
+            continue
+        if not all(t.pos_ == "PROPN" and t.dep_ == "compound" for t in between):
+            continue
+        if any(c.dep_ == "prep" and c.lower_ in {"of", "on", "for"} and c.i > head.i for c in head.children):
+            continue  # "European Parliament's Committee on Civil Liberties": a name of its own
+        start = owner.i
+        while start > 0 and doc[start - 1].dep_ == "compound" and doc[start - 1].pos_ == "PROPN":
+            start -= 1
+        owner_words = {t.lower_ for t in doc[start : owner.i + 1]}
+        saint = doc[start].lower_.rstrip(".") in {"st", "saint"}
+        if owner_words & _ORGANISATION_WORDS or (owner.ent_type_ in {"GPE", "LOC"} and not saint):
+            continue  # "New York University's Kanbar Institute", "Iceland's Social Pedagogue School"
+        spans.append(doc[start : head.i + 1])
+    _set_entities(doc, spans, "ORG")
+
+
+def _set_entities(doc: Any, spans: list[Any], label: str) -> None:
+    """`spans` as entities of `label`; an entity they overlap keeps what lies outside them."""
+    if not spans:
+        return
+    from spacy.tokens import Span  # spaCy loads with the model, not with this module
+
+    kept = []
+    for ent in doc.ents:
+        overlapping = [s for s in spans if ent.start < s.end and s.start < ent.end]
+        if not overlapping:
+            kept.append(ent)
+            continue
+        start, end = max(s.end for s in overlapping), ent.end
+        while start < end and (doc[start].is_punct or doc[start].pos_ == "DET"):
+            start += 1  # "School, Riverview College" keeps "Riverview College"
+        if start < end:
+            kept.append(Span(doc, start, end, label=ent.label_))
+    doc.ents = sorted([*kept, *(Span(doc, s.start, s.end, label=label) for s in spans)], key=lambda e: e.start)
 
 
 def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> list[Any]:
@@ -1500,6 +1569,15 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
                 end = max(end, child.right_edge.i + 1)  # the field, not "in 1947"
             break
     return start, end
+
+
+def _has_indefinite_article(token: Any) -> bool:
+    return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in token.children)
+
+
+def _is_age_clause(token: Any) -> bool:
+    """ "aged 35" after a verb: the parser hangs the verb's own prepositions on it."""
+    return token.dep_ == "advcl" and token.lower_ == "aged" and token.head.i != token.i
 
 
 def _joined_hyphen(token: Any) -> bool:
