@@ -263,6 +263,7 @@ class _ChunkRules:
                 self.sentence_of[i] = index
         _merge_quoted_nicknames(doc)
         _merge_possessive_names(doc)
+        _merge_coordinated_names(doc)
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
@@ -521,7 +522,15 @@ class _ChunkRules:
             age_clauses = [c for c in verb.children if _is_age_clause(c)]
             prepositions = [*_prepositional_objects(verb, self)]
             prepositions += [found for clause in age_clauses for found in _prepositional_objects(clause, self)]
+            degree_fields = {
+                field.i
+                for obj in self._objects(verb)
+                if obj.lemma_.lower() in DEGREE_NOUNS
+                and (field := _degree_field(obj, _degree_bounds_end(obj))) is not None
+            }
             for prep, pobj in prepositions:
+                if prep.i in degree_fields:
+                    continue  # "studied Diploma in Journalism": the degree's field, said with the degree
                 held = self._positions_held(pobj) if prep.lower_ == "as" and not negated else []
                 if held and self._is_person_token(subject):
                     # "served as the president and CEO of the National Council of La Raza"
@@ -1243,11 +1252,11 @@ class _ChunkRules:
 
     def _phrase_bounds(self, token: Any) -> tuple[int, int]:
         """Token range of the entity containing the token, else of its noun phrase."""
+        if token.lemma_.lower() in DEGREE_NOUNS:  # "a Certificate in Video Production", whatever its label
+            return self._strip_bounds(*_degree_bounds(token))
         ent = self.entity_of.get(token.i)
         if ent is not None:
             return self._entity_bounds(ent)
-        if token.lemma_.lower() in DEGREE_NOUNS:
-            return self._strip_bounds(*_degree_bounds(token))
         return self._strip_bounds(*_noun_phrase_bounds(token))
 
     def _entity_bounds(self, ent: Any) -> tuple[int, int]:
@@ -1477,6 +1486,37 @@ def _merge_possessive_names(doc: Any) -> None:
     _set_entities(doc, spans, "ORG")
 
 
+def _merge_coordinated_names(doc: Any) -> None:
+    """ "School of Oriental and African Studies", "Professor of Nepali and Himalayan Studies".
+
+    A name does not end in an adjective: after "of", a capitalised adjective or nationality
+    followed by "and" shares the noun that ends the next capitalised words, so the name runs
+    on to it (the tagger makes "the School of Oriental" and "African Studies" two names).
+    """
+    spans = []
+    for of in doc:
+        k = of.i
+        if of.lower_ != "of" or k == 0 or k + 3 >= len(doc):
+            continue
+        before, shared, conjunction = doc[k - 1], doc[k + 1], doc[k + 2]
+        if before.pos_ != "PROPN" or not before.text[:1].isupper() or conjunction.lower_ != "and":
+            continue
+        if not shared.text[:1].isupper() or not (
+            shared.pos_ == "ADJ" or shared.ent_type_ == "NORP" or is_demonym(shared.text)
+        ):
+            continue
+        end = k + 3
+        while end < len(doc) and doc[end].text[:1].isupper() and doc[end].pos_ in {"PROPN", "ADJ"}:
+            end += 1
+        if end == k + 3 or doc[end - 1].pos_ != "PROPN":
+            continue
+        start = k - 1
+        while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text[:1].isupper():
+            start -= 1
+        spans.append(doc[start:end])
+    _set_entities(doc, spans, "ORG")
+
+
 def _set_entities(doc: Any, spans: list[Any], label: str) -> None:
     """`spans` as entities of `label`; an entity they overlap keeps what lies outside them."""
     if not spans:
@@ -1561,14 +1601,30 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
     for child in token.lefts:
         if child.dep_ == "poss" and child.pos_ != "PRON" and child.right_edge.i < token.i:
             start = min(start, child.left_edge.i)  # "master's", "Bachelor's"
-    for child in token.rights:
-        if child.dep_ == "prep" and child.lower_ in {"in", "of"} and child.i == end:
-            if not any(
-                t.ent_type_ in {"DATE", "TIME"} or t.like_num for t in child.subtree if t is not child
-            ):
-                end = max(end, child.right_edge.i + 1)  # the field, not "in 1947"
-            break
+    field = _degree_field(token, end)
+    if field is not None:  # the field with its conjuncts, not what follows ("from the University of X")
+        fields = [obj for child in field.children if child.dep_ == "pobj" for obj in (child, *child.conjuncts)]
+        end = max([end, *(obj.i + 1 for obj in fields)])
     return start, end
+
+
+def _degree_bounds_end(token: Any) -> int:
+    return _noun_phrase_bounds(token)[1]
+
+
+def _degree_field(token: Any, end: int) -> Any | None:
+    """The "in"/"of" right after a degree noun, wherever the parser hung it ("studied Diploma in
+    Journalism and Public Relations"), unless it gives a date ("a degree in 1947")."""
+    if end >= len(token.doc):
+        return None
+    prep = token.doc[end]
+    if prep.lower_ not in {"in", "of"} or prep.dep_ != "prep":
+        return None
+    if prep.head.i != token.i and not (token.text[:1].isupper() and prep.head.i == token.head.i):
+        return None  # only a capitalised degree ("Diploma in ...") takes a preposition of its verb
+    if any(t.ent_type_ in {"DATE", "TIME"} or t.like_num for t in prep.subtree if t.i != prep.i):
+        return None
+    return prep
 
 
 def _has_indefinite_article(token: Any) -> bool:
