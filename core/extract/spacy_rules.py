@@ -64,7 +64,8 @@ NAMED_LABELS = {
 }
 VALUE_LABELS = {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL"}
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
-TITLE_OBJECT_LABELS = {"ORG", "GPE", "FAC"}  # "president of <org>", "mayor of <city>", "ambassador to <country>"
+# "president of <org>", "mayor of <city>", "ambassador to <country>"
+TITLE_OBJECT_LABELS = {"ORG", "GPE", "FAC"}
 ORGANISATION_LABELS = {"ORG", "GPE"}
 THING_LABELS = {"ORG", "FAC", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"}
 MALE_PRONOUNS = {"he", "him", "his", "himself"}
@@ -222,8 +223,19 @@ class DocumentContext:
         return candidates.pop() if len(candidates) == 1 else None
 
     def is_title_person(self, name: str) -> bool:
-        """The title's name words are all in `name` ("Charles-Pierre-Mathieu Combes" for "Charles Combes")."""
-        return bool(self.title_person) and _name_words(self.title_person) <= _name_words(name)
+        """The title's name words are all in `name` ("Charles-Pierre-Mathieu Combes" for "Charles Combes");
+        an initial stands for a word it begins ("George Ernest Barnett" for "George E. Barnett")."""
+        if not self.title_person:
+            return False
+        words = _name_words(name)
+        return all(
+            word in words or (_is_initial(word) and any(w.startswith(word[0]) and len(w) > 2 for w in words))
+            for word in _name_words(self.title_person)
+        )
+
+
+def _is_initial(word: str) -> bool:
+    return len(word) == 2 and word[0].isupper() and word[1] == "."
 
 
 def _name_words(name: str) -> frozenset[str]:
@@ -521,7 +533,9 @@ class _ChunkRules:
             last_place = None
             age_clauses = [c for c in verb.children if _is_age_clause(c)]
             prepositions = [*_prepositional_objects(verb, self)]
-            prepositions += [found for clause in age_clauses for found in _prepositional_objects(clause, self)]
+            prepositions += [
+                found for clause in age_clauses for found in _prepositional_objects(clause, self)
+            ]
             degree_fields = {
                 field.i
                 for obj in self._objects(verb)
@@ -727,12 +741,14 @@ class _ChunkRules:
             titled = any(prep.lower_ == "of" for _, prep, _ in held) and not self._indefinite_coordination(
                 described
             )
-            if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described) and not titled:
+            occupational = lemma not in RELATIONAL_NOUNS and not generic and not titled
+            if person and occupational and not self._of_a_person(described):
                 yield _Candidate(subject, [], value, relation="occupation")
             elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS:
                 yield _Candidate(subject, [], value, relation="instance_of")
             # a title keeps its words ("vice-president of", "assistant editor of"); "younger son of" is son_of
-            title = described.lower_ if lemma in RELATIONAL_NOUNS else value.text.lower()
+            hyphenated = self.doc[_hyphenated_start(self.doc, described.i) : described.i + 1].text.lower()
+            title = hyphenated if lemma in RELATIONAL_NOUNS else value.text.lower()
             own = list(_prepositional_objects(described, self))
             for prep, pobj in own:
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
@@ -842,7 +858,10 @@ class _ChunkRules:
             place = self.doc[token.i - 2]
             if place.text[:1].isupper():
                 yield _Candidate(
-                    subject, [], Argument(place.text, True, kind="place", token=place.i), relation="place_of_birth"
+                    subject,
+                    [],
+                    Argument(place.text, True, kind="place", token=place.i),
+                    relation="place_of_birth",
                 )
             return
         ent = self.entity_of.get(token.i)
@@ -889,7 +908,7 @@ class _ChunkRules:
                 break
             if self.entity_of.get(child.i) is not None or child.pos_ in {"PROPN", "NUM"}:
                 break
-            if child.lower_ in NON_OCCUPATION_ADJECTIVES or child.lower_ in DEMONYMS or child.lower_ == "born":
+            if child.lower_ in NON_OCCUPATION_ADJECTIVES | DEMONYMS or child.lower_ == "born":
                 break  # "English-born jazz saxophonist": a birthplace, no part of the occupation
             start = child.left_edge.i
         start = _hyphenated_start(noun.doc, start)
@@ -911,6 +930,7 @@ class _ChunkRules:
             or start in self.entity_of
         ):
             start += 1
+        start = min(start, _hyphenated_start(self.doc, noun.i))  # "co-founder": "co" is no adverb to drop
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
 
     # -- appositions and possessives -------------------------------------------------------------
@@ -1030,9 +1050,7 @@ class _ChunkRules:
             since = _Candidate(head, [*candidate.words[:-1], "from"], start)
             until = _Candidate(head, [*candidate.words[:-1], "until"], end)
             return [
-                t
-                for t in (self._make_triple(since, head, start), self._make_triple(until, head, end))
-                if t
+                t for t in (self._make_triple(since, head, start), self._make_triple(until, head, end)) if t
             ]
         triple = self._make_triple(candidate, head, tail)
         return [triple] if triple else []
@@ -1162,11 +1180,14 @@ class _ChunkRules:
             return False  # "the latter's post-war trial": a reference back
         if any(c.dep_ == "amod" and c.lower_ == "latter" for c in token.children):
             return False  # "In the latter city he formed ...": a reference back
-        if any(o.pos_ == "PRON" for o in owners) and lemma not in DEGREE_NOUNS:
-            # "his career", "her stage appearances", "his professional training", "his re-election
-            # bid": the owner's, no thing of its own; but "known for his macabre sensibility"
-            if end - start == 1 or token.tag_ == "NNS" or not _known_for(token):
-                return False
+        # "his career", "her stage appearances", "his professional training", "his re-election
+        # bid": the owner's, no thing of its own; but "known for his macabre sensibility"
+        if (
+            any(o.pos_ == "PRON" for o in owners)
+            and lemma not in DEGREE_NOUNS
+            and (end - start == 1 or token.tag_ == "NNS" or not _known_for(token))
+        ):
+            return False
         if "the" in determiners and all(t.pos_ == "NUM" for t in self.doc[start:end] if t.i != token.i):
             return False  # "the two countries": a reference back
         return not (end - start == 1 and token.tag_ == "NNS")
@@ -1412,7 +1433,7 @@ _QUOTES = {'"', "“", "”"}
 
 
 def _merge_quoted_nicknames(doc: Any) -> None:
-    """ 'Gerald Warner "Jerry" Brightman' is one person's name; the tagger cuts it at the quotes."""
+    """'Gerald Warner "Jerry" Brightman' is one person's name; the tagger cuts it at the quotes."""
     spans = []
     for open_quote in doc:
         i = open_quote.i
@@ -1434,10 +1455,13 @@ def _merge_quoted_nicknames(doc: Any) -> None:
 
 
 _HONORIFICS = frozenset(
-    """sir dame lord lady king queen prince princess saint mr mrs ms miss dr doctor professor
-    president senator congressman congresswoman governor mayor judge justice general colonel
-    captain major lieutenant admiral bishop father brother sister reverend rabbi imam sheikh""".split()
-)
+    {
+        "sir", "dame", "lord", "lady", "king", "queen", "prince", "princess", "saint", "mr", "mrs", "ms",
+        "miss", "dr", "doctor", "professor", "president", "senator", "congressman", "congresswoman",
+        "governor", "mayor", "judge", "justice", "general", "colonel", "captain", "major", "lieutenant",
+        "admiral", "bishop", "father", "brother", "sister", "reverend", "rabbi", "imam", "sheikh",
+    }
+)  # fmt: skip
 
 
 def _may_be_given_name(token: Any) -> bool:
@@ -1534,7 +1558,8 @@ def _set_entities(doc: Any, spans: list[Any], label: str) -> None:
             start += 1  # "School, Riverview College" keeps "Riverview College"
         if start < end:
             kept.append(Span(doc, start, end, label=ent.label_))
-    doc.ents = sorted([*kept, *(Span(doc, s.start, s.end, label=label) for s in spans)], key=lambda e: e.start)
+    added = [Span(doc, s.start, s.end, label=label) for s in spans]
+    doc.ents = sorted([*kept, *added], key=lambda e: e.start)
 
 
 def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> list[Any]:
@@ -1603,8 +1628,8 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
             start = min(start, child.left_edge.i)  # "master's", "Bachelor's"
     field = _degree_field(token, end)
     if field is not None:  # the field with its conjuncts, not what follows ("from the University of X")
-        fields = [obj for child in field.children if child.dep_ == "pobj" for obj in (child, *child.conjuncts)]
-        end = max([end, *(obj.i + 1 for obj in fields)])
+        objects = [child for child in field.children if child.dep_ == "pobj"]
+        end = max([end, *(t.i + 1 for obj in objects for t in (obj, *obj.conjuncts))])
     return start, end
 
 
