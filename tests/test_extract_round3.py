@@ -215,3 +215,26 @@ def test_degrees_keep_their_field_and_names_run_through_of_adjective_and(extract
     )
     assert "school of oriental and african studies" in nodes(found)
     assert not {"school of oriental", "nepali"} & nodes(found)
+
+
+def test_a_nationality_that_names_a_sport_is_no_citizenship(extractor):
+    found = keys(
+        extractor,
+        "George David Challis (9 February 1891 – 15 July 1916) was an Australian rules footballer who "
+        "played for Carlton in the Victorian Football League (VFL) during the early 1910s.",
+        title="George Challis (Australian rules footballer)",
+    )
+    assert triple_key("George David Challis", "occupation", "Australian rules footballer") in found
+    assert not any(relation == "country_of_citizenship" for _, relation, _ in found)
+
+
+def test_an_award_is_named_without_its_count(extractor):
+    found = keys(
+        extractor,
+        "Matthew Butson is a Paralympic medalist from New Zealand who competed in alpine skiing. He "
+        "competed in the 1998 Winter Paralympics where he won three gold medals in Giant Slalom, Slalom "
+        "and Super G, and a silver in Downhill.",
+        title="Matthew Butson",
+    )
+    assert triple_key("Matthew Butson", "award_received", "gold medals") in found
+    assert "silver" not in nodes(found)

@@ -103,6 +103,7 @@ BATCH_SIZE = 32
 CHUNK_CHARS = 20_000
 _TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
+_COUNT = re.compile(r"^(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\s+(?=\S)", re.I)
 _BETWEEN_RANGE = re.compile(r"^(.+?)\s+and\s+(.+)$")
 _NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
 _ORGANISATION_WORDS = {
@@ -864,6 +865,8 @@ class _ChunkRules:
                     relation="place_of_birth",
                 )
             return
+        if _names_a_field(token):
+            return  # "an Australian rules footballer", "an American football player": a sport, no nationality
         ent = self.entity_of.get(token.i)
         if ent is not None:
             if ent.start in done_entities:
@@ -906,6 +909,9 @@ class _ChunkRules:
         for child in reversed(list(noun.lefts)):
             if child.right_edge.i != start - 1 or child.dep_ not in {"compound", "amod", "nmod"}:
                 break
+            if _names_a_field(child):  # "Australian rules footballer"
+                start = child.left_edge.i
+                continue
             if self.entity_of.get(child.i) is not None or child.pos_ in {"PROPN", "NUM"}:
                 break
             if child.lower_ in NON_OCCUPATION_ADJECTIVES | DEMONYMS or child.lower_ == "born":
@@ -923,11 +929,15 @@ class _ChunkRules:
     def _listed_occupation(self, noun: Any) -> Argument:
         """A listed description's words without determiners, demonyms, names and "former"."""
         start = self.segment_starts[noun.i]
-        while start < noun.i and (
-            self.doc[start].pos_ in {"DET", "PUNCT", "ADV", "PROPN", "NUM"}
-            or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
-            or self.doc[start].lower_ in DEMONYMS
-            or start in self.entity_of
+        while (
+            start < noun.i
+            and not _names_a_field(self.doc[start])
+            and (
+                self.doc[start].pos_ in {"DET", "PUNCT", "ADV", "PROPN", "NUM"}
+                or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+                or self.doc[start].lower_ in DEMONYMS
+                or start in self.entity_of
+            )
         ):
             start += 1
         start = min(start, _hyphenated_start(self.doc, noun.i))  # "co-founder": "co" is no adverb to drop
@@ -1063,6 +1073,10 @@ class _ChunkRules:
             relation = "academic_degree"  # "received/earned/holds a master's degree in Economics"
         if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
+        if relation == "award_received" and _COUNT.match(tail.text):
+            tail = replace(
+                tail, text=_COUNT.sub("", tail.text)
+            )  # "won three gold medals": the award, not its count
         if any(ch.isdigit() for ch in relation):
             return None  # "Bautista is 21 from Pampanga": a number is no predicate
         if head.kind == "date" and candidate.relation != "located_in":
@@ -1654,6 +1668,22 @@ def _degree_field(token: Any, end: int) -> Any | None:
 
 def _has_indefinite_article(token: Any) -> bool:
     return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in token.children)
+
+
+# Fields whose name begins with a nationality: the adjective names the field, not the person.
+DEMONYM_FIELDS = frozenset(
+    {
+        "american football", "canadian football", "australian rules", "gaelic football", "gaelic games",
+        "french horn", "english horn", "irish dance", "scottish country", "indian classical",
+        "chinese classical", "persian classical",
+    }
+)  # fmt: skip
+
+
+def _names_a_field(token: Any) -> bool:
+    """ "Australian" of "Australian rules footballer", "American" of "American football player"."""
+    following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    return following is not None and f"{token.lower_} {following.lower_}" in DEMONYM_FIELDS
 
 
 def _is_age_clause(token: Any) -> bool:
