@@ -274,9 +274,9 @@ class _ChunkRules:
         for index, sent in enumerate(self.sentences):
             for i in range(sent.start, sent.end):
                 self.sentence_of[i] = index
-        _merge_quoted_nicknames(doc)
-        _merge_possessive_names(doc)
-        _merge_coordinated_names(doc)
+        _merge_quoted_nicknames(doc, self.text)
+        _merge_possessive_names(doc, self.text)
+        _merge_coordinated_names(doc, self.text)
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
@@ -1444,10 +1444,16 @@ class _ChunkRules:
 
 
 _QUOTES = {'"', "“", "”"}
+# Cheap tests on the text before a pass over the tokens (most passages have none of these).
+_MAY_HAVE_NICKNAME = re.compile(r'[A-Z][\w.]* ["“][A-Z]')
+_MAY_HAVE_POSSESSIVE_NAME = re.compile(r"[A-Z]\w*(?:['’]s|s['’])\s+(?:[A-Z]\w*\s+)*[A-Z]")
+_MAY_HAVE_COORDINATED_NAME = re.compile(r"[A-Z]\w* of [A-Z]\w* and [A-Z]")
 
 
-def _merge_quoted_nicknames(doc: Any) -> None:
+def _merge_quoted_nicknames(doc: Any, text: str) -> None:
     """'Gerald Warner "Jerry" Brightman' is one person's name; the tagger cuts it at the quotes."""
+    if not _MAY_HAVE_NICKNAME.search(text):
+        return
     spans = []
     for open_quote in doc:
         i = open_quote.i
@@ -1490,7 +1496,7 @@ def _may_be_given_name(token: Any) -> bool:
     )
 
 
-def _merge_possessive_names(doc: Any) -> None:
+def _merge_possessive_names(doc: Any, text: str) -> None:
     """ "the Queen's Theatre", "Christian Brothers' School", "St. Thomas's Hospital": one name.
 
     The tagger cuts such names at the possessive ("Theatre" alone an organisation, "St.
@@ -1498,6 +1504,8 @@ def _merge_possessive_names(doc: Any) -> None:
     the owner is a place ("Iceland's Social Pedagogue School") or the organisation word has a
     name of its own after it ("European Parliament's Committee on Civil Liberties").
     """
+    if not _MAY_HAVE_POSSESSIVE_NAME.search(text):
+        return
     spans = []
     for head in doc:
         if head.pos_ != "PROPN" or head.lower_ not in _NAMED_PLACE_WORDS:
@@ -1524,13 +1532,15 @@ def _merge_possessive_names(doc: Any) -> None:
     _set_entities(doc, spans, "ORG")
 
 
-def _merge_coordinated_names(doc: Any) -> None:
+def _merge_coordinated_names(doc: Any, text: str) -> None:
     """ "School of Oriental and African Studies", "Professor of Nepali and Himalayan Studies".
 
     A name does not end in an adjective: after "of", a capitalised adjective or nationality
     followed by "and" shares the noun that ends the next capitalised words, so the name runs
     on to it (the tagger makes "the School of Oriental" and "African Studies" two names).
     """
+    if not _MAY_HAVE_COORDINATED_NAME.search(text):
+        return
     spans = []
     for of in doc:
         k = of.i
