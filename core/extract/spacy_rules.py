@@ -103,7 +103,7 @@ BATCH_SIZE = 32
 CHUNK_CHARS = 20_000
 _TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
-_COUNT = re.compile(r"^(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\s+(?=\S)", re.I)
+_COUNT = re.compile(r"^(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\s+(?=\S)", re.I)
 _BETWEEN_RANGE = re.compile(r"^(.+?)\s+and\s+(.+)$")
 _NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
 _ORGANISATION_WORDS = {
