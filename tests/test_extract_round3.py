@@ -238,3 +238,32 @@ def test_an_award_is_named_without_its_count(extractor):
     )
     assert triple_key("Matthew Butson", "award_received", "gold medals") in found
     assert "silver" not in nodes(found)
+
+
+def test_what_someone_wanted_to_be_is_no_fact(extractor):
+    found = keys(
+        extractor,
+        "Rose Combe, born Marie-Rosalie Bugne (14 September 1883 – 24 September 1932), was a French "
+        "railway worker and writer. She wanted to be a teacher but instead worked for the railway "
+        "between Ambert and Thiers as a level crossing operator.",
+        title="Rose Combe",
+    )
+    assert triple_key("Rose Combe", "occupation", "writer") in found
+    assert triple_key("Rose Combe", "occupation", "teacher") not in found
+
+
+def test_a_place_is_nobodys_son_and_his_debut_is_no_node(extractor):
+    found = keys(
+        extractor,
+        "Masekela was born in Los Angeles, the son of the South African jazz musician Hugh Masekela.",
+        title="Selema Masekela",
+    )
+    assert triple_key("Selema Masekela", "place_of_birth", "Los Angeles") in found
+    assert not any(head == "los angeles" for head, _, _ in found)
+    found = keys(
+        extractor,
+        "Christopher McKay is an American filmmaker. He made his feature directorial debut with "
+        '"The Lego Batman Movie" (2017).',
+        title="Chris McKay",
+    )
+    assert not any("debut" in node for node in nodes(found))

@@ -103,7 +103,9 @@ BATCH_SIZE = 32
 CHUNK_CHARS = 20_000
 _TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
-_COUNT = re.compile(r"^(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\s+(?=\S)", re.I)
+_COUNT = re.compile(
+    r"^(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\s+(?=\S)", re.I
+)
 _BETWEEN_RANGE = re.compile(r"^(.+?)\s+and\s+(.+)$")
 _NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
 _ORGANISATION_WORDS = {
@@ -505,6 +507,8 @@ class _ChunkRules:
     def _verb_triples(self, verb: Any) -> Iterator[_Candidate]:
         if _is_age_clause(verb):
             return  # "died aged 35, at St. Thomas's Hospital": the place is the death's
+        if verb.dep_ == "xcomp" and _lemma(verb.head) in UNREALISED_VERBS:
+            return  # "She wanted to be a teacher", "hoped to join X": no fact
         subjects = self._subjects(verb)
         if not subjects:
             return
@@ -1079,6 +1083,8 @@ class _ChunkRules:
             )  # "won three gold medals": the award, not its count
         if any(ch.isdigit() for ch in relation):
             return None  # "Bautista is 21 from Pampanga": a number is no predicate
+        if head.kind in {"place", "date"} and relation.split("_")[0] in KIN_WORDS:
+            return None  # "born in Los Angeles, the son of Hugh Masekela": a place is nobody's son
         if head.kind == "date" and candidate.relation != "located_in":
             return None  # "from 1995 to 1999 who represented ...": a date is a value, never a subject
         if head.kind == "common" and head.token is not None and self._is_indefinite(self.doc[head.token]):
@@ -1188,6 +1194,9 @@ class _ChunkRules:
         if end - start == 1 and "the" in determiners and token.tag_ == "NN":
             return False  # "the company", "the clinic": a reference back, not a thing of its own
         owners = [c for c in token.children if c.dep_ == "poss"]
+        owners += [
+            t for t in self.doc[start:end] if t.tag_ == "PRP$" and t.i != token.i
+        ]  # "his feature debut"
         if owners and lemma in RELATIONAL_NOUNS:
             return False  # "his father" without a name
         if any(o.lower_ in {"latter", "former"} for o in owners):
@@ -1679,6 +1688,40 @@ def _degree_field(token: Any, end: int) -> Any | None:
 def _has_indefinite_article(token: Any) -> bool:
     return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in token.children)
 
+
+# Verbs whose complement clause states no fact ("wanted to be a teacher").
+UNREALISED_VERBS = frozenset(
+    {
+        "want",
+        "hope",
+        "wish",
+        "plan",
+        "aspire",
+        "try",
+        "attempt",
+        "intend",
+        "dream",
+        "seek",
+        "refuse",
+        "decline",
+        "fail",
+    }
+)
+KIN_WORDS = frozenset(
+    {
+        "son",
+        "daughter",
+        "child",
+        "father",
+        "mother",
+        "sibling",
+        "brother",
+        "sister",
+        "spouse",
+        "wife",
+        "husband",
+    }
+)
 
 # Fields whose name begins with a nationality: the adjective names the field, not the person.
 DEMONYM_FIELDS = frozenset(
