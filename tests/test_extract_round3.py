@@ -267,3 +267,38 @@ def test_a_place_is_nobodys_son_and_his_debut_is_no_node(extractor):
         title="Chris McKay",
     )
     assert not any("debut" in node for node in nodes(found))
+
+
+def test_a_first_conjunct_hung_as_a_modifier_is_a_description_of_its_own(extractor):
+    found = keys(
+        extractor,
+        "Olav Eikeland (born 10 October 1955) is a Norwegian philosopher and working life researcher.",
+        title="Olav Eikeland",
+    )
+    occupations = {tail for _, relation, tail in found if relation == "occupation"}
+    assert occupations == {"philosopher", "working life researcher"}
+    assert triple_key("Olav Eikeland", "country_of_citizenship", "Norwegian") in found
+
+
+def test_years_after_an_event_are_no_lifespan(extractor):
+    found = keys(
+        extractor,
+        "Christopher Harison (c. 1825 - 8 November 1897) was a British military officer and forestry "
+        "official in South Africa. He first arrived in the Cape of Good Hope in 1849 as a captain in the "
+        "Perthshire Regiment (later the 2nd Battalion of the Black Watch, Royal Highland Regiment) to "
+        "take part in the Eighth Frontier War (1850–1853).",
+        title="Christopher Harison",
+    )
+    assert not any("war" in head for head, _, _ in found)
+    assert triple_key("Christopher Harison", "date_of_death", "8 November 1897") in found
+
+
+def test_a_second_in_place_right_after_the_first_locates_it(extractor):
+    found = keys(
+        extractor,
+        "On 1 June 1930, Valgerður was born in Vík in the South Constituency.",
+        title="Valgerður Hafstað",
+    )
+    assert triple_key("Valgerður Hafstað", "place_of_birth", "Vík") in found
+    assert triple_key("Vík", "located_in", "South Constituency") in found
+    assert triple_key("Valgerður Hafstað", "place_of_birth", "South Constituency") not in found

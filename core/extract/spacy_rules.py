@@ -557,7 +557,7 @@ class _ChunkRules:
                         title = self._occupation_argument(noun).text.lower()  # "lieutenant governor"
                         yield _Candidate(subject, [title, of_prep.lower_], organisation)
                     continue
-                if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj):
+                if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj, last_place):
                     # "born in the city of Atbara in River Nile State, in the Republic of Sudan"
                     yield _Candidate(last_place, [], pobj, relation="located_in")
                     last_place = self._innermost_place(pobj)
@@ -662,9 +662,12 @@ class _ChunkRules:
             current = inner
         return current
 
-    def _refines(self, prep: Any, pobj: Any) -> bool:
-        """A second "in <place>" of a verb, after a comma, locates the first place."""
-        return self._is_place(pobj) and prep.i > 0 and self.doc[prep.i - 1].text == ","
+    def _refines(self, prep: Any, pobj: Any, last_place: Any) -> bool:
+        """A second "in <place>" of a verb, after a comma or right after the first place
+        ("born in Vík in the South Constituency"), locates the first place."""
+        if not self._is_place(pobj) or prep.i == 0:
+            return False
+        return self.doc[prep.i - 1].text == "," or prep.i == self._phrase_bounds(last_place)[1]
 
     def _is_place(self, token: Any) -> bool:
         return self._label(token) in {"GPE", "LOC"}
@@ -850,6 +853,13 @@ class _ChunkRules:
             found.append(token)
             stack.extend(token.conjuncts)
             stack.extend(c for c in token.children if c.dep_ == "appos")
+            # "a Norwegian philosopher and working life researcher": the parser hangs the first
+            # conjunct on the last noun as a modifier; its "and" shows it is a description of its own
+            stack.extend(
+                c
+                for c in token.lefts
+                if c.dep_ in {"nmod", "compound"} and any(g.dep_ == "cc" for g in c.children)
+            )
         indices = {t.i for t in found}
         return sorted((t for t in found if t.i + 1 not in indices), key=lambda t: t.i)
 
@@ -924,8 +934,13 @@ class _ChunkRules:
         start = _hyphenated_start(noun.doc, start)
         while start > 0 and self._is_plain_noun(self.doc[start - 1]) and start - 1 not in self.in_parentheses:
             start -= 1  # "university professor" parsed as two conjuncts
+        joints = [t.i for t in self.doc[start : noun.i] if t.pos_ == "CCONJ" or t.text in {",", ";"}]
+        if joints:  # "a Norwegian philosopher and working life researcher": only the last one's words
+            start = joints[-1] + 1
         while start < noun.i and (
-            self.doc[start].pos_ in {"DET", "PUNCT"} or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+            self.doc[start].pos_ in {"DET", "PUNCT"}
+            or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+            or (self.doc[start].lower_ in DEMONYMS and not _names_a_field(self.doc[start]))
         ):
             start += 1
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
@@ -1269,6 +1284,8 @@ class _ChunkRules:
     def _may_be_person(self, token: Any) -> bool:
         """A name that a birth/death parenthesis would make a person (not an organisation or place)."""
         label = self._label(token)
+        if token.lower_ in EVENT_WORDS | _ORGANISATION_WORDS:
+            return False  # "the Eighth Frontier War (1850–1853)": an event's years, no birth
         if label == "ORG" and token.pos_ == "PROPN":
             ent = self.entity_of[token.i]
             return len(ent) > 1 and not any(w.lower_ in _ORGANISATION_WORDS for w in ent)
@@ -1688,6 +1705,15 @@ def _degree_field(token: Any, end: int) -> Any | None:
 def _has_indefinite_article(token: Any) -> bool:
     return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in token.children)
 
+
+# Names of events: a parenthesis of years after them is no lifespan.
+EVENT_WORDS = frozenset(
+    {
+        "war", "battle", "revolution", "rebellion", "uprising", "siege", "campaign", "expedition",
+        "crisis", "championship", "championships", "cup", "olympics", "games", "festival", "election",
+        "elections", "treaty", "act", "season", "tour", "exhibition", "conference", "congress",
+    }
+)  # fmt: skip
 
 # Verbs whose complement clause states no fact ("wanted to be a teacher").
 UNREALISED_VERBS = frozenset(
