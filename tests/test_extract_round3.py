@@ -302,3 +302,17 @@ def test_a_second_in_place_right_after_the_first_locates_it(extractor):
     assert triple_key("Valgerður Hafstað", "place_of_birth", "Vík") in found
     assert triple_key("Vík", "located_in", "South Constituency") in found
     assert triple_key("Valgerður Hafstað", "place_of_birth", "South Constituency") not in found
+
+
+def test_list_entries_share_a_person_noun_without_strays(extractor):
+    found = keys(
+        extractor,
+        "Jan Kobell (1779–1814), Dutch animal and landscape painter ; Gerry Feilden (1904–1981), British "
+        "general and horse racing identity ; Joseph Feilden (1824–1895), British politician",
+        title="Kobell",
+    )
+    occupations = {(head, tail) for head, relation, tail in found if relation == "occupation"}
+    assert ("jan kobell", "animal painter") in occupations
+    assert ("jan kobell", "landscape painter") in occupations
+    assert ("jan kobell", "landscape") not in occupations
+    assert ("gerry feilden", "horse racing") not in occupations

@@ -413,9 +413,13 @@ class _ChunkRules:
         if not nouns:
             return
         root = max(nouns, key=lambda t: t.i) if nouns else None
-        roots = {root} | {t for t in nouns if t.dep_ == "conj" and t.head in nouns}
-        for noun in sorted(roots, key=lambda t: t.i):
-            yield from self._describe(person, noun, follow=False)
+        # a conjunct right before another noun modifies it ("animal and landscape painter")
+        roots = {root} | {
+            t for t in nouns if t.dep_ == "conj" and t.head in nouns and self.doc[t.i + 1].pos_ != "NOUN"
+        }
+        ordered = sorted(roots, key=lambda t: t.i)
+        for noun in ordered:
+            yield from self._describe(person, noun, follow=False, siblings=ordered)
 
     def _closing_paren(self, open_index: int) -> int | None:
         sentence = self.sentences[self.sentence_of[open_index]]
@@ -723,7 +727,9 @@ class _ChunkRules:
 
     # -- descriptions ------------------------------------------------------------------------
 
-    def _describe(self, subject: Argument, noun: Any, follow: bool = True) -> Iterator[_Candidate]:
+    def _describe(
+        self, subject: Argument, noun: Any, follow: bool = True, siblings: Sequence[Any] = ()
+    ) -> Iterator[_Candidate]:
         """A description noun and its conjuncts split into facts about `subject`."""
         person = subject.kind == "person"
         done_entities: set[int] = set()
@@ -739,7 +745,7 @@ class _ChunkRules:
                 yield from self._modifier_facts(subject, token, person, done_entities)
             lemma = described.lemma_.lower()
             value = self._occupation_argument(described)
-            shared = self._shared_head(described, described_nouns) if person else None
+            shared = self._shared_head(described, siblings or described_nouns) if person else None
             if shared is not None:  # "management and IT consultant" -> management consultant
                 value = replace(value, text=f"{value.text} {shared.text}")
             generic = lemma in GENERIC_NOUNS | BARE_CLASS_NOUNS and " " not in value.text
@@ -941,6 +947,7 @@ class _ChunkRules:
             self.doc[start].pos_ in {"DET", "PUNCT"}
             or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
             or (self.doc[start].lower_ in DEMONYMS and not _names_a_field(self.doc[start]))
+            or self.doc[start].lower_ == "born"  # "Canadian-born fisheries scientist"
         ):
             start += 1
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
