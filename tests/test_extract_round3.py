@@ -316,3 +316,6 @@ def test_list_entries_share_a_person_noun_without_strays(extractor):
     assert ("jan kobell", "landscape painter") in occupations
     assert ("jan kobell", "landscape") not in occupations
     assert ("gerry feilden", "horse racing") not in occupations
+    # the text ends on a conjunct (once an IndexError)
+    found = keys(extractor, "Franz Kobell (1749–1822), German painter, etcher, and draftsman", title="Kobell")
+    assert triple_key("Franz Kobell", "occupation", "draftsman") in found

@@ -415,7 +415,11 @@ class _ChunkRules:
         root = max(nouns, key=lambda t: t.i) if nouns else None
         # a conjunct right before another noun modifies it ("animal and landscape painter")
         roots = {root} | {
-            t for t in nouns if t.dep_ == "conj" and t.head in nouns and self.doc[t.i + 1].pos_ != "NOUN"
+            t
+            for t in nouns
+            if t.dep_ == "conj"
+            and t.head in nouns
+            and (t.i + 1 == len(self.doc) or self.doc[t.i + 1].pos_ != "NOUN")
         }
         ordered = sorted(roots, key=lambda t: t.i)
         for noun in ordered:
