@@ -319,3 +319,16 @@ def test_list_entries_share_a_person_noun_without_strays(extractor):
     # the text ends on a conjunct (once an IndexError)
     found = keys(extractor, "Franz Kobell (1749–1822), German painter, etcher, and draftsman", title="Kobell")
     assert triple_key("Franz Kobell", "occupation", "draftsman") in found
+
+
+def test_a_conjunct_that_names_no_person_is_no_occupation(extractor):
+    found = keys(
+        extractor,
+        "Søren Krarup is a Danish pastor. He is a noted critic of Cultural Radicalism (Danish cultural "
+        "relativist movement), Marxism and official Danish social policy, immigration and refugee policy.",
+        title="Søren Krarup",
+    )
+    occupations = {tail for _, relation, tail in found if relation == "occupation"}
+    assert {"pastor", "critic"} <= occupations
+    assert not occupations & {"social policy", "immigration", "refugee policy"}
+    assert not any(relation.endswith("policy_of") for _, relation, _ in found)

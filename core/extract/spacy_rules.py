@@ -607,6 +607,8 @@ class _ChunkRules:
         own = self._title_objects(noun)
         if own:
             return [(noun, prep, pobj) for prep, pobj in own]
+        if not is_person_noun(noun.lower_):
+            return []  # "a critic of Cultural Radicalism, Marxism and official social policy": no policy_of
         earlier = [t for t in noun.conjuncts if t.i < noun.i]
         shared = [found for member in earlier for found in self._title_objects(member)]
         return [(noun, prep, pobj) for prep, pobj in shared]
@@ -760,6 +762,8 @@ class _ChunkRules:
                 described
             )
             occupational = lemma not in RELATIONAL_NOUNS and not generic and not titled
+            if described.i != noun.i and shared is None and not is_person_noun(described.lower_):
+                occupational = False  # "a critic of X, Marxism and social policy": the parser's conjunct
             if person and occupational and not self._of_a_person(described):
                 yield _Candidate(subject, [], value, relation="occupation")
             elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS:

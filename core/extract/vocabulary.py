@@ -363,13 +363,15 @@ _PERSON_NOUNS = _words(
     goalkeeper quarterback pitcher catcher shortstop infielder outfielder midfielder forward
     defender striker winger centre center guard tackle end back jockey referee umpire
     astronaut cosmonaut aviator sailor marine soldier warrior veteran pioneer settler colonist
-    philanthropist patron activist feminist advocate"""
+    philanthropist patron activist feminist advocate ceo cfo coo cto chair secretary dean head
+    principal chancellor rector provost registrar artisan partisan courtesan impresario analyst
+    pedagogue ideologue demagogue figure identity"""
 )
 # Domain nouns with an agent-like ending ("theater and film actor").
 _NOT_PERSON_NOUNS = _words(
     """theater theatre soccer computer poker paper water power summer winter border timber rubber
     leather silver copper laser order color colour horror labor labour motor interior sector
-    cancer character number member chamber center centre"""
+    cancer character number chamber center centre"""
 )
 _AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ess", "eer", "man", "woman", "ee", "ive", "eur", "ent")
 
