@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.extract.lifespans import parse_parenthetical
 from core.extract.spacy_rules import SpacyRuleExtractor
 from core.types import triple_key
 
@@ -332,3 +333,23 @@ def test_a_conjunct_that_names_no_person_is_no_occupation(extractor):
     assert {"pastor", "critic"} <= occupations
     assert not occupations & {"social policy", "immigration", "refugee policy"}
     assert not any(relation.endswith("policy_of") for _, relation, _ in found)
+
+
+def test_a_range_on_to_is_split_and_floruit_is_no_lifespan(extractor):
+    found = keys(
+        extractor,
+        "Christian Hansen Wollnick was a Norwegian editor. He had started early as a journalist, and "
+        "edited the newspaper Ørebladet from 1891 to 1892.",
+        title="Christian Hansen Wollnick",
+    )
+    assert triple_key("Christian Hansen Wollnick", "edit_from", "1891") in found
+    assert triple_key("Christian Hansen Wollnick", "edit_until", "1892") in found
+    assert not any(" to " in tail for _, _, tail in found)
+    assert parse_parenthetical("fl. 1558 – 1595") == []
+    found = keys(
+        extractor,
+        "Richard Harris (fl. 1558 – 1595) was an academic at the University of Oxford and clergyman in "
+        "the sixteenth century.",
+        title="Richard Harris",
+    )
+    assert not any(relation in {"date_of_birth", "date_of_death"} for _, relation, _ in found)

@@ -1084,8 +1084,13 @@ class _ChunkRules:
             return []
         last_word = candidate.words[-1] if candidate.words else None
         date_range = None
-        if tail.kind == "date" and candidate.relation is None and last_word in {"from", "between"}:
-            date_range = (_DATE_RANGE if last_word == "from" else _BETWEEN_RANGE).match(tail.text)
+        if (
+            tail.kind == "date"
+            and candidate.relation is None
+            and last_word in {"from", "between", "to", "until"}
+        ):
+            # "edited the newspaper from 1891 to 1892": the tagger's date may hang on "to"
+            date_range = (_BETWEEN_RANGE if last_word == "between" else _DATE_RANGE).match(tail.text)
         if date_range:
             # "served from 1971 to 1974": a start and an end, not a value "1971 to 1974"
             # "between 1961 and 1967" likewise
