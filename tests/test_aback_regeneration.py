@@ -186,7 +186,8 @@ def test_invented_specifics_guard_keeps_common_words_question_words_and_the_refu
     logits = torch.zeros(len(tokenizer))
 
     def banned(tail: str) -> set[int]:
-        return set(guard.bans(logits, tail).tolist())
+        proper, ending = guard.bans(logits, tail)
+        return set(proper.tolist()) | set(ending.tolist())
 
     def first(text: str) -> int:
         return tokenizer.encode(text, add_special_tokens=False)[0]
@@ -197,12 +198,16 @@ def test_invented_specifics_guard_keeps_common_words_question_words_and_the_refu
     for name in (" John", " Jennifer", " London", " McDonald"):
         assert first(name) in at_start, name
     assert first("John") in banned("said (") and first("John") not in banned("said")  # bare token mid-word
+    # a capitalised prefix of a common word may not stand as a word ("Cantre" of "cantred")
+    assert first(" L") in banned('called "Cantre') and first(" L") not in banned('called "The')
     # the question's number may be restated digit by digit, no other number
     assert first("4") not in banned("aged ") and first("5") in banned("aged ")
     assert first("5") not in banned("aged 4") and first("9") in banned("aged 4")
-    refusal = tokenizer.encode(" " + ABackConfig().refusal, add_special_tokens=False)
-    for k, token in enumerate(refusal):
-        assert token not in banned(tokenizer.decode(refusal[:k])), tokenizer.decode([token])
+    # the refusal sentence and the generic wording the revise instruction asks for stay possible
+    for sentence in (" " + ABackConfig().refusal, " The patient is a client in the technology sector."):
+        ids = tokenizer.encode(sentence, add_special_tokens=False)
+        for k, token in enumerate(ids):
+            assert token not in banned(tokenizer.decode(ids[:k])), tokenizer.decode([token])
     everything = torch.full((len(tokenizer),), float("-inf"))
     everything[first(" John")] = 0.0
     guard.adjust(everything, "The patient is ")

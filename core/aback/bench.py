@@ -76,7 +76,7 @@ class DefenceScores:
     regenerated_inventing: int = 0
     invented_specifics: int = 0
     regenerated_tokens: int = 0
-    inventing_answers: int = 0  # answers whose whole text holds an invented specific
+    inventing_answers: int | None = 0  # answers whose whole text invents a specific (None: not measured)
 
     @property
     def invented(self) -> InventedTally:
@@ -172,7 +172,7 @@ def load_reusable(path: str | Path, config: BenchConfig, model: str) -> list[Def
             backtracks=item.get("backtracks", 0), seconds=item.get("seconds", 0.0),
             answers=item.get("answers", 0), degenerate=item.get("degenerate", 0),
             refusals=item.get("refusals", 0), examples=item.get("examples", []),
-            inventing_answers=item.get("inventing_answers", 0)))
+            inventing_answers=item.get("inventing_answers")))
     if len(rows) != 2:
         raise ValueError(f"{path}: no boundary rows to reuse")
     return rows
@@ -266,7 +266,8 @@ def markdown_table(scores: Sequence[DefenceScores]) -> str:
                _fmt(item.degenerate / item.answers if item.answers else math.nan, True),
                str(item.backtracks), str(item.refusals),
                _invented_share(item), _per_100(item),
-               _fmt(item.inventing_answers / item.answers if item.answers else math.nan, True),
+               _fmt(item.inventing_answers / item.answers if item.answers else math.nan, True)
+               if item.inventing_answers is not None else "–",
                f"{item.seconds / item.answers:.1f}" if item.answers else "–"]
         lines.append("| " + " | ".join(row) + " |")
     if any(item.privacy_clean for item in scores):
