@@ -35,9 +35,21 @@ def common_words() -> frozenset[str]:
     return _lexicon()[0]
 
 
+# The dictionaries list base forms: an inflected word is common when its base is ("visitors",
+# "states", "walked", "meetings"); tried in order, the first suffix that leaves a common base wins.
+_INFLECTIONS = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"),
+                ("ly", ""), ("er", ""), ("est", ""))
+
+
 def is_common(word: str) -> bool:
-    """Whether `word` (any case) is an ordinary English word, not a name."""
-    return word.casefold() in _lexicon()[0]
+    """Whether `word` (any case) is an ordinary English word or an inflection of one, not a name."""
+    word = word.casefold()
+    common = _lexicon()[0]
+    if word in common:
+        return True
+    return any(word.endswith(suffix) and len(word) - len(suffix) >= 3
+               and word[:len(word) - len(suffix)] + base in common
+               for suffix, base in _INFLECTIONS)
 
 
 def is_proper_noun(word: str) -> bool:

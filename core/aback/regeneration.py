@@ -138,11 +138,13 @@ class _SpecificsVocabulary:
     capitals: tuple[_CapitalToken, ...]  # tokens starting a capitalised word that is not common
     continuations: tuple[tuple[int, str, bool], ...]  # (id, letters, whole) of tokens starting with a letter
     continuation_ids: Any  # LongTensor of the continuations' ids, same order
-    ending_ids: Any  # LongTensor of every other token: after a word, each of them ends it
     numbers: tuple[tuple[int, bool, str, bool], ...]  # (id, spaced, leading digits, whole)
 
 
 _SPECIFICS_VOCAB: dict[tuple[str, int], _SpecificsVocabulary] = {}
+
+
+_WHOLE_WORD_LETTERS = 4  # a word-start token with this many letters is taken as a whole word
 
 
 def _allowed_word(letters: str, whole: bool, extra: frozenset[str] = frozenset(),
@@ -157,6 +159,12 @@ def _allowed_word(letters: str, whole: bool, extra: frozenset[str] = frozenset()
     if whole:
         return False
     return letters in extra_prefixes or (is_common_prefix(letters) and not is_proper_noun(letters))
+
+
+def _allowed_start(letters: str, whole: bool) -> bool:
+    """`_allowed_word` for a token that begins a word: one of `_WHOLE_WORD_LETTERS` letters or more is
+    judged as a whole word (BPE keeps frequent whole words as one token: " Rivera", " Asia")."""
+    return _allowed_word(letters, whole or len(letters) >= _WHOLE_WORD_LETTERS)
 
 
 def _specifics_vocabulary(tokenizer: Any) -> _SpecificsVocabulary:
@@ -176,15 +184,12 @@ def _specifics_vocabulary(tokenizer: Any) -> _SpecificsVocabulary:
             piece, whole = letters.group().casefold(), letters.end() < len(bare)
             if not spaced:
                 continuations.append((token_id, piece, whole))
-            if bare[0].isupper() and not _allowed_word(piece, whole):
+            if bare[0].isupper() and not _allowed_start(piece, whole):
                 capitals.append(_CapitalToken(token_id, piece, whole, spaced))
         continuation_ids = torch.tensor([token_id for token_id, _piece, _whole in continuations],
                                         dtype=torch.long)
-        ending = torch.ones(len(tokenizer), dtype=torch.bool)
-        ending[continuation_ids] = False
-        _SPECIFICS_VOCAB[key] = _SpecificsVocabulary(
-            tuple(capitals), tuple(continuations), continuation_ids, ending.nonzero().flatten(),
-            tuple(numbers))
+        _SPECIFICS_VOCAB[key] = _SpecificsVocabulary(tuple(capitals), tuple(continuations), continuation_ids,
+                                                     tuple(numbers))
     return _SPECIFICS_VOCAB[key]
 
 
@@ -198,8 +203,9 @@ class InventedSpecificsGuard:
     only continue it towards such a word (the `_CONTINUATIONS_CHECKED` most likely continuations are
     checked, the rest, improbable, banned). Lower-case text, punctuation and the words of the
     question are never touched, so the refusal sentence and generic wording stay possible. A
-    capitalised word may only end (space, punctuation, end of answer) once it is an allowed word:
-    " Asia" and "Cantre" begin common words ("asiatic", "cantred") but may not stand alone.
+    word-start token of four or more letters that the tokenizer ends there (" Rivera", " Asia") must
+    be a whole allowed word, not merely the start of one ("riverain", "asiatic"): such tokens are
+    mostly whole words; shorter ones (" Cl") are word starts and are checked as they continue.
     """
 
     def __init__(self, tokenizer: Any, question: str) -> None:
@@ -222,13 +228,11 @@ class InventedSpecificsGuard:
     def _question_allows(self, letters: str, whole: bool) -> bool:
         return letters in self.question_words or (not whole and letters in self.question_prefixes)
 
-    def bans(self, logits: Any, tail: str) -> tuple[Any, Any]:
-        """Token ids (LongTensors) banned after the text `tail` (the end of the answer so far): the
-        bans proper, and the tokens that would end a capitalised word in progress that is not an
-        allowed word yet ("Cantre" must not stand as a word; empty when no such word is open)."""
+    def bans(self, logits: Any, tail: str) -> Any:
+        """Token ids (a LongTensor) banned after the text `tail` (the end of the answer so far)."""
         import torch
 
-        parts, ending = [self.always], self.vocabulary.continuation_ids[:0]
+        parts = [self.always]
         if not tail or not (tail[-1].isalnum() or tail[-1] == "_"):
             parts.append(self.at_word_start)
         else:
@@ -236,26 +240,21 @@ class InventedSpecificsGuard:
             if word and word.group()[0].isupper():
                 letters = word.group().casefold()
                 parts.append(self._continuation_bans(logits, letters))
-                if not _allowed_word(letters, True, self.question_words):
-                    ending = self.vocabulary.ending_ids
         if self.question_numbers:
             parts.append(self._number_bans(tail))
-        return torch.cat(parts), ending
+        return torch.cat(parts)
 
     def adjust(self, logits: Any, tail: str) -> None:
-        """Apply the bans in place; the word-ending bans are dropped when together they would leave no
-        token possible, and then the bans proper too if they alone would."""
+        """Apply the bans in place, unless they would leave no token possible."""
         import torch
 
-        banned, ending = self.bans(logits, tail)
-        for ids in (torch.cat([banned, ending]), banned):
-            if ids.numel() == 0:
-                return
-            kept = logits.clone()
-            kept[ids] = float("-inf")
-            if not bool(torch.isinf(kept).all()):
-                logits.copy_(kept)
-                return
+        banned = self.bans(logits, tail)
+        if banned.numel() == 0:
+            return
+        kept = logits.clone()
+        kept[banned] = float("-inf")
+        if not bool(torch.isinf(kept).all()):
+            logits.copy_(kept)
 
     def _continuation_bans(self, logits: Any, word: str) -> Any:
         import torch
