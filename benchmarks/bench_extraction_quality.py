@@ -36,6 +36,8 @@ GOLD = {
     "held-out #2 (written before round 2, then analysed)": REPO / "tests/data/extraction_gold_heldout2.jsonl",
     "held-out #3 (unseen in round 2, analysed in round 3)": REPO
     / "tests/data/extraction_gold_heldout3.jsonl",
+    "held-out #4 (unseen, written in round 3 by another annotator)": REPO
+    / "tests/data/extraction_gold_heldout4.jsonl",
 }
 
 
