@@ -12,6 +12,7 @@ from core.extract.score import load_gold, occupation_check, score_extractor, sco
 from core.extract.spacy_rules import SpacyRuleExtractor, split_into_chunks
 from core.extract.vocabulary import canonical_relation
 from core.types import Triple, triple_key
+from tests.extract_helpers import keys
 
 DATA = Path(__file__).parent / "data"
 # Recorded on the gold sets when the rules were written (docs/EXTRACTION.md); a change
@@ -30,9 +31,6 @@ RECORDED = {
 def extractor() -> SpacyRuleExtractor:
     return SpacyRuleExtractor()
 
-
-def keys(extractor: SpacyRuleExtractor, text: str, title: str = "") -> set[tuple[str, str, str]]:
-    return {t.key for t in extractor.extract("doc", text, title=title)}
 
 
 def test_lifespan_and_a_description_split_into_its_facts(extractor):
