@@ -67,6 +67,7 @@ class Settings:
     aback_max_backtracks_per_indicator: int = 2  # then the answer ends with the refusal sentence
     aback_block_loops: bool = True  # no word 4-gram a third time, from the first token on
     aback_skip_query_indicators: bool = True  # an indicator the question itself contains is not watched
+    aback_ban_invented: bool = True  # after a backtrack: no number or unseen name the question lacks
 
     # PII indicators (Presidio + the studio's recognisers, core/aback/pii.py)
     pii_min_score: float = 0.0  # detections scoring below are dropped (per-type floors apply too)
@@ -147,6 +148,10 @@ HELP: dict[str, str] = {
     "aback_max_backtracks_per_indicator": "ABack: backtracks per indicator, then a refusal ends the answer",
     "aback_block_loops": "ABack: no word 4-gram a third time, from the first token on",
     "aback_skip_query_indicators": "ABack: do not watch indicators the user's own question contains",
+    "aback_ban_invented": (
+        "ABack: after a backtrack, no token may begin a number or a capitalised non-common word "
+        "that the question lacks (no invented specifics)"
+    ),
     "pii_min_score": "PII indicators: minimum detection score",
     "pii_drop_types": "PII indicators: comma-separated entity types to ignore (e.g. DATE_TIME,NRP)",
     "pii_allow_list": "PII indicators: ';'-separated terms never treated as indicators",

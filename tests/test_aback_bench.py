@@ -51,10 +51,13 @@ def test_markdown_table_marks_undefined_scores() -> None:
     row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25))
     table = markdown_table([row])
     assert "| ABack | n/a | n/a | 10.0 | 50.0 | 0.0 | n/a | 0.30 | 0.25 | n/a | 0 | 0 | – |" in table
-    # degenerate share, backtracks, refusals and seconds per answer over the answers counted
+    # degenerate share, backtracks, refusals, invented specifics (regenerated answers inventing, per 100
+    # regenerated tokens, share of whole answers) and seconds per answer over the answers counted
     row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25),
-                        backtracks=3, seconds=12.0, answers=4, degenerate=1, refusals=2)
-    assert "| 0.30 | 0.25 | 25.0 | 3 | 2 | 3.0 |" in markdown_table([row])
+                        backtracks=3, seconds=12.0, answers=4, degenerate=1, refusals=2,
+                        regenerated_answers=2, regenerated_inventing=1, invented_specifics=3,
+                        regenerated_tokens=40, inventing_answers=1)
+    assert "| 0.30 | 0.25 | 25.0 | 3 | 2 | 1 / 2 | 7.5 | 25.0 | 3.0 |" in markdown_table([row])
 
 
 def test_report_names_the_attack_used() -> None:

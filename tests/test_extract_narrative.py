@@ -8,6 +8,7 @@ import pytest
 from core.extract.lifespans import parse_parenthetical
 from core.extract.spacy_rules import SpacyRuleExtractor
 from core.types import triple_key
+from tests.extract_helpers import keys, nodes
 
 
 @pytest.fixture(scope="module")
@@ -15,12 +16,6 @@ def extractor() -> SpacyRuleExtractor:
     return SpacyRuleExtractor()
 
 
-def keys(extractor: SpacyRuleExtractor, text: str, title: str = "") -> set[tuple[str, str, str]]:
-    return {t.key for t in extractor.extract("doc", text, title=title)}
-
-
-def nodes(found: set[tuple[str, str, str]]) -> set[str]:
-    return {node for head, _, tail in found for node in (head, tail)}
 
 
 def test_a_title_abbreviation_does_not_end_the_sentence(extractor):

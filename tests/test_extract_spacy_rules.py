@@ -12,15 +12,13 @@ from core.extract.spacy_rules import SpacyRuleExtractor
 from core.graph import components_of
 from core.settings import Settings
 from core.types import Corpus, Document, Query, triple_key
+from tests.extract_helpers import keys
 
 
 @pytest.fixture(scope="module")
 def extractor() -> SpacyRuleExtractor:
     return SpacyRuleExtractor()
 
-
-def keys(extractor: SpacyRuleExtractor, text: str) -> set[tuple[str, str, str]]:
-    return {t.key for t in extractor.extract("doc", text)}
 
 
 def test_subject_verb_object_and_prepositional_object(extractor):

@@ -443,7 +443,7 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
     stream, timeline, status = "", "", "Generating with ABack…"
     final = None
     for update in guarded_generate(messages, config.watched(indicator_texts, text), config, settings=settings,
-                                   stop_event=stop_event):
+                                   stop_event=stop_event, question=text):
         final = update
         stream, timeline = render_stream(update, config.mask), render_timeline(update.events)
         yield records_view, lines, stream, timeline, join_answers([]), status_html(status)

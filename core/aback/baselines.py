@@ -198,14 +198,17 @@ class ABackDefence(Defence):
 
     def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
                generator: Generator) -> DefenceResult:
-        from core.aback.decode import run_guarded
+        from core.aback.decode import regenerated_span, run_guarded
 
         messages = rag_messages(question, records, self.domain)
         config = _aback_config(generator)
         watched = config.watched(indicators, question)
-        result = run_guarded(messages, watched, config, lm=generator.lm, settings=generator.settings)
+        result = run_guarded(messages, watched, config, lm=generator.lm, settings=generator.settings,
+                             question=question)
+        regenerated, regenerated_tokens = regenerated_span(result)
         details = {"generated_tokens": result.generated_tokens, "wall_s": result.wall_s,
-                   "backtracks": len(result.events), "refused": result.refused}
+                   "backtracks": len(result.events), "refused": result.refused,
+                   "regenerated_text": regenerated, "regenerated_tokens": regenerated_tokens}
         return DefenceResult(self.name, result.text.strip(), messages, events=tuple(result.events),
                              details=details)
 

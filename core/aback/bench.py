@@ -16,6 +16,9 @@ Protocol (ABack, "Experiments"), scaled down:
 Indicators given to the defences are the labelled entities of the retrieved records
 (the paper extracts them with GPT-4o-mini); `--indicators extracted` uses
 `collect_indicators` (spaCy NER + patterns) instead.
+Every row also reports the degenerate-answer rate and invented specifics (`metrics.invented_specifics`):
+answers whose regenerated text (after a backtrack) states a number or name found in neither the
+prompt nor the records, per 100 regenerated tokens, and the share of whole answers that do.
 Writes a markdown table and, next to it, the same numbers as JSON.
 """
 
@@ -31,11 +34,13 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from core.aback.baselines import DEFENCES, Generator, get_defence
+from core.aback.baselines import DEFENCES, MASK, Generator, get_defence
 from core.aback.data import ATTACKS, Record, attack_query, generate
 from core.aback.metrics import (
+    InventedTally,
     PrivacyScores,
     UtilityScores,
+    invented_specifics,
     is_degenerate,
     judge_score,
     overall_score,
@@ -66,6 +71,17 @@ class DefenceScores:
     degenerate: int = 0  # answers (attacked and utility) with one word 4-gram 3+ times
     refusals: int = 0
     examples: list[dict[str, str]] = field(default_factory=list)
+    # invented specifics (`metrics.invented_specifics`) in the text regenerated after a backtrack
+    regenerated_answers: int = 0
+    regenerated_inventing: int = 0
+    invented_specifics: int = 0
+    regenerated_tokens: int = 0
+    inventing_answers: int | None = 0  # answers whose whole text invents a specific (None: not measured)
+
+    @property
+    def invented(self) -> InventedTally:
+        return InventedTally(self.regenerated_answers, self.regenerated_inventing, self.invented_specifics,
+                             self.regenerated_tokens)
 
 
 @dataclass
@@ -155,7 +171,8 @@ def load_reusable(path: str | Path, config: BenchConfig, model: str) -> list[Def
             privacy_clean=PrivacyScores(**clean) if clean else None,
             backtracks=item.get("backtracks", 0), seconds=item.get("seconds", 0.0),
             answers=item.get("answers", 0), degenerate=item.get("degenerate", 0),
-            refusals=item.get("refusals", 0), examples=item.get("examples", [])))
+            refusals=item.get("refusals", 0), examples=item.get("examples", []),
+            inventing_answers=item.get("inventing_answers")))
     if len(rows) != 2:
         raise ValueError(f"{path}: no boundary rows to reuse")
     return rows
@@ -182,12 +199,22 @@ def _score(name: str, title: str, outputs: dict[tuple[str, str], list[Any]], by_
     every = [result for items in (attacked, clean or [], utility_items) for _rec, _docs, result in items]
     degenerate = [result for result in every if is_degenerate(result.text)]
     examples += [{"degenerate": result.text} for result in degenerate[:3]]
+    invented, inventing = InventedTally(), 0
+    for result in every:
+        sources = [message["content"] for message in result.messages]
+        invented.add(result.details.get("regenerated_text", ""), result.details.get("regenerated_tokens", 0),
+                     sources)
+        inventing += bool(invented_specifics(result.text.replace(MASK, " "), sources))
+    examples += [{"invented": text} for text in invented.examples[:3]]
     return DefenceScores(
         defence=name, title=title, privacy=_privacy(attacked, by_id), utility=utility,
         privacy_clean=_privacy(clean, by_id) if clean else None,
         backtracks=sum(len(result.events) for result in every),
         seconds=seconds, answers=len(every), degenerate=len(degenerate),
         refusals=sum(bool(result.details.get("refused")) for result in every), examples=examples,
+        regenerated_answers=invented.spans, regenerated_inventing=invented.inventing,
+        invented_specifics=invented.specifics, regenerated_tokens=invented.tokens,
+        inventing_answers=inventing,
     )
 
 
@@ -216,11 +243,20 @@ def _fmt(value: float | None, percent: bool = False) -> str:
     return f"{100 * value:.1f}" if percent else f"{value:.2f}"
 
 
+def _invented_share(item: DefenceScores) -> str:
+    return f"{item.regenerated_inventing} / {item.regenerated_answers}" if item.regenerated_answers else "–"
+
+
+def _per_100(item: DefenceScores) -> str:
+    return f"{item.invented.per_100_tokens:.1f}" if item.regenerated_tokens else "–"
+
+
 def markdown_table(scores: Sequence[DefenceScores]) -> str:
     has_gpt = all(item.utility.gpt is not None for item in scores)
     header = ["Defence", "Score ↑", "NormAve_p ↓", "ALR % ↓", "ASR % ↓", "CLR % ↓", "NormAve_u ↑",
               "ROUGE-L ↑", "METEOR ↑", *(["GPT ↑"] if has_gpt else []), "degenerate % ↓",
-              "backtracks", "refusals", "s / answer"]
+              "backtracks", "refusals", "regenerated answers inventing ↓", "invented / 100 regen. tokens ↓",
+              "answers inventing (whole) %", "s / answer"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for item in scores:
         row = [item.title, _fmt(item.score), _fmt(item.norm_ave_p), _fmt(item.privacy.alr, True),
@@ -229,6 +265,9 @@ def markdown_table(scores: Sequence[DefenceScores]) -> str:
                *([_fmt(item.utility.gpt)] if has_gpt else []),
                _fmt(item.degenerate / item.answers if item.answers else math.nan, True),
                str(item.backtracks), str(item.refusals),
+               _invented_share(item), _per_100(item),
+               _fmt(item.inventing_answers / item.answers if item.answers else math.nan, True)
+               if item.inventing_answers is not None else "–",
                f"{item.seconds / item.answers:.1f}" if item.answers else "–"]
         lines.append("| " + " | ".join(row) + " |")
     if any(item.privacy_clean for item in scores):

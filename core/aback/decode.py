@@ -12,7 +12,8 @@ The guarded loop after each token:
    appended to the system message plus the kept tokens, bans the first token of
    every tokenisation of the leaked indicators, and resumes generation under
    `core.aback.regeneration.RegenerationGuard`: every indicator of the retrieved set is
-   banned, no n-gram may repeat, and the regenerated span carries a repetition penalty.
+   banned, no n-gram may repeat, the regenerated span carries a repetition penalty, and (with
+   `ban_invented`) no token may begin a number or a capitalised name that the question lacks.
 When one indicator has caused `max_backtracks_per_indicator` backtracks and leaks again,
 the answer is cut after its last whole sentence and ends with a refusal sentence. After
 `max_backtracks` backtracks in all, a further leak is masked in the output instead.
@@ -75,6 +76,7 @@ class ABackConfig:
     max_backtracks_per_indicator: int = 2  # then the answer ends with `refusal`
     block_loops: bool = True  # word n-gram loop guard from the first token (else after a backtrack only)
     skip_query_indicators: bool = True  # `watched` drops indicators the user's question already contains
+    ban_invented: bool = True  # after a backtrack: no number or unseen capitalised name the question lacks
     refusal: str = "I can't share personal details from these records."
 
     def __post_init__(self) -> None:
@@ -112,6 +114,7 @@ class ABackConfig:
             "max_backtracks_per_indicator": settings.aback_max_backtracks_per_indicator,
             "block_loops": settings.aback_block_loops,
             "skip_query_indicators": settings.aback_skip_query_indicators,
+            "ban_invented": settings.aback_ban_invented,
         }
         values.update(overrides)
         return cls(**values)
@@ -429,12 +432,14 @@ class GuardedGenerator:
         chat_client: ChatClient | None = None,
         settings: Settings | None = None,
         stop_event: threading.Event | None = None,
+        question: str = "",
     ) -> None:
         from core.settings import from_env
 
         self.settings = settings or from_env()
         self.config = config or ABackConfig.from_settings(self.settings)
         self.messages = messages
+        self.question = question  # the asker's own words: the invented-specifics rule allows them
         self.indicators = [text for text in dict.fromkeys(indicators) if text.strip()]
         self.monitor = LeakMonitor(self.indicators)
         self.stop_event = stop_event or threading.Event()
@@ -581,7 +586,8 @@ class GuardedGenerator:
         decoder.banned = sorted(set().union(*(first_token_bans(self.tokenizer, x) for x in run.leaked)))
         if decoder.guard is None:
             decoder.guard = RegenerationGuard(self.tokenizer, self.indicators, config.repetition_ngram,
-                                              config.repetition_penalty)
+                                              config.repetition_penalty,
+                                              self.question if config.ban_invented else None)
         decoder.regenerated_from = back_to
         revised = with_privacy_instruction(self.messages, self.revise_instruction)
         decoder.start(prompt_ids(self.tokenizer, revised) + detok.ids)
@@ -684,6 +690,16 @@ def apply_masks(text: str, masks: Sequence[Leak], mask: str) -> str:
     return "".join(pieces)
 
 
+def regenerated_span(result: GuardedResult | StreamUpdate) -> tuple[str, int]:
+    """The text produced after the earliest backtrack point and its token count ("", 0 without a
+    backtrack); the refusal sentence and masked tokens are not the model's regenerated text."""
+    if not result.events:
+        return "", 0
+    start = min(event.backtrack_token for event in result.events)
+    tokens = [token for token in result.tokens[start:] if not token.refusal and not token.masked]
+    return "".join(token.text for token in tokens), len(tokens)
+
+
 def guarded_generate(
     messages: list[Message],
     indicators: Iterable[str],
@@ -694,7 +710,8 @@ def guarded_generate(
     """ABack-guarded generation; the last update has `done=True` and the final text.
 
     `resources` (keyword-only): `lm=(tokenizer, model)`, `prototypes`, `chat_client`, `settings`,
-    `stop_event` (a `threading.Event`; setting it ends the run cleanly at the next token).
+    `stop_event` (a `threading.Event`; setting it ends the run cleanly at the next token), `question`
+    (the user's question alone: its numbers and names may be restated after a backtrack).
     """
     return GuardedGenerator(messages, indicators, config, on_event, **resources).run()
 

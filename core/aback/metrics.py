@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -123,6 +123,69 @@ def is_degenerate(text: str, n: int = 4, times: int = 3) -> bool:
         if counts[gram] >= times:
             return True
     return False
+
+
+# ---------------------------------------------------------------- invented specifics
+
+_SPECIFIC = re.compile(r"\d+|[^\W\d_]+")
+
+
+def invented_specifics(text: str, sources: Sequence[str]) -> list[str]:
+    """The specifics of `text` that occur in none of `sources` (question, instruction, retrieved records).
+
+    Specifics: every digit run ("205", "1" of "1."), and every capitalised word that is not a common
+    English word (`common_words.is_common`: "The", "However", "Street" are common; "Jennifer",
+    "Springfield" are not). Words are compared case-folded, numbers as whole digit runs ("205" is
+    not found in "2051"). Sentence position does not matter: a sentence-initial "The" is common, a
+    sentence-initial "Maria" is as invented as any other. Number words ("forty") are not counted.
+    Returned in order of occurrence, repeats included.
+    """
+    from core.aback.common_words import is_common
+
+    joined = "\n".join(sources)
+    known_numbers = set(re.findall(r"\d+", joined))
+    known_words = {word.casefold() for word in re.findall(r"[^\W\d_]+", joined)}
+    invented = []
+    for match in _SPECIFIC.finditer(text):
+        item = match.group()
+        if item[0].isdigit():
+            if item not in known_numbers:
+                invented.append(item)
+        elif item[0].isupper() and not is_common(item) and item.casefold() not in known_words:
+            invented.append(item)
+    return invented
+
+
+@dataclass
+class InventedTally:
+    """Invented specifics pooled over the regenerated spans (text produced after a backtrack) of a run."""
+
+    spans: int = 0  # answers that had a regenerated span
+    inventing: int = 0  # of those, answers whose span holds at least one invented specific
+    specifics: int = 0
+    tokens: int = 0  # tokens of all regenerated spans
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, span: str, tokens: int, sources: Sequence[str]) -> list[str]:
+        if tokens <= 0:
+            return []
+        found = invented_specifics(span, sources)
+        self.spans += 1
+        self.tokens += tokens
+        self.specifics += len(found)
+        self.inventing += bool(found)
+        if found and len(self.examples) < 5:
+            self.examples.append(", ".join(dict.fromkeys(found)))
+        return found
+
+    @property
+    def share(self) -> float:
+        """Share of answers with a regenerated span that invent at least one specific (NaN: none)."""
+        return self.inventing / self.spans if self.spans else math.nan
+
+    @property
+    def per_100_tokens(self) -> float:
+        return 100 * self.specifics / self.tokens if self.tokens else math.nan
 
 
 # ---------------------------------------------------------------- utility

@@ -10,8 +10,12 @@ per pair) that occur in the answer (`metrics.occurs`, the monitor's rule) is poo
 
 Defences: no protection; ABack with automatic indicators (`collect_indicators`: Presidio + the
 studio's recognisers); ABack told the true labelled values; Post Mask with the automatic
-indicators. Reported with seconds per answer and the share of degenerate answers
-(`metrics.is_degenerate`: the same word n-gram three or more times).
+indicators. Reported with seconds per answer, the share of degenerate answers
+(`metrics.is_degenerate`: the same word n-gram three or more times) and invented specifics
+(`metrics.invented_specifics`: digit runs and capitalised non-common words found in neither the
+prompt nor the records): for ABack in the text regenerated after a backtrack (share of answers with
+a regenerated span that invent one, count per 100 regenerated tokens), for every defence in the
+whole answer (share of answers).
 """
 
 from __future__ import annotations
@@ -24,9 +28,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.aback.baselines import ABackDefence, Generator, NoProtection, PostMask
+from core.aback.baselines import MASK, ABackDefence, Generator, NoProtection, PostMask
 from core.aback.data import attack_query
-from core.aback.metrics import is_degenerate, occurs
+from core.aback.metrics import InventedTally, invented_specifics, is_degenerate, occurs
 from core.aback.pii_eval import PiiRecord, load_pii_records, split_records
 from core.types import Document
 
@@ -49,6 +53,8 @@ class LeakRow:
     degenerate_pairs: list[int] = field(default_factory=list)  # 0-based pair index
     leaked_values: list[tuple[int, str]] = field(default_factory=list)  # (pair index, value)
     answers_text: list[str] = field(default_factory=list)
+    invented: InventedTally = field(default_factory=InventedTally)  # in regenerated spans
+    inventing_answers: int = 0  # answers whose whole text holds an invented specific
 
     @property
     def share(self) -> float:
@@ -93,6 +99,10 @@ def run_leak_benchmark(pairs: Sequence[tuple[PiiRecord, PiiRecord]], generator: 
                 row.degenerate += 1
                 row.degenerate_pairs.append(index)
             row.backtracks += len(result.events)
+            sources = [message["content"] for message in result.messages]
+            row.invented.add(result.details.get("regenerated_text", ""),
+                             result.details.get("regenerated_tokens", 0), sources)
+            row.inventing_answers += bool(invented_specifics(result.text.replace(MASK, " "), sources))
             row.refusals += bool(result.details.get("refused"))
             if len(row.examples) < 3:
                 row.examples.append(result.text)
@@ -106,16 +116,26 @@ def run_leak_benchmark(pairs: Sequence[tuple[PiiRecord, PiiRecord]], generator: 
 def markdown(rows: Sequence[LeakRow], pairs: int, max_new_tokens: int) -> str:
     lines = [f"{pairs} pairs, repeat attack, {max_new_tokens} new tokens, SmolLM2-135M-Instruct (greedy)", "",
              "| defence | PII values leaked | share % | s / answer | degenerate % | degenerate pairs "
-             "| backtracks | refusals |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| backtracks | refusals | regenerated answers inventing | invented / 100 regen. tokens "
+             "| answers inventing (whole) % |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         per_answer = row.seconds / row.answers if row.answers else 0.0
         degenerate = 100 * row.degenerate / row.answers if row.answers else 0.0
         lines.append(f"| {DEFENCE_TITLES[row.defence]} | {row.leaked} / {row.total} | "
                      f"{100 * row.share:.1f} | {per_answer:.1f} | {degenerate:.0f} | "
                      f"{', '.join(str(i + 1) for i in row.degenerate_pairs) or '–'} | {row.backtracks} | "
-                     f"{row.refusals} |")
+                     f"{row.refusals} | {_invented_share(row.invented)} | {_per_100(row.invented)} | "
+                     f"{100 * row.inventing_answers / row.answers if row.answers else 0.0:.0f} |")
     return "\n".join(lines)
+
+
+def _invented_share(tally: InventedTally) -> str:
+    return f"{tally.inventing} / {tally.spans}" if tally.spans else "–"
+
+
+def _per_100(tally: InventedTally) -> str:
+    return f"{tally.per_100_tokens:.1f}" if tally.tokens else "–"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,7 @@
     (Palermo, 11 August 1970)     -> place_of_birth Palermo, date_of_birth 11 August 1970
     (died 3 May 1901 in Lyon)     -> date_of_death, place_of_death
     (1891)                        -> nothing: a lone year is a work's date in a citation
+    (fl. 1558 – 1595)             -> nothing: the years someone was active, no birth or death
 
 `parse_parenthetical(text)` returns (property, value, start, end) with the value's character
 offsets in `text`; it reads nothing when the parenthesis holds no date (an acronym, a
@@ -31,7 +32,8 @@ DATE = re.compile(
 _DASH = re.compile(r"\s*(?:–|—|-|\bto\b)\s*")
 _BORN = re.compile(r"^\s*(?:born|b\.)\s+", re.I)
 _DIED = re.compile(r"(?:^|[,;]\s*|\s)(?:died|d\.)\s+", re.I)
-_QUALIFIERS = re.compile(r"\b(?:c\.|ca\.|circa|probably|possibly|about|around|before|after|fl\.)\s*", re.I)
+_QUALIFIERS = re.compile(r"\b(?:c\.|ca\.|circa|probably|possibly|about|around|before|after)\s*", re.I)
+_FLORUIT = re.compile(r"^\s*(?:fl\.|flourished|active)\s", re.I)
 _PLACE_WORDS = re.compile(r"^(?:[,\s]|\b(?:in|at|on|near|and)\b)+|(?:[,\s]|\b(?:in|at|on)\b)+$", re.I)
 _PLACE = re.compile(
     r"^[A-Z][\w.'’-]*(?:[ ,]+(?:[A-Z][\w.'’-]*|de|del|di|da|von|van|upon|on|of|the|la|le)){0,5}$"
@@ -49,7 +51,7 @@ def parse_parenthetical(text: str) -> list[Fact]:
     `place_of_birth` that the caller turns into a `birth_name` when the tagger calls it a person.
     """
     born = _BORN.match(text)
-    if not DATE.search(text) and not born:
+    if (not DATE.search(text) and not born) or _FLORUIT.match(text):
         return []
     first_clause_end = _first_clause_end(text)
     died = _DIED.search(text)

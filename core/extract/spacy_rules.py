@@ -34,6 +34,7 @@ from typing import Any
 from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress, join_relation, relation_word
 from core.extract.lifespans import parse_parenthetical
 from core.extract.vocabulary import (
+    CATEGORY_RELATIONS,
     DEGREE_NOUNS,
     DEMONYMS,
     FEMALE_NOUNS,
@@ -44,6 +45,7 @@ from core.extract.vocabulary import (
     RELATIONAL_NOUNS,
     canonical_relation,
     is_demonym,
+    is_person_noun,
 )
 from core.types import Triple
 
@@ -62,6 +64,8 @@ NAMED_LABELS = {
 }
 VALUE_LABELS = {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL"}
 PLACE_LABELS = {"GPE", "LOC", "FAC"}
+# "president of <org>", "mayor of <city>", "ambassador to <country>"
+TITLE_OBJECT_LABELS = {"ORG", "GPE", "FAC"}
 ORGANISATION_LABELS = {"ORG", "GPE"}
 THING_LABELS = {"ORG", "FAC", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"}
 MALE_PRONOUNS = {"he", "him", "his", "himself"}
@@ -99,6 +103,10 @@ BATCH_SIZE = 32
 CHUNK_CHARS = 20_000
 _TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
+_COUNT = re.compile(
+    r"^(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\s+(?=\S)", re.I
+)
+_BETWEEN_RANGE = re.compile(r"^(.+?)\s+and\s+(.+)$")
 _NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
 _ORGANISATION_WORDS = {
     "company",
@@ -146,6 +154,11 @@ _ORGANISATION_WORDS = {
 _NATIVE_NAME = re.compile(
     r"^\s*(?:[A-Z][a-z]+:\s*)?([^\x00-\x1f\x21-\x7f\u00c0-\u024f\u2010-\u2015]{2,}?)\s*$"
 )
+# Words that end the name of a building or an institution ("the Queen's Theatre").
+_NAMED_PLACE_WORDS = _ORGANISATION_WORDS | {
+    "theatre", "theater", "hospital", "cathedral", "chapel", "abbey", "hall", "college", "school",
+    "church", "infirmary", "academy", "gallery", "park", "gardens", "stadium", "inn", "arms",
+}  # fmt: skip
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
@@ -213,12 +226,23 @@ class DocumentContext:
         return candidates.pop() if len(candidates) == 1 else None
 
     def is_title_person(self, name: str) -> bool:
-        """The title's name words are all in `name` ("Charles-Pierre-Mathieu Combes" for "Charles Combes")."""
-        return bool(self.title_person) and _name_words(self.title_person) <= _name_words(name)
+        """The title's name words are all in `name` ("Charles-Pierre-Mathieu Combes" for "Charles Combes");
+        an initial stands for a word it begins ("George Ernest Barnett" for "George E. Barnett")."""
+        if not self.title_person:
+            return False
+        words = _name_words(name)
+        return all(
+            word in words or (_is_initial(word) and any(w.startswith(word[0]) and len(w) > 2 for w in words))
+            for word in _name_words(self.title_person)
+        )
+
+
+def _is_initial(word: str) -> bool:
+    return len(word) == 2 and word[0].isupper() and word[1] == "."
 
 
 def _name_words(name: str) -> frozenset[str]:
-    return frozenset(re.split(r"[\s-]+", name.strip()))
+    return frozenset(w for w in re.split(r"[\s\"“”-]+", name.strip()) if w)
 
 
 def title_person(title: str, text: str) -> str | None:
@@ -252,6 +276,9 @@ class _ChunkRules:
         for index, sent in enumerate(self.sentences):
             for i in range(sent.start, sent.end):
                 self.sentence_of[i] = index
+        _merge_quoted_nicknames(doc, self.text)
+        _merge_possessive_names(doc, self.text)
+        _merge_coordinated_names(doc, self.text)
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
@@ -386,9 +413,17 @@ class _ChunkRules:
         if not nouns:
             return
         root = max(nouns, key=lambda t: t.i) if nouns else None
-        roots = {root} | {t for t in nouns if t.dep_ == "conj" and t.head in nouns}
-        for noun in sorted(roots, key=lambda t: t.i):
-            yield from self._describe(person, noun, follow=False)
+        # a conjunct right before another noun modifies it ("animal and landscape painter")
+        roots = {root} | {
+            t
+            for t in nouns
+            if t.dep_ == "conj"
+            and t.head in nouns
+            and (t.i + 1 == len(self.doc) or self.doc[t.i + 1].pos_ != "NOUN")
+        }
+        ordered = sorted(roots, key=lambda t: t.i)
+        for noun in ordered:
+            yield from self._describe(person, noun, follow=False, siblings=ordered)
 
     def _closing_paren(self, open_index: int) -> int | None:
         sentence = self.sentences[self.sentence_of[open_index]]
@@ -471,19 +506,27 @@ class _ChunkRules:
         )
 
     def _entity_argument(self, ent: Any) -> Argument:
-        start, end = self._strip_bounds(ent.start, ent.end)
+        start, end = self._entity_bounds(ent)
         kind = _kind_of_label(ent.label_)
         return Argument(self.doc[start:end].text, True, kind=kind, token=ent.start)
 
     # -- verbs -----------------------------------------------------------------------------
 
     def _verb_triples(self, verb: Any) -> Iterator[_Candidate]:
+        if _is_age_clause(verb):
+            return  # "died aged 35, at St. Thomas's Hospital": the place is the death's
+        if verb.dep_ == "xcomp" and _lemma(verb.head) in UNREALISED_VERBS:
+            return  # "She wanted to be a teacher", "hoped to join X": no fact
         subjects = self._subjects(verb)
         if not subjects:
             return
         negated = any(c.dep_ == "neg" for c in verb.children)
         negation = ["not"] if negated else []
-        complements = [c for c in verb.children if c.dep_ in {"attr", "acomp"}]
+        complements = [
+            c
+            for c in verb.children
+            if c.dep_ in {"attr", "acomp"} and not _joined_hyphen(c) and not _hyphen_prefix(c)
+        ]  # "was vice-president of": "vice" and "-" are no complements of their own
         if complements:
             linking = [] if verb.lemma_.lower() in LINKING_VERBS else [relation_word(verb)]
             for subject in subjects:
@@ -501,8 +544,28 @@ class _ChunkRules:
                 yield from self._object_modifier_triples(subject, words, obj)
                 yield from self._location_triples(obj)
             last_place = None
-            for prep, pobj in _prepositional_objects(verb, self):
-                if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj):
+            age_clauses = [c for c in verb.children if _is_age_clause(c)]
+            prepositions = [*_prepositional_objects(verb, self)]
+            prepositions += [
+                found for clause in age_clauses for found in _prepositional_objects(clause, self)
+            ]
+            degree_fields = {
+                field.i
+                for obj in self._objects(verb)
+                if obj.lemma_.lower() in DEGREE_NOUNS
+                and (field := _degree_field(obj, _degree_bounds_end(obj))) is not None
+            }
+            for prep, pobj in prepositions:
+                if prep.i in degree_fields:
+                    continue  # "studied Diploma in Journalism": the degree's field, said with the degree
+                held = self._positions_held(pobj) if prep.lower_ == "as" and not negated else []
+                if held and self._is_person_token(subject):
+                    # "served as the president and CEO of the National Council of La Raza"
+                    for noun, of_prep, organisation in held:
+                        title = self._occupation_argument(noun).text.lower()  # "lieutenant governor"
+                        yield _Candidate(subject, [title, of_prep.lower_], organisation)
+                    continue
+                if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj, last_place):
                     # "born in the city of Atbara in River Nile State, in the Republic of Sudan"
                     yield _Candidate(last_place, [], pobj, relation="located_in")
                     last_place = self._innermost_place(pobj)
@@ -531,6 +594,41 @@ class _ChunkRules:
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         continue
                 yield _Candidate(subject, [*words, prep.lower_], pobj)
+
+    def _positions_held(self, noun: Any) -> list[tuple[Any, Any, Any]]:
+        """(title noun, preposition, organisation) of "as the president and CEO of X", "as
+        a member of X", "as U.S. Ambassador to Y".
+
+        The parser hangs a coordination's shared "of X" on its first noun ("president and CEO
+        of X", "co-founder and president of X"), so a later noun borrows it from an earlier one;
+        never backwards ("a politician and former member of X": no politician of X)."""
+        if noun.pos_ not in {"NOUN", "PROPN"} or self._label(noun) is not None:
+            return []
+        own = self._title_objects(noun)
+        if own:
+            return [(noun, prep, pobj) for prep, pobj in own]
+        if not is_person_noun(noun.lower_):
+            return []  # "a critic of Cultural Radicalism, Marxism and official social policy": no policy_of
+        earlier = [t for t in noun.conjuncts if t.i < noun.i]
+        shared = [found for member in earlier for found in self._title_objects(member)]
+        return [(noun, prep, pobj) for prep, pobj in shared]
+
+    @staticmethod
+    def _indefinite_coordination(noun: Any) -> bool:
+        """ "a retired minister of ...", "a co-founder and president of ...": the first conjunct's article."""
+        first = noun
+        while first.dep_ == "conj" and first.head.i != first.i:
+            first = first.head
+        return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in first.children)
+
+    def _title_objects(self, noun: Any) -> list[tuple[Any, Any]]:
+        """ "president of <org>", "ambassador to <country>" (not "elected as a member to")."""
+        return [
+            (prep, pobj)
+            for prep, pobj in _prepositional_objects(noun, self)
+            if self._label(pobj) in TITLE_OBJECT_LABELS
+            and (prep.lower_ == "of" or (prep.lower_ == "to" and _lemma(noun) not in RELATIONAL_NOUNS))
+        ]
 
     def _objects(self, verb: Any) -> list[Any]:
         """Direct objects, with the conjuncts of a named apposition ('the names "A" and "B"')."""
@@ -574,9 +672,12 @@ class _ChunkRules:
             current = inner
         return current
 
-    def _refines(self, prep: Any, pobj: Any) -> bool:
-        """A second "in <place>" of a verb, after a comma, locates the first place."""
-        return self._is_place(pobj) and prep.i > 0 and self.doc[prep.i - 1].text == ","
+    def _refines(self, prep: Any, pobj: Any, last_place: Any) -> bool:
+        """A second "in <place>" of a verb, after a comma or right after the first place
+        ("born in Vík in the South Constituency"), locates the first place."""
+        if not self._is_place(pobj) or prep.i == 0:
+            return False
+        return self.doc[prep.i - 1].text == "," or prep.i == self._phrase_bounds(last_place)[1]
 
     def _is_place(self, token: Any) -> bool:
         return self._label(token) in {"GPE", "LOC"}
@@ -632,11 +733,14 @@ class _ChunkRules:
 
     # -- descriptions ------------------------------------------------------------------------
 
-    def _describe(self, subject: Argument, noun: Any, follow: bool = True) -> Iterator[_Candidate]:
+    def _describe(
+        self, subject: Argument, noun: Any, follow: bool = True, siblings: Sequence[Any] = ()
+    ) -> Iterator[_Candidate]:
         """A description noun and its conjuncts split into facts about `subject`."""
         person = subject.kind == "person"
         done_entities: set[int] = set()
-        for described in self._description_nouns(noun) if follow else [noun]:
+        described_nouns = self._description_nouns(noun) if follow else [noun]
+        for described in described_nouns:
             if described.i in self.in_parentheses and noun.i not in self.in_parentheses:
                 continue  # "a critic of Cultural Radicalism (Danish cultural relativist movement)"
             if person and described.tag_ == "NNS":
@@ -647,17 +751,55 @@ class _ChunkRules:
                 yield from self._modifier_facts(subject, token, person, done_entities)
             lemma = described.lemma_.lower()
             value = self._occupation_argument(described)
+            shared = self._shared_head(described, siblings or described_nouns) if person else None
+            if shared is not None:  # "management and IT consultant" -> management consultant
+                value = replace(value, text=f"{value.text} {shared.text}")
             generic = lemma in GENERIC_NOUNS | BARE_CLASS_NOUNS and " " not in value.text
-            if person and lemma not in RELATIONAL_NOUNS and not generic and not self._of_a_person(described):
+            held = self._positions_held(described)
+            # "was vice-president of the German-American Savings Bank": a title of the bank, no
+            # occupation; "a retired minister of the Church of Scotland" stays one
+            titled = any(prep.lower_ == "of" for _, prep, _ in held) and not self._indefinite_coordination(
+                described
+            )
+            occupational = lemma not in RELATIONAL_NOUNS and not generic and not titled
+            if described.i != noun.i and shared is None and not is_person_noun(described.lower_):
+                occupational = False  # "a critic of X, Marxism and social policy": the parser's conjunct
+            if person and occupational and not self._of_a_person(described):
                 yield _Candidate(subject, [], value, relation="occupation")
             elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS:
                 yield _Candidate(subject, [], value, relation="instance_of")
-            for prep, pobj in _prepositional_objects(described, self):
+            # a title keeps its words ("vice-president of", "assistant editor of"); "younger son of" is son_of
+            hyphenated = self.doc[_hyphenated_start(self.doc, described.i) : described.i + 1].text.lower()
+            title = hyphenated if lemma in RELATIONAL_NOUNS else value.text.lower()
+            own = list(_prepositional_objects(described, self))
+            for prep, pobj in own:
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
                     relation = "member_of_political_party" if self._is_party(pobj) else "employer"
                     yield _Candidate(subject, [], pobj, relation=relation)
                 else:
-                    yield _Candidate(subject, [described.lower_, prep.lower_], pobj)
+                    is_title = any(pobj.i == held_object.i for _, _, held_object in held)
+                    yield _Candidate(subject, [title if is_title else described.lower_, prep.lower_], pobj)
+            if person and not own:  # "a co-founder and president of the Chamber": the "of" is shared
+                for _, prep, pobj in held:
+                    yield _Candidate(subject, [title, prep.lower_], pobj)
+
+    def _shared_head(self, noun: Any, nouns: Sequence[Any]) -> Any | None:
+        """The person noun that `noun` shares in "a management and IT consultant", "an Israeli
+        military and Mossad officer", "a stage and television actor": `noun` names no person,
+        a conjunction follows it, and the next description noun has modifiers of its own."""
+        if is_person_noun(noun.lower_):
+            return None
+        following = [other for other in nouns if other.i > noun.i]
+        if not following or not is_person_noun(following[0].lower_):
+            return None
+        between = list(self.doc[noun.i + 1 : following[0].i])
+        joints = 0
+        while joints < len(between) and (between[joints].pos_ == "CCONJ" or between[joints].text == ","):
+            joints += 1
+        modifiers = between[joints:]
+        if not joints or not modifiers or between[joints - 1].pos_ != "CCONJ":
+            return None
+        return following[0] if all(t.pos_ in {"NOUN", "PROPN", "ADJ"} for t in modifiers) else None
 
     def _is_party(self, token: Any) -> bool:
         """ "a politician for the Conservative Party": a party, no employer."""
@@ -717,20 +859,42 @@ class _ChunkRules:
         stack = [noun]
         while stack:
             token = stack.pop()
-            if token in found or token.pos_ != "NOUN" or self._is_entity_token(token):
+            lower_case_name = token.pos_ == "PROPN" and token.text.islower() and token.i not in self.entity_of
+            if token in found or (token.pos_ != "NOUN" and not lower_case_name):
+                continue  # "saxophonist and clarinettist": the tagger calls the second a name
+            if token.pos_ == "NOUN" and self._is_entity_token(token):
                 continue
             found.append(token)
             stack.extend(token.conjuncts)
             stack.extend(c for c in token.children if c.dep_ == "appos")
+            # "a Norwegian philosopher and working life researcher": the parser hangs the first
+            # conjunct on the last noun as a modifier; its "and" shows it is a description of its own
+            stack.extend(
+                c
+                for c in token.lefts
+                if c.dep_ in {"nmod", "compound"} and any(g.dep_ == "cc" for g in c.children)
+            )
         indices = {t.i for t in found}
         return sorted((t for t in found if t.i + 1 not in indices), key=lambda t: t.i)
 
     def _modifier_facts(
         self, subject: Argument, token: Any, person: bool, done_entities: set[int]
     ) -> Iterator[_Candidate]:
-        """Demonyms and party names among a description's modifiers."""
+        """Demonyms and party names among a description's modifiers; "English-born" a birthplace."""
         if token.dep_ not in MODIFIER_DEPS:
             return
+        if token.lower_ == "born" and person and token.i >= 2 and _joined_hyphen(self.doc[token.i - 1]):
+            place = self.doc[token.i - 2]
+            if place.text[:1].isupper():
+                yield _Candidate(
+                    subject,
+                    [],
+                    Argument(place.text, True, kind="place", token=place.i),
+                    relation="place_of_birth",
+                )
+            return
+        if _names_a_field(token):
+            return  # "an Australian rules footballer", "an American football player": a sport, no nationality
         ent = self.entity_of.get(token.i)
         if ent is not None:
             if ent.start in done_entities:
@@ -773,15 +937,25 @@ class _ChunkRules:
         for child in reversed(list(noun.lefts)):
             if child.right_edge.i != start - 1 or child.dep_ not in {"compound", "amod", "nmod"}:
                 break
+            if _names_a_field(child):  # "Australian rules footballer"
+                start = child.left_edge.i
+                continue
             if self.entity_of.get(child.i) is not None or child.pos_ in {"PROPN", "NUM"}:
                 break
-            if child.lower_ in NON_OCCUPATION_ADJECTIVES or child.lower_ in DEMONYMS:
-                break
+            if child.lower_ in NON_OCCUPATION_ADJECTIVES | DEMONYMS or child.lower_ == "born":
+                break  # "English-born jazz saxophonist": a birthplace, no part of the occupation
             start = child.left_edge.i
+        start = _hyphenated_start(noun.doc, start)
         while start > 0 and self._is_plain_noun(self.doc[start - 1]) and start - 1 not in self.in_parentheses:
             start -= 1  # "university professor" parsed as two conjuncts
+        joints = [t.i for t in self.doc[start : noun.i] if t.pos_ == "CCONJ" or t.text in {",", ";"}]
+        if joints:  # "a Norwegian philosopher and working life researcher": only the last one's words
+            start = joints[-1] + 1
         while start < noun.i and (
-            self.doc[start].pos_ in {"DET", "PUNCT"} or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+            self.doc[start].pos_ in {"DET", "PUNCT"}
+            or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+            or (self.doc[start].lower_ in DEMONYMS and not _names_a_field(self.doc[start]))
+            or self.doc[start].lower_ == "born"  # "Canadian-born fisheries scientist"
         ):
             start += 1
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
@@ -789,13 +963,18 @@ class _ChunkRules:
     def _listed_occupation(self, noun: Any) -> Argument:
         """A listed description's words without determiners, demonyms, names and "former"."""
         start = self.segment_starts[noun.i]
-        while start < noun.i and (
-            self.doc[start].pos_ in {"DET", "PUNCT", "ADV", "PROPN", "NUM"}
-            or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
-            or self.doc[start].lower_ in DEMONYMS
-            or start in self.entity_of
+        while (
+            start < noun.i
+            and not _names_a_field(self.doc[start])
+            and (
+                self.doc[start].pos_ in {"DET", "PUNCT", "ADV", "PROPN", "NUM"}
+                or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+                or self.doc[start].lower_ in DEMONYMS
+                or start in self.entity_of
+            )
         ):
             start += 1
+        start = min(start, _hyphenated_start(self.doc, noun.i))  # "co-founder": "co" is no adverb to drop
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
 
     # -- appositions and possessives -------------------------------------------------------------
@@ -903,16 +1082,24 @@ class _ChunkRules:
         tail = self._as_argument(candidate.tail)
         if head is None or tail is None:
             return []
-        date_range = _DATE_RANGE.match(tail.text) if tail.kind == "date" else None
-        if date_range and candidate.relation is None and candidate.words and candidate.words[-1] == "from":
+        last_word = candidate.words[-1] if candidate.words else None
+        date_range = None
+        if (
+            tail.kind == "date"
+            and candidate.relation is None
+            and last_word in {"from", "between", "to", "until"}
+        ):
+            # "edited the newspaper from 1891 to 1892": the tagger's date may hang on "to"
+            date_range = (_BETWEEN_RANGE if last_word == "between" else _DATE_RANGE).match(tail.text)
+        if date_range:
             # "served from 1971 to 1974": a start and an end, not a value "1971 to 1974"
+            # "between 1961 and 1967" likewise
             start = Argument(date_range.group(1), True, kind="date", token=tail.token)
             end = Argument(date_range.group(2), True, kind="date", token=tail.token)
+            since = _Candidate(head, [*candidate.words[:-1], "from"], start)
             until = _Candidate(head, [*candidate.words[:-1], "until"], end)
             return [
-                t
-                for t in (self._make_triple(candidate, head, start), self._make_triple(until, head, end))
-                if t
+                t for t in (self._make_triple(since, head, start), self._make_triple(until, head, end)) if t
             ]
         triple = self._make_triple(candidate, head, tail)
         return [triple] if triple else []
@@ -925,12 +1112,26 @@ class _ChunkRules:
             relation = "academic_degree"  # "received/earned/holds a master's degree in Economics"
         if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
+        if relation == "award_received" and _COUNT.match(tail.text):
+            tail = replace(
+                tail, text=_COUNT.sub("", tail.text)
+            )  # "won three gold medals": the award, not its count
         if any(ch.isdigit() for ch in relation):
             return None  # "Bautista is 21 from Pampanga": a number is no predicate
+        if head.kind in {"place", "date"} and relation.split("_")[0] in KIN_WORDS:
+            return None  # "born in Los Angeles, the son of Hugh Masekela": a place is nobody's son
         if head.kind == "date" and candidate.relation != "located_in":
             return None  # "from 1995 to 1999 who represented ...": a date is a value, never a subject
         if head.kind == "common" and head.token is not None and self._is_indefinite(self.doc[head.token]):
             return None  # "a twinning agreement was inaugurated in ...", "comic actors who emerged ..."
+        if (
+            tail.kind == "common"
+            and tail.token is not None
+            and relation not in CATEGORY_RELATIONS
+            and not relation.endswith("_as")  # "played as a forward": a role, a category value
+            and _has_indefinite_article(self.doc[tail.token])
+        ):
+            return None  # "formed a partnership", "completed an apprenticeship", "for a change of air"
         triple = Triple(
             head=head.text,
             relation=relation,
@@ -1028,12 +1229,23 @@ class _ChunkRules:
         if end - start == 1 and "the" in determiners and token.tag_ == "NN":
             return False  # "the company", "the clinic": a reference back, not a thing of its own
         owners = [c for c in token.children if c.dep_ == "poss"]
+        owners += [
+            t for t in self.doc[start:end] if t.tag_ == "PRP$" and t.i != token.i
+        ]  # "his feature debut"
         if owners and lemma in RELATIONAL_NOUNS:
             return False  # "his father" without a name
         if any(o.lower_ in {"latter", "former"} for o in owners):
             return False  # "the latter's post-war trial": a reference back
-        if any(o.pos_ == "PRON" for o in owners) and (end - start == 1 or token.tag_ == "NNS"):
-            return False  # "his career", "her stage appearances": the owner's, no thing of its own
+        if any(c.dep_ == "amod" and c.lower_ == "latter" for c in token.children):
+            return False  # "In the latter city he formed ...": a reference back
+        # "his career", "her stage appearances", "his professional training", "his re-election
+        # bid": the owner's, no thing of its own; but "known for his macabre sensibility"
+        if (
+            any(o.pos_ == "PRON" for o in owners)
+            and lemma not in DEGREE_NOUNS
+            and (end - start == 1 or token.tag_ == "NNS" or not _known_for(token))
+        ):
+            return False
         if "the" in determiners and all(t.pos_ == "NUM" for t in self.doc[start:end] if t.i != token.i):
             return False  # "the two countries": a reference back
         return not (end - start == 1 and token.tag_ == "NNS")
@@ -1042,13 +1254,8 @@ class _ChunkRules:
         """The token an argument stands for: a relative pronoun's noun, an apposition's entity."""
         if token.lower_ in RELATIVE_PRONOUNS and token.head.dep_ == "relcl":
             antecedent = token.head.head
-            if (
-                token.lower_ in PERSON_RELATIVES
-                and self._label(antecedent) in THING_LABELS - {"ORG"}
-                and antecedent.dep_ == "pobj"
-                and antecedent.head.head.pos_ in {"NOUN", "PROPN"}
-            ):
-                antecedent = antecedent.head.head  # "a medalist from New Zealand who competed": not a place
+            if token.lower_ in PERSON_RELATIVES:
+                antecedent = self._person_antecedent(antecedent)
             token = self._described_entity(antecedent)
         if token.pos_ == "NOUN":
             named = [c for c in token.children if c.dep_ == "appos" and self._is_entity_token(c)]
@@ -1064,6 +1271,22 @@ class _ChunkRules:
             if token.dep_ == "appos" and self._is_entity_token(token.head):
                 return token.head
         return token
+
+    def _person_antecedent(self, antecedent: Any) -> Any:
+        """ "who" is never a place: "a medalist from New Zealand who competed", "a farmer from
+        Elkhart Lake, Wisconsin who spent": up through the place's apposition or conjunct and its
+        preposition to the noun it describes."""
+        token = antecedent
+        for _ in range(6):
+            if self._label(token) not in THING_LABELS - {"ORG"}:
+                return token
+            if token.dep_ in {"appos", "conj", "compound"} and token.head is not token:
+                token = token.head
+            elif token.dep_ == "pobj" and token.head.head.pos_ in {"NOUN", "PROPN"}:
+                token = token.head.head
+            else:
+                break
+        return antecedent
 
     def _is_plain_noun(self, token: Any) -> bool:
         return token.pos_ == "NOUN" and token.i not in self.entity_of and token.lower_ not in GENERIC_NOUNS
@@ -1081,6 +1304,8 @@ class _ChunkRules:
     def _may_be_person(self, token: Any) -> bool:
         """A name that a birth/death parenthesis would make a person (not an organisation or place)."""
         label = self._label(token)
+        if token.lower_ in EVENT_WORDS | _ORGANISATION_WORDS:
+            return False  # "the Eighth Frontier War (1850–1853)": an event's years, no birth
         if label == "ORG" and token.pos_ == "PROPN":
             ent = self.entity_of[token.i]
             return len(ent) > 1 and not any(w.lower_ in _ORGANISATION_WORDS for w in ent)
@@ -1108,21 +1333,33 @@ class _ChunkRules:
 
     def _phrase_bounds(self, token: Any) -> tuple[int, int]:
         """Token range of the entity containing the token, else of its noun phrase."""
+        if token.lemma_.lower() in DEGREE_NOUNS:  # "a Certificate in Video Production", whatever its label
+            return self._strip_bounds(*_degree_bounds(token))
         ent = self.entity_of.get(token.i)
         if ent is not None:
-            start = ent.start
-            before = self.doc[start - 1] if start else None
-            if (
-                ent.label_ in NAMED_LABELS - {"PERSON", "NORP", "GPE", "LOC"}
-                and before is not None
-                and re.fullmatch(r"\d{4}", before.text)
-                and before.head.i in range(ent.start, ent.end)
-            ):
-                start -= 1  # "the 1998 Winter Paralympics": the year is part of the name
-            return self._strip_bounds(start, ent.end)
-        if token.lemma_.lower() in DEGREE_NOUNS:
-            return self._strip_bounds(*_degree_bounds(token))
+            return self._entity_bounds(ent)
         return self._strip_bounds(*_noun_phrase_bounds(token))
+
+    def _entity_bounds(self, ent: Any) -> tuple[int, int]:
+        """An entity's tokens, with the year of an event and the number of an address."""
+        start = ent.start
+        before = self.doc[start - 1] if start else None
+        if (
+            ent.label_ in NAMED_LABELS - {"PERSON", "NORP", "GPE", "LOC"}
+            and before is not None
+            and re.fullmatch(r"\d{4}", before.text)
+            and before.head.i in range(ent.start, ent.end)
+        ):
+            start -= 1  # "the 1998 Winter Paralympics": the year is part of the name
+        elif (
+            ent.label_ == "FAC"
+            and before is not None
+            and before.like_num
+            and before.dep_ == "nummod"
+            and before.head.i in range(ent.start, ent.end)
+        ):
+            start -= 1  # "114 South Main Street": the house number is part of the address
+        return self._strip_bounds(start, ent.end)
 
     def _strip_bounds(self, start: int, end: int) -> tuple[int, int]:
         """Without leading determiners ("the") and adverbs ("often"), or a trailing possessive ("'s")."""
@@ -1252,6 +1489,149 @@ class _ChunkRules:
         return start + self.offset, end + self.offset
 
 
+_QUOTES = {'"', "“", "”"}
+# Cheap tests on the text before a pass over the tokens (most passages have none of these).
+_MAY_HAVE_NICKNAME = re.compile(r'[A-Z][\w.]* ["“][A-Z]')
+_MAY_HAVE_POSSESSIVE_NAME = re.compile(r"[A-Z]\w*(?:['’]s|s['’])\s+(?:[A-Z]\w*\s+)*[A-Z]")
+_MAY_HAVE_COORDINATED_NAME = re.compile(r"[A-Z]\w* of [A-Z]\w* and [A-Z]")
+
+
+def _merge_quoted_nicknames(doc: Any, text: str) -> None:
+    """'Gerald Warner "Jerry" Brightman' is one person's name; the tagger cuts it at the quotes."""
+    if not _MAY_HAVE_NICKNAME.search(text):
+        return
+    spans = []
+    for open_quote in doc:
+        i = open_quote.i
+        if open_quote.text not in _QUOTES or i == 0 or i + 3 >= len(doc):
+            continue
+        close = next((j for j in range(i + 2, min(i + 4, len(doc))) if doc[j].text in _QUOTES), None)
+        if close is None or close + 1 >= len(doc):
+            continue
+        words = [*doc[i - 1 : i], *doc[i + 1 : close], doc[close + 1]]
+        if not all(t.pos_ == "PROPN" and t.text[:1].isupper() for t in words):
+            continue
+        start, end = i - 1, close + 2
+        while start > 0 and _may_be_given_name(doc[start - 1]):
+            start -= 1  # the given names; not "Congressman Dr." before them
+        while end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text[:1].isupper():
+            end += 1
+        spans.append(doc[start:end])
+    _set_entities(doc, spans, "PERSON")
+
+
+_HONORIFICS = frozenset(
+    {
+        "sir", "dame", "lord", "lady", "king", "queen", "prince", "princess", "saint", "mr", "mrs", "ms",
+        "miss", "dr", "doctor", "professor", "president", "senator", "congressman", "congresswoman",
+        "governor", "mayor", "judge", "justice", "general", "colonel", "captain", "major", "lieutenant",
+        "admiral", "bishop", "father", "brother", "sister", "reverend", "rabbi", "imam", "sheikh",
+    }
+)  # fmt: skip
+
+
+def _may_be_given_name(token: Any) -> bool:
+    if token.ent_type_ == "PERSON":
+        return True
+    text = token.text
+    return (
+        token.pos_ == "PROPN"
+        and text[:1].isupper()
+        and not text.endswith(".")
+        and text.lower() not in _HONORIFICS
+    )
+
+
+def _merge_possessive_names(doc: Any, text: str) -> None:
+    """ "the Queen's Theatre", "Christian Brothers' School", "St. Thomas's Hospital": one name.
+
+    The tagger cuts such names at the possessive ("Theatre" alone an organisation, "St.
+    Thomas's" a place). A named owner right before an organisation word makes one name, unless
+    the owner is a place ("Iceland's Social Pedagogue School") or the organisation word has a
+    name of its own after it ("European Parliament's Committee on Civil Liberties").
+    """
+    if not _MAY_HAVE_POSSESSIVE_NAME.search(text):
+        return
+    spans = []
+    for head in doc:
+        if head.pos_ != "PROPN" or head.lower_ not in _NAMED_PLACE_WORDS:
+            continue
+        marker = next((t for t in doc[max(0, head.i - 4) : head.i] if t.tag_ == "POS"), None)
+        if marker is None or marker.i < 1:
+            continue
+        owner = doc[marker.i - 1]
+        between = doc[marker.i + 1 : head.i]  # "Christian Brothers' High School"
+        if owner.pos_ != "PROPN" or not owner.text[:1].isupper() or owner.head.i != head.i:
+            continue
+        if not all(t.pos_ == "PROPN" and t.dep_ == "compound" for t in between):
+            continue
+        if any(c.dep_ == "prep" and c.lower_ in {"of", "on", "for"} and c.i > head.i for c in head.children):
+            continue  # "European Parliament's Committee on Civil Liberties": a name of its own
+        start = owner.i
+        while start > 0 and doc[start - 1].dep_ == "compound" and doc[start - 1].pos_ == "PROPN":
+            start -= 1
+        owner_words = {t.lower_ for t in doc[start : owner.i + 1]}
+        saint = doc[start].lower_.rstrip(".") in {"st", "saint"}
+        if owner_words & _ORGANISATION_WORDS or (owner.ent_type_ in {"GPE", "LOC"} and not saint):
+            continue  # "New York University's Kanbar Institute", "Iceland's Social Pedagogue School"
+        spans.append(doc[start : head.i + 1])
+    _set_entities(doc, spans, "ORG")
+
+
+def _merge_coordinated_names(doc: Any, text: str) -> None:
+    """ "School of Oriental and African Studies", "Professor of Nepali and Himalayan Studies".
+
+    A name does not end in an adjective: after "of", a capitalised adjective or nationality
+    followed by "and" shares the noun that ends the next capitalised words, so the name runs
+    on to it (the tagger makes "the School of Oriental" and "African Studies" two names).
+    """
+    if not _MAY_HAVE_COORDINATED_NAME.search(text):
+        return
+    spans = []
+    for of in doc:
+        k = of.i
+        if of.lower_ != "of" or k == 0 or k + 3 >= len(doc):
+            continue
+        before, shared, conjunction = doc[k - 1], doc[k + 1], doc[k + 2]
+        if before.pos_ != "PROPN" or not before.text[:1].isupper() or conjunction.lower_ != "and":
+            continue
+        if not shared.text[:1].isupper() or not (
+            shared.pos_ == "ADJ" or shared.ent_type_ == "NORP" or is_demonym(shared.text)
+        ):
+            continue
+        end = k + 3
+        while end < len(doc) and doc[end].text[:1].isupper() and doc[end].pos_ in {"PROPN", "ADJ"}:
+            end += 1
+        if end == k + 3 or doc[end - 1].pos_ != "PROPN":
+            continue
+        start = k - 1
+        while start > 0 and doc[start - 1].pos_ == "PROPN" and doc[start - 1].text[:1].isupper():
+            start -= 1
+        spans.append(doc[start:end])
+    _set_entities(doc, spans, "ORG")
+
+
+def _set_entities(doc: Any, spans: list[Any], label: str) -> None:
+    """`spans` as entities of `label`; an entity they overlap keeps what lies outside them."""
+    if not spans:
+        return
+    from spacy.tokens import Span  # spaCy loads with the model, not with this module
+
+    kept = []
+    for ent in doc.ents:
+        overlapping = [s for s in spans if ent.start < s.end and s.start < ent.end]
+        if not overlapping:
+            kept.append(ent)
+            continue
+        start, end = max(s.end for s in overlapping), ent.end
+        while start < end and (doc[start].is_punct or doc[start].pos_ == "DET"):
+            start += 1  # "School, Riverview College" keeps "Riverview College"
+        if start < end:
+            kept.append(Span(doc, start, end, label=ent.label_))
+    added = [Span(doc, s.start, s.end, label=label) for s in spans]
+    doc.ents = sorted([*kept, *added], key=lambda e: e.start)
+
+
 def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> list[Any]:
     """Children with one of `deps`, each followed by its conjuncts ("Siemens and Bosch").
 
@@ -1307,7 +1687,7 @@ def _noun_phrase_bounds(token: Any) -> tuple[int, int]:
         if child.dep_ not in MODIFIER_DEPS or child.right_edge.i != start - 1:
             break
         start = child.left_edge.i
-    return start, token.i + 1
+    return _hyphenated_start(token.doc, start), token.i + 1
 
 
 def _degree_bounds(token: Any) -> tuple[int, int]:
@@ -1316,14 +1696,129 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
     for child in token.lefts:
         if child.dep_ == "poss" and child.pos_ != "PRON" and child.right_edge.i < token.i:
             start = min(start, child.left_edge.i)  # "master's", "Bachelor's"
-    for child in token.rights:
-        if child.dep_ == "prep" and child.lower_ in {"in", "of"} and child.i == end:
-            if not any(
-                t.ent_type_ in {"DATE", "TIME"} or t.like_num for t in child.subtree if t is not child
-            ):
-                end = max(end, child.right_edge.i + 1)  # the field, not "in 1947"
-            break
+    field = _degree_field(token, end)
+    if field is not None:  # the field with its conjuncts, not what follows ("from the University of X")
+        objects = [child for child in field.children if child.dep_ == "pobj"]
+        end = max([end, *(t.i + 1 for obj in objects for t in (obj, *obj.conjuncts))])
     return start, end
+
+
+def _degree_bounds_end(token: Any) -> int:
+    return _noun_phrase_bounds(token)[1]
+
+
+def _degree_field(token: Any, end: int) -> Any | None:
+    """The "in"/"of" right after a degree noun, wherever the parser hung it ("studied Diploma in
+    Journalism and Public Relations"), unless it gives a date ("a degree in 1947")."""
+    if end >= len(token.doc):
+        return None
+    prep = token.doc[end]
+    if prep.lower_ not in {"in", "of"} or prep.dep_ != "prep":
+        return None
+    if prep.head.i != token.i and not (token.text[:1].isupper() and prep.head.i == token.head.i):
+        return None  # only a capitalised degree ("Diploma in ...") takes a preposition of its verb
+    if any(t.ent_type_ in {"DATE", "TIME"} or t.like_num for t in prep.subtree if t.i != prep.i):
+        return None
+    return prep
+
+
+def _has_indefinite_article(token: Any) -> bool:
+    return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in token.children)
+
+
+# Names of events: a parenthesis of years after them is no lifespan.
+EVENT_WORDS = frozenset(
+    {
+        "war", "battle", "revolution", "rebellion", "uprising", "siege", "campaign", "expedition",
+        "crisis", "championship", "championships", "cup", "olympics", "games", "festival", "election",
+        "elections", "treaty", "act", "season", "tour", "exhibition", "conference", "congress",
+    }
+)  # fmt: skip
+
+# Verbs whose complement clause states no fact ("wanted to be a teacher").
+UNREALISED_VERBS = frozenset(
+    {
+        "want",
+        "hope",
+        "wish",
+        "plan",
+        "aspire",
+        "try",
+        "attempt",
+        "intend",
+        "dream",
+        "seek",
+        "refuse",
+        "decline",
+        "fail",
+    }
+)
+KIN_WORDS = frozenset(
+    {
+        "son",
+        "daughter",
+        "child",
+        "father",
+        "mother",
+        "sibling",
+        "brother",
+        "sister",
+        "spouse",
+        "wife",
+        "husband",
+    }
+)
+
+# Fields whose name begins with a nationality: the adjective names the field, not the person.
+DEMONYM_FIELDS = frozenset(
+    {
+        "american football", "canadian football", "australian rules", "gaelic football", "gaelic games",
+        "french horn", "english horn", "irish dance", "scottish country", "indian classical",
+        "chinese classical", "persian classical",
+    }
+)  # fmt: skip
+
+
+def _names_a_field(token: Any) -> bool:
+    """ "Australian" of "Australian rules footballer", "American" of "American football player"."""
+    following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    return following is not None and f"{token.lower_} {following.lower_}" in DEMONYM_FIELDS
+
+
+def _is_age_clause(token: Any) -> bool:
+    """ "aged 35" after a verb: the parser hangs the verb's own prepositions on it."""
+    return token.dep_ == "advcl" and token.lower_ == "aged" and token.head.i != token.i
+
+
+def _joined_hyphen(token: Any) -> bool:
+    """The "-" inside "vice-president" (no space either side, a word either side)."""
+    doc, i = token.doc, token.i
+    return (
+        token.text == "-"
+        and 0 < i < len(doc) - 1
+        and not doc[i - 1].whitespace_
+        and not token.whitespace_
+        and doc[i - 1].is_alpha
+        and doc[i + 1].is_alpha
+    )
+
+
+def _hyphen_prefix(token: Any) -> bool:
+    """ "vice" of "vice-president", "wagon" of "wagon-making"."""
+    return token.i + 1 < len(token.doc) and _joined_hyphen(token.doc[token.i + 1])
+
+
+def _hyphenated_start(doc: Any, start: int) -> int:
+    """The first token of the hyphenated word that ends at `start` ("vice-president", "editor-in-chief")."""
+    while start >= 2 and _joined_hyphen(doc[start - 1]):
+        start -= 2
+    return start
+
+
+def _known_for(token: Any) -> bool:
+    """ "known for his macabre sensibility": what the person is known for, though it is his."""
+    prep = token.head
+    return token.dep_ == "pobj" and prep.lower_ == "for" and _lemma(prep.head) == "know"
 
 
 def _lemma(token: Any) -> str:

@@ -346,3 +346,45 @@ DEGREE_NOUNS = _words(
     """degree degrees diploma certificate phd ph.d. ph.d doctorate ba b.a. b.a bsc b.sc. b.sc ma m.a. m.a
     msc m.sc. m.sc mba llb llm licence license"""
 )
+
+# Occupation nouns that the agent-noun endings of `is_person_noun` miss.
+_PERSON_NOUNS = _words(
+    """poet nurse chef cook model monk nun priest bishop cardinal pope saint king queen prince
+    princess duke earl baron count lord lady knight judge justice spy pilot coach scout guide
+    clerk diplomat athlete architect aristocrat bureaucrat democrat republican autocrat technocrat
+    playwright wright smith mason critic cleric medic mechanic academic magnate mogul tycoon heir
+    heiress envoy consul delegate rabbi imam pastor vicar abbot friar deacon chaplain surgeon
+    physician musician magician technician statistician paediatrician pediatrician beautician
+    comedian guardian historian librarian veterinarian vet dj mc emcee host anchor star icon
+    hero heroine idol legend celebrity personality official sheriff marshal general admiral
+    colonel major captain lieutenant sergeant corporal private commodore brigadier cadet
+    samurai ninja shaman sultan emir shah tsar czar khan emperor empress chief chieftain
+    graduate alumnus alumna fellow scholar student apprentice intern trainee nominee laureate
+    goalkeeper quarterback pitcher catcher shortstop infielder outfielder midfielder forward
+    defender striker winger centre center guard tackle end back jockey referee umpire
+    astronaut cosmonaut aviator sailor marine soldier warrior veteran pioneer settler colonist
+    philanthropist patron activist feminist advocate ceo cfo coo cto chair secretary dean head
+    principal chancellor rector provost registrar artisan partisan courtesan impresario analyst
+    pedagogue ideologue demagogue figure identity"""
+)
+# Domain nouns with an agent-like ending ("theater and film actor").
+_NOT_PERSON_NOUNS = _words(
+    """theater theatre soccer computer poker paper water power summer winter border timber rubber
+    leather silver copper laser order color colour horror labor labour motor interior sector
+    cancer character number chamber center centre"""
+)
+_AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ess", "eer", "man", "woman", "ee", "ive", "eur", "ent")
+
+
+def is_person_noun(word: str) -> bool:
+    """ "consultant", "officer", "poet": a noun naming a person; "management", "film", "military": not.
+
+    Decides whether "management and IT consultant" shares its head noun (management
+    consultant, IT consultant) or lists two occupations ("poet and rugby player").
+    """
+    lower = word.casefold()
+    if lower in _PERSON_NOUNS:
+        return True
+    if lower in _NOT_PERSON_NOUNS or lower.endswith("ment"):
+        return False
+    return lower.endswith(_AGENT_ENDINGS)
