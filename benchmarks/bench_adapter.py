@@ -13,9 +13,10 @@ private triple are rewritten (the first `--passages` of them per record); every 
 carried through unchanged by every eraser alike. r_pri, r_pub and the leak check are over the
 rewritten passages; r_connect is over each whole set (rewritten passages plus the unchanged
 rest). An eraser is `NAME` or `NAME+verify`; `eraser4rag@ADAPTER` picks the adapter
-(`shipped`, `none` for the untrained base model, or a folder). Model erasers run the embedded
-SmolLM2-135M-Instruct on CPU. Results are rewritten after every eraser, so a late stop keeps
-what finished.
+(`shipped`, `none` for the untrained base model, or a folder). eraser4rag runs with the
+settings' window inference (`--rewriter-windows`, `--rewriter-only-private-windows`, RPS_* env),
+recorded in the results. Model erasers run the embedded SmolLM2-135M-Instruct on CPU. Results
+are rewritten after every eraser, so a late stop keeps what finished.
 """
 
 from __future__ import annotations
@@ -83,6 +84,13 @@ def main() -> None:
         "records": f"lines {args.skip + 1}-{args.skip + len(chosen)} (not in the training split)",
         "rewritten_passages": sum(len(t) for t in targets),
         "passages_in_sets": sum(len(r.documents) for r in requests),
+        "rewriter": {
+            "windows": settings.rewriter_windows,
+            "only_private_windows": settings.rewriter_only_private_windows,
+            "window_sentences": settings.rewriter_window_sentences,
+            "max_input_tokens": settings.rewriter_max_input_tokens,
+            "max_new_tokens": settings.rewriter_max_new_tokens,
+        },
         "rows": [],
     }
     print(f"{report['records']}: {report['rewritten_passages']} passages with private triples rewritten")

@@ -1,6 +1,6 @@
 """`annotate` and `train` commands of `python -m core.cli` (the annotation studio without the UI).
 
-    python -m core.cli annotate tasks IN.jsonl [--ratio 0.25] [--seed 0]
+    python -m core.cli annotate tasks IN.jsonl [--ratio 0.25] [--seed 0] [--windows [N]]
     python -m core.cli annotate candidates --source model|ERASER [--verify] [--batch NAME]
     python -m core.cli annotate status
     python -m core.cli annotate export --out SFT.jsonl [--dataset DIR]
@@ -52,7 +52,12 @@ def cmd_tasks(args: argparse.Namespace, settings: Settings) -> int:
     bar, update = _bar("building tasks", "record")
     with bar:
         tasks = tasks_from_retrieval_file(
-            Path(args.input), get_extractor(settings.extractor, settings), ratio, seed, update
+            Path(args.input),
+            get_extractor(settings.extractor, settings),
+            ratio,
+            seed,
+            update,
+            window_sentences=_window_sentences(args.windows, settings),
         )
     with _store(settings) as store:
         before = store.counts()["tasks"]
@@ -60,6 +65,18 @@ def cmd_tasks(args: argparse.Namespace, settings: Settings) -> int:
         added = store.counts()["tasks"] - before
     print(f"{len(tasks)} task(s) from {args.input} ({added} new, {len(tasks) - added} already stored)")
     return 0
+
+
+def _window_sentences(windows: str | None, settings: Settings) -> int:
+    """0 (whole documents) unless --windows: "settings" = --rewriter-window-sentences, or a number."""
+    if windows is None:
+        return 0
+    if windows == "settings":
+        return settings.rewriter_window_sentences
+    try:
+        return max(0, int(windows))
+    except ValueError:
+        raise SystemExit(f"--windows {windows!r}: give a number of sentences or 'settings'") from None
 
 
 def cmd_candidates(args: argparse.Namespace, settings: Settings) -> int:
@@ -160,7 +177,10 @@ def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
     from core.training.sft import SftSettings, train_sft
 
     sft = SftSettings(
-        model=args.model or settings.rewriter_model, cache_dir=settings.cache_dir, seed=settings.seed
+        model=args.model or settings.rewriter_model,
+        cache_dir=settings.cache_dir,
+        seed=settings.seed,
+        max_input_tokens=settings.rewriter_max_input_tokens,  # the budget eraser4rag will give it
     )
     overrides = {
         "epochs": args.epochs,
@@ -170,6 +190,8 @@ def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
         "lora_r": args.lora_r,
         "max_input_tokens": args.max_input_tokens,
         "max_target_tokens": args.max_target_tokens,
+        "target_modules": _module_names(args.lora_targets),
+        "change_weight": args.change_weight,
     }
     sft = replace(sft, **{k: v for k, v in overrides.items() if v is not None})
     with _store(settings) as store:
@@ -187,6 +209,10 @@ def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
         )
 
 
+def _module_names(value: str | None) -> tuple[str, ...] | None:
+    return tuple(name.strip() for name in value.split(",") if name.strip()) if value else None
+
+
 def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
     """PPO (the compact loop, core/training/rl.py) or GRPO (TRL's GRPOTrainer, core/training/grpo.py)."""
     from core.annotation.export import read_examples
@@ -199,6 +225,7 @@ def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
         "model": args.model or settings.rewriter_model,
         "cache_dir": settings.cache_dir,
         "seed": settings.seed,
+        "max_input_tokens": settings.rewriter_max_input_tokens,  # the budget eraser4rag will give it
     }
     overrides = {
         "iterations": args.iterations,
@@ -257,6 +284,13 @@ def add_commands(commands: Any) -> None:
     tasks.add_argument("input", metavar="IN.jsonl")
     tasks.add_argument("--ratio", type=float, dest="annotate_ratio", help="private share (--private-ratio)")
     tasks.add_argument("--seed", type=int, dest="annotate_seed", help="split seed (the global --seed)")
+    tasks.add_argument(
+        "--windows",
+        nargs="?",
+        const="settings",
+        help="one task per sentence window that mentions a private triple, cut as eraser4rag cuts at "
+        "inference (sentences per window: N, or --rewriter-window-sentences when given no value)",
+    )
     tasks.set_defaults(run=cmd_tasks)
     candidates = sub.add_parser("candidates", help="propose, score and store a candidate per task")
     candidates.add_argument(
@@ -295,7 +329,17 @@ def add_commands(commands: Any) -> None:
     sft.add_argument("--max-steps", type=int)
     sft.add_argument("--batch-size", type=int)
     sft.add_argument("--lora-r", type=int)
-    sft.add_argument("--max-input-tokens", type=int, help="document + linearised triples budget")
+    sft.add_argument(
+        "--change-weight",
+        type=float,
+        help="weigh the loss on target tokens where the rewrite departs from the input (default 1: plain)",
+    )
+    sft.add_argument("--lora-targets", help="comma-separated module names (default: q and v projections)")
+    sft.add_argument(
+        "--max-input-tokens",
+        type=int,
+        help="document + linearised triples budget (default: --rewriter-max-input-tokens)",
+    )
     sft.add_argument("--max-target-tokens", type=int, help="rewrite budget")
     sft.set_defaults(run=cmd_train_sft)
     rl = kinds.add_parser("rl", help="RL with R = r_pub * exp(-p * r_pri) from the SFT adapter")

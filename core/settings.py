@@ -86,8 +86,12 @@ class Settings:
     # eraser4rag: peft LoRA adapter folder; "shipped" = assets/adapters/ for the embedded model,
     # "" or "none" = the untrained base model
     rewriter_adapter: str = "shipped"
-    rewriter_max_input_tokens: int = 1024  # eraser4rag: context budget for document + triples
-    rewriter_window_sentences: int = 3  # eraser4rag: sentences rewritten per window of a long document
+    rewriter_max_input_tokens: int = 384  # eraser4rag: input budget, window + triples (as in training)
+    rewriter_window_sentences: int = 2  # eraser4rag: sentences per window
+    # eraser4rag: "always" rewrites window by window (default; what the shipped adapter is trained on),
+    # "when-too-long" feeds the whole document unless it exceeds the context (the paper's way)
+    rewriter_windows: str = "always"
+    rewriter_only_private_windows: bool = True  # eraser4rag: other windows are carried through verbatim
     rewriter_max_new_tokens: int = 512  # model erasers: token budget of one rewrite
     reader_k: int = 5  # downstream accuracy: passages given to the reader
     reader_max_new_tokens: int = 32  # downstream accuracy: token budget of one answer
@@ -161,7 +165,14 @@ HELP: dict[str, str] = {
         "(embedded model only); '' or 'none' = untrained base model"
     ),
     "rewriter_max_input_tokens": "eraser4rag: input token budget (document window + linearised triples)",
-    "rewriter_window_sentences": "eraser4rag: sentences per window when a document is long",
+    "rewriter_window_sentences": "eraser4rag: sentences per window",
+    "rewriter_windows": (
+        "eraser4rag: 'always' rewrites sentence-window by sentence-window (what the shipped adapter is "
+        "trained on); 'when-too-long' feeds the whole document unless it exceeds the context (the paper)"
+    ),
+    "rewriter_only_private_windows": (
+        "eraser4rag: send only windows that mention a private triple to the model; others are kept verbatim"
+    ),
     "rewriter_max_new_tokens": "model erasers: token budget of one rewrite",
     "reader_k": "downstream accuracy: retrieved passages given to the reader",
     "reader_max_new_tokens": "downstream accuracy: token budget of one answer",

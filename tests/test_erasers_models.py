@@ -79,7 +79,7 @@ def test_seq2seq_path_on_a_small_t5_built_from_a_config(tmp_path):
     (rewrite,) = eraser.erase(request)
     assert rewrite.eraser == "eraser4rag" and rewrite.original == request.documents[0].text
     notes = " ".join(rewrite.notes)
-    assert "rewritten in" in notes and "windows" in notes  # the long document was windowed, not cut
+    assert "rewritten in" in notes and "window(s)" in notes  # the long document was windowed, not cut
     assert "untrained" in notes
     for edit in rewrite.edits:
         assert rewrite.text[slice(*edit.rewrite_span)] is not None

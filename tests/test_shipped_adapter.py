@@ -16,7 +16,9 @@ def test_the_shipped_adapter_is_small_and_says_how_it_was_trained() -> None:
     assert (SHIPPED_ADAPTER / "tokenizer_config.json").exists()
     assert adapter_size_bytes(SHIPPED_ADAPTER) < 5_000_000  # LoRA + marker rows, no embedding matrix
     card = json.loads((SHIPPED_ADAPTER / "training.json").read_text(encoding="utf-8"))
-    assert card["kind"] == "rl" and card["curve"] and card["settings"]["sft_adapter"]
+    assert card["kind"] in ("sft", "rl") and card["curve"] and card["examples"] > 0
+    assert card["kind"] == "sft" or card["settings"]["sft_adapter"]  # RL starts from an SFT adapter
+    assert "recipe" in card  # data, windows, filter, counts: how to build it again
     files = {p.name for p in SHIPPED_ADAPTER.iterdir()}
     assert not files & {"model.safetensors", "pytorch_model.bin", "optimizer.pt"}
 

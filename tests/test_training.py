@@ -86,3 +86,19 @@ def test_short_rl_run_records_the_paper_reward_and_writes_an_adapter(sft_adapter
 
 def test_penalty_schedule_follows_the_paper() -> None:
     assert [penalty_at(i) for i in (0, 349, 350, 700, 1050, 1400, 5000)] == [20, 20, 25, 30, 35, 40, 40]
+
+
+def test_change_positions_mark_where_the_rewrite_skips_or_adds_text() -> None:
+    from core.training.sft import change_positions
+
+    prompt = [9, 1, 2, 3, 4, 5, 6, 7, 8]  # instruction token, then the document 1..8
+    assert change_positions(prompt, [1, 2, 3, 4, 5, 6, 7, 8]) == []  # a copy decides nothing
+    # 3 and 4 cut: the model must skip at position 2; 99 is new text at position 4
+    assert change_positions(prompt, [1, 2, 5, 6, 99, 7, 8]) == [2, 4]
+
+
+def test_sft_with_the_loss_weighed_on_changes_learns_the_cut(tmp_path) -> None:
+    settings = SftSettings(max_steps=3, learning_rate=1e-3, change_weight=5.0)
+    result = train_sft([(tiny_task(), TARGET)], tmp_path / "weighted", settings)  # TARGET cuts the middle
+    assert result.steps == 3 and result.curve[-1]["loss"] < result.curve[0]["loss"]
+    assert (tmp_path / "weighted" / "adapter_config.json").exists()

@@ -20,7 +20,7 @@ from core.annotation.candidates import (
     generate_candidates,
 )
 from core.annotation.scoring import Scores, score_text
-from core.annotation.tasks import AnnotationTask, tasks_from_request
+from core.annotation.tasks import AnnotationTask, tasks_from_request, window_tasks
 from core.extract.base import Extractor
 from core.settings import Settings
 
@@ -42,9 +42,16 @@ class CandidateRunReport:
 
 
 def tasks_from_retrieval_file(
-    path: Path, extractor: Extractor, ratio: float, seed: int, progress: Progress | None = None
+    path: Path,
+    extractor: Extractor,
+    ratio: float,
+    seed: int,
+    progress: Progress | None = None,
+    window_sentences: int = 0,
 ) -> list[AnnotationTask]:
-    """Tasks of every record of a retrieval JSONL file (each record its own graph and split)."""
+    """Tasks of every record of a retrieval JSONL file (each record its own graph and split):
+    one per document holding a private triple, or with `window_sentences` > 0 one per window of
+    that many sentences that mentions a private triple (`tasks.window_tasks`)."""
     from core.erasers.batch import BatchInputError, build_request, read_records
 
     records = [(n, r) for n, r in read_records(path)]
@@ -55,7 +62,8 @@ def tasks_from_retrieval_file(
     definition = f"random {ratio:.0%} seed {seed}"
     for done, (number, record) in enumerate(records, start=1):
         request = build_request(record, f"{path.name} line {number}", extractor, ratio, seed)  # type: ignore[arg-type]
-        tasks.extend(tasks_from_request(request, batch=path.name, definition=definition))
+        for task in tasks_from_request(request, batch=path.name, definition=definition):
+            tasks.extend(window_tasks(task, window_sentences) if window_sentences > 0 else [task])
         if progress is not None:
             progress(done, len(records))
     return tasks

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.erasers.base import EraseRequest
 from core.filters import PrivacyDefinition
@@ -55,6 +55,43 @@ class AnnotationTask:
         )
         document = Document(self.doc_id, self.title, self.text)
         return EraseRequest(documents=(document,), triples=triples, definition=definition)
+
+
+def window_tasks(task: AnnotationTask, sentences: int) -> list[AnnotationTask]:
+    """One task per private window of a document task (`core.erasers.windows`), cut exactly as
+    `eraser4rag` cuts documents at inference: the rewriter is then trained on the inputs it sees.
+
+    A window's task keeps the global G_pri / G_pub; its g_i,pri / g_i,pub and occurrences are
+    the document's occurrences lying wholly inside the window (offsets moved to the window).
+    """
+    from core.erasers.windows import windows_of
+
+    occurrences = [Triple(h, r, t, task.doc_id, (s, e)) for h, r, t, s, e in task.occurrences]
+    private_keys = set(task.global_private)
+    public_keys = set(task.global_public)
+    tasks = []
+    for number, window in enumerate(windows_of(task.text, sentences, occurrences, private_keys), start=1):
+        text = window.text.strip()
+        if not window.private or not text:
+            continue
+        start = window.span[0] + len(window.text) - len(window.text.lstrip())
+        end = start + len(text)
+        inside = tuple(
+            (h, r, t, s - start, e - start) for h, r, t, s, e in task.occurrences if start <= s and e <= end
+        )
+        keys = {(o[0], o[1], o[2]) for o in inside}
+        tasks.append(
+            replace(
+                task,
+                doc_id=f"{task.doc_id}#w{number}",
+                text=text,
+                private=tuple(sorted(keys & private_keys)),
+                public=tuple(sorted(keys & public_keys)),
+                occurrences=inside,
+                id=None,
+            )
+        )
+    return tasks
 
 
 def text_hash(text: str) -> str:

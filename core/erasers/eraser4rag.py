@@ -10,16 +10,27 @@ give the untrained base model, which the eraser reports as `trained = False` and
 labels "untrained". The shipped adapter belongs to the embedded model only; with another
 `--rewriter-model` the default ("shipped") means no adapter.
 
-Context: the input is the document plus G_pri and G_pub. When that exceeds
-`rewriter_max_input_tokens`, the document is rewritten sentence-window by sentence-window
-(`rewriter_window_sentences`), and each window gets the triples that fit, those sharing
-an entity with the window first; every such cut is written in the rewrite's notes.
-Nothing is truncated silently.
+Windows (`rewriter_windows`, default "always"): the document is rewritten sentence-window
+by sentence-window (`rewriter_window_sentences`) even when it would fit the context, and
+only windows that mention a private triple (`core.erasers.windows`: a private occurrence's
+span, or the tail of a private triple that concerns the document) reach the model
+(`rewriter_only_private_windows`, default true); the others are carried through verbatim,
+and the rewrite's notes say which. This is an engineering choice of the studio, NOT the
+paper's: the paper feeds whole documents to Flan-T5-large. Text that holds nothing private
+is then never put at risk by the model, and a window is a short input for a 135M model.
+The shipped adapter is trained on exactly these windows (`annotate tasks --windows`,
+`benchmarks/build_adapter.sh`; SFT with the loss weighed on the tokens where the rewrite
+departs from the window, since plain SFT taught it to copy). "when-too-long" gives the
+paper's whole-document input back, windowing only documents that exceed
+`rewriter_max_input_tokens`.
+
+Each model input is built by `linearize.fitted_input` (shared with training): the window
+and the global triples that fit, the most related to the window first; every
+cut is written in the rewrite's notes. Nothing is truncated silently.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -29,11 +40,13 @@ from pathlib import Path
 from typing import Any
 
 from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
-from core.erasers.linearize import add_special_tokens, linearize_triple, rewriter_input, select_triples
+from core.erasers.linearize import add_special_tokens, fitted_input, rewriter_input
+from core.erasers.windows import Window, split_sentences, windows_of
 from core.settings import Settings
 from core.types import Document, TripleKey
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+__all__ = ["Eraser4RAGEraser", "load_rewriter", "resolve_adapter", "split_sentences"]
+WINDOW_MODES = ("always", "when-too-long")
 SHIPPED = "shipped"
 SHIPPED_ADAPTER = Path(__file__).resolve().parents[2] / "assets" / "adapters" / "smollm2-135m-eraser4rag"
 NO_ADAPTER = ("", "none")
@@ -101,18 +114,6 @@ def _with_adapter(model: Any, adapter: str) -> Any:
     return PeftModel.from_pretrained(model, adapter)
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences with their trailing whitespace, so that "".join gives the text back."""
-    pieces: list[str] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        pieces.append(text[start : match.end()])
-        start = match.end()
-    if start < len(text):
-        pieces.append(text[start:])
-    return pieces
-
-
 class Eraser4RAGEraser:
     name = "eraser4rag"
 
@@ -121,7 +122,6 @@ class Eraser4RAGEraser:
         self._rewriter = rewriter
         self.adapter = resolve_adapter(settings.rewriter_model, settings.rewriter_adapter)
         self.trained = bool(self.adapter)
-        self._cost_cache: dict[tuple[TripleKey, bool], int] = {}
 
     @property
     def rewriter(self) -> Rewriter:
@@ -155,22 +155,31 @@ class Eraser4RAGEraser:
     ) -> Rewrite:
         started = time.perf_counter()
         notes: list[str] = []
-        windows = self._windows(document.text, notes)
+        windows = self._windows(document, request, notes)
         outputs = []
         for number, window in enumerate(windows, start=1):
-            bare = self._tokens(rewriter_input(window.strip(), (), ()))
-            room = self.settings.rewriter_max_input_tokens - bare
-            selection = select_triples(window, private, public, self._triple_tokens, room)
+            where = f"window {number} of {len(windows)}"
+            if not window.private and self.settings.rewriter_only_private_windows:
+                outputs.append(window.text.strip())
+                continue
+            prompt, selection = fitted_input(
+                window.text.strip(), private, public, self._tokens, self.settings.rewriter_max_input_tokens
+            )
             if selection.note():
-                notes.append(f"window {number} of {len(windows)}: {selection.note()}")
-            prompt = rewriter_input(window.strip(), selection.private, selection.public)
-            output = self._generate(prompt, window)
-            if window.strip() and not output:
+                notes.append(f"{where}: {selection.note()}")
+            output = self._generate(prompt, window.text)
+            if window.text.strip() and not output:
                 notes.append(
-                    f"window {number} of {len(windows)}: the model returned an empty rewrite, so this part "
-                    "is left out; train an adapter (--rewriter-adapter) or use another model"
+                    f"{where}: the model returned an empty rewrite, so this part is left out; "
+                    "train an adapter (--rewriter-adapter) or use another model"
                 )
             outputs.append(output)
+        kept = [n for n, w in enumerate(windows, start=1) if not w.private]
+        if kept and self.settings.rewriter_only_private_windows and len(windows) > 1:
+            notes.append(
+                f"window(s) {', '.join(map(str, kept))} of {len(windows)} mention no private triple: "
+                "carried through verbatim, not sent to the model"
+            )
         text = " ".join(o for o in outputs if o)
         if not self.trained:
             notes.append("untrained: no LoRA adapter (--rewriter-adapter ''/none, or a model the shipped "
@@ -188,36 +197,30 @@ class Eraser4RAGEraser:
         )
 
     def _tokens(self, text: str) -> int:
-        return len(self.rewriter.tokenizer(text, add_special_tokens=True)["input_ids"])
+        """Tokens of a prompt part, counted as training counts them (`common.token_counter`)."""
+        return len(self.rewriter.tokenizer(text, add_special_tokens=False)["input_ids"])
 
-    def _triple_tokens(self, key: TripleKey, private: bool) -> int:
-        cached = self._cost_cache.get((key, private))
-        if cached is None:
-            text = " " + linearize_triple(key, private)
-            cached = len(self.rewriter.tokenizer(text, add_special_tokens=False)["input_ids"])
-            self._cost_cache[(key, private)] = cached
-        return cached
-
-    def _windows(self, text: str, notes: list[str]) -> list[str]:
-        """The whole text when it fits with room for triples, else windows of a few sentences."""
+    def _windows(self, document: Document, request: EraseRequest, notes: list[str]) -> list[Window]:
+        """Sentence windows (each marked private or not), split further where one exceeds the context."""
+        mode = self.settings.rewriter_windows
+        if mode not in WINDOW_MODES:
+            expected = ", ".join(WINDOW_MODES)
+            raise EraserError(f"setting rewriter_windows = {mode!r}: expected one of {expected}")
+        text = document.text
         budget = self.settings.rewriter_max_input_tokens
-        if self._tokens(rewriter_input(text, (), ())) <= budget // 2:
-            return [text]
-        sentences = split_sentences(text)
-        size = max(1, self.settings.rewriter_window_sentences)
-        windows: list[str] = []
-        for start in range(0, len(sentences), size):
-            window = "".join(sentences[start : start + size])
-            windows.extend(self._split_long(window, budget // 2, notes))
-        notes.append(
-            f"document longer than the context: rewritten in {len(windows)} windows of up to {size} sentences"
-        )
-        return windows
+        size = self.settings.rewriter_window_sentences
+        if mode == "when-too-long" and self._tokens(rewriter_input(text, (), ())) <= budget // 2:
+            return [Window((0, len(text)), text, True)]
+        windows = windows_of(text, size, request.triples_of(document.id), request.definition.private)
+        pieces = [piece for window in windows for piece in self._split_long(window, budget // 2, notes)]
+        why = "document longer than the context: " if mode == "when-too-long" else ""
+        notes.append(f"{why}rewritten in {len(pieces)} window(s) of up to {size} sentences")
+        return pieces
 
-    def _split_long(self, window: str, budget: int, notes: list[str]) -> list[str]:
+    def _split_long(self, window: Window, budget: int, notes: list[str]) -> list[Window]:
         tokenizer = self.rewriter.tokenizer
         overhead = self._tokens(rewriter_input("", (), ()))
-        ids = tokenizer(window, add_special_tokens=False)["input_ids"]
+        ids = tokenizer(window.text, add_special_tokens=False)["input_ids"]
         room = max(16, budget - overhead)
         if len(ids) <= room:
             return [window]
@@ -225,7 +228,8 @@ class Eraser4RAGEraser:
             f"a passage of {len(ids)} tokens has no sentence break within the context: "
             f"split every {room} tokens"
         )
-        return [tokenizer.decode(ids[i : i + room]) for i in range(0, len(ids), room)]
+        pieces = (tokenizer.decode(ids[i : i + room]) for i in range(0, len(ids), room))
+        return [Window(window.span, piece, window.private) for piece in pieces]
 
     def _generate(self, prompt: str, window: str) -> str:
         import torch

@@ -5,7 +5,7 @@ A private triple is written `<rsubj> h <rrel> r <robj> t <re>` and a public one
 `<csubj>`). The eight markers are added to the tokenizer as special tokens. The rewriter's
 input is the document followed by the linearised private, then public, triples. When
 they do not fit the model's context, triples that share an entity with the document come
-first, and the caller is told how many were left out.
+first (`select_triples`), and the caller is told how many were left out.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.erasers.mentions import mentions_entity
+from core.erasers.windows import names_entity
 from core.types import TripleKey
 
 PRIVATE_MARKERS = ("<rsubj>", "<rrel>", "<robj>", "<re>")
@@ -65,6 +66,28 @@ def rewriter_input(document: str, private: Sequence[TripleKey], public: Sequence
     )
 
 
+def fitted_input(
+    document: str,
+    private: Iterable[TripleKey],
+    public: Iterable[TripleKey],
+    count_tokens: Callable[[str], int],
+    max_input_tokens: int,
+) -> tuple[str, TripleSelection]:
+    """The rewriter's input for `document` (a whole document or one window) with the triples
+    that fit in `max_input_tokens`, chosen by `select_triples`. The one prompt builder of
+    both the `eraser4rag` eraser and training, so the two always agree."""
+    room = max_input_tokens - count_tokens(rewriter_input(document, (), ()))
+    costs: dict[tuple[TripleKey, bool], int] = {}
+
+    def cost(key: TripleKey, is_private: bool) -> int:
+        if (key, is_private) not in costs:
+            costs[(key, is_private)] = count_tokens(" " + linearize_triple(key, is_private))
+        return costs[(key, is_private)]
+
+    selection = select_triples(document, private, public, cost, room)
+    return rewriter_input(document, selection.private, selection.public), selection
+
+
 def add_special_tokens(tokenizer: Any, model: Any | None = None) -> int:
     """Register the eight markers as special tokens (and grow the embeddings); returns how many were new."""
     added = tokenizer.add_special_tokens(
@@ -87,8 +110,8 @@ class TripleSelection:
             return None
         return (
             f"triples truncated to fit the context: private {len(self.private)} of {self.private_total} "
-            f"kept, public {len(self.public)} of {self.public_total} kept (those sharing an entity "
-            "with the document first)"
+            f"kept, public {len(self.public)} of {self.public_total} kept (the most related to the text "
+            "first)"
         )
 
 
@@ -99,27 +122,34 @@ def select_triples(
     cost: Callable[[TripleKey, bool], int],
     budget: int,
 ) -> TripleSelection:
-    """Triples whose summed `cost(key, is_private)` stays within `budget`.
+    """Triples whose summed `cost(key, is_private)` stays within `budget`, the most related first.
 
-    Private before public (erasing matters more than keeping), and in each set the
-    triples sharing an entity with the document first.
+    Relatedness to the document (`relatedness`): head and tail both named, then the head
+    only, then the tail only, then neither; at each level private before public. (Private
+    first over the whole sets filled a 384-token budget with private triples that merely
+    share a tail such as "architect" and left no public one, so a rewriter never saw what
+    to keep.)
     """
-    private_order = _related_first(document, private)
-    public_order = _related_first(document, public)
+    levels: dict[tuple[int, bool], list[TripleKey]] = {}
+    for is_private, keys in ((True, private), (False, public)):
+        for key in sorted(set(keys)):
+            levels.setdefault((relatedness(document, key), is_private), []).append(key)
     chosen: dict[bool, list[TripleKey]] = {True: [], False: []}
     spent = 0
-    for is_private, order in ((True, private_order), (False, public_order)):
-        for key in order:
-            price = cost(key, is_private)
-            if spent + price <= budget:
-                chosen[is_private].append(key)
-                spent += price
-    return TripleSelection(tuple(chosen[True]), tuple(chosen[False]), len(private_order), len(public_order))
+    for level in (3, 2, 1, 0):
+        for is_private in (True, False):
+            for key in levels.get((level, is_private), []):
+                price = cost(key, is_private)
+                if spent + price <= budget:
+                    chosen[is_private].append(key)
+                    spent += price
+    totals = {flag: sum(len(v) for (_level, p), v in levels.items() if p == flag) for flag in (True, False)}
+    return TripleSelection(tuple(chosen[True]), tuple(chosen[False]), totals[True], totals[False])
 
 
-def _related_first(document: str, keys: Iterable[TripleKey]) -> list[TripleKey]:
-    def related(key: TripleKey) -> bool:
-        return mentions_entity(document, key[0]) or mentions_entity(document, key[2])
-
-    ordered = sorted(set(keys))
-    return [k for k in ordered if related(k)] + [k for k in ordered if not related(k)]
+def relatedness(document: str, key: TripleKey) -> int:
+    """3: head (name or surname) and tail named in the document; 2: the head only; 1: the tail
+    only (a pronoun may stand for the head); 0: neither."""
+    head = names_entity(document, key[0])
+    tail = mentions_entity(document, key[2])
+    return 3 if head and tail else 2 if head else 1 if tail else 0

@@ -14,9 +14,7 @@ from core.annotation.tasks import AnnotationTask
 from core.erasers.linearize import (
     SPECIAL_TOKENS,
     add_special_tokens,
-    linearize_triple,
-    rewriter_input,
-    select_triples,
+    fitted_input,
 )
 
 Point = dict[str, Any]
@@ -89,20 +87,18 @@ def lora_config(
 
 
 def model_input(task: AnnotationTask, tokenizer: Any, max_input_tokens: int) -> str:
-    """The rewriter's input for a task, with the global triples chosen as `eraser4rag` chooses them."""
+    """The rewriter's input for a task (a document or one window of it), with the global triples
+    chosen by the same function `eraser4rag` uses (`fitted_input`)."""
 
-    def tokens(text: str) -> int:
-        return len(tokenizer(text, add_special_tokens=False)["input_ids"])
-
-    room = max_input_tokens - tokens(rewriter_input(task.text, (), ()))
-    selection = select_triples(
-        task.text,
-        task.global_private,
-        task.global_public,
-        lambda key, private: tokens(" " + linearize_triple(key, private)),
-        room,
+    prompt, _selection = fitted_input(
+        task.text.strip(), task.global_private, task.global_public, token_counter(tokenizer), max_input_tokens
     )
-    return rewriter_input(task.text, selection.private, selection.public)
+    return prompt
+
+
+def token_counter(tokenizer: Any) -> Callable[[str], int]:
+    """Tokens of a text without the tokenizer's own special tokens (what the prompt budget counts)."""
+    return lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
 
 def write_run_card(folder: Path, kind: str, settings: Any, curve: list[Point], examples: int) -> None:
