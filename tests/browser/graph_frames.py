@@ -20,6 +20,34 @@ def ready_frame(page, elem: str, timeout_ms: int = 30_000):
     return frame
 
 
+def srcdoc(page, elem: str) -> str:
+    return page.locator(f"#{elem} iframe").get_attribute("srcdoc") or ""
+
+
+def wait_for_rerender(page, elem: str, before: str, timeout_ms: int = 60_000) -> None:
+    """Wait until the graph's srcdoc differs from `before`: the views re-render in a follow-up
+    event after an action's status message, so the message alone does not mean the graph is new."""
+    page.wait_for_function(
+        "([sel, before]) => { const f = document.querySelector(sel);"
+        " return f && f.getAttribute('srcdoc') !== before; }",
+        arg=[f"#{elem} iframe", before],
+        timeout=timeout_ms,
+    )
+
+
+def settled_frame(page, elem: str, quiet_ms: int = 1_000, timeout_ms: int = 30_000):
+    """The graph frame once its srcdoc has stayed the same for `quiet_ms` and it has drawn."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    last = srcdoc(page, elem)
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(quiet_ms)
+        now = srcdoc(page, elem)
+        if now == last:
+            break
+        last = now
+    return ready_frame(page, elem, timeout_ms)
+
+
 def evaluate_in_graph(page, elem: str, expression: str, timeout_ms: int = 30_000) -> Any:
     deadline = time.monotonic() + timeout_ms / 1000
     while True:

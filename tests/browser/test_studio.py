@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.graph_frames import evaluate_in_graph, ready_frame
+from tests.browser.graph_frames import evaluate_in_graph, ready_frame, srcdoc, wait_for_rerender
 
 pytestmark = pytest.mark.browser
 
@@ -20,10 +20,6 @@ def wait_message(page, pattern: str) -> None:
 
 def open_tab(page, name: str) -> None:
     page.get_by_role("tab", name=name).click()
-
-
-def srcdoc(page, elem: str) -> str:
-    return page.locator(f"#{elem} iframe").get_attribute("srcdoc") or ""
 
 
 RED_DASHED_EDGES = (
@@ -64,11 +60,7 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     wait_message(page, r"Marked \(Ada Brook, " + re.escape(relation.lower()))
     expect(page.locator('#rps-triples [data-testid="cell-0-0"]')).to_have_text("private")
 
-    page.wait_for_function(
-        "before => { const f = document.querySelector('#rps-graph iframe');"
-        " return f && f.getAttribute('srcdoc') !== before; }",
-        arg=before,
-    )
+    wait_for_rerender(page, "rps-graph", before)
     after = srcdoc(page, "rps-graph")
     assert '"status":"private"' in after and "#d62728" in after
     assert evaluate_in_graph(page, "rps-graph", RED_DASHED_EDGES) == 1

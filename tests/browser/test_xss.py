@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.graph_frames import ready_frame
+from tests.browser.graph_frames import settled_frame, srcdoc, wait_for_rerender
 
 pytestmark = pytest.mark.browser
 
@@ -35,9 +35,8 @@ def assert_nothing_ran(page) -> None:
 
 def click_everything_in_graph(page, elem: str) -> str:
     """Click every node and select every edge of the graph iframe; returns the panel texts seen."""
-    handle = page.locator(f"#{elem} iframe").element_handle()
-    frame = ready_frame(page, elem)
-    box = handle.bounding_box()
+    frame = settled_frame(page, elem)
+    box = page.locator(f"#{elem} iframe").bounding_box()
     positions = frame.evaluate(
         "() => { const p = window.network.getPositions(); return Object.keys(p).map("
         "id => window.network.canvasToDOM(p[id])); }"
@@ -85,8 +84,10 @@ def test_markup_in_documents_and_entities_never_runs(page, studio_url, artifacts
     expect(page.locator('#rps-triples [data-testid="cell-0-0"]')).not_to_have_text("public")
     page.locator("#rps-mark_entity_choice input").fill("Mallory")
     page.keyboard.press("Enter")
+    graph_before = srcdoc(page, "rps-graph")
     page.locator("#rps-mark_entity").click()
     wait_message(page, r"Marked \d+ more triple")
+    wait_for_rerender(page, "rps-graph", graph_before)
 
     panels = click_everything_in_graph(page, "rps-graph")
     assert "onerror" in panels or "<script>" in panels  # markup reached the panel as text
