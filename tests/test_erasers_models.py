@@ -4,7 +4,7 @@ embedded SmolLM2, and the prompted erasers through the project's OpenAI-compatib
 import pytest
 
 from core.erasers import EraserError, get_eraser
-from core.erasers.eraser4rag import Eraser4RAGEraser, load_rewriter, split_sentences
+from core.erasers.eraser4rag import Eraser4RAGEraser, load_rewriter
 from core.erasers.linearize import (
     SPECIAL_TOKENS,
     add_special_tokens,
@@ -13,6 +13,7 @@ from core.erasers.linearize import (
     rewriter_input,
     select_triples,
 )
+from core.erasers.windows import split_sentences
 from core.llm import LocalChatClient
 from core.models import resolve_local_lm
 from core.openai_server import serve

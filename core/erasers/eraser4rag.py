@@ -41,11 +41,11 @@ from typing import Any
 
 from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
 from core.erasers.linearize import add_special_tokens, fitted_input, rewriter_input
-from core.erasers.windows import Window, split_sentences, windows_of
+from core.erasers.windows import Window, windows_of
 from core.settings import Settings
 from core.types import Document, TripleKey
 
-__all__ = ["Eraser4RAGEraser", "load_rewriter", "resolve_adapter", "split_sentences"]
+__all__ = ["Eraser4RAGEraser", "load_rewriter", "resolve_adapter"]
 WINDOW_MODES = ("always", "when-too-long")
 SHIPPED = "shipped"
 SHIPPED_ADAPTER = Path(__file__).resolve().parents[2] / "assets" / "adapters" / "smollm2-135m-eraser4rag"
