@@ -42,8 +42,15 @@ def echoed_word(generator: Generator) -> str:
 
 
 def test_registry_has_every_defence_of_table3() -> None:
-    assert list(DEFENCES) == ["no_retrieval", "no_protection", "system_prompt", "prompt_guide", "post_mask",
-                              "data_sanitisation", "aback"]
+    assert list(DEFENCES) == [
+        "no_retrieval",
+        "no_protection",
+        "system_prompt",
+        "prompt_guide",
+        "post_mask",
+        "data_sanitisation",
+        "aback",
+    ]
     with pytest.raises(ValueError, match="unknown defence"):
         get_defence("nope")
 

@@ -14,8 +14,22 @@ pytestmark = pytest.mark.slow
 
 def test_cli_writes_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "results.md"
-    code = main(["--n", "2", "--seed", "0", "--k", "1", "--max-new-tokens", "4",
-                 "--defences", "post_mask,aback", "--out", str(out)])
+    code = main(
+        [
+            "--n",
+            "2",
+            "--seed",
+            "0",
+            "--k",
+            "1",
+            "--max-new-tokens",
+            "4",
+            "--defences",
+            "post_mask,aback",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     table = out.read_text()
     for title in ("Boundary 1 (no retrieval)", "Boundary 2 (no protection)", "Post Mask", "ABack"):
@@ -34,8 +48,9 @@ def test_cli_writes_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "| Defence |" in capsys.readouterr().out
 
 
-def test_bad_arguments_fail_clearly(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_arguments_fail_clearly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert main(["--defences", "nope", "--out", str(tmp_path / "x.md")]) == 2
     assert "unknown defence 'nope'" in capsys.readouterr().err
     assert parse_args(["--sweep", "--m", "7"]).m == 7
@@ -53,10 +68,22 @@ def test_markdown_table_marks_undefined_scores() -> None:
     assert "| ABack | n/a | n/a | 10.0 | 50.0 | 0.0 | n/a | 0.30 | 0.25 | n/a | 0 | 0 | – |" in table
     # degenerate share, backtracks, refusals, invented specifics (regenerated answers inventing, per 100
     # regenerated tokens, share of whole answers) and seconds per answer over the answers counted
-    row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25),
-                        backtracks=3, seconds=12.0, answers=4, degenerate=1, refusals=2,
-                        regenerated_answers=2, regenerated_inventing=1, invented_specifics=3,
-                        regenerated_tokens=40, inventing_answers=1)
+    row = DefenceScores(
+        "aback",
+        "ABack",
+        PrivacyScores(0.1, 0.5, 0.0),
+        UtilityScores(0.3, 0.25),
+        backtracks=3,
+        seconds=12.0,
+        answers=4,
+        degenerate=1,
+        refusals=2,
+        regenerated_answers=2,
+        regenerated_inventing=1,
+        invented_specifics=3,
+        regenerated_tokens=40,
+        inventing_answers=1,
+    )
     assert "| 0.30 | 0.25 | 25.0 | 3 | 2 | 1 / 2 | 7.5 | 25.0 | 3.0 |" in markdown_table([row])
 
 
@@ -108,12 +135,28 @@ def test_boundaries_are_reused_only_from_the_same_configuration(tmp_path: Path) 
     from core.aback.metrics import PrivacyScores, UtilityScores
 
     names = (BOUNDARY_1, BOUNDARY_2, "aback")
-    rows = [DefenceScores(name, name.title(), PrivacyScores(0.1 * i, 0.2, 0.0), UtilityScores(0.1, 0.2),
-                          answers=4, degenerate=i) for i, name in enumerate(names)]
+    rows = [
+        DefenceScores(
+            name,
+            name.title(),
+            PrivacyScores(0.1 * i, 0.2, 0.0),
+            UtilityScores(0.1, 0.2),
+            answers=4,
+            degenerate=i,
+        )
+        for i, name in enumerate(names)
+    ]
     config = BenchConfig(n=2, attack="repeat")
     earlier = tmp_path / "earlier.json"
-    earlier.write_text(json.dumps({"config": {**config.__dict__, "defences": list(config.defences)},
-                                   "model": "m", "scores": scores_json(rows)}))
+    earlier.write_text(
+        json.dumps(
+            {
+                "config": {**config.__dict__, "defences": list(config.defences)},
+                "model": "m",
+                "scores": scores_json(rows),
+            }
+        )
+    )
     reused = load_reusable(earlier, config, "m")
     assert [row.defence for row in reused] == [BOUNDARY_1, BOUNDARY_2]
     assert reused[1].privacy.alr == pytest.approx(0.1) and reused[1].degenerate == 1

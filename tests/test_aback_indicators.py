@@ -103,9 +103,15 @@ def test_dedup_follows_the_monitor() -> None:
     from core.aback.monitor import LeakMonitor
 
     # the monitor's normal form keeps "." and leading articles: these are different indicators now
-    unique = deduplicate([Indicator("Acme Corp.", "pii", "llm"), Indicator("ACME  corp", "pii", "llm"),
-                          Indicator("Acme Corp", "organisation", "ner"), Indicator("the clinic", "x", "user"),
-                          Indicator("clinic", "x", "user")])
+    unique = deduplicate(
+        [
+            Indicator("Acme Corp.", "pii", "llm"),
+            Indicator("ACME  corp", "pii", "llm"),
+            Indicator("Acme Corp", "organisation", "ner"),
+            Indicator("the clinic", "x", "user"),
+            Indicator("clinic", "x", "user"),
+        ]
+    )
     texts = [ind.text for ind in unique]
     # "Acme Corp" has the normal form of "ACME  corp", which came first
     assert texts == ["Acme Corp.", "ACME  corp", "the clinic", "clinic"]

@@ -60,9 +60,11 @@ def test_held_back_slice_meets_the_recorded_figures_and_beats_plain_presidio(sli
 
 def test_scorer_counts_half_coverage_both_ways() -> None:
     gold = [GoldSpan("ADDRESS", 0, 10), GoldSpan("PERSON", 20, 30)]
-    predicted = [Detection("x", "ADDRESS", 0, 5, 1.0, "studio"),  # covers half of the address: found
-                 Detection("x", "PERSON", 24, 34, 1.0, "ner"),  # 6 of 10 on gold: correct, finds PERSON
-                 Detection("x", "DATE_TIME", 40, 44, 1.0, "ner")]  # off gold: wrong
+    predicted = [
+        Detection("x", "ADDRESS", 0, 5, 1.0, "studio"),  # covers half of the address: found
+        Detection("x", "PERSON", 24, 34, 1.0, "ner"),  # 6 of 10 on gold: correct, finds PERSON
+        Detection("x", "DATE_TIME", 40, 44, 1.0, "ner"),
+    ]  # off gold: wrong
     scores = SpanScores()
     score_record(gold, predicted, scores)
     assert scores.recall == 1.0 and scores.precision == pytest.approx(2 / 3)
@@ -71,8 +73,9 @@ def test_scorer_counts_half_coverage_both_ways() -> None:
 
 def test_addresses_phones_titles_and_lines(slice_records) -> None:
     detector = get_detector()
-    found = detector.detect("Send it to 77 Halkoaho Street\n Apt. 977\n Assen\n Japan 00436 or call "
-                            "0477 11 28 98.")
+    found = detector.detect(
+        "Send it to 77 Halkoaho Street\n Apt. 977\n Assen\n Japan 00436 or call 0477 11 28 98."
+    )
     kinds = {item.type: item.text for item in found}
     assert kinds["ADDRESS"] == "77 Halkoaho Street\n Apt. 977\n Assen\n Japan 00436"
     assert kinds["PHONE_NUMBER"] == "0477 11 28 98"
@@ -93,7 +96,7 @@ def test_names_in_lowercase_text_are_found_through_a_cased_copy() -> None:
     assert len(cased_copy(text)) == len(text)
     found = get_detector().detect(text)
     assert [(item.text, item.type) for item in found] == [("joshua", "PERSON")]
-    assert text[found[0].start:found[0].end] == "joshua"
+    assert text[found[0].start : found[0].end] == "joshua"
     # text with capitals is analysed as written: no names invented from ordinary words
     assert get_detector().detect("She named him Joshua and they moved.")[0].text == "Joshua"
 
@@ -107,8 +110,10 @@ def test_words_in_capitals_are_read_in_title_case() -> None:
 
 def test_undetected_items_of_a_list_of_names_are_names() -> None:
     text = "They had 4: Malon, Mark, Kaylee and Jennifer. We sell Apples, Pears and Plums."
-    ner = [Detection("Mark", "PERSON", 18, 22, 0.85, "ner"),
-           Detection("Jennifer", "PERSON", 35, 43, 0.85, "ner")]
+    ner = [
+        Detection("Mark", "PERSON", 18, 22, 0.85, "ner"),
+        Detection("Jennifer", "PERSON", 35, 43, 0.85, "ner"),
+    ]
     assert [item.text for item in names_in_lists(text, ner)] == ["Malon", "Kaylee"]
     fruit = [Detection("Apples", "ORGANIZATION", 53, 59, 0.85, "ner")]
     assert names_in_lists(text, fruit) == []  # no names found in that list: nothing is added
@@ -129,8 +134,9 @@ def test_options_drop_types_threshold_and_lists() -> None:
     text = "Maria Lopez paid with 4556601938071755 at Acme Widgets in Lyon."
     default = {item.text: item.type for item in get_detector().detect(text)}
     assert default["4556601938071755"] == "CREDIT_CARD" and "Maria Lopez" in default
-    options = PiiOptions(drop_types=frozenset({"PERSON"}), allow_list=("Lyon",), deny_list=("Widgets",),
-                         min_score=0.9)
+    options = PiiOptions(
+        drop_types=frozenset({"PERSON"}), allow_list=("Lyon",), deny_list=("Widgets",), min_score=0.9
+    )
     custom = {item.text: item.type for item in get_detector(options=options).detect(text)}
     assert "Maria Lopez" not in custom and "Lyon" not in custom
     assert custom["Widgets"] == "DENY_LIST" and custom["4556601938071755"] == "CREDIT_CARD"
@@ -159,7 +165,7 @@ def test_indicators_cli_writes_one_line_per_record_in_order(tmp_path: Path) -> N
     for line in lines:
         for item in line["indicators"]:
             assert set(item) == {"text", "type", "start", "end", "score", "source"}
-            assert line["full_text"][item["start"]:item["end"]] == item["text"]
+            assert line["full_text"][item["start"] : item["end"]] == item["text"]
 
 
 def test_indicators_cli_names_the_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -113,8 +113,10 @@ def test_jsonl_retriever_records_give_queries_and_ctx_documents():
     lines = [
         retriever_line(
             "Where does Mara Voss work?",
-            [{"id": "w1", "title": "Mara Voss", "text": "Mara Voss works for Lindqvist Robotics."},
-             {"title": "Lindqvist", "text": "Lindqvist Robotics is located in Harrow Vale."}],
+            [
+                {"id": "w1", "title": "Mara Voss", "text": "Mara Voss works for Lindqvist Robotics."},
+                {"title": "Lindqvist", "text": "Lindqvist Robotics is located in Harrow Vale."},
+            ],
             ["Lindqvist Robotics"],
         ),
         "",
@@ -136,8 +138,11 @@ def test_jsonl_retriever_records_give_queries_and_ctx_documents():
 
 
 def test_json_single_record_list_of_records_and_list_of_documents():
-    record = {"question": "Where is Lindqvist Robotics?", "answers": ["Harrow Vale"],
-              "ctxs": [{"title": "L", "text": "Lindqvist Robotics is located in Harrow Vale."}]}
+    record = {
+        "question": "Where is Lindqvist Robotics?",
+        "answers": ["Harrow Vale"],
+        "ctxs": [{"title": "L", "text": "Lindqvist Robotics is located in Harrow Vale."}],
+    }
     single = load_bytes("one.json", json.dumps(record).encode(), LIMIT)
     assert [q.id for q in single.queries] == ["one-q0"] and single.queries[0].doc_ids == ("one-q0-d0",)
 
@@ -147,8 +152,10 @@ def test_json_single_record_list_of_records_and_list_of_documents():
 
     docs = [{"title": "A", "text": "Alpha text."}, {"title": "B", "text": "Beta text."}]
     plain = load_bytes("docs.json", json.dumps(docs).encode(), LIMIT)
-    assert [(d.id, d.title, d.text) for d in plain.documents] == [("docs-d0", "A", "Alpha text."),
-                                                                   ("docs-d1", "B", "Beta text.")]
+    assert [(d.id, d.title, d.text) for d in plain.documents] == [
+        ("docs-d0", "A", "Alpha text."),
+        ("docs-d1", "B", "Beta text."),
+    ]
     assert plain.queries == []
 
 
@@ -319,8 +326,12 @@ def test_sample_corpus_loads_with_unique_ids_and_linked_queries():
         assert set(query.doc_ids) <= corpus.document_ids()
         assert query.answers
     text = " ".join(d.text for d in corpus.documents)
-    for fact in ("Mara Voss works for Lindqvist Robotics.", "Lindqvist Robotics is located in Harrow Vale.",
-                 "Mara Voss lives in Harrow Vale.", "Tomas Reyl suffers from asthma."):
+    for fact in (
+        "Mara Voss works for Lindqvist Robotics.",
+        "Lindqvist Robotics is located in Harrow Vale.",
+        "Mara Voss lives in Harrow Vale.",
+        "Tomas Reyl suffers from asthma.",
+    ):
         assert fact in text
 
 

@@ -56,8 +56,7 @@ def test_real_slice_titles_stay_titles_and_leave_the_first_sentence():
     feilden = [text.strip() for text in by_title["Henry Feilden (Conservative politician)"]]
     assert (
         "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party "
-        "politician."
-        in feilden
+        "politician." in feilden
     )
     # titles glued to the first sentence, as the retriever dump has them
     assert any(t.startswith("Gustav Seitz (11 September 1906") for t in by_title["Gustav Seitz"])

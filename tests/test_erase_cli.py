@@ -40,9 +40,11 @@ def test_erase_writes_out_and_metrics_resumes_and_ray_writes_the_same(tmp_path, 
     metrics = json.loads((tmp_path / "out.metrics.json").read_text())
     for key in ("r_pri", "r_pub", "r_connect", "leak_check", "docs_per_s", "D_special", "D_infer"):
         assert key in metrics
-    assert metrics["empty_passages"] == sum(
-        1 for record in originals for ctx in record["ctxs"] if not ctx["text"].strip()
-    ) > 0
+    assert (
+        metrics["empty_passages"]
+        == sum(1 for record in originals for ctx in record["ctxs"] if not ctx["text"].strip())
+        > 0
+    )
     assert metrics["r_pri"] == 0.0 and metrics["r_connect"] == 0.0
     assert metrics["r_pub"] >= 0.7
 
@@ -81,8 +83,19 @@ def test_answer_reports_accuracy_on_original_and_rewritten_passages(tmp_path, ca
     source = tmp_path / "one.jsonl"
     source.write_text(SLICE.read_text().splitlines()[0] + "\n")
     out = tmp_path / "answered.jsonl"
-    args = ["--reader-k", "1", "--reader-max-new-tokens", "4", "erase", str(source), "--out", str(out),
-            "--eraser", "graph-guided", "--answer"]
+    args = [
+        "--reader-k",
+        "1",
+        "--reader-max-new-tokens",
+        "4",
+        "erase",
+        str(source),
+        "--out",
+        str(out),
+        "--eraser",
+        "graph-guided",
+        "--answer",
+    ]
     assert main(args) == 0
     assert "accuracy: original" in capsys.readouterr().out
     metrics = json.loads((tmp_path / "answered.metrics.json").read_text())

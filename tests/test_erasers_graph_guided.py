@@ -82,12 +82,15 @@ def test_repair_cuts_a_planted_path_at_the_excluded_triple_before_the_public_one
 def test_minimum_cut_prefers_any_number_of_excluded_edges_to_one_public_edge():
     public = {("a", "p", "b")}
     excluded = {("b", "x", "c"), ("b", "y", "c"), ("a", "z", "d"), ("d", "w", "c")}
-    definition = PrivacyDefinition(frozenset({("a", "s", "c")}), frozenset(public), frozenset(excluded), (),
-                                   frozenset())
+    definition = PrivacyDefinition(
+        frozenset({("a", "s", "c")}), frozenset(public), frozenset(excluded), (), frozenset()
+    )
     cut = minimum_cut_keys(public | excluded, "a", "c", definition)
     assert cut and not (cut & public)
-    assert cut in ({("b", "x", "c"), ("b", "y", "c"), ("a", "z", "d")}, {("b", "x", "c"), ("b", "y", "c"),
-                                                                         ("d", "w", "c")})
+    assert cut in (
+        {("b", "x", "c"), ("b", "y", "c"), ("a", "z", "d")},
+        {("b", "x", "c"), ("b", "y", "c"), ("d", "w", "c")},
+    )
 
 
 def test_leak_check_is_relation_agnostic_and_knows_surnames():

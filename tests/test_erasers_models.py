@@ -61,15 +61,23 @@ def test_seq2seq_path_on_a_small_t5_built_from_a_config(tmp_path):
 
     tokenizer = _tokenizer()
     config = T5Config(
-        vocab_size=len(tokenizer) + 8, d_model=32, d_ff=64, d_kv=8, num_layers=1, num_heads=2,
-        decoder_start_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.eos_token_id,
+        vocab_size=len(tokenizer) + 8,
+        d_model=32,
+        d_ff=64,
+        d_kv=8,
+        num_layers=1,
+        num_heads=2,
+        decoder_start_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.eos_token_id,
         eos_token_id=tokenizer.eos_token_id,
     )
     T5ForConditionalGeneration(config).save_pretrained(tmp_path)
     tokenizer.save_pretrained(tmp_path)
     load_rewriter.cache_clear()
     settings = _settings(
-        rewriter_model=str(tmp_path), rewriter_max_new_tokens=6, rewriter_max_input_tokens=96,
+        rewriter_model=str(tmp_path),
+        rewriter_max_new_tokens=6,
+        rewriter_max_input_tokens=96,
         rewriter_window_sentences=2,
     )
     eraser = get_eraser("eraser4rag", settings)

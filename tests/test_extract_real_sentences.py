@@ -32,7 +32,6 @@ def extractor() -> SpacyRuleExtractor:
     return SpacyRuleExtractor()
 
 
-
 def test_lifespan_and_a_description_split_into_its_facts(extractor):
     found = keys(
         extractor,

@@ -17,8 +17,6 @@ def extractor() -> SpacyRuleExtractor:
     return SpacyRuleExtractor()
 
 
-
-
 def test_a_quoted_nickname_stays_inside_the_name(extractor):
     found = keys(
         extractor,

@@ -20,7 +20,6 @@ def extractor() -> SpacyRuleExtractor:
     return SpacyRuleExtractor()
 
 
-
 def test_subject_verb_object_and_prepositional_object(extractor):
     found = keys(
         extractor, "Henrik Lindqvist founded Lindqvist Robotics in 2009. John Doe lives in TechVille."

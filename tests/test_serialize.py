@@ -27,30 +27,49 @@ from core.types import Corpus, Document, Query, Triple
 
 # (sentence, head, relation, tail) per document; spans are found in the text, not typed in.
 _DOCS = {
-    "d1": ("Alice works at Acme. Acme is located in Berlin. Alice lives in Berlin.",
-           [("Alice works at Acme.", "Alice", "works at", "Acme"),
+    "d1": (
+        "Alice works at Acme. Acme is located in Berlin. Alice lives in Berlin.",
+        [
+            ("Alice works at Acme.", "Alice", "works at", "Acme"),
             ("Acme is located in Berlin.", "Acme", "located in", "Berlin"),
-            ("Alice lives in Berlin.", "Alice", "lives in", "Berlin")]),
-    "d2": ("Bob knows Carol. Carol knows Dave. Bob manages Dave — über-secret ✓.",
-           [("Bob knows Carol.", "Bob", "knows", "Carol"),
+            ("Alice lives in Berlin.", "Alice", "lives in", "Berlin"),
+        ],
+    ),
+    "d2": (
+        "Bob knows Carol. Carol knows Dave. Bob manages Dave — über-secret ✓.",
+        [
+            ("Bob knows Carol.", "Bob", "knows", "Carol"),
             ("Carol knows Dave.", "Carol", "knows", "Dave"),
-            ("Bob manages Dave", "Bob", "manages", "Dave")]),
+            ("Bob manages Dave", "Bob", "manages", "Dave"),
+        ],
+    ),
 }
 _QUERY = ("q1", "Where did Alice travel?", ("Paris",), ("d1",))
 
 
 def sample_corpus_and_triples() -> tuple[Corpus, list[Triple]]:
     """Two documents, one query, and triples whose spans point at their sentences."""
-    documents = [Document(id=doc_id, title=f"Title {doc_id}", text=text, source=f"{doc_id}.txt")
-                 for doc_id, (text, _) in _DOCS.items()]
+    documents = [
+        Document(id=doc_id, title=f"Title {doc_id}", text=text, source=f"{doc_id}.txt")
+        for doc_id, (text, _) in _DOCS.items()
+    ]
     query_id, query_text, answers, doc_ids = _QUERY
     corpus = Corpus(documents=documents, queries=[Query(query_id, query_text, answers, doc_ids)])
     triples = []
     for doc_id, (text, facts) in _DOCS.items():
         for n, (sentence, head, relation, tail) in enumerate(facts):
             start = text.index(sentence)
-            triples.append(Triple(head, relation, tail, doc_id, (start, start + len(sentence)),
-                                  confidence=0.1 * (n + 1), backend="spacy"))
+            triples.append(
+                Triple(
+                    head,
+                    relation,
+                    tail,
+                    doc_id,
+                    (start, start + len(sentence)),
+                    confidence=0.1 * (n + 1),
+                    backend="spacy",
+                )
+            )
     triples.append(Triple("Alice", "travel to", "Paris", query_id, (0, len(query_text)), 1.0, "llm"))
     return corpus, triples
 
@@ -131,6 +150,7 @@ def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
         for step in path[:-1]:
             target = target[step]
         target[path[-1]] = value
+
     return mutate
 
 
@@ -140,6 +160,7 @@ def _delete(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
         for step in path[:-1]:
             target = target[step]
         del target[path[-1]]
+
     return mutate
 
 

@@ -65,8 +65,9 @@ def test_autosave_writes_only_what_changed_and_restores_it(tmp_path: Path) -> No
         assert restored.marked_private == ws.marked_private and restored.triples == ws.triples
         assert restored.definition == ws.definition  # recomputed from the marks, as it was
         assert restored.extracted_ids == ws.extracted_ids and restored.name == ""
-        assert not Autosaver(repo).restore(Workspace(), session_key(LOCAL_USER, valid_browser_id(None)),
-                                           LOCAL_USER)
+        assert not Autosaver(repo).restore(
+            Workspace(), session_key(LOCAL_USER, valid_browser_id(None)), LOCAL_USER
+        )
         assert not saver.save(ws, "", LOCAL_USER)  # API calls without a page load have no session
 
 
@@ -210,8 +211,11 @@ def test_old_sessions_are_pruned_with_their_rows(tmp_path, capsys) -> None:
 def test_autosave_keeps_every_question_scope_and_its_marks(tmp_path: Path) -> None:
     corpus, triples = sample_corpus_and_triples()
     second = Query("q2", "Who manages Dave?", ("Bob",), ("d2",))
-    ws = Workspace(corpus=Corpus(documents=corpus.documents, queries=[*corpus.queries, second]),
-                   triples=list(triples), extracted_ids={"d1", "d2", "q1", "q2"})
+    ws = Workspace(
+        corpus=Corpus(documents=corpus.documents, queries=[*corpus.queries, second]),
+        triples=list(triples),
+        extracted_ids={"d1", "d2", "q1", "q2"},
+    )
     ws._triples_changed()
     ws.set_scope("q1")
     ws.random_split(1.0, 1, method="uniform")

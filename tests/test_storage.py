@@ -115,7 +115,10 @@ def test_list_and_delete(saved: Repository, db_path: Path) -> None:
     summaries = {s.name: s for s in saved.list_corpora()}
     assert list(summaries) == ["another", "demo"]
     assert (summaries["demo"].documents, summaries["demo"].triples, summaries["demo"].definitions) == (
-        len(corpus.documents), len(triples), 2)
+        len(corpus.documents),
+        len(triples),
+        2,
+    )
     assert summaries["demo"].extractor == "spacy"
     assert summaries["demo"].created_at.tzinfo is not None
     assert saved.list_definitions("demo") == ["empty", "manual"]
@@ -200,8 +203,15 @@ def test_failure_after_partial_writes_rolls_back(saved: Repository, db_path: Pat
 
 
 def test_annotation_review_transitions(saved: Repository) -> None:
-    first = saved.add_annotation("rewrite", "Alice works somewhere.", corpus_name="demo", doc_id="d1",
-                                 prompt="Remove private facts", model="smollm2", metrics={"leaked": 0})
+    first = saved.add_annotation(
+        "rewrite",
+        "Alice works somewhere.",
+        corpus_name="demo",
+        doc_id="d1",
+        prompt="Remove private facts",
+        model="smollm2",
+        metrics={"leaked": 0},
+    )
     second = saved.add_annotation("rewrite", "Bob knows someone.")
     assert [a.status for a in saved.list_annotations()] == ["pending", "pending"]
 
@@ -216,7 +226,11 @@ def test_annotation_review_transitions(saved: Repository) -> None:
     assert (reopened.status, reopened.note) == ("pending", "")
     stored = saved.list_annotations(status="accepted")[0]
     assert (stored.doc_id, stored.prompt, stored.model, stored.metrics) == (
-        "d1", "Remove private facts", "smollm2", {"leaked": 0})
+        "d1",
+        "Remove private facts",
+        "smollm2",
+        {"leaked": 0},
+    )
 
     with pytest.raises(StorageError, match="unknown annotation status 'done'"):
         saved.set_annotation_status(first, "done")

@@ -39,12 +39,18 @@ def build_0001_database(path: Path) -> None:
     now = "2026-11-22 10:00:00.000000"
     with sqlite3.connect(path) as db:
         for corpus_id, name in ((1, "medical"), (2, "demo")):
-            db.execute("INSERT INTO corpora VALUES (?, ?, ?, ?, 'spacy', '{\"extracted_ids\": [\"d1\"]}')",
-                       (corpus_id, name, now, now))
-            db.execute("INSERT INTO documents VALUES (?, ?, 0, 'd1', 'Mara', ?, 'a.txt')",
-                       (corpus_id * 10, corpus_id, "Mara Voss lives in Harrow."))
-            db.execute("INSERT INTO queries VALUES (?, ?, 0, 'q1', 'Where?', '[\"Harrow\"]', '[\"d1\"]')",
-                       (corpus_id * 10, corpus_id))
+            db.execute(
+                "INSERT INTO corpora VALUES (?, ?, ?, ?, 'spacy', '{\"extracted_ids\": [\"d1\"]}')",
+                (corpus_id, name, now, now),
+            )
+            db.execute(
+                "INSERT INTO documents VALUES (?, ?, 0, 'd1', 'Mara', ?, 'a.txt')",
+                (corpus_id * 10, corpus_id, "Mara Voss lives in Harrow."),
+            )
+            db.execute(
+                "INSERT INTO queries VALUES (?, ?, 0, 'q1', 'Where?', '[\"Harrow\"]', '[\"d1\"]')",
+                (corpus_id * 10, corpus_id),
+            )
             for n in range(3):
                 db.execute(
                     "INSERT INTO triples VALUES (?, ?, ?, 'mara voss', 'live in', ?, 'd1', 0, 26, 0.9, ?)",
@@ -267,18 +273,38 @@ def test_a_saved_workspace_is_seen_only_by_its_owner_until_shared(repo: Reposito
 def test_session_autosave_writes_marks_without_rewriting_the_corpus(repo: Repository) -> None:
     corpus, triples = sample_corpus_and_triples()
     definition = sample_definition(triples)
-    repo.save_session("browser-1", LOCAL_USER, corpus=corpus, triples=triples, extractor="spacy",
-                      meta={"extracted_ids": ["d1", "d2", "q1"], "workspace_name": ""},
-                      definitions={"default@q9": definition})
+    repo.save_session(
+        "browser-1",
+        LOCAL_USER,
+        corpus=corpus,
+        triples=triples,
+        extractor="spacy",
+        meta={"extracted_ids": ["d1", "d2", "q1"], "workspace_name": ""},
+        definitions={"default@q9": definition},
+    )
     name = session_corpus_name("browser-1")
     document_ids = table_rows(repo.path, "documents", ["id"])
 
-    repo.save_session("browser-1", LOCAL_USER, corpus=None, triples=[], extractor="", meta={
-        "extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine"}, definitions={"default": definition})
+    repo.save_session(
+        "browser-1",
+        LOCAL_USER,
+        corpus=None,
+        triples=[],
+        extractor="",
+        meta={"extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine"},
+        definitions={"default": definition},
+    )
     assert table_rows(repo.path, "documents", ["id"]) == document_ids  # documents not rewritten
     assert repo.list_definitions(name) == ["default"]  # the stale one is gone
-    repo.save_session("browser-1", LOCAL_USER, corpus=None, triples=[], extractor="", meta={
-        "extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine"}, definitions=None)
+    repo.save_session(
+        "browser-1",
+        LOCAL_USER,
+        corpus=None,
+        triples=[],
+        extractor="",
+        meta={"extracted_ids": ["d1", "d2", "q1"], "workspace_name": "mine"},
+        definitions=None,
+    )
     restored = Workspace()
     restored.load(repo, name)
     assert restored.triples == triples and restored.corpus == corpus
@@ -290,7 +316,8 @@ def test_session_autosave_writes_marks_without_rewriting_the_corpus(repo: Reposi
     repo.add_user("alice", PASSWORD)
     assert not repo.has_session("browser-1", "alice")
     with pytest.raises(StorageError, match="belongs to another user"):
-        repo.save_session("browser-1", "alice", corpus=None, triples=[], extractor="", meta={},
-                          definitions=None)
+        repo.save_session(
+            "browser-1", "alice", corpus=None, triples=[], extractor="", meta={}, definitions=None
+        )
     with pytest.raises(StorageError, match="reserved"):
         repo.save_corpus(name, corpus, triples)

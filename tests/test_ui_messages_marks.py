@@ -60,9 +60,7 @@ def ws() -> Workspace:
     ] + [("d", f"P{i}", "know", f"Q{i}") for i in range(25)]
     workspace.add_text("x", "Same title")
     workspace.add_text("y", "Same title")
-    workspace.triples = [
-        Triple(head=h, relation=r, tail=t, doc_id=d, span=(0, 1)) for d, h, r, t in rows
-    ]
+    workspace.triples = [Triple(head=h, relation=r, tail=t, doc_id=d, span=(0, 1)) for d, h, r, t in rows]
     workspace._triples_changed()
     return workspace
 
@@ -121,8 +119,7 @@ def test_risk_table_lists_each_private_triple_once(ws: Workspace):
 
     key = triple_key("Ada", "work_for", "Zephyr")
     ws.triples += [
-        Triple(head="Ada", relation="work_for", tail="Zephyr", doc_id=d, span=(0, 1))
-        for d in ("e", "f", "g")
+        Triple(head="Ada", relation="work_for", tail="Zephyr", doc_id=d, span=(0, 1)) for d in ("e", "f", "g")
     ]
     ws._triples_changed()
     ws.toggle_private(key)

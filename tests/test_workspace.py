@@ -250,7 +250,11 @@ def test_private_occurrences_lists_each_private_occurrence_once_at_risk_first(ws
 
 def test_triples_table_filters_like_the_graph(ws: Workspace):
     cases = [
-        ("located in", ""), ("Located In", "harrow"), ("located_in", ""), ("", "located in"), ("", "Mara"),
+        ("located in", ""),
+        ("Located In", "harrow"),
+        ("located_in", ""),
+        ("", "located in"),
+        ("", "Mara"),
     ]
     for relation, search in cases:
         rows = ws.triples_table(relation=relation, search=search)

@@ -87,7 +87,8 @@ PLACE_NOUNS = frozenset(
     {
         "city", "town", "village", "municipality", "province", "state", "county", "district", "region",
         "island", "commune", "parish", "suburb", "borough", "farm", "estate", "hamlet", "settlement",
-        "neighbourhood", "neighborhood",
+        "neighbourhood", "neighborhood", "quarter", "canton", "prefecture", "township", "governorate",
+        "oblast", "voivodeship", "arrondissement",
     }
 )  # fmt: skip
 _POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
@@ -279,6 +280,7 @@ class _ChunkRules:
         _merge_quoted_nicknames(doc, self.text)
         _merge_possessive_names(doc, self.text)
         _merge_coordinated_names(doc, self.text)
+        _split_coordinated_institutions(doc)
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
@@ -545,7 +547,7 @@ class _ChunkRules:
                 yield from self._location_triples(obj)
             last_place = None
             age_clauses = [c for c in verb.children if _is_age_clause(c)]
-            prepositions = [*_prepositional_objects(verb, self)]
+            prepositions = [*_prepositional_objects(verb, self)] or self._shared_prepositions(verb)
             prepositions += [
                 found for clause in age_clauses for found in _prepositional_objects(clause, self)
             ]
@@ -594,6 +596,15 @@ class _ChunkRules:
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         continue
                 yield _Candidate(subject, [*words, prep.lower_], pobj)
+
+    def _shared_prepositions(self, verb: Any) -> list[tuple[Any, Any]]:
+        """ "was born and raised in X", "lived and worked in Y": the next verb's place is this one's too."""
+        if _children(verb, {"dobj"}, self):
+            return []
+        following = [c for c in verb.children if c.dep_ == "conj" and c.pos_ == "VERB" and c.i == verb.i + 2]
+        if not following or self.doc[verb.i + 1].lower_ != "and":
+            return []
+        return [(prep, pobj) for prep, pobj in _prepositional_objects(following[0], self)]
 
     def _positions_held(self, noun: Any) -> list[tuple[Any, Any, Any]]:
         """(title noun, preposition, organisation) of "as the president and CEO of X", "as
@@ -658,7 +669,15 @@ class _ChunkRules:
                 pobj
                 for owner in tokens
                 for prep, pobj in _prepositional_objects(owner, self)
-                if prep.lower_ == "in" and self._is_place(pobj)
+                if self._is_place(pobj)
+                and (
+                    prep.lower_ == "in"
+                    or (
+                        prep.lower_ == "of"
+                        and owner.pos_ == "NOUN"
+                        and self._named_compound(owner) is not None
+                    )
+                )
             ),
             None,
         )
@@ -724,12 +743,17 @@ class _ChunkRules:
         """A common-noun object's prepositional entity ("chairs the board of Y" -> chair_board_of)."""
         if self._is_entity_token(obj):
             return
-        for prep, pobj in _prepositional_objects(obj, self):
-            if _lemma(obj) in DEGREE_NOUNS and prep.lower_ in {"in", "of"}:
-                continue  # the degree's field is part of the degree
-            if self._is_entity_token(pobj):
-                noun = [obj.lower_] if prep.lower_ == "of" else []
-                yield _Candidate(subject, [*words, *noun, prep.lower_], pobj)
+        # "studied natural sciences, mainly chemistry at the University of Bern": the apposition's place
+        refinements = [c for c in obj.children if c.dep_ == "appos" and c.pos_ == "NOUN"]
+        for noun in [obj, *refinements]:
+            if self._is_entity_token(noun):
+                continue
+            for prep, pobj in _prepositional_objects(noun, self):
+                if _lemma(noun) in DEGREE_NOUNS and prep.lower_ in {"in", "of"}:
+                    continue  # the degree's field is part of the degree
+                if self._is_entity_token(pobj):
+                    of_noun = [noun.lower_] if prep.lower_ == "of" else []
+                    yield _Candidate(subject, [*words, *of_noun, prep.lower_], pobj)
 
     # -- descriptions ------------------------------------------------------------------------
 
@@ -1265,12 +1289,22 @@ class _ChunkRules:
             if called is not None:
                 return called
             if token.lemma_.lower() in PLACE_NOUNS:  # "the city of Atbara" -> Atbara
+                named_place = self._named_compound(token)
+                if named_place is not None:  # "the Santa Rita district of Yoro" -> Santa Rita
+                    return named_place
                 for prep, pobj in _prepositional_objects(token, self):
                     if prep.lower_ == "of" and self._label(pobj) in PLACE_LABELS:
                         return pobj
             if token.dep_ == "appos" and self._is_entity_token(token.head):
                 return token.head
         return token
+
+    def _named_compound(self, noun: Any) -> Any | None:
+        """The name right before a place noun: "Santa Rita" of "the Santa Rita district"."""
+        for child in noun.children:
+            if child.dep_ == "compound" and child.i == noun.i - 1 and self._label(child) in PLACE_LABELS:
+                return child
+        return None
 
     def _person_antecedent(self, antecedent: Any) -> Any:
         """ "who" is never a place: "a medalist from New Zealand who competed", "a farmer from
@@ -1463,6 +1497,11 @@ class _ChunkRules:
         return None
 
     @staticmethod
+    def _possessive_pronoun(noun: Any) -> Any | None:
+        """ "his" of "His father"."""
+        return next((c for c in noun.children if c.dep_ == "poss" and c.lower_ in PERSON_PRONOUNS), None)
+
+    @staticmethod
     def _is_subject_pronoun(pronoun: Any) -> bool:
         return pronoun.dep_ in SUBJECT_DEPS or (pronoun.dep_ == "poss" and pronoun.head.dep_ in SUBJECT_DEPS)
 
@@ -1475,6 +1514,13 @@ class _ChunkRules:
             return None
         if subjects[0].pos_ == "PRON":
             resolved = self._resolve_pronoun(subjects[0])  # looks only at earlier sentences
+            return resolved[0] if resolved is not None else None
+        owner = self._possessive_pronoun(subjects[0])
+        if owner is not None and subjects[0].lemma_.lower() in KIN_NOUNS and _lemma(root) == "be":
+            # "His father was a policeman named X. He joined ...": a sentence describing the
+            # title person's relative keeps the title person as the topic ("His father joined
+            # the army. He ..." would not: there the father acts and may go on acting)
+            resolved = self._resolve_pronoun(owner)
             return resolved[0] if resolved is not None else None
         argument = self._argument(subjects[0])
         return argument.text if argument is not None else None
@@ -1611,6 +1657,41 @@ def _merge_coordinated_names(doc: Any, text: str) -> None:
     _set_entities(doc, spans, "ORG")
 
 
+def _split_coordinated_institutions(doc: Any) -> None:
+    """ "the University of Bern and University of Lausanne" is two names; the tagger makes one.
+
+    An organisation or place entity holding "and" splits there when both sides carry the same
+    institution word ("University", "College"); "School of Oriental and African Studies" stays.
+    """
+    from spacy.tokens import Span  # spaCy loads with the model, not with this module
+
+    changed, ents = False, []
+    for ent in doc.ents:
+        cut = _institution_cut(ent) if ent.label_ in {"ORG", "FAC", "GPE"} else None
+        if cut is None:
+            ents.append(ent)
+            continue
+        changed = True
+        right_start = cut + 1 + (doc[cut + 1].pos_ == "DET")
+        ents += [
+            Span(doc, ent.start, cut, label=ent.label_),
+            Span(doc, right_start, ent.end, label=ent.label_),
+        ]
+    if changed:
+        doc.ents = ents
+
+
+def _institution_cut(ent: Any) -> int | None:
+    for token in ent:
+        if token.lower_ != "and" or token.i in {ent.start, ent.end - 1}:
+            continue
+        left = {t.lower_ for t in ent.doc[ent.start : token.i]} & _NAMED_PLACE_WORDS
+        right = {t.lower_ for t in ent.doc[token.i + 1 : ent.end]} & _NAMED_PLACE_WORDS
+        if left & right:
+            return token.i
+    return None
+
+
 def _set_entities(doc: Any, spans: list[Any], label: str) -> None:
     """`spans` as entities of `label`; an entity they overlap keeps what lies outside them."""
     if not spans:
@@ -1642,7 +1723,23 @@ def _children(token: Any, deps: set[str], rules: _ChunkRules | None = None) -> l
         if child.dep_ in deps:
             found.append(child)
             found.extend(_true_conjuncts(child, rules))
+            found.extend(c for c in _conjuncts_inside_name(child, rules) if c not in found)
     return found
+
+
+def _conjuncts_inside_name(token: Any, rules: _ChunkRules | None) -> list[Any]:
+    """ "at the University of Bern and University of Lausanne": the parser hangs the second
+    name on "Bern", inside the first name, not on its head."""
+    ent = rules.entity_of.get(token.i) if rules is not None else None
+    if ent is None:
+        return []
+    return [
+        conjunct
+        for inner in ent
+        if inner.i != token.i
+        for conjunct in _true_conjuncts(inner, rules)
+        if conjunct.i >= ent.end
+    ]
 
 
 def _true_conjuncts(first: Any, rules: _ChunkRules | None) -> list[Any]:

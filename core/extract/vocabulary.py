@@ -153,6 +153,12 @@ _AWARD_WORDS = re.compile(
     r"\b(award|prize|medal|order|cross|trophy|honou?r|fellowship|laureate|decoration)s?\b", re.I
 )
 _PARTY_WORD = re.compile(r"\bpart(y|ies)\b", re.I)
+# Joining a school is studying there; joining a company is not (that stays `join`).
+_ENTERING_VERBS = frozenset({"join", "admitted_to", "admit_to", "enter", "matriculate_at", "enrol", "enroll"})
+_SCHOOL_WORDS = re.compile(
+    r"\b(universit\w*|college|school|academy|polytechni\w*|conservato\w*|seminary|gymnasium|lyc[eé]e?|lyceum)\b",
+    re.I,
+)
 
 
 def canonical_relation(relation: str, tail_kind: TailKind = None, tail_text: str = "") -> str:
@@ -172,6 +178,8 @@ def canonical_relation(relation: str, tail_kind: TailKind = None, tail_text: str
         return place_property if tail_kind in {"place", "org", "name"} else name
     if name in {"study", "major_in", "specialize_in", "specialise_in", "read"} and tail_kind == "common":
         return "academic_major"  # "studied law": a field, shared by many; a category value
+    if name in _ENTERING_VERBS and _SCHOOL_WORDS.search(tail_text):
+        return "educated_at"  # "joined the Ecole Polytechnique", "was admitted to the School of Mines"
     mapped = _FIXED.get(name)
     if mapped == "award_received" and not _AWARD_WORDS.search(tail_text):
         return name  # "won the election", "received a letter" are not awards

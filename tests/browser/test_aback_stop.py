@@ -50,8 +50,9 @@ def test_stop_ends_a_running_generation_and_keeps_its_tokens(page, studio_url, a
     if stream.locator(".rps-aback-masked").count() == 0:
         stopped_after = int(re.search(r"Stopped after (\d+)", status.inner_text()).group(1))
         assert stopped_after == kept
-    first_token_s, tokens_per_s, elapsed_s = (float(value) for value in
-                                              SPEED.search(stream.inner_text()).groups())
+    first_token_s, tokens_per_s, elapsed_s = (
+        float(value) for value in SPEED.search(stream.inner_text()).groups()
+    )
     assert 0 < first_token_s <= elapsed_s
     assert tokens_per_s > 0
     assert page.locator("#rps-aback_answers").inner_text().strip() == "Baselines run after ABack."
