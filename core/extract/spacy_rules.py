@@ -42,10 +42,12 @@ from core.extract.vocabulary import (
     KIN_NOUNS,
     MALE_NOUNS,
     NON_OCCUPATION_ADJECTIVES,
+    PERSONAL_HONORIFICS,
     RELATIONAL_NOUNS,
     canonical_relation,
     is_demonym,
     is_person_noun,
+    title_relation,
 )
 from core.types import Triple
 
@@ -307,6 +309,8 @@ class _ChunkRules:
         yield from self._lifespan_candidates()
         yield from self._native_name_candidates()
         yield from self._located_in_candidates()
+        yield from self._relative_named_after_copula_candidates()
+        yield from self._title_before_name_candidates()
         for token in self.doc:
             if token.i in self.in_parentheses:
                 continue
@@ -457,6 +461,79 @@ class _ChunkRules:
     def _token_at(self, char: int) -> Any | None:
         span = self.doc.char_span(char, char + 1, alignment_mode="expand")
         return span[0] if span is not None and len(span) else None
+
+    # -- titles before names ----------------------------------------------------------------
+
+    def _title_before_name_candidates(self) -> Iterator[_Candidate]:
+        """ "by Governor Clarence D. Martin" -> position_held Governor; "Captain Raginis" -> military_rank."""
+        for ent in self.doc.ents:
+            if ent.label_ != "PERSON":
+                continue
+            start = ent.start
+            while start > 0 and self.doc[start - 1].lower_ in PERSONAL_HONORIFICS:
+                start -= 1  # "General Sir Ian Hamilton"
+            first = start
+            while first > 0 and self._is_title_word(self.doc[first - 1]) and start - first < 3:
+                first -= 1
+            if first == start:
+                continue
+            words = [t.text for t in self.doc[first:start] if t.lower_ not in PERSONAL_HONORIFICS]
+            relation = title_relation(words[-1].lower())
+            if relation is None or first in self.in_parentheses:
+                continue
+            person = self._argument(self.doc[ent.end - 1])
+            if person is not None:
+                title = Argument(" ".join(words), False, kind="common", token=first)
+                yield _Candidate(replace(person, kind="person"), [], title, relation=relation)
+
+    def _is_title_word(self, token: Any) -> bool:
+        return (
+            token.text[:1].isupper()
+            and token.i not in self.entity_of
+            and title_relation(token.lower_) is not None
+        )
+
+    # -- relatives ---------------------------------------------------------------------------
+
+    def _relative_named_after_copula_candidates(self) -> Iterator[_Candidate]:
+        """ "His biological father was noted stage and film actor Richard Hart" -> father, occupation.
+
+        Read off the words, since the small parser takes "noted" for the verb: a possessed
+        kinship noun, "was"/"is", then only descriptive words up to a person's name that ends
+        the clause. The last noun before the name is the relative's occupation.
+        """
+        for kin in self.doc:
+            owner = next((c for c in kin.children if c.dep_ == "poss"), None)
+            if owner is None or kin.lemma_.lower() not in KIN_NOUNS or kin.tag_ == "NNS":
+                continue
+            copula = kin.i + 1
+            if copula >= len(self.doc) or self.doc[copula].lower_ not in {"was", "is"}:
+                continue
+            name_start = copula + 1
+            while name_start < len(self.doc) and self._describes_a_name(self.doc[name_start]):
+                name_start += 1
+            ent = self.entity_of.get(name_start) if name_start < len(self.doc) else None
+            if (
+                ent is None
+                or ent.label_ != "PERSON"
+                or ent.start != name_start
+                or not self._ends_clause(ent.end)
+            ):
+                continue
+            named = self.doc[ent.end - 1]
+            yield _Candidate(owner, [kin.lower_], named)
+            described = self.doc[name_start - 1]
+            if described.pos_ == "NOUN" and is_person_noun(described.lower_):
+                value = Argument(described.lower_, False, kind="common", token=described.i)
+                yield _Candidate(named, [], value, relation="occupation")
+
+    def _describes_a_name(self, token: Any) -> bool:
+        return token.i not in self.entity_of and (
+            token.tag_ in {"DT", "JJ", "NN", "NNS", "CC", "VBN", "HYPH"} and token.text[:1].islower()
+        )
+
+    def _ends_clause(self, index: int) -> bool:
+        return index >= len(self.doc) or self.doc[index].text in {".", ",", ";", "(", ":"}
 
     # -- places ----------------------------------------------------------------------------
 
@@ -1017,10 +1094,25 @@ class _ChunkRules:
             return
         if head.i in self.in_parentheses or (appos.dep_ == "appos" and head.dep_ == "poss"):
             return
+        if appos.lemma_.lower() in KIN_NOUNS and self._label(head) in PLACE_LABELS:
+            # "born in Los Angeles, the son of X": the son is the clause's subject, not the city
+            yield from self._kin_of_clause_subject(head, appos)
+            return
         subject = self._argument(head)
         if subject is None:
             return
         yield from self._describe(subject, appos)
+
+    def _kin_of_clause_subject(self, place: Any, kin: Any) -> Iterator[_Candidate]:
+        verb = place.head
+        while verb.pos_ not in {"VERB", "AUX"} and verb.head.i != verb.i:
+            verb = verb.head
+        subjects = self._subjects(verb) if verb.pos_ in {"VERB", "AUX"} else []
+        if len(subjects) != 1:
+            return
+        subject = self._argument(subjects[0])
+        if subject is not None and subject.kind == "person":
+            yield from self._describe(subject, kin)
 
     def _called(self, noun: Any) -> Any | None:
         """ "a senior policeman named Pierre Combes Mathieu" -> the name's token."""
@@ -1516,7 +1608,8 @@ class _ChunkRules:
             resolved = self._resolve_pronoun(subjects[0])  # looks only at earlier sentences
             return resolved[0] if resolved is not None else None
         owner = self._possessive_pronoun(subjects[0])
-        if owner is not None and subjects[0].lemma_.lower() in KIN_NOUNS and _lemma(root) == "be":
+        described = _lemma(root) == "be" or subjects[0].tag_ == "NNS"  # "His parents divorced": no "he"
+        if owner is not None and subjects[0].lemma_.lower() in KIN_NOUNS and described:
             # "His father was a policeman named X. He joined ...": a sentence describing the
             # title person's relative keeps the title person as the topic ("His father joined
             # the army. He ..." would not: there the father acts and may go on acting)

@@ -396,3 +396,33 @@ def is_person_noun(word: str) -> bool:
     if lower in _NOT_PERSON_NOUNS or lower.endswith("ment"):
         return False
     return lower.endswith(_AGENT_ENDINGS)
+
+
+# Titles written before a name ("Governor Clarence D. Martin", "Captain Raginis"): the relation
+# they state. "Sir", "Dr" and the like are honorifics, no position; "Father", "Sister" are kin.
+_TITLE_RELATIONS = {
+    **dict.fromkeys(
+        _words(
+            """president vice-president governor senator congressman congresswoman mayor premier
+            chancellor minister secretary ambassador judge justice bishop archbishop cardinal pope
+            rabbi imam commissioner councillor councilor alderman sheriff"""
+        ),
+        "position_held",
+    ),
+    **dict.fromkeys(
+        _words(
+            """general colonel major captain lieutenant sergeant corporal admiral commodore brigadier
+            commander marshal"""
+        ),
+        "military_rank",
+    ),
+    **dict.fromkeys(
+        _words("duke duchess earl count countess baron baroness marquess marquis viscount"), "noble_title"
+    ),
+}
+PERSONAL_HONORIFICS = _words("sir dame dr dr. mr mr. mrs mrs. ms ms. saint st. reverend rev. lord lady")
+
+
+def title_relation(word: str) -> str | None:
+    """The relation a title before a name states ("captain" -> military_rank), else None."""
+    return _TITLE_RELATIONS.get(word.casefold())
