@@ -55,6 +55,19 @@ PROPERTIES = frozenset(
         "academic_degree",
         "academic_major",
         "participant_in",
+        "sport",
+        "military_rank",
+        "noble_title",
+        "genre",
+        "publication_date",
+        "country_of_origin",
+        "director",
+        "cast_member",
+        "screenwriter",
+        "producer",
+        "composer",
+        "author",
+        "performer",
     }
 )
 
@@ -178,6 +191,8 @@ def canonical_relation(relation: str, tail_kind: TailKind = None, tail_text: str
         return place_property if tail_kind in {"place", "org", "name"} else name
     if name in {"study", "major_in", "specialize_in", "specialise_in", "read"} and tail_kind == "common":
         return "academic_major"  # "studied law": a field, shared by many; a category value
+    if name in {"compete_in", "play", "participate_in"} and names_a_sport(tail_text):
+        return "sport"  # "competed in alpine skiing", "played cricket"
     if name in _ENTERING_VERBS and _SCHOOL_WORDS.search(tail_text):
         return "educated_at"  # "joined the Ecole Polytechnique", "was admitted to the School of Mines"
     mapped = _FIXED.get(name)
@@ -426,3 +441,20 @@ PERSONAL_HONORIFICS = _words("sir dame dr dr. mr mr. mrs mrs. ms ms. saint st. r
 def title_relation(word: str) -> str | None:
     """The relation a title before a name states ("captain" -> military_rank), else None."""
     return _TITLE_RELATIONS.get(word.casefold())
+
+
+# Sports, as Wikidata names them ("competed in alpine skiing" -> sport).
+_SPORT_NAMES = _words(
+    """baseball basketball football soccer cricket tennis golf hockey rugby volleyball handball
+    boxing wrestling cycling skiing swimming rowing fencing snooker darts badminton squash lacrosse
+    softball netball polo judo karate taekwondo athletics bobsleigh curling motorsport"""
+) | {
+    "american football", "canadian football", "australian rules football", "gaelic football",
+    "association football", "ice hockey", "field hockey", "table tennis", "water polo",
+    "rugby union", "rugby league", "alpine skiing", "cross-country skiing", "ski jumping",
+    "figure skating", "speed skating", "beach volleyball", "horse racing", "auto racing",
+}  # fmt: skip
+
+
+def names_a_sport(text: str) -> bool:
+    return text.casefold().strip() in _SPORT_NAMES
