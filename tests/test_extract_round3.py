@@ -41,8 +41,10 @@ def test_a_nickname_does_not_take_the_honorifics_before_it(extractor):
         'Lone District of Biliran, described as a "good piano player and singer."',
         title="Gretchen Espina",
     )
-    assert triple_key("Gretchen Espina", "father", 'Rogelio "Roger" J. Espina') in found
-    assert not any("congressman" in node for node in nodes(found))
+    father = 'Rogelio "Roger" J. Espina'
+    assert triple_key("Gretchen Espina", "father", father) in found
+    assert not any("congressman" in node for node, _, _ in found)  # no part of a name
+    assert triple_key(father, "position_held", "Congressman") in found  # a title before the name
 
 
 def test_hyphenated_titles_are_read_whole_and_a_coordination_shares_its_of(extractor):

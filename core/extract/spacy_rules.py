@@ -49,6 +49,7 @@ from core.extract.vocabulary import (
     is_person_noun,
     title_relation,
 )
+from core.extract.works import describe_work, is_work_noun
 from core.types import Triple
 
 NAMED_LABELS = {
@@ -162,6 +163,13 @@ _NAMED_PLACE_WORDS = _ORGANISATION_WORDS | {
     "theatre", "theater", "hospital", "cathedral", "chapel", "abbey", "hall", "college", "school",
     "church", "infirmary", "academy", "gallery", "park", "gardens", "stadium", "inn", "arms",
 }  # fmt: skip
+# Title qualifiers of things that are no person: "Perfume (Japanese band)", "Foo (TV series)".
+_THING_QUALIFIERS = {
+    "band", "group", "company", "magazine", "newspaper", "ship", "horse", "river", "mountain", "village",
+    "town", "city", "county", "district", "surname", "name", "disambiguation", "genus", "species",
+    "franchise", "character", "software", "website", "organisation", "organization", "school",
+    "university", "station", "building", "team", "club", "party", "tv",
+}  # fmt: skip
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
@@ -195,6 +203,11 @@ class DocumentContext:
     genders: dict[str, str] = field(default_factory=dict)
     surnames: set[str] = field(default_factory=set)
     title_person: str | None = None
+
+    @property
+    def title_name(self) -> str:
+        """ "Orion's Belt (film)" -> "Orion's Belt"."""
+        return _TITLE_QUALIFIER.sub("", self.title).strip()
 
     def add_name(self, text: str, label: str, end_char: int) -> None:
         if text not in self.labels:
@@ -256,8 +269,11 @@ def title_person(title: str, text: str) -> str | None:
     is no person's name.
     """
     name = _TITLE_QUALIFIER.sub("", title or "").strip()
+    qualifier = (title or "")[len(name) :].strip(" ()").casefold()
+    if any(is_work_noun(word) or word in _THING_QUALIFIERS for word in re.findall(r"[\w']+", qualifier)):
+        return None  # "The Cold Deck (film)", "Perfume (Japanese band)": no person
     words = name.split()
-    if not 2 <= len(words) <= 5:
+    if not 2 <= len(words) <= 5 or words[0] in {"The", "A", "An"}:
         return None
     if not all(_NAME_WORD.match(w) or w in _CONNECTORS for w in words):
         return None
@@ -288,6 +304,11 @@ class _ChunkRules:
             for i in range(ent.start, ent.end):
                 self.entity_of[i] = ent
         self.in_parentheses = self._parenthesised_tokens()
+        title_name = context.title_name
+        multiword = len(title_name.split()) > 1  # a one-word title names too many things to trust
+        self.title_spans = [
+            (m.start(), m.end()) for m in re.finditer(re.escape(title_name), self.text) if multiword
+        ]
         self.segment_starts: dict[int, int] = {}  # a listed description's noun -> its first word
         self.mentions_by_sentence: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
         self._register_mentions()
@@ -848,9 +869,17 @@ class _ChunkRules:
                 continue  # one person is no "fortified defense positions": the parser joined another phrase
             segment_start = self.segment_starts.get(described.i, described.i)
             modifiers = [*described.lefts, *self.doc[segment_start : described.i]]
-            for token in dict.fromkeys(modifiers):
-                yield from self._modifier_facts(subject, token, person, done_entities)
             lemma = described.lemma_.lower()
+            work = not person and is_work_noun(lemma)
+            for token in dict.fromkeys(modifiers):
+                for fact in self._modifier_facts(subject, token, person, done_entities):
+                    yield (
+                        replace(fact, relation="country_of_origin")
+                        if work and fact.relation == "country"
+                        else fact
+                    )
+            if work:
+                yield from self._work_facts(subject, described, min([described.i, *(t.i for t in modifiers)]))
             value = self._occupation_argument(described)
             shared = self._shared_head(described, siblings or described_nouns) if person else None
             if shared is not None:  # "management and IT consultant" -> management consultant
@@ -867,7 +896,7 @@ class _ChunkRules:
                 occupational = False  # "a critic of X, Marxism and social policy": the parser's conjunct
             if person and occupational and not self._of_a_person(described):
                 yield _Candidate(subject, [], value, relation="occupation")
-            elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS:
+            elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS and not work:
                 yield _Candidate(subject, [], value, relation="instance_of")
             # a title keeps its words ("vice-president of", "assistant editor of"); "younger son of" is son_of
             hyphenated = self.doc[_hyphenated_start(self.doc, described.i) : described.i + 1].text.lower()
@@ -883,6 +912,37 @@ class _ChunkRules:
             if person and not own:  # "a co-founder and president of the Chamber": the "of" is shared
                 for _, prep, pobj in held:
                     yield _Candidate(subject, [title, prep.lower_], pobj)
+
+    def _work_facts(self, work: Argument, noun: Any, start: int) -> Iterator[_Candidate]:
+        """ "a 1917 American silent Western film" -> publication_date, genre, instance_of."""
+        tokens = list(self.doc[start : noun.i + 1])
+        skipped = [self._outside_work_kind(t) for t in tokens]
+        described = describe_work([t.text for t in tokens], len(tokens) - 1, skipped)
+        if described.year is not None:
+            year = tokens[described.year]
+            yield _Candidate(
+                work, [], Argument(year.text, True, kind="date", token=year.i), "publication_date"
+            )
+        for genre_start, genre_end in described.genres:
+            text = self.doc[start + genre_start : start + genre_end].text
+            yield _Candidate(
+                work, [], Argument(text, False, kind="common", token=start + genre_start), "genre"
+            )
+        if described.kind and (len(described.kind) > 1 or noun.i == tokens[described.kind[-1]].i):
+            text = " ".join(tokens[i].text for i in described.kind)
+            yield _Candidate(work, [], Argument(text, False, kind="common", token=noun.i), "instance_of")
+
+    def _outside_work_kind(self, token: Any) -> bool:
+        """Articles, nationalities, names and praise words are no part of a work's kind."""
+        ent = self.entity_of.get(token.i)
+        if ent is not None and ent.label_ not in {"DATE", "CARDINAL"}:
+            return True
+        return (
+            (token.pos_ in {"DET", "PRON", "ADV", "PUNCT"} and token.text != "-")
+            or token.lower_ in DEMONYMS
+            or token.lower_ in NON_OCCUPATION_ADJECTIVES
+            or token.pos_ == "PROPN"
+        )
 
     def _shared_head(self, noun: Any, nouns: Sequence[Any]) -> Any | None:
         """The person noun that `noun` shares in "a management and IT consultant", "an Israeli
@@ -1290,6 +1350,9 @@ class _ChunkRules:
                 return None
             name, label = resolved
             return Argument(name, True, from_pronoun=True, kind=_kind_of_label(label), token=token.i)
+        titled = self._title_thing_at(token)
+        if titled is not None:  # "Orion's Belt", "Europe '51": the title, whatever the tagger cut
+            return Argument(titled, True, kind="org", token=token.i)
         start, end = self._phrase_bounds(token)
         text = self.doc[start:end].text.strip()
         if not text or not text[:1].isalnum():
@@ -1320,6 +1383,13 @@ class _ChunkRules:
         if not self._is_specific_noun(token, start, end):
             return None
         return Argument(text, False, kind="common", token=token.i)
+
+    def _title_thing_at(self, token: Any) -> str | None:
+        """The passage's title (a work, a band, a place: no person) when `token` is part of it."""
+        if token.pos_ != "PROPN" or self.context.title_person:
+            return None
+        name = self.context.title_name
+        return next((name for start, end in self.title_spans if start <= token.idx < end), None)
 
     def _is_specific_noun(self, token: Any, start: int, end: int) -> bool:
         """A common noun worth a graph node: not generic, not a bare plural, not a number word."""
