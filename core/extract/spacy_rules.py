@@ -170,6 +170,8 @@ _THING_QUALIFIERS = {
     "franchise", "character", "software", "website", "organisation", "organization", "school",
     "university", "station", "building", "team", "club", "party", "tv",
 }  # fmt: skip
+# Units of a university: "School of ...", "Department of ...".
+_UNIT_WORDS = frozenset({"school", "department", "faculty", "institute", "college", "centre", "center"})
 _CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
@@ -332,6 +334,8 @@ class _ChunkRules:
         yield from self._located_in_candidates()
         yield from self._relative_named_after_copula_candidates()
         yield from self._title_before_name_candidates()
+        yield from self._fronted_description_candidates()
+        yield from self._institution_part_candidates()
         for token in self.doc:
             if token.i in self.in_parentheses:
                 continue
@@ -483,6 +487,25 @@ class _ChunkRules:
         span = self.doc.char_span(char, char + 1, alignment_mode="expand")
         return span[0] if span is not None and len(span) else None
 
+    # -- fronted descriptions ---------------------------------------------------------------
+
+    def _fronted_description_candidates(self) -> Iterator[_Candidate]:
+        """ "A member of the Komeito Party, he was elected ...", "An attorney by trade, he served ..."."""
+        for sentence in self.sentences:
+            first = sentence[0]
+            if first.lower_ not in {"a", "an"}:
+                continue
+            comma = next((t for t in sentence if t.text == ","), None)
+            if comma is None or comma.i + 1 >= sentence.end:
+                continue
+            subject_token = self.doc[comma.i + 1]
+            if subject_token.dep_ not in SUBJECT_DEPS or subject_token.pos_ not in {"PRON", "PROPN"}:
+                continue
+            described = [t for t in self.doc[first.i : comma.i] if t.pos_ == "NOUN" and t.head.i >= comma.i]
+            subject = self._argument(subject_token)
+            if len(described) == 1 and subject is not None and subject.kind == "person":
+                yield from self._describe(subject, described[0], follow=False)
+
     # -- titles before names ----------------------------------------------------------------
 
     def _title_before_name_candidates(self) -> Iterator[_Candidate]:
@@ -584,6 +607,29 @@ class _ChunkRules:
             yield _Candidate(
                 self._entity_argument(inner), [], self._entity_argument(outer), relation="located_in"
             )
+
+    def _institution_part_candidates(self) -> Iterator[_Candidate]:
+        """ "the School of Oriental and African Studies (SOAS), University of London" -> part_of;
+        "the University of Oslo, Department of Geosciences" -> the department is part of it."""
+        ents = [e for e in self.doc.ents if e.label_ in {"ORG", "FAC"}]
+        for inner, outer in pairwise(ents):
+            between = self.doc[inner.end : outer.start]
+            if self._has_abbreviation(between):
+                between = self.doc[self._closing_paren(inner.end) + 1 : outer.start]
+            if [t.text for t in between] != [","] or inner.end - 1 in self.in_parentheses:
+                continue
+            inner_words, outer_words = self._name_words(inner), self._name_words(outer)
+            if outer_words[:1] == ["university"] and set(inner_words) & _UNIT_WORDS:
+                yield _Candidate(self._entity_argument(inner), [], self._entity_argument(outer), "part_of")
+            elif inner_words[:1] == ["university"] and outer_words[:1] and outer_words[0] in _UNIT_WORDS:
+                yield _Candidate(self._entity_argument(outer), [], self._entity_argument(inner), "part_of")
+
+    def _has_abbreviation(self, between: Any) -> bool:
+        return len(between) >= 3 and between[0].text == "(" and self._closing_paren(between[0].i) is not None
+
+    def _name_words(self, ent: Any) -> list[str]:
+        start, end = self._entity_bounds(ent)
+        return [t.lower_ for t in self.doc[start:end]]
 
     def _ends_a_list(self, start: int) -> bool:
         """Names and commas from `start` on reach an "and"/"or" before another name: a list."""
@@ -1117,9 +1163,17 @@ class _ChunkRules:
             or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
             or (self.doc[start].lower_ in DEMONYMS and not _names_a_field(self.doc[start]))
             or self.doc[start].lower_ == "born"  # "Canadian-born fisheries scientist"
+            or self._graded_adjective(self.doc[start])
         ):
             start += 1
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
+
+    @staticmethod
+    def _graded_adjective(token: Any) -> bool:
+        """ "tactically versatile": an adverb and the adjective it grades judge, they name no occupation."""
+        if token.pos_ == "ADV":
+            return True
+        return token.pos_ == "ADJ" and any(c.dep_ == "advmod" and c.i < token.i for c in token.children)
 
     def _listed_occupation(self, noun: Any) -> Argument:
         """A listed description's words without determiners, demonyms, names and "former"."""
@@ -1825,6 +1879,7 @@ def _split_coordinated_institutions(doc: Any) -> None:
 
     An organisation or place entity holding "and" splits there when both sides carry the same
     institution word ("University", "College"); "School of Oriental and African Studies" stays.
+    A university's name followed by ", Department of ..." splits before the unit.
     """
     from spacy.tokens import Span  # spaCy loads with the model, not with this module
 
@@ -1846,7 +1901,12 @@ def _split_coordinated_institutions(doc: Any) -> None:
 
 def _institution_cut(ent: Any) -> int | None:
     for token in ent:
-        if token.lower_ != "and" or token.i in {ent.start, ent.end - 1}:
+        if token.text not in {"and", ","} or token.i in {ent.start, ent.end - 1}:
+            continue
+        if token.text == ",":  # "the University of Oslo, Department of Geosciences": a unit of it
+            left = {t.lower_ for t in ent.doc[ent.start : token.i]}
+            if "university" in left and ent.doc[token.i + 1].lower_ in _UNIT_WORDS:
+                return token.i
             continue
         left = {t.lower_ for t in ent.doc[ent.start : token.i]} & _NAMED_PLACE_WORDS
         right = {t.lower_ for t in ent.doc[token.i + 1 : ent.end]} & _NAMED_PLACE_WORDS

@@ -281,7 +281,7 @@ GENERIC_NOUNS = _words(
     latter beginning start front back top bottom middle centre center thousands hundreds dozens
     millions death birth much little more less enough plenty retirement childhood youth adulthood
     marriage divorce graduation favor favour spite behalf lieu regard respect east west north south
-    northeast northwest southeast southwest round rounds"""
+    northeast northwest southeast southwest round rounds trade profession vocation"""
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
