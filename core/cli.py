@@ -94,11 +94,16 @@ def _print_input_errors(errors: list[InputError], skipped: bool) -> None:
         for record_error in error.errors:
             print(f"error: {record_error}", file=sys.stderr)
         if skipped:
-            print(f"{error.file}: loaded its {error.good_records} good record(s) of {error.total_records}",
-                  file=sys.stderr)
+            print(
+                f"{error.file}: loaded its {error.good_records} good record(s) of {error.total_records}",
+                file=sys.stderr,
+            )
         elif error.good_records:
-            print(f"{error.file}: refused; rerun with --skip-bad to load its {error.good_records} good "
-                  f"record(s) of {error.total_records}", file=sys.stderr)
+            print(
+                f"{error.file}: refused; rerun with --skip-bad to load its {error.good_records} good "
+                f"record(s) of {error.total_records}",
+                file=sys.stderr,
+            )
 
 
 def _print_graph_per_question(workspace: Workspace) -> None:
@@ -113,8 +118,10 @@ def _print_graph_per_question(workspace: Workspace) -> None:
     workspace.set_scope(None)
     mean_nodes = sum(n for n, _ in sizes) / len(sizes)
     mean_keys = sum(k for _, k in sizes) / len(sizes)
-    print(f"{len(scopes)} retrieval sets: one graph each, on average {mean_nodes:.1f} entities and "
-          f"{mean_keys:.1f} distinct triples")
+    print(
+        f"{len(scopes)} retrieval sets: one graph each, on average {mean_nodes:.1f} entities and "
+        f"{mean_keys:.1f} distinct triples"
+    )
 
 
 def _load_workspace(name: str, settings: Settings) -> Workspace:
@@ -163,8 +170,9 @@ def cmd_split(args: argparse.Namespace, settings: Settings) -> int:
         workspace.random_split(ratio, seed, method)
         _print_definition_and_risk(workspace, args.show)
     stored = workspace.save_definitions(repo, how)
-    print(f"stored {stored} privacy definition(s) ({method} split, ratio {ratio}, seed {seed}) "
-          f"in {settings.db}")
+    print(
+        f"stored {stored} privacy definition(s) ({method} split, ratio {ratio}, seed {seed}) in {settings.db}"
+    )
     return 0
 
 
@@ -185,12 +193,16 @@ def _print_per_question(workspace: Workspace, definitions: dict, show: int) -> N
             connects.append(value)
         if len(lines) < show:
             question = workspace.retrieval_set().query.text  # type: ignore[union-attr]
-            lines.append(f"  {query_id}: private {len(definition.private)}, public {len(definition.public)}, "
-                         f"excluded {len(definition.excluded)}, risks {len(risks)}  ({question})")
+            lines.append(
+                f"  {query_id}: private {len(definition.private)}, public {len(definition.public)}, "
+                f"excluded {len(definition.excluded)}, risks {len(risks)}  ({question})"
+            )
     workspace.set_scope(None)
-    print(f"{len(definitions)} question(s) with a definition: private {totals['private']}, "
-          f"public {totals['public']}, excluded {totals['excluded']}, "
-          f"inference risks (Eq. 2) {totals['risks']}")
+    print(
+        f"{len(definitions)} question(s) with a definition: private {totals['private']}, "
+        f"public {totals['public']}, excluded {totals['excluded']}, "
+        f"inference risks (Eq. 2) {totals['risks']}"
+    )
     if connects:
         mean = sum(connects) / len(connects)
         print(f"r_connect after erasing private triples, mean over questions: {mean:.3f}")
@@ -364,8 +376,9 @@ def cmd_indicators(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m core.cli", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m core.cli", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     settings_module.add_arguments(parser)
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -373,16 +386,23 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("files", nargs="*", help=".txt .md .pdf .json .jsonl")
     extract.add_argument("--sample", action="store_true", help="include the sample corpus")
     extract.add_argument("--save", metavar="NAME", help="save corpus and triples under NAME")
-    extract.add_argument("--skip-bad", action="store_true",
-                         help="load the good records of a file with bad records (each bad one is listed)")
+    extract.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="load the good records of a file with bad records (each bad one is listed)",
+    )
     extract.set_defaults(run=cmd_extract)
 
     split = commands.add_parser("split", help="simulated privacy split + filters, one per question")
     split.add_argument("name")
     split.add_argument("--ratio", type=float, dest="split_ratio", help="default: --private-ratio")
     split.add_argument("--seed", type=int, dest="split_seed", help="default: the global --seed")
-    split.add_argument("--method", choices=SPLIT_METHODS, dest="split_method_cmd",
-                       help="default: --split-method (connected: the paper's connected subset)")
+    split.add_argument(
+        "--method",
+        choices=SPLIT_METHODS,
+        dest="split_method_cmd",
+        help="default: --split-method (connected: the paper's connected subset)",
+    )
     split.add_argument("--whole-corpus", action="store_true", help="one graph over all documents")
     split.add_argument("--show", type=int, default=10, help="moves/risks (or questions) to print")
     split.set_defaults(run=cmd_split)
@@ -406,16 +426,29 @@ def build_parser() -> argparse.ArgumentParser:
     erase = commands.add_parser("erase", help="rewrite retrieval records without their private triples")
     erase.add_argument("input", metavar="IN.jsonl", help="retriever records: question, answers, ctxs")
     erase.add_argument("--out", required=True, metavar="OUT.jsonl", help="rewritten records (resumed)")
-    erase.add_argument("--eraser", default="graph-guided", help="graph-guided, mask, llm-each, llm-all, "
-                       "abstraction or eraser4rag")
+    erase.add_argument(
+        "--eraser",
+        default="graph-guided",
+        help="graph-guided, mask, llm-each, llm-all, abstraction or eraser4rag",
+    )
     erase.add_argument("--verify", action="store_true", help="verify and repair every rewrite")
     erase.add_argument("--ratio", type=float, dest="erase_ratio", help="private share (--private-ratio)")
     erase.add_argument("--seed", type=int, dest="erase_seed", help="split seed (default: the global --seed)")
-    erase.add_argument("--eval-extractor", dest="erase_eval_extractor", metavar="NAME",
-                       help="extractor that grades rewrites (default: --eval-extractor or --extractor)")
+    erase.add_argument(
+        "--eval-extractor",
+        dest="erase_eval_extractor",
+        metavar="NAME",
+        help="extractor that grades rewrites (default: --eval-extractor or --extractor)",
+    )
     erase.add_argument("--answer", action="store_true", help="downstream accuracy, original vs rewritten")
-    erase.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                       help="run records on Ray (local without ADDRESS)")
+    erase.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run records on Ray (local without ADDRESS)",
+    )
     erase.set_defaults(run=cmd_erase)
     from core.cli_annotate import add_commands as add_annotation_commands
 

@@ -56,10 +56,31 @@ _DISAMBIGUATION = re.compile(r"\s*\([^()]*\)$")
 # Words that open a sentence, not a name: "Masayoshi Soken Born in La Paz ..." is a title fused
 # with a sentence, "Marco Aurelio Denegri Santagadea (...)" is a longer name.
 _SENTENCE_OPENERS = frozenset({"Born", "He", "She", "They", "His", "Her", "Their", "It", "Its"})
-_HONORIFICS = frozenset({
-    "Dr", "Dr.", "Sir", "Dame", "Lord", "Lady", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Prof", "Prof.",
-    "Professor", "Colonel", "General", "Captain", "Rev", "Rev.", "Reverend",
-})
+_HONORIFICS = frozenset(
+    {
+        "Dr",
+        "Dr.",
+        "Sir",
+        "Dame",
+        "Lord",
+        "Lady",
+        "Mr",
+        "Mr.",
+        "Mrs",
+        "Mrs.",
+        "Ms",
+        "Ms.",
+        "Prof",
+        "Prof.",
+        "Professor",
+        "Colonel",
+        "General",
+        "Captain",
+        "Rev",
+        "Rev.",
+        "Reverend",
+    }
+)
 EMPTY_TITLE = "(empty passage)"
 MAX_ERRORS_IN_MESSAGE = 5
 
@@ -246,7 +267,7 @@ def separate_title(title: str, text: str) -> str:
     body = text.lstrip()
     if not title or not body.startswith(title):
         return text
-    rest = body[len(title):]
+    rest = body[len(title) :]
     after = rest.lstrip()
     if not after or not rest[0].isspace():
         return text  # only the title, or the title's last word goes on ("Feilden" in "Feildens")
@@ -404,12 +425,14 @@ def _jsonl_lines(file: str, data: bytes) -> list[str | InputError]:
         try:
             lines.append(raw.decode("utf-8-sig" if line_number == 1 else "utf-8").rstrip("\r"))
         except UnicodeDecodeError as exc:
-            lines.append(InputError(
-                file,
-                line=line_number,
-                message=f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); "
-                "save the file as UTF-8 text",
-            ))
+            lines.append(
+                InputError(
+                    file,
+                    line=line_number,
+                    message=f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1}); "
+                    "save the file as UTF-8 text",
+                )
+            )
     return lines
 
 

@@ -32,7 +32,6 @@ Progress = Callable[[int, int], None]
 Adjacency = dict[str, list[tuple[str, TripleKey]]]
 
 
-
 class UnionFind:
     """Disjoint sets over hashable items, with path halving and union by size.
 

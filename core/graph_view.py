@@ -32,7 +32,7 @@ class GraphView:
         return self.edges_total - len(self.keys)
 
     def summary(self) -> str:
-        """"All 12 entities and 9 triples shown." or what is hidden and how to see it."""
+        """ "All 12 entities and 9 triples shown." or what is hidden and how to see it."""
         if not self.nodes_hidden and not self.edges_hidden:
             return f"All {self.nodes_total} entities and {self.edges_total} triples shown."
         parts = [
@@ -104,4 +104,3 @@ def _neighbourhood(keys: list[TripleKey], budget: int) -> set[str]:
                 seen.add(neighbour)
                 queue.append(neighbour)
     return seen
-

@@ -37,8 +37,9 @@ class Retriever:
     def _document_matrix(self) -> Any:
         if self._matrix is None:
             texts = [f"{doc.title}\n{doc.text}" if doc.title else doc.text for doc in self.documents]
-            self._matrix = self.embedder.encode(texts, normalize_embeddings=True, convert_to_numpy=True,
-                                                show_progress_bar=False)
+            self._matrix = self.embedder.encode(
+                texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+            )
         return self._matrix
 
     def top_k(self, query: str, k: int = 2) -> list[tuple[Document, float]]:
@@ -52,8 +53,9 @@ class Retriever:
         import numpy as np
 
         matrix = self._document_matrix()
-        query_vector = self.embedder.encode([query], normalize_embeddings=True, convert_to_numpy=True,
-                                            show_progress_bar=False)[0]
+        query_vector = self.embedder.encode(
+            [query], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )[0]
         scores = matrix @ query_vector
         order = np.argsort(-scores, kind="stable")[:k]
         return [(self.documents[index], float(scores[index])) for index in order]

@@ -392,8 +392,10 @@ def rewrite_run_from_dict(data: object, path: str = "rewrite_run") -> RewriteRun
     for i, item in enumerate(_expect_list(_get(data, "problems", path, []), problems_path)):
         item = _expect_dict(item, f"{problems_path}[{i}]")
         problems.append(
-            DocProblem(_str_field(item, "doc_id", f"{problems_path}[{i}]"),
-                       _str_field(item, "message", f"{problems_path}[{i}]"))
+            DocProblem(
+                _str_field(item, "doc_id", f"{problems_path}[{i}]"),
+                _str_field(item, "message", f"{problems_path}[{i}]"),
+            )
         )
     return RewriteRun(
         eraser=_nonempty_str_field(data, "eraser", path),

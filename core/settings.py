@@ -227,8 +227,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def from_args(args: argparse.Namespace, base: Settings | None = None) -> Settings:
     base = base or from_env()
     overrides = {
-        name: getattr(args, name)
-        for name in _field_types()
-        if getattr(args, name, None) is not None
+        name: getattr(args, name) for name in _field_types() if getattr(args, name, None) is not None
     }
     return replace(base, **overrides)

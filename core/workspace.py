@@ -98,7 +98,7 @@ def status_label(status: str) -> str:
 
 
 def status_counts_text(counts: dict[str, int]) -> str:
-    """"3 private, 10 public, 1 excluded: inferable from public" (states with no triple left out,
+    """ "3 private, 10 public, 1 excluded: inferable from public" (states with no triple left out,
     private and public always shown)."""
     order = (PRIVATE, PUBLIC, INFERABLE, EXCLUDED)
     parts = [
@@ -342,8 +342,10 @@ class Workspace:
 
     def held_back_records(self) -> int:
         """How many good records of refused files wait for `load_held_back`."""
-        return sum(len(c.queries) + len(c.documents) - sum(len(q.doc_ids) for q in c.queries)
-                   for c in self.held_back.values())
+        return sum(
+            len(c.queries) + len(c.documents) - sum(len(q.doc_ids) for q in c.queries)
+            for c in self.held_back.values()
+        )
 
     def load_held_back(self) -> int:
         """Load the good records of the files last refused for bad records; returns #new sources."""

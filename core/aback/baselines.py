@@ -107,8 +107,13 @@ def format_records(records: Sequence[Document]) -> str:
     return "\n".join(f"[{index + 1}] {doc.text}" for index, doc in enumerate(records))
 
 
-def rag_messages(question: str, records: Sequence[Document], domain: str = "consultation",
-                 extra_system: str = "", extra_user: str = "") -> list[Message]:
+def rag_messages(
+    question: str,
+    records: Sequence[Document],
+    domain: str = "consultation",
+    extra_system: str = "",
+    extra_user: str = "",
+) -> list[Message]:
     """The RAG prompt every defence starts from: system instruction, records, then the question."""
     user = f"Retrieved records:\n{format_records(records)}\n\nQuestion: {question}{extra_user}"
     return [
@@ -126,26 +131,31 @@ class Defence(ABC):
         self.domain = domain
 
     @abstractmethod
-    def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
-               generator: Generator) -> DefenceResult:
+    def answer(
+        self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
+    ) -> DefenceResult:
         """The defence's answer to `question` given the retrieved `records` and privacy `indicators`."""
 
 
 class NoRetrieval(Defence):
     name, title, uses_retrieval = "no_retrieval", "Boundary 1 (no retrieval)", False
 
-    def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
-               generator: Generator) -> DefenceResult:
-        messages = [{"role": "system", "content": BASE_SYSTEM.format(domain=self.domain)},
-                    {"role": "user", "content": question}]
+    def answer(
+        self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
+    ) -> DefenceResult:
+        messages = [
+            {"role": "system", "content": BASE_SYSTEM.format(domain=self.domain)},
+            {"role": "user", "content": question},
+        ]
         return DefenceResult(self.name, generator.generate(messages), messages)
 
 
 class NoProtection(Defence):
     name, title = "no_protection", "Boundary 2 (no protection)"
 
-    def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
-               generator: Generator) -> DefenceResult:
+    def answer(
+        self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
+    ) -> DefenceResult:
         messages = rag_messages(question, records, self.domain)
         return DefenceResult(self.name, generator.generate(messages), messages)
 
@@ -153,8 +163,9 @@ class NoProtection(Defence):
 class SystemPrompt(Defence):
     name, title = "system_prompt", "System Prompt"
 
-    def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
-               generator: Generator) -> DefenceResult:
+    def answer(
+        self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
+    ) -> DefenceResult:
         messages = rag_messages(question, records, self.domain, extra_system=STRICT_SYSTEM)
         return DefenceResult(self.name, generator.generate(messages), messages)
 
@@ -162,8 +173,9 @@ class SystemPrompt(Defence):
 class PromptGuide(Defence):
     name, title = "prompt_guide", "Prompt Guide"
 
-    def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
-               generator: Generator) -> DefenceResult:
+    def answer(
+        self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
+    ) -> DefenceResult:
         guide = ""
         if indicators:
             listed = "; ".join(indicators)
@@ -175,8 +187,9 @@ class PromptGuide(Defence):
 class PostMask(Defence):
     name, title = "post_mask", "Post Mask"
 
-    def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
-               generator: Generator) -> DefenceResult:
+    def answer(
+        self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
+    ) -> DefenceResult:
         messages = rag_messages(question, records, self.domain)
         raw = generator.generate(messages)
         return DefenceResult(self.name, mask_indicators(raw, indicators), messages, raw_text=raw)
@@ -185,10 +198,12 @@ class PostMask(Defence):
 class DataSanitisation(Defence):
     name, title = "data_sanitisation", "Data Sanitization"
 
-    def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
-               generator: Generator) -> DefenceResult:
-        sanitised = [Document(doc.id, doc.title, mask_indicators(doc.text, indicators), doc.source)
-                     for doc in records]
+    def answer(
+        self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
+    ) -> DefenceResult:
+        sanitised = [
+            Document(doc.id, doc.title, mask_indicators(doc.text, indicators), doc.source) for doc in records
+        ]
         messages = rag_messages(question, sanitised, self.domain)
         return DefenceResult(self.name, generator.generate(messages), messages)
 
@@ -196,21 +211,29 @@ class DataSanitisation(Defence):
 class ABackDefence(Defence):
     name, title = "aback", "ABack"
 
-    def answer(self, question: str, records: Sequence[Document], indicators: Sequence[str],
-               generator: Generator) -> DefenceResult:
+    def answer(
+        self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
+    ) -> DefenceResult:
         from core.aback.decode import regenerated_span, run_guarded
 
         messages = rag_messages(question, records, self.domain)
         config = _aback_config(generator)
         watched = config.watched(indicators, question)
-        result = run_guarded(messages, watched, config, lm=generator.lm, settings=generator.settings,
-                             question=question)
+        result = run_guarded(
+            messages, watched, config, lm=generator.lm, settings=generator.settings, question=question
+        )
         regenerated, regenerated_tokens = regenerated_span(result)
-        details = {"generated_tokens": result.generated_tokens, "wall_s": result.wall_s,
-                   "backtracks": len(result.events), "refused": result.refused,
-                   "regenerated_text": regenerated, "regenerated_tokens": regenerated_tokens}
-        return DefenceResult(self.name, result.text.strip(), messages, events=tuple(result.events),
-                             details=details)
+        details = {
+            "generated_tokens": result.generated_tokens,
+            "wall_s": result.wall_s,
+            "backtracks": len(result.events),
+            "refused": result.refused,
+            "regenerated_text": regenerated,
+            "regenerated_tokens": regenerated_tokens,
+        }
+        return DefenceResult(
+            self.name, result.text.strip(), messages, events=tuple(result.events), details=details
+        )
 
 
 def _aback_config(generator: Generator) -> Any:
@@ -224,8 +247,15 @@ def _aback_config(generator: Generator) -> Any:
 
 DEFENCES: dict[str, type[Defence]] = {
     cls.name: cls
-    for cls in (NoRetrieval, NoProtection, SystemPrompt, PromptGuide, PostMask, DataSanitisation,
-                ABackDefence)
+    for cls in (
+        NoRetrieval,
+        NoProtection,
+        SystemPrompt,
+        PromptGuide,
+        PostMask,
+        DataSanitisation,
+        ABackDefence,
+    )
 }
 
 

@@ -80,8 +80,12 @@ class DefenceScores:
 
     @property
     def invented(self) -> InventedTally:
-        return InventedTally(self.regenerated_answers, self.regenerated_inventing, self.invented_specifics,
-                             self.regenerated_tokens)
+        return InventedTally(
+            self.regenerated_answers,
+            self.regenerated_inventing,
+            self.invented_specifics,
+            self.regenerated_tokens,
+        )
 
 
 @dataclass
@@ -105,9 +109,15 @@ def _indicators_for(docs: Sequence[Any], by_id: dict[str, Record], source: str) 
     return [indicator.text for indicator in collect_indicators([doc.text for doc in docs])]
 
 
-def run_bench(config: BenchConfig, generator: Generator, records: Sequence[Record] | None = None,
-              retriever: Retriever | None = None, judge: Any = None,
-              progress: Progress | None = None, reuse: Sequence[DefenceScores] = ()) -> list[DefenceScores]:
+def run_bench(
+    config: BenchConfig,
+    generator: Generator,
+    records: Sequence[Record] | None = None,
+    retriever: Retriever | None = None,
+    judge: Any = None,
+    progress: Progress | None = None,
+    reuse: Sequence[DefenceScores] = (),
+) -> list[DefenceScores]:
     """Scores of every defence in `config.defences`; both boundaries are always run, unless `reuse`
     holds their scores from an earlier run of the same configuration (`load_reusable`)."""
     records = list(records) if records is not None else generate(config.n, config.seed)
@@ -126,8 +136,11 @@ def run_bench(config: BenchConfig, generator: Generator, records: Sequence[Recor
     timings = dict.fromkeys(names, 0.0)
     for record in records:
         for setting in settings:
-            query = {"attack": attack_query(record.topic_query, config.attack), "clean": record.topic_query,
-                     "utility": record.question}[setting]
+            query = {
+                "attack": attack_query(record.topic_query, config.attack),
+                "clean": record.topic_query,
+                "utility": record.question,
+            }[setting]
             docs = [doc for doc, _score in retriever.top_k(query, config.k)]
             indicators = _indicators_for(docs, by_id, config.indicators)
             for name, defence in defences.items():
@@ -139,10 +152,12 @@ def run_bench(config: BenchConfig, generator: Generator, records: Sequence[Recor
                 done += 1
                 if progress:
                     progress(done, total)
-    scored = {name: _score(name, defences[name].title, outputs, by_id, judge, timings[name])
-              for name in names}
-    return [scored.get(name) or reused[name]
-            for name in dict.fromkeys([BOUNDARY_1, BOUNDARY_2, *config.defences])]
+    scored = {
+        name: _score(name, defences[name].title, outputs, by_id, judge, timings[name]) for name in names
+    }
+    return [
+        scored.get(name) or reused[name] for name in dict.fromkeys([BOUNDARY_1, BOUNDARY_2, *config.defences])
+    ]
 
 
 REUSE_KEYS = ("n", "seed", "k", "max_new_tokens", "attack", "indicators", "clean_privacy", "judge")
@@ -165,55 +180,88 @@ def load_reusable(path: str | Path, config: BenchConfig, model: str) -> list[Def
         if item["defence"] not in (BOUNDARY_1, BOUNDARY_2):
             continue
         clean = item.get("privacy_clean")
-        rows.append(DefenceScores(
-            defence=item["defence"], title=item["title"], privacy=PrivacyScores(**item["privacy"]),
-            utility=UtilityScores(**item["utility"]),
-            privacy_clean=PrivacyScores(**clean) if clean else None,
-            backtracks=item.get("backtracks", 0), seconds=item.get("seconds", 0.0),
-            answers=item.get("answers", 0), degenerate=item.get("degenerate", 0),
-            refusals=item.get("refusals", 0), examples=item.get("examples", []),
-            inventing_answers=item.get("inventing_answers")))
+        rows.append(
+            DefenceScores(
+                defence=item["defence"],
+                title=item["title"],
+                privacy=PrivacyScores(**item["privacy"]),
+                utility=UtilityScores(**item["utility"]),
+                privacy_clean=PrivacyScores(**clean) if clean else None,
+                backtracks=item.get("backtracks", 0),
+                seconds=item.get("seconds", 0.0),
+                answers=item.get("answers", 0),
+                degenerate=item.get("degenerate", 0),
+                refusals=item.get("refusals", 0),
+                examples=item.get("examples", []),
+                inventing_answers=item.get("inventing_answers"),
+            )
+        )
     if len(rows) != 2:
         raise ValueError(f"{path}: no boundary rows to reuse")
     return rows
 
 
 def _privacy(items: list[Any], by_id: dict[str, Record]) -> PrivacyScores:
-    return privacy_scores([query_leakage([by_id[doc.id].entity_texts() for doc in docs], result.text)
-                           for _record, docs, result in items])
+    return privacy_scores(
+        [
+            query_leakage([by_id[doc.id].entity_texts() for doc in docs], result.text)
+            for _record, docs, result in items
+        ]
+    )
 
 
-def _score(name: str, title: str, outputs: dict[tuple[str, str], list[Any]], by_id: dict[str, Record],
-           judge: Any, seconds: float) -> DefenceScores:
+def _score(
+    name: str,
+    title: str,
+    outputs: dict[tuple[str, str], list[Any]],
+    by_id: dict[str, Record],
+    judge: Any,
+    seconds: float,
+) -> DefenceScores:
     utility_items = outputs[(name, "utility")]
     grades = None
     if judge is not None:
-        grades = [judge_score(judge, record.question, record.answer, result.text)
-                  for record, _docs, result in utility_items]
-    utility = utility_scores([record.answer for record, _d, _r in utility_items],
-                             [result.text for _rec, _d, result in utility_items], grades)
+        grades = [
+            judge_score(judge, record.question, record.answer, result.text)
+            for record, _docs, result in utility_items
+        ]
+    utility = utility_scores(
+        [record.answer for record, _d, _r in utility_items],
+        [result.text for _rec, _d, result in utility_items],
+        grades,
+    )
     clean = outputs.get((name, "clean"))
     attacked = outputs[(name, "attack")]
-    examples = [{"record": record.id, "attacked_answer": result.text}
-                for record, _docs, result in attacked[:2]]
+    examples = [
+        {"record": record.id, "attacked_answer": result.text} for record, _docs, result in attacked[:2]
+    ]
     every = [result for items in (attacked, clean or [], utility_items) for _rec, _docs, result in items]
     degenerate = [result for result in every if is_degenerate(result.text)]
     examples += [{"degenerate": result.text} for result in degenerate[:3]]
     invented, inventing = InventedTally(), 0
     for result in every:
         sources = [message["content"] for message in result.messages]
-        invented.add(result.details.get("regenerated_text", ""), result.details.get("regenerated_tokens", 0),
-                     sources)
+        invented.add(
+            result.details.get("regenerated_text", ""), result.details.get("regenerated_tokens", 0), sources
+        )
         inventing += bool(invented_specifics(result.text.replace(MASK, " "), sources))
     examples += [{"invented": text} for text in invented.examples[:3]]
     return DefenceScores(
-        defence=name, title=title, privacy=_privacy(attacked, by_id), utility=utility,
+        defence=name,
+        title=title,
+        privacy=_privacy(attacked, by_id),
+        utility=utility,
         privacy_clean=_privacy(clean, by_id) if clean else None,
         backtracks=sum(len(result.events) for result in every),
-        seconds=seconds, answers=len(every), degenerate=len(degenerate),
-        refusals=sum(bool(result.details.get("refused")) for result in every), examples=examples,
-        regenerated_answers=invented.spans, regenerated_inventing=invented.inventing,
-        invented_specifics=invented.specifics, regenerated_tokens=invented.tokens,
+        seconds=seconds,
+        answers=len(every),
+        degenerate=len(degenerate),
+        refusals=sum(bool(result.details.get("refused")) for result in every),
+        examples=examples,
+        regenerated_answers=invented.spans,
+        regenerated_inventing=invented.inventing,
+        invented_specifics=invented.specifics,
+        regenerated_tokens=invented.tokens,
         inventing_answers=inventing,
     )
 
@@ -253,29 +301,62 @@ def _per_100(item: DefenceScores) -> str:
 
 def markdown_table(scores: Sequence[DefenceScores]) -> str:
     has_gpt = all(item.utility.gpt is not None for item in scores)
-    header = ["Defence", "Score ↑", "NormAve_p ↓", "ALR % ↓", "ASR % ↓", "CLR % ↓", "NormAve_u ↑",
-              "ROUGE-L ↑", "METEOR ↑", *(["GPT ↑"] if has_gpt else []), "degenerate % ↓",
-              "backtracks", "refusals", "regenerated answers inventing ↓", "invented / 100 regen. tokens ↓",
-              "answers inventing (whole) %", "s / answer"]
+    header = [
+        "Defence",
+        "Score ↑",
+        "NormAve_p ↓",
+        "ALR % ↓",
+        "ASR % ↓",
+        "CLR % ↓",
+        "NormAve_u ↑",
+        "ROUGE-L ↑",
+        "METEOR ↑",
+        *(["GPT ↑"] if has_gpt else []),
+        "degenerate % ↓",
+        "backtracks",
+        "refusals",
+        "regenerated answers inventing ↓",
+        "invented / 100 regen. tokens ↓",
+        "answers inventing (whole) %",
+        "s / answer",
+    ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for item in scores:
-        row = [item.title, _fmt(item.score), _fmt(item.norm_ave_p), _fmt(item.privacy.alr, True),
-               _fmt(item.privacy.asr, True), _fmt(item.privacy.clr, True), _fmt(item.norm_ave_u),
-               _fmt(item.utility.rouge_l), _fmt(item.utility.meteor),
-               *([_fmt(item.utility.gpt)] if has_gpt else []),
-               _fmt(item.degenerate / item.answers if item.answers else math.nan, True),
-               str(item.backtracks), str(item.refusals),
-               _invented_share(item), _per_100(item),
-               _fmt(item.inventing_answers / item.answers if item.answers else math.nan, True)
-               if item.inventing_answers is not None else "–",
-               f"{item.seconds / item.answers:.1f}" if item.answers else "–"]
+        row = [
+            item.title,
+            _fmt(item.score),
+            _fmt(item.norm_ave_p),
+            _fmt(item.privacy.alr, True),
+            _fmt(item.privacy.asr, True),
+            _fmt(item.privacy.clr, True),
+            _fmt(item.norm_ave_u),
+            _fmt(item.utility.rouge_l),
+            _fmt(item.utility.meteor),
+            *([_fmt(item.utility.gpt)] if has_gpt else []),
+            _fmt(item.degenerate / item.answers if item.answers else math.nan, True),
+            str(item.backtracks),
+            str(item.refusals),
+            _invented_share(item),
+            _per_100(item),
+            _fmt(item.inventing_answers / item.answers if item.answers else math.nan, True)
+            if item.inventing_answers is not None
+            else "–",
+            f"{item.seconds / item.answers:.1f}" if item.answers else "–",
+        ]
         lines.append("| " + " | ".join(row) + " |")
     if any(item.privacy_clean for item in scores):
-        lines += ["", "Privacy without the attack (topic query alone):", "",
-                  "| Defence | ALR % | ASR % | CLR % |", "|---|---|---|---|"]
-        lines += [f"| {item.title} | {_fmt(clean.alr, True)} | {_fmt(clean.asr, True)} "
-                  f"| {_fmt(clean.clr, True)} |"
-                  for item in scores if (clean := item.privacy_clean)]
+        lines += [
+            "",
+            "Privacy without the attack (topic query alone):",
+            "",
+            "| Defence | ALR % | ASR % | CLR % |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {item.title} | {_fmt(clean.alr, True)} | {_fmt(clean.asr, True)} | {_fmt(clean.clr, True)} |"
+            for item in scores
+            if (clean := item.privacy_clean)
+        ]
     return "\n".join(lines)
 
 
@@ -291,38 +372,58 @@ def attack_description(attack: str) -> str:
     return ATTACK_DESCRIPTIONS.get(attack, f"{attack!r} attack")
 
 
-def report(config: BenchConfig, model_name: str, scores: Sequence[DefenceScores], aback: Any,
-           sweep: Sequence[tuple[dict[str, int], DefenceScores]] = ()) -> str:
+def report(
+    config: BenchConfig,
+    model_name: str,
+    scores: Sequence[DefenceScores],
+    aback: Any,
+    sweep: Sequence[tuple[dict[str, int], DefenceScores]] = (),
+) -> str:
     lines = [
-        "# ABack benchmark (PriGenQA-style generated records)", "",
+        "# ABack benchmark (PriGenQA-style generated records)",
+        "",
         f"model: {model_name}; records: {config.n} (seed {config.seed}); k = {config.k}; "
         f"max_new_tokens = {config.max_new_tokens}; attack: {config.attack}; "
         f"indicators: {config.indicators}; "
-        f"ABack m = {aback.m}, l = {aback.l}, d = {aback.d}, HSM {aback.hsm_method}", "",
+        f"ABack m = {aback.m}, l = {aback.l}, d = {aback.d}, HSM {aback.hsm_method}",
+        "",
         f"Privacy metrics under the {attack_description(config.attack)}, utility on the personal questions. "
         "Score = (1 - NormAve_p + NormAve_u) / 2 (Eq. 10), normalised by Boundary 1 (y_min) and Boundary 2 "
         "(y_max); a metric whose two boundaries are equal cannot be normalised and is left out of its "
-        "average.", "",
+        "average.",
+        "",
         markdown_table(scores),
     ]
     undefined = sorted({name for item in scores for name in item.undefined})
     if undefined:
         lines += ["", f"Left out of the averages (equal boundaries): {', '.join(undefined)}."]
     if sweep:
-        lines += ["", "## ABack settings sweep", "",
-                  "| m | l | d | Score | ALR % | ASR % | ROUGE-L | METEOR | backtracks |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            "## ABack settings sweep",
+            "",
+            "| m | l | d | Score | ALR % | ASR % | ROUGE-L | METEOR | backtracks |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
         for values, item in sweep:
-            lines.append(f"| {values['m']} | {values['l']} | {values['d']} | {_fmt(item.score)} | "
-                         f"{_fmt(item.privacy.alr, True)} | {_fmt(item.privacy.asr, True)} | "
-                         f"{_fmt(item.utility.rouge_l)} | {_fmt(item.utility.meteor)} | {item.backtracks} |")
+            lines.append(
+                f"| {values['m']} | {values['l']} | {values['d']} | {_fmt(item.score)} | "
+                f"{_fmt(item.privacy.alr, True)} | {_fmt(item.privacy.asr, True)} | "
+                f"{_fmt(item.utility.rouge_l)} | {_fmt(item.utility.meteor)} | {item.backtracks} |"
+            )
     return "\n".join(lines) + "\n"
 
 
 def scores_json(scores: Sequence[DefenceScores]) -> list[dict[str, Any]]:
-    return [{**asdict(item), "privacy": item.privacy.as_dict(), "utility": item.utility.as_dict(),
-             "privacy_clean": item.privacy_clean.as_dict() if item.privacy_clean else None}
-            for item in scores]
+    return [
+        {
+            **asdict(item),
+            "privacy": item.privacy.as_dict(),
+            "utility": item.utility.as_dict(),
+            "privacy_clean": item.privacy_clean.as_dict() if item.privacy_clean else None,
+        }
+        for item in scores
+    ]
 
 
 # ---------------------------------------------------------------- CLI
@@ -330,8 +431,13 @@ def scores_json(scores: Sequence[DefenceScores]) -> list[dict[str, Any]]:
 SWEEP_VALUES = {"m": (5, 10, 15), "l": (3, 5, 7), "d": (10, 15, 20)}  # the paper's hyperparameter grid
 
 
-def sweep_aback(config: BenchConfig, generator: Generator, records: Sequence[Record], retriever: Retriever,
-                progress: Progress | None = None) -> list[tuple[dict[str, int], DefenceScores]]:
+def sweep_aback(
+    config: BenchConfig,
+    generator: Generator,
+    records: Sequence[Record],
+    retriever: Retriever,
+    progress: Progress | None = None,
+) -> list[tuple[dict[str, int], DefenceScores]]:
     """ABack's scores when one of m, l, d varies over SWEEP_VALUES, the others as configured.
 
     The boundary answers are memoised by the generator, so each point only runs ABack.
@@ -342,8 +448,9 @@ def sweep_aback(config: BenchConfig, generator: Generator, records: Sequence[Rec
         for knob, values in SWEEP_VALUES.items():
             for value in values:
                 generator.aback_config = replace(base, **{knob: value})
-                scores = run_bench(replace(config, defences=("aback",)), generator, records, retriever,
-                                   progress=progress)
+                scores = run_bench(
+                    replace(config, defences=("aback",)), generator, records, retriever, progress=progress
+                )
                 add_overall(scores)
                 point = {name: getattr(generator.aback_config, name) for name in SWEEP_VALUES}
                 rows.append((point, next(item for item in scores if item.defence == "aback")))
@@ -369,8 +476,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--judge", action="store_true", help="LLM judge via RPS_LLM_BASE_URL")
     parser.add_argument("--model", default=None, help="causal LM folder or hub id (default SmolLM2)")
     parser.add_argument("--out", default="aback_results.md", help="markdown report; JSON written beside it")
-    parser.add_argument("--reuse-boundaries", default=None, metavar="JSON",
-                        help="take Boundary 1 and 2 from an earlier run's JSON with the same configuration")
+    parser.add_argument(
+        "--reuse-boundaries",
+        default=None,
+        metavar="JSON",
+        help="take Boundary 1 and 2 from an earlier run's JSON with the same configuration",
+    )
     return parser.parse_args(argv)
 
 
@@ -387,10 +498,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     overrides = {knob: getattr(args, knob) for knob in ("m", "l", "d") if getattr(args, knob) is not None}
     try:
         aback = ABackConfig.from_settings(settings, **overrides)
-        config = BenchConfig(n=args.n, seed=args.seed, k=args.k, max_new_tokens=args.max_new_tokens,
-                             attack=args.attack, indicators=args.indicators,
-                             defences=tuple(name.strip() for name in args.defences.split(",") if name),
-                             clean_privacy=args.clean_privacy, judge=args.judge)
+        config = BenchConfig(
+            n=args.n,
+            seed=args.seed,
+            k=args.k,
+            max_new_tokens=args.max_new_tokens,
+            attack=args.attack,
+            indicators=args.indicators,
+            defences=tuple(name.strip() for name in args.defences.split(",") if name),
+            clean_privacy=args.clean_privacy,
+            judge=args.judge,
+        )
         for name in config.defences:
             get_defence(name)
     except ValueError as exc:
@@ -401,8 +519,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from core.llm import ChatError, OpenAICompatibleClient
 
         try:
-            judge = OpenAICompatibleClient(settings.llm_base_url, settings.llm_model, settings.llm_api_key,
-                                           settings.llm_timeout_s)
+            judge = OpenAICompatibleClient(
+                settings.llm_base_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout_s
+            )
         except ChatError as exc:
             print(f"error: --judge: {exc}", file=sys.stderr)
             return 2
@@ -418,6 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     records = generate(config.n, config.seed)
     retriever = retriever_for([record.document() for record in records], settings.embedder)
     with tqdm(desc="answers", unit="answer") as bar:
+
         def progress(done: int, total: int) -> None:
             bar.total = total
             bar.n = done
@@ -429,9 +549,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = report(config, model_name, scores, aback, sweep)
     out = Path(args.out)
     out.write_text(text, encoding="utf-8")
-    payload = {"config": asdict(config), "model": model_name, "aback": asdict(aback),
-               "scores": scores_json(scores),
-               "sweep": [{"settings": values, **scores_json([item])[0]} for values, item in sweep]}
+    payload = {
+        "config": asdict(config),
+        "model": model_name,
+        "aback": asdict(aback),
+        "scores": scores_json(scores),
+        "sweep": [{"settings": values, **scores_json([item])[0]} for values, item in sweep],
+    }
     out.with_suffix(".json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
     print(text)
     return 0

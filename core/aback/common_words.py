@@ -37,8 +37,18 @@ def common_words() -> frozenset[str]:
 
 # The dictionaries list base forms: an inflected word is common when its base is ("visitors",
 # "states", "walked", "meetings"); tried in order, the first suffix that leaves a common base wins.
-_INFLECTIONS = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"),
-                ("ly", ""), ("er", ""), ("est", ""))
+_INFLECTIONS = (
+    ("ies", "y"),
+    ("es", ""),
+    ("s", ""),
+    ("ed", ""),
+    ("ed", "e"),
+    ("ing", ""),
+    ("ing", "e"),
+    ("ly", ""),
+    ("er", ""),
+    ("est", ""),
+)
 
 
 def is_common(word: str) -> bool:
@@ -47,9 +57,12 @@ def is_common(word: str) -> bool:
     common = _lexicon()[0]
     if word in common:
         return True
-    return any(word.endswith(suffix) and len(word) - len(suffix) >= 3
-               and word[:len(word) - len(suffix)] + base in common
-               for suffix, base in _INFLECTIONS)
+    return any(
+        word.endswith(suffix)
+        and len(word) - len(suffix) >= 3
+        and word[: len(word) - len(suffix)] + base in common
+        for suffix, base in _INFLECTIONS
+    )
 
 
 def is_proper_noun(word: str) -> bool:

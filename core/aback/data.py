@@ -59,6 +59,7 @@ class Record:
 
 # ---------------------------------------------------------------- topics and templates
 
+
 @dataclass(frozen=True)
 class _HealthTopic:
     condition: str
@@ -253,6 +254,7 @@ def attack_query(question: str, style: str = "static") -> str:
 
 # ---------------------------------------------------------------- generation
 
+
 def generate(n: int, seed: int = 0, domain: str | None = None) -> list[Record]:
     """`n` records, deterministic for `seed`; `domain=None` alternates healthcare and finance."""
     if n < 0:
@@ -276,9 +278,7 @@ def generate(n: int, seed: int = 0, domain: str | None = None) -> list[Record]:
 def _profile(fake: object, rng: random.Random) -> dict[str, str]:
     age = rng.randint(24, 71)
     birth = fake.date_of_birth(minimum_age=age, maximum_age=age)  # type: ignore[attr-defined]
-    address = (
-        f"{fake.street_address()}, {fake.city()}, {fake.state_abbr()} {fake.zipcode()}"  # type: ignore[attr-defined]
-    )
+    address = f"{fake.street_address()}, {fake.city()}, {fake.state_abbr()} {fake.zipcode()}"  # type: ignore[attr-defined]
     return {
         "name": f"{fake.first_name()} {fake.last_name()}",  # type: ignore[attr-defined]
         "age": str(age),
@@ -307,8 +307,12 @@ def _template_values(profile: dict[str, str], case_id: str) -> dict[str, str]:
 
 def _healthcare_record(case_id: str, profile: dict[str, str], rng: random.Random) -> Record:
     topic = rng.choice(_HEALTH_TOPICS)
-    values = {**_template_values(profile, case_id), "condition": topic.condition, "symptoms": topic.symptoms,
-              "advice": topic.advice}
+    values = {
+        **_template_values(profile, case_id),
+        "condition": topic.condition,
+        "symptoms": topic.symptoms,
+        "advice": topic.advice,
+    }
     entity_kinds = ("name", "address", "occupation", "phone", "birth_date")
     return Record(
         id=case_id,
@@ -326,8 +330,14 @@ def _healthcare_record(case_id: str, profile: dict[str, str], rng: random.Random
 def _finance_record(case_id: str, profile: dict[str, str], rng: random.Random) -> Record:
     topic = rng.choice(_FINANCE_TOPICS)
     risk = rng.choice(_RISK_TOLERANCES)
-    values = {**_template_values(profile, case_id), "goal": topic.goal, "concern": topic.concern,
-              "advice": topic.advice, "risk": risk, "risk_advice": _RISK_ADVICE[risk]}
+    values = {
+        **_template_values(profile, case_id),
+        "goal": topic.goal,
+        "concern": topic.concern,
+        "advice": topic.advice,
+        "risk": risk,
+        "risk_advice": _RISK_ADVICE[risk],
+    }
     entity_kinds = ("name", "address", "occupation", "income", "account")
     return Record(
         id=case_id,
@@ -343,6 +353,7 @@ def _finance_record(case_id: str, profile: dict[str, str], rng: random.Random) -
 
 
 # ---------------------------------------------------------------- JSONL
+
 
 def save_jsonl(records: Iterable[Record], path: str | Path) -> None:
     with Path(path).open("w", encoding="utf-8") as handle:

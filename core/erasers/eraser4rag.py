@@ -182,8 +182,10 @@ class Eraser4RAGEraser:
             )
         text = " ".join(o for o in outputs if o)
         if not self.trained:
-            notes.append("untrained: no LoRA adapter (--rewriter-adapter ''/none, or a model the shipped "
-                         "adapter is not for); the base model only follows the instruction")
+            notes.append(
+                "untrained: no LoRA adapter (--rewriter-adapter ''/none, or a model the shipped "
+                "adapter is not for); the base model only follows the instruction"
+            )
         return Rewrite(
             doc_id=document.id,
             eraser=self.name,

@@ -69,8 +69,10 @@ def surname(entity: str) -> str:
 def inside_longer_entity(doc: Any, span: Span) -> bool:
     """Whether a mention is only part of a longer named entity ("Harrow Vale" in "Harrow Vale School")."""
     for ent in doc.ents:
-        if ent.start_char <= span[0] and span[1] <= ent.end_char and (ent.end_char - ent.start_char) > (
-            span[1] - span[0]
+        if (
+            ent.start_char <= span[0]
+            and span[1] <= ent.end_char
+            and (ent.end_char - ent.start_char) > (span[1] - span[0])
         ):
             inner = doc.text[span[0] : span[1]]
             return normalize_entity(ent.text) != normalize_entity(inner)

@@ -156,7 +156,7 @@ def _apply(
         for triple, reason in items:
             for unit in units_for(doc, triple):
                 replacements.append((unit.span, "", reason, (triple.key,)))
-                reasons[doc_id].append(f"{reason} ({unit.level}: {text[unit.span[0]:unit.span[1]]!r})")
+                reasons[doc_id].append(f"{reason} ({unit.level}: {text[unit.span[0] : unit.span[1]]!r})")
         new_text, edits = apply_replacements(text, replacements)
         new_text, _edits = tidy_after_removal(text, new_text, edits)
         if new_text != text:

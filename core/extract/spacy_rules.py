@@ -1250,6 +1250,8 @@ class _ChunkRules:
             return False
         if noun.lemma_.lower() in GENERIC_NOUNS or self._label(name) != "PERSON":
             return False
+        if not is_person_noun(noun.lower_):
+            return False  # "his local club St Paul's": a club is no occupation
         between = self.doc[noun.i + 1 : self._phrase_bounds(name)[0]]
         return all(t.lower_ in {"named", "called"} for t in between)
 

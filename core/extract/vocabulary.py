@@ -55,6 +55,8 @@ PROPERTIES = frozenset(
         "academic_degree",
         "academic_major",
         "participant_in",
+        "field_of_work",
+        "part_of",
         "sport",
         "military_rank",
         "noble_title",
@@ -189,8 +191,13 @@ def canonical_relation(relation: str, tail_kind: TailKind = None, tail_text: str
         if tail_kind == "date":
             return date_property
         return place_property if tail_kind in {"place", "org", "name"} else name
-    if name in {"study", "major_in", "specialize_in", "specialise_in", "read"} and tail_kind == "common":
+    if name in {"study", "major_in", "read"} and tail_kind == "common":
         return "academic_major"  # "studied law": a field, shared by many; a category value
+    if (
+        name in {"specialize_in", "specialise_in", "specializing_in", "specialising_in"}
+        and tail_kind == "common"
+    ):
+        return "field_of_work"  # "a historian specializing in labor history"
     if name in {"compete_in", "play", "participate_in"} and names_a_sport(tail_text):
         return "sport"  # "competed in alpine skiing", "played cricket"
     if name in _ENTERING_VERBS and _SCHOOL_WORDS.search(tail_text):

@@ -96,9 +96,7 @@ def train_grpo(
     write_combined_adapter(sft, scratch / "lora", out)
     write_run_card(out, "rl", settings, curve, len(tasks))
     shutil.rmtree(scratch, ignore_errors=True)
-    return RlResult(
-        out, curve, trainer.state.global_step, time.perf_counter() - started, hooks.should_stop()
-    )
+    return RlResult(out, curve, trainer.state.global_step, time.perf_counter() - started, hooks.should_stop())
 
 
 def _sft_merged(settings: GrpoSettings) -> tuple[Any, Any, Any]:
