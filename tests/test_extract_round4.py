@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.extract.lifespans import parse_parenthetical
 from core.extract.spacy_rules import SpacyRuleExtractor, title_person
 from core.extract.vocabulary import canonical_relation, title_relation
 from core.extract.works import describe_work
@@ -202,3 +203,42 @@ def test_a_university_and_its_units_are_parts(extractor):
     )
     assert triple_key("Department of Geosciences", "part_of", "University of Oslo") in found
     assert triple_key("Ole Humlum", "employer", "University of Oslo") in found
+
+
+def test_a_native_name_before_the_lifespan_is_passed_over(extractor):
+    found = keys(
+        extractor,
+        "Georg Wilhelm Timm, also known as Vasily Fyodorovich Timm (Russian: Василий Фёдорович Тимм; 21 June "
+        "1820, in Riga – 19 April 1895, in Berlin) was a Baltic-German painter, lithographer and ceramic "
+        "designer.",
+        title="Georg Wilhelm Timm",
+    )
+    person = "Georg Wilhelm Timm"  # the lifespan is the first name's, not the "also known as" one's
+    assert {
+        triple_key(person, "date_of_birth", "21 June 1820"),
+        triple_key(person, "place_of_birth", "Riga"),
+        triple_key(person, "date_of_death", "19 April 1895"),
+        triple_key(person, "place_of_death", "Berlin"),
+    } <= found
+    assert any(relation == "native_name" for _, relation, _ in found)
+
+
+def test_parse_parenthetical_skips_statements_without_a_date():
+    text = "Russian: Иван Петров; born 5 May 1950"
+    facts = parse_parenthetical(text)
+    assert [(prop, value) for prop, value, _, _ in facts] == [("date_of_birth", "5 May 1950")]
+    assert all(text[start:end] == value for _, value, start, end in facts)
+    assert parse_parenthetical("born David Wilson; 29 November 1948")[0][0] == "place_of_birth"  # unchanged
+
+
+def test_a_title_with_accented_capitals_is_a_persons_name(extractor):
+    assert (
+        title_person("Antonio Álvarez Alonso", "Antonio Álvarez Alonso was a pianist.")
+        == "Antonio Álvarez Alonso"
+    )
+    found = keys(
+        extractor,
+        "Antonio Álvarez Alonso (11 March 1867 - 22 June 1903) was a Spanish pianist and composer.",
+        title="Antonio Álvarez Alonso",
+    )
+    assert triple_key("Antonio Álvarez Alonso", "occupation", "pianist") in found

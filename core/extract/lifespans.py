@@ -8,6 +8,7 @@
     (died 3 May 1901 in Lyon)     -> date_of_death, place_of_death
     (1891)                        -> nothing: a lone year is a work's date in a citation
     (fl. 1558 – 1595)             -> nothing: the years someone was active, no birth or death
+    (Russian: Иван Петров; born 5 May 1950) -> date_of_birth: the native name is passed over
 
 `parse_parenthetical(text)` returns (property, value, start, end) with the value's character
 offsets in `text`; it reads nothing when the parenthesis holds no date (an acronym, a
@@ -49,7 +50,24 @@ def parse_parenthetical(text: str) -> list[Fact]:
 
     "born" before capitalised words and no date ("born David Wilson; 29 November 1948") gives a
     `place_of_birth` that the caller turns into a `birth_name` when the tagger calls it a person.
+    Statements without a date before the lifespan ("Russian: Иван Петров; born 5 May 1950",
+    "pronounced ...; 1820 – 1895") are passed over.
     """
+    start = _lifespan_clause_start(text)
+    return [(prop, value, s + start, e + start) for prop, value, s, e in _parse_lifespan(text[start:])]
+
+
+def _lifespan_clause_start(text: str) -> int:
+    """Where the first ";"-separated statement holding a date or "born"/"died" begins."""
+    start = 0
+    for clause in text.split(";"):
+        if DATE.search(clause) or _BORN.match(clause) or _DIED.search(clause):
+            return start + len(clause) - len(clause.lstrip())
+        start += len(clause) + 1
+    return 0
+
+
+def _parse_lifespan(text: str) -> list[Fact]:
     born = _BORN.match(text)
     if (not DATE.search(text) and not born) or _FLORUIT.match(text):
         return []

@@ -111,7 +111,7 @@ _COUNT = re.compile(
     r"^(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\s+(?=\S)", re.I
 )
 _BETWEEN_RANGE = re.compile(r"^(.+?)\s+and\s+(.+)$")
-_NAME_WORD = re.compile(r"^[A-Z][\w.'’-]*$")
+_NAME_WORD = re.compile(r"^[^\W\d_][\w.'’-]*$")  # any script's letter first ("Álvarez"); case checked apart
 _ORGANISATION_WORDS = {
     "company",
     "inc",
@@ -263,6 +263,16 @@ def _name_words(name: str) -> frozenset[str]:
     return frozenset(w for w in re.split(r"[\s\"“”-]+", name.strip()) if w)
 
 
+def title_names_a_thing(title: str) -> bool:
+    """ "The Cold Deck (film)", "Perfume (Japanese band)": a title that is no person's name."""
+    name = _TITLE_QUALIFIER.sub("", title or "").strip()
+    qualifier = (title or "")[len(name) :].strip(" ()").casefold()
+    words = name.split()
+    if words and words[0] in {"The", "A", "An"}:
+        return True
+    return any(is_work_noun(word) or word in _THING_QUALIFIERS for word in re.findall(r"[\w']+", qualifier))
+
+
 def title_person(title: str, text: str) -> str | None:
     """The passage's title as a person's name, when the passage refers to that name.
 
@@ -270,14 +280,13 @@ def title_person(title: str, text: str) -> str | None:
     Ellis"; a single word ("Corser") or a title with lower-case words ("Feilden baronets")
     is no person's name.
     """
-    name = _TITLE_QUALIFIER.sub("", title or "").strip()
-    qualifier = (title or "")[len(name) :].strip(" ()").casefold()
-    if any(is_work_noun(word) or word in _THING_QUALIFIERS for word in re.findall(r"[\w']+", qualifier)):
-        return None  # "The Cold Deck (film)", "Perfume (Japanese band)": no person
-    words = name.split()
-    if not 2 <= len(words) <= 5 or words[0] in {"The", "A", "An"}:
+    if title_names_a_thing(title):
         return None
-    if not all(_NAME_WORD.match(w) or w in _CONNECTORS for w in words):
+    name = _TITLE_QUALIFIER.sub("", title or "").strip()
+    words = name.split()
+    if not 2 <= len(words) <= 5:
+        return None
+    if not all((_NAME_WORD.match(w) and w[0].isupper()) or w in _CONNECTORS for w in words):
         return None
     names = [w for w in words if w not in _CONNECTORS and len(w) > 2]
     return name if any(re.search(rf"\b{re.escape(w)}\b", text) for w in names) else None
@@ -369,6 +378,7 @@ class _ChunkRules:
                 name_end -= 1
             if close is None or name_end < 0 or not self._may_be_person(self.doc[name_end]):
                 continue
+            name_end = self._name_before_also_known_as(name_end)
             inner_start = open_paren.idx + 1
             facts = parse_parenthetical(self.text[inner_start : self.doc[close].idx])
             if not facts and not self._is_person_token(self.doc[name_end]):
@@ -383,6 +393,20 @@ class _ChunkRules:
                 yield from self._lifespan_fact(person, prop, value, inner_start + start, open_paren.i)
             yield from self._description_after(person, close)
 
+    def _name_before_also_known_as(self, name_end: int) -> int:
+        """ "Georg Wilhelm Timm, also known as Vasily Fyodorovich Timm (1820 – 1895)": the lifespan
+        is the first name's; the second is another name of the same person."""
+        start = min(self._phrase_bounds(self.doc[name_end])[0], self.doc[name_end].left_edge.i)
+        before = [t.lower_ for t in self.doc[max(0, start - 4) : start]]
+        for cue in (["also", "known", "as"], ["known", "as"], ["a.k.a", "."], ["aka"]):
+            if before[-len(cue) :] == cue:
+                index = start - len(cue) - 1
+                if index >= 0 and self.doc[index].text == ",":
+                    index -= 1
+                if index >= 0 and self._may_be_person(self.doc[index]):
+                    return index
+        return name_end
+
     def _native_name_candidates(self) -> Iterator[_Candidate]:
         """ "Masayoshi Soken (祖堅正慶)", "Ivan Petrov (Russian: Иван Петров)" -> native_name."""
         for open_paren in self.doc:
@@ -392,7 +416,8 @@ class _ChunkRules:
             name = self.doc[open_paren.i - 1]
             if close is None or not self._is_entity_token(name) or self._label(name) in VALUE_LABELS:
                 continue
-            inner = _NATIVE_NAME.match(self.text[open_paren.idx + 1 : self.doc[close].idx])
+            first_clause = self.text[open_paren.idx + 1 : self.doc[close].idx].split(";")[0]
+            inner = _NATIVE_NAME.match(first_clause)  # "(Russian: Иван Петров; born 1950)"
             if inner is None or not any(ch.isalpha() for ch in inner.group(1)):
                 continue
             argument = self._argument(name)
@@ -1444,6 +1469,8 @@ class _ChunkRules:
         """The passage's title (a work, a band, a place: no person) when `token` is part of it."""
         if token.pos_ != "PROPN" or self.context.title_person:
             return None
+        if not title_names_a_thing(self.context.title) and self._label(token) in {"PERSON", None}:
+            return None  # a title that may be a person's name ("Europe '51" is a place's word: a thing)
         name = self.context.title_name
         return next((name for start, end in self.title_spans if start <= token.idx < end), None)
 
