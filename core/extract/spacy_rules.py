@@ -50,7 +50,7 @@ from core.extract.vocabulary import (
     title_relation,
 )
 from core.extract.works import describe_work, is_work_noun
-from core.types import Triple
+from core.types import Triple, normalize_entity
 
 NAMED_LABELS = {
     "PERSON",
@@ -999,6 +999,12 @@ class _ChunkRules:
             yield _Candidate(
                 work, [], Argument(text, False, kind="common", token=start + genre_start), "genre"
             )
+        if described.year is None:
+            for prep, pobj in _prepositional_objects(noun, self):
+                if prep.lower_ in {"from", "of"} and self._label(pobj) == "DATE" and pobj.text.isdigit():
+                    yield _Candidate(
+                        work, [], Argument(pobj.text, True, kind="date", token=pobj.i), "publication_date"
+                    )
         if described.kind and (len(described.kind) > 1 or noun.i == tokens[described.kind[-1]].i):
             text = " ".join(tokens[i].text for i in described.kind)
             yield _Candidate(work, [], Argument(text, False, kind="common", token=noun.i), "instance_of")
@@ -1712,7 +1718,7 @@ class _ChunkRules:
             labels = {"PERSON"}
             excluded = "female" if lower in MALE_PRONOUNS else "male"
         elif lower in THING_PRONOUNS:
-            labels = {"ORG", "FAC", "GPE", "LOC", "PRODUCT"}
+            labels = {"ORG", "FAC", "GPE", "LOC", "PRODUCT", "WORK_OF_ART", "EVENT"}
             excluded = ""
         else:
             return None
@@ -1730,6 +1736,19 @@ class _ChunkRules:
             for name in same:
                 del candidates[name]
             candidates[max([*same, title], key=len)] = "PERSON"
+        if (
+            labels != {"PERSON"}
+            and self._is_subject_pronoun(pronoun)
+            and title_names_a_thing(self.context.title)
+        ):
+            # "The Cold Deck (film) ... It was directed by ...": the passage's own subject
+            same = [
+                name
+                for name in candidates
+                if normalize_entity(name) == normalize_entity(self.context.title_name)
+            ]
+            if len(candidates) == len(same):
+                return self.context.title_name, "WORK_OF_ART"
         if len(candidates) == 1:
             return next(iter(candidates.items()))
         if title and labels == {"PERSON"} and self._is_subject_pronoun(pronoun):

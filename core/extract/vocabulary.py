@@ -140,6 +140,21 @@ _FIXED = {
     "awarded": "award_received",
     "award": "award_received",
     "nominated_for": "nominated_for",
+    "directed_by": "director",
+    "direct_by": "director",
+    "co_directed_by": "director",
+    "produced_by": "producer",
+    "produce_by": "producer",
+    "composed_by": "composer",
+    "compose_by": "composer",
+    "star": "cast_member",
+    "starring": "cast_member",
+    "album_by": "performer",
+    "single_by": "performer",
+    "song_by": "performer",
+    "novel_by": "author",
+    "book_by": "author",
+    "poem_by": "author",
 }
 # relation -> property by tail kind: (date property, place property).
 _BY_KIND = {
@@ -168,6 +183,11 @@ _AWARD_WORDS = re.compile(
     r"\b(award|prize|medal|order|cross|trophy|honou?r|fellowship|laureate|decoration)s?\b", re.I
 )
 _PARTY_WORD = re.compile(r"\bpart(y|ies)\b", re.I)
+_RELEASE_RELATIONS = frozenset(
+    f"{verb}{preposition}"
+    for verb in ("release", "released", "premiere", "premiered", "publish", "published", "issue", "issued")
+    for preposition in ("", "_in", "_on")
+)
 # Joining a school is studying there; joining a company is not (that stays `join`).
 _ENTERING_VERBS = frozenset({"join", "admitted_to", "admit_to", "enter", "matriculate_at", "enrol", "enroll"})
 _SCHOOL_WORDS = re.compile(
@@ -198,6 +218,8 @@ def canonical_relation(relation: str, tail_kind: TailKind = None, tail_text: str
         and tail_kind == "common"
     ):
         return "field_of_work"  # "a historian specializing in labor history"
+    if name in _RELEASE_RELATIONS and tail_kind == "date":
+        return "publication_date"  # "released on November 30, 1982", "premiered in 1968"
     if name in {"compete_in", "play", "participate_in"} and names_a_sport(tail_text):
         return "sport"  # "competed in alpine skiing", "played cricket"
     if name in _ENTERING_VERBS and _SCHOOL_WORDS.search(tail_text):
