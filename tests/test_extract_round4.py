@@ -242,3 +242,44 @@ def test_a_title_with_accented_capitals_is_a_persons_name(extractor):
         title="Antonio Álvarez Alonso",
     )
     assert triple_key("Antonio Álvarez Alonso", "occupation", "pianist") in found
+
+
+def test_what_is_a_film_is_no_person_and_its_it_is_the_film(extractor):
+    found = keys(
+        extractor,
+        "Five Branded Women is a 1960 Italian-American film directed by Martin Ritt (his only war film) and "
+        "produced by Dino De Laurentiis. It features an international cast including Silvana Mangano, "
+        "Barbara Bel Geddes, Jeanne Moreau and Vera Miles.",
+        title="Five Branded Women",
+    )
+    work = "Five Branded Women"
+    assert {
+        triple_key(work, "country_of_origin", "Italian-American"),
+        triple_key(work, "publication_date", "1960"),
+        triple_key(work, "director", "Martin Ritt"),
+        triple_key(work, "producer", "Dino De Laurentiis"),
+    } <= found
+    assert not any(head == "dino de laurentiis" for head, _, _ in found)  # "It" is the film
+    assert not any(relation == "country_of_citizenship" for _, relation, _ in found)
+
+
+def test_the_title_persons_surname_after_a_place_is_no_place(extractor):
+    found = keys(
+        extractor,
+        "Born in Montreal, McKay studied the piano with Lubka Kolessa in his native city as a boy.",
+        title="John McKay (pianist)",
+    )
+    assert triple_key("John McKay", "place_of_birth", "Montreal") in found
+    assert not any(relation == "located_in" for _, relation, _ in found)
+
+
+def test_the_title_persons_own_name_is_not_a_relatives_longer_name(extractor):
+    found = keys(
+        extractor,
+        "He was born in Ullensaker as a son of farmers Kristian Gulbrandsen Laake (1835–1875) and Karen "
+        "Pedersen Taugland (1839–1903). His older brother Knut M. Laake, a cavalry officer, became a "
+        "politician and activist, and Kristian Laake joined the Liberal Party as well.",
+        title="Kristian Laake",
+    )
+    assert triple_key("Kristian Laake", "member_of_political_party", "Liberal Party") in found
+    assert triple_key("Kristian Gulbrandsen Laake", "member_of_political_party", "Liberal Party") not in found

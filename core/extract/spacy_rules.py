@@ -206,6 +206,10 @@ class DocumentContext:
     surnames: set[str] = field(default_factory=set)
     title_person: str | None = None
 
+    def title_is_a_thing(self) -> bool:
+        """The title names a work or a thing, by its qualifier or as a work described so far."""
+        return title_names_a_thing(self.title) or self.labels.get(self.title_name) == "WORK_OF_ART"
+
     @property
     def title_name(self) -> str:
         """ "Orion's Belt (film)" -> "Orion's Belt"."""
@@ -236,6 +240,10 @@ class DocumentContext:
             if end <= before_char and partial < frozenset(name.split()) and self.labels.get(name) in kinds
         }
         title = self.title_person
+        if title and "PERSON" in kinds and partial == frozenset(title.split()):
+            # "Kristian Laake" after "a son of farmers Kristian Gulbrandsen Laake": the title's own
+            # name is the title person, a longer name sharing its words may be a relative's
+            return title
         if title and "PERSON" in kinds and partial < frozenset(title.split()):
             same = {c for c in candidates if self.is_title_person(c)}
             if candidates - same:
@@ -674,7 +682,12 @@ class _ChunkRules:
             and outer.start == inner.end + 1
             and self.doc[inner.end].text == ","
             and inner.end not in self.in_parentheses
+            and not self._names_the_title_person(outer.text)  # "Born in Montreal, McKay studied ..."
         )
+
+    def _names_the_title_person(self, text: str) -> bool:
+        title = self.context.title_person
+        return bool(title) and set(text.split()) <= set(title.split())
 
     def _entity_argument(self, ent: Any) -> Argument:
         start, end = self._entity_bounds(ent)
@@ -941,7 +954,10 @@ class _ChunkRules:
             segment_start = self.segment_starts.get(described.i, described.i)
             modifiers = [*described.lefts, *self.doc[segment_start : described.i]]
             lemma = described.lemma_.lower()
-            work = not person and is_work_noun(lemma)
+            work = is_work_noun(lemma) and (described.dep_ == "attr" or not person)
+            if work and person:
+                # "Five Branded Women is a 1960 Italian-American film": what is a film is no person
+                subject, person = self._as_work(subject), False
             for token in dict.fromkeys(modifiers):
                 for fact in self._modifier_facts(subject, token, person, done_entities):
                     yield (
@@ -983,6 +999,12 @@ class _ChunkRules:
             if person and not own:  # "a co-founder and president of the Chamber": the "of" is shared
                 for _, prep, pobj in held:
                     yield _Candidate(subject, [title, prep.lower_], pobj)
+
+    def _as_work(self, subject: Argument) -> Argument:
+        if self.context.is_title_person(subject.text):
+            self.context.title_person = None  # the title names this work; "he" is no longer its subject
+        self.context.labels[subject.text] = "WORK_OF_ART"
+        return replace(subject, kind="org")
 
     def _work_facts(self, work: Argument, noun: Any, start: int) -> Iterator[_Candidate]:
         """ "a 1917 American silent Western film" -> publication_date, genre, instance_of."""
@@ -1736,18 +1758,11 @@ class _ChunkRules:
             for name in same:
                 del candidates[name]
             candidates[max([*same, title], key=len)] = "PERSON"
-        if (
-            labels != {"PERSON"}
-            and self._is_subject_pronoun(pronoun)
-            and title_names_a_thing(self.context.title)
-        ):
-            # "The Cold Deck (film) ... It was directed by ...": the passage's own subject
-            same = [
-                name
-                for name in candidates
-                if normalize_entity(name) == normalize_entity(self.context.title_name)
-            ]
-            if len(candidates) == len(same):
+        if labels != {"PERSON"} and self._is_subject_pronoun(pronoun) and self.context.title_is_a_thing():
+            # "Five Branded Women is a 1960 film ... It features ...": the work, as the previous
+            # main clause's subject, is the referent of a subject "it"
+            subject = self._main_subject(sentence - 1)
+            if subject is not None and normalize_entity(subject) == normalize_entity(self.context.title_name):
                 return self.context.title_name, "WORK_OF_ART"
         if len(candidates) == 1:
             return next(iter(candidates.items()))
