@@ -283,3 +283,41 @@ def test_the_title_persons_own_name_is_not_a_relatives_longer_name(extractor):
     )
     assert triple_key("Kristian Laake", "member_of_political_party", "Liberal Party") in found
     assert triple_key("Kristian Gulbrandsen Laake", "member_of_political_party", "Liberal Party") not in found
+
+
+def test_a_name_joined_by_y_or_de_is_one_name(extractor):
+    found = keys(
+        extractor,
+        "Domingo de Eyzaguirre y Arechavala (July 17, 1775 – April 22, 1854) was a Chilean politician and "
+        "philanthropist.",
+        title="Domingo Eyzaguirre",
+    )
+    person = "Domingo de Eyzaguirre y Arechavala"
+    assert {
+        triple_key(person, "date_of_birth", "July 17, 1775"),
+        triple_key(person, "occupation", "politician"),
+    } <= found
+
+
+def test_a_sport_noun_before_a_position_is_no_occupation_and_a_player_plays_for_a_team(extractor):
+    found = keys(
+        extractor,
+        "John McDaniel (born September 23, 1951 in Birmingham, Alabama) is a former American football wide "
+        "receiver in the National Football League for the Cincinnati Bengals and the Washington Redskins.",
+        title="John McDaniel",
+    )
+    person = "John McDaniel"
+    assert triple_key(person, "occupation", "american football") not in found
+    assert {
+        triple_key(person, "member_of_sports_team", "Cincinnati Bengals"),
+        triple_key(person, "member_of_sports_team", "Washington Redskins"),
+    } <= found
+
+
+def test_honours_after_a_name_are_no_places(extractor):
+    found = keys(
+        extractor,
+        "Major General James Dundas, V.C., C.B. was a British Army officer.",
+        title="James Dundas",
+    )
+    assert not any(relation == "located_in" for _, relation, _ in found)

@@ -45,6 +45,7 @@ from core.extract.vocabulary import (
     PERSONAL_HONORIFICS,
     RELATIONAL_NOUNS,
     canonical_relation,
+    is_athlete_noun,
     is_demonym,
     is_person_noun,
     title_relation,
@@ -94,6 +95,7 @@ PLACE_NOUNS = frozenset(
         "oblast", "voivodeship", "arrondissement",
     }
 )  # fmt: skip
+_INITIALS = re.compile(r"(?:[A-Z]\.)+")
 _POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
 _LEADING_WORDS = {"between", "from", "since", "until", "circa", "around"}  # the tagger puts them in a DATE
 _LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
@@ -318,6 +320,7 @@ class _ChunkRules:
         _merge_possessive_names(doc, self.text)
         _merge_coordinated_names(doc, self.text)
         _split_coordinated_institutions(doc)
+        _merge_connected_names(doc)
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
@@ -683,6 +686,7 @@ class _ChunkRules:
             and self.doc[inner.end].text == ","
             and inner.end not in self.in_parentheses
             and not self._names_the_title_person(outer.text)  # "Born in Montreal, McKay studied ..."
+            and not _INITIALS.fullmatch(outer.text)  # "Dundas, V.C., C.B.": honours after a name
         )
 
     def _names_the_title_person(self, text: str) -> bool:
@@ -711,6 +715,7 @@ class _ChunkRules:
             for c in verb.children
             if c.dep_ in {"attr", "acomp"} and not _joined_hyphen(c) and not _hyphen_prefix(c)
         ]  # "was vice-president of": "vice" and "-" are no complements of their own
+        complements = [c for c in complements if not self._modifies_next_complement(c, complements)]
         if complements:
             linking = [] if verb.lemma_.lower() in LINKING_VERBS else [relation_word(verb)]
             for subject in subjects:
@@ -778,6 +783,13 @@ class _ChunkRules:
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         continue
                 yield _Candidate(subject, [*words, prep.lower_], pobj)
+
+    def _modifies_next_complement(self, complement: Any, complements: list[Any]) -> bool:
+        """ "is a former American football wide receiver": the parser makes "football" a second
+        complement; a non-person noun right before the next complement's words modifies it."""
+        return not is_person_noun(complement.lower_) and any(
+            other.left_edge.i == complement.i + 1 for other in complements if other.i > complement.i
+        )
 
     def _shared_prepositions(self, verb: Any) -> list[tuple[Any, Any]]:
         """ "was born and raised in X", "lived and worked in Y": the next verb's place is this one's too."""
@@ -992,6 +1004,8 @@ class _ChunkRules:
             for prep, pobj in own:
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
                     relation = "member_of_political_party" if self._is_party(pobj) else "employer"
+                    if is_athlete_noun(lemma) and prep.lower_ in {"for", "with"}:
+                        relation = "member_of_sports_team"  # "a wide receiver for the Cincinnati Bengals"
                     yield _Candidate(subject, [], pobj, relation=relation)
                 else:
                     is_title = any(pobj.i == held_object.i for _, _, held_object in held)
@@ -1935,6 +1949,20 @@ def _merge_coordinated_names(doc: Any, text: str) -> None:
             start -= 1
         spans.append(doc[start:end])
     _set_entities(doc, spans, "ORG")
+
+
+def _merge_connected_names(doc: Any) -> None:
+    """ "Domingo de Eyzaguirre y Arechavala" is one name; the tagger cuts it at "y"."""
+    ents = list(doc.ents)
+    spans = [
+        doc[first.start : second.end]
+        for first, second in pairwise(ents)
+        if first.label_ == second.label_ == "PERSON"
+        and second.start == first.end + 1
+        and doc[first.end].lower_ in _CONNECTORS
+    ]
+    if spans:
+        _set_entities(doc, spans, "PERSON")
 
 
 def _split_coordinated_institutions(doc: Any) -> None:

@@ -487,3 +487,16 @@ _SPORT_NAMES = _words(
 
 def names_a_sport(text: str) -> bool:
     return text.casefold().strip() in _SPORT_NAMES
+
+
+# Players and their positions: "a wide receiver for the Bengals" plays for a team, not an employer.
+_ATHLETE_NOUNS = _words(
+    """player footballer cricketer athlete pitcher catcher shortstop infielder outfielder baseman
+    quarterback receiver linebacker lineman tackle cornerback safety halfback fullback running
+    goalkeeper goaltender keeper defender midfielder forward striker winger centre center guard
+    batsman bowler wicketkeeper jockey racer driver rider cyclist skater boxer wrestler"""
+)
+
+
+def is_athlete_noun(lemma: str) -> bool:
+    return lemma.casefold() in _ATHLETE_NOUNS
