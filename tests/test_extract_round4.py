@@ -321,3 +321,24 @@ def test_honours_after_a_name_are_no_places(extractor):
         title="James Dundas",
     )
     assert not any(relation == "located_in" for _, relation, _ in found)
+
+
+def test_a_film_television_and_theatre_actor_stays_a_person(extractor):
+    found = keys(
+        extractor,
+        "Richard Rankin (born Richard Harris on 4 January 1983) is a Scottish film, television and theatre "
+        "actor.",
+        title="Richard Rankin",
+    )
+    assert triple_key("Richard Rankin", "country_of_citizenship", "Scottish") in found
+    assert not any(relation in {"instance_of", "country_of_origin"} for _, relation, _ in found)
+
+
+def test_a_conjunct_inside_a_name_joins_only_a_second_name_of_its_kind(extractor):
+    found = keys(
+        extractor,
+        "As of April, 2019, he serves as Chair of the Standing Committee on Public Safety and National "
+        "Security.",
+        title="John McKay (politician)",
+    )
+    assert not any("national security" == tail for _, _, tail in found)

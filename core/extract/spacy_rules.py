@@ -206,6 +206,7 @@ class DocumentContext:
     labels: dict[str, str] = field(default_factory=dict)
     genders: dict[str, str] = field(default_factory=dict)
     surnames: set[str] = field(default_factory=set)
+    subject_names: set[str] = field(default_factory=set)  # full names seen as a clause's subject
     title_person: str | None = None
 
     def title_is_a_thing(self) -> bool:
@@ -244,8 +245,11 @@ class DocumentContext:
         title = self.title_person
         if title and "PERSON" in kinds and partial == frozenset(title.split()):
             # "Kristian Laake" after "a son of farmers Kristian Gulbrandsen Laake": the title's own
-            # name is the title person, a longer name sharing its words may be a relative's
-            return title
+            # name is the title person, a longer name sharing its words may be a relative's; the
+            # longer name is the title person's only when it was a clause's subject ("Richard
+            # Frank Keith Harris (born 1962) is ... Harris founded ...")
+            subjects = {c for c in candidates if self.is_title_person(c) and c in self.subject_names}
+            return max(subjects, key=len) if subjects else title
         if title and "PERSON" in kinds and partial < frozenset(title.split()):
             same = {c for c in candidates if self.is_title_person(c)}
             if candidates - same:
@@ -958,6 +962,7 @@ class _ChunkRules:
         person = subject.kind == "person"
         done_entities: set[int] = set()
         described_nouns = self._description_nouns(noun) if follow else [noun]
+        person_noun_listed = any(is_person_noun(n.lower_) for n in described_nouns)
         for described in described_nouns:
             if described.i in self.in_parentheses and noun.i not in self.in_parentheses:
                 continue  # "a critic of Cultural Radicalism (Danish cultural relativist movement)"
@@ -966,9 +971,12 @@ class _ChunkRules:
             segment_start = self.segment_starts.get(described.i, described.i)
             modifiers = [*described.lefts, *self.doc[segment_start : described.i]]
             lemma = described.lemma_.lower()
-            work = is_work_noun(lemma) and (described.dep_ == "attr" or not person)
+            # "X is a 1960 film": what is a film is no person; "a film, television and theatre
+            # actor" is one, whose description lists a person noun
+            work = is_work_noun(lemma) and (
+                not person or (described.dep_ == "attr" and not person_noun_listed)
+            )
             if work and person:
-                # "Five Branded Women is a 1960 Italian-American film": what is a film is no person
                 subject, person = self._as_work(subject), False
             for token in dict.fromkeys(modifiers):
                 for fact in self._modifier_facts(subject, token, person, done_entities):
@@ -1728,6 +1736,8 @@ class _ChunkRules:
                     text, ent.label_, self.offset + self.doc[end - 1].idx + len(self.doc[end - 1])
                 )
             self.mentions_by_sentence[self.sentence_of[start]].append((start, name, label))
+            if ent.root.dep_ in SUBJECT_DEPS:
+                self.context.subject_names.add(name)
         for token in self.doc:  # partial names the tagger missed ("Voss moved to Berlin")
             if token.i not in self.entity_of and token.pos_ in {"PROPN", "NOUN"} and token.text[:1].isupper():
                 full = self.context.fuller_name([token.text], self.offset + token.idx)
@@ -2047,13 +2057,19 @@ def _conjuncts_inside_name(token: Any, rules: _ChunkRules | None) -> list[Any]:
     ent = rules.entity_of.get(token.i) if rules is not None else None
     if ent is None:
         return []
+    kinds = {t.lower_ for t in ent} & _NAMED_PLACE_WORDS
     return [
         conjunct
         for inner in ent
         if inner.i != token.i
         for conjunct in _true_conjuncts(inner, rules)
-        if conjunct.i >= ent.end
+        if conjunct.i >= ent.end and kinds & _entity_words(rules, conjunct)  # a second "University of ..."
     ]
+
+
+def _entity_words(rules: _ChunkRules, token: Any) -> set[str]:
+    ent = rules.entity_of.get(token.i)
+    return {t.lower_ for t in ent} if ent is not None else {token.lower_}
 
 
 def _true_conjuncts(first: Any, rules: _ChunkRules | None) -> list[Any]:
