@@ -343,3 +343,14 @@ def test_a_conjunct_inside_a_name_joins_only_a_second_name_of_its_kind(extractor
     )
     assert any(head == "john norman mckay" and "committee" in tail for head, _, tail in found)
     assert not any(tail == "national security" for _, _, tail in found)
+
+
+def test_a_gerund_after_before_or_after_takes_the_clauses_subject(extractor):
+    found = keys(
+        extractor,
+        "Gonner was born on 5 March 1862 in Mayfair, London. He attended Merchant Taylors' School in London, "
+        "before matriculating at Lincoln College, Oxford in 1880, graduating B.A. in 1884.",
+        title="Edward Gonner",
+    )
+    assert triple_key("Edward Gonner", "educated_at", "Lincoln College") in found
+    assert canonical_relation("complete_at", "org", "Imperial College London") == "educated_at"

@@ -95,6 +95,7 @@ PLACE_NOUNS = frozenset(
         "oblast", "voivodeship", "arrondissement",
     }
 )  # fmt: skip
+_TIME_PREPOSITIONS = {"before", "after", "while", "since", "upon", "on"}
 _INITIALS = re.compile(r"(?:[A-Z]\.)+")
 _POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
 _LEADING_WORDS = {"between", "from", "since", "until", "circa", "around"}  # the tagger puts them in a DATE
@@ -1362,6 +1363,10 @@ class _ChunkRules:
             return self._subjects(head)
         if verb.dep_ == "advcl" and verb.tag_ in {"VBN", "VBG"} and head is not verb:
             return self._subjects(head)  # "Born in Sicily, Agostino was raised ..."
+        if verb.dep_ == "pcomp" and verb.tag_ == "VBG" and head.lower_ in _TIME_PREPOSITIONS:
+            # "before matriculating at X", "after graduating from X, he ...": the clause's subject
+            clause = head.head
+            return self._subjects(clause) if clause.pos_ in {"VERB", "AUX"} and clause is not head else []
         if verb.dep_ in MODIFIED_NOUN_DEPS:
             if verb.dep_ == "acl" and self._label(head) in THING_LABELS:
                 return []  # "Victoria College, Toronto earning a degree": not Toronto's degree

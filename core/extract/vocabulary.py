@@ -188,8 +188,20 @@ _RELEASE_RELATIONS = frozenset(
     for verb in ("release", "released", "premiere", "premiered", "publish", "published", "issue", "issued")
     for preposition in ("", "_in", "_on")
 )
-# Joining a school is studying there; joining a company is not (that stays `join`).
-_ENTERING_VERBS = frozenset({"join", "admitted_to", "admit_to", "enter", "matriculate_at", "enrol", "enroll"})
+# Joining a school (or completing a degree there) is studying there; joining a company is not.
+_ENTERING_VERBS = frozenset(
+    {
+        "join",
+        "admitted_to",
+        "admit_to",
+        "enter",
+        "matriculate_at",
+        "matriculate",
+        "enrol",
+        "enroll",
+        "complete_at",
+    }
+)
 _SCHOOL_WORDS = re.compile(
     r"\b(universit\w*|college|school|academy|polytechni\w*|conservato\w*|seminary|gymnasium|lyc[eé]e?|lyceum)\b",
     re.I,
