@@ -50,7 +50,7 @@ from core.extract.vocabulary import (
     is_person_noun,
     title_relation,
 )
-from core.extract.works import describe_work, is_work_noun
+from core.extract.works import describe_work, is_genre_word, is_work_noun
 from core.types import Triple, normalize_entity
 
 NAMED_LABELS = {
@@ -1051,7 +1051,11 @@ class _ChunkRules:
                         work, [], Argument(pobj.text, True, kind="date", token=pobj.i), "publication_date"
                     )
         if described.kind and (len(described.kind) > 1 or noun.i == tokens[described.kind[-1]].i):
-            text = " ".join(tokens[i].text for i in described.kind)
+            text = tokens[described.kind[0]].text
+            for previous, index in pairwise(described.kind):  # "black-and-white film" keeps its hyphens
+                between = [t.text for t in tokens[previous + 1 : index]]
+                hyphenated = "-" in between and set(between) <= {"-", "and"}
+                text += ("".join(between) if hyphenated else " ") + tokens[index].text
             yield _Candidate(work, [], Argument(text, False, kind="common", token=noun.i), "instance_of")
 
     def _outside_work_kind(self, token: Any) -> bool:
@@ -1064,6 +1068,9 @@ class _ChunkRules:
             or token.lower_ in DEMONYMS
             or token.lower_ in NON_OCCUPATION_ADJECTIVES
             or token.pos_ == "PROPN"
+            or token.tag_ in {"JJS", "RBS", "JJR"}  # "the biggest selling album": praise, no kind
+            or any(c.tag_ in {"JJS", "RBS"} for c in token.children)  # "best-selling"
+            or (token.pos_ == "VERB" and not is_genre_word(token.text))  # "selling", "upcoming"
         )
 
     def _shared_head(self, noun: Any, nouns: Sequence[Any]) -> Any | None:

@@ -57,6 +57,10 @@ class WorkDescription:
     kind: tuple[int, ...]  # the words of instance_of: "silent" + "film"
 
 
+def is_genre_word(word: str) -> bool:
+    return word.casefold() in _GENRE_WORDS
+
+
 def is_work_noun(lemma: str) -> bool:
     return lemma.casefold() in WORK_NOUNS or lemma.casefold() in GENRE_WORK_NOUNS
 
@@ -74,7 +78,10 @@ def describe_work(words: Sequence[str], noun_index: int, skipped: Sequence[bool]
     while index < noun_index:
         word = words[index].casefold()
         run_end = _genre_run_end(words, index, noun_index)
-        if skipped[index]:
+        if run_end == index and index + 2 < noun_index and words[index + 1] == "-":
+            joined_end = _genre_run_end(words, index + 2, noun_index)  # "computer-animated comedy"
+            run_end = joined_end if joined_end > index + 2 else index
+        if skipped[index] and run_end == index:
             index += 1
         elif _YEAR.match(word):
             year = index
