@@ -369,3 +369,34 @@ def test_a_works_kind_leaves_out_praise_and_keeps_its_hyphens(extractor):
     assert triple_key("Sacred Arias", "genre", "classical") in found
     described = describe_work(["a", "computer", "-", "animated", "comedy", "film"], 5, [True] + [False] * 5)
     assert described.genres == ((1, 5),)  # "computer-animated comedy", one genre
+
+
+def test_fields_of_work_from_study_work_focus_and_publishing(extractor):
+    found = keys(
+        extractor,
+        "Ole Humlum (born 21 July 1949) is a Danish professor emeritus of physical geography. His academic "
+        "focus includes glacial and periglacial geomorphology and climatology.",
+        title="Ole Humlum",
+    )
+    person = "Ole Humlum"
+    assert {
+        triple_key(person, "field_of_work", "glacial geomorphology"),
+        triple_key(person, "field_of_work", "periglacial geomorphology"),
+        triple_key(person, "field_of_work", "climatology"),
+    } <= found
+    found = keys(
+        extractor,
+        "Michael James Hutt (born 11 October 1957) is a British academic. He is engaged in the study of "
+        "modern and contemporary Nepali literature. He has also published on Nepali politics.",
+        title="Michael Hutt",
+    )
+    assert any(rel == "field_of_work" and tail == "nepali literature" for _, rel, tail in found)
+    assert any(rel == "field_of_work" and tail == "nepali politics" for _, rel, tail in found)
+    assert not any(rel == "publish_on" for _, rel, _ in found)  # stated once, as the field
+    found = keys(
+        extractor,
+        "Edwin Ellis (Ed) Tozer (born 1943) is a British retired management and IT consultant and SF author, "
+        "particularly known for his early work on business information systems in the 1970s and 1980s.",
+        title="Edwin E. Tozer",
+    )
+    assert any(rel == "field_of_work" and tail == "business information systems" for _, rel, tail in found)

@@ -38,6 +38,8 @@ from core.extract.vocabulary import (
     DEGREE_NOUNS,
     DEMONYMS,
     FEMALE_NOUNS,
+    FIELD_NOUNS,
+    FIELD_VERBS,
     GENERIC_NOUNS,
     KIN_NOUNS,
     MALE_NOUNS,
@@ -361,6 +363,7 @@ class _ChunkRules:
         yield from self._title_before_name_candidates()
         yield from self._fronted_description_candidates()
         yield from self._institution_part_candidates()
+        yield from self._field_of_work_candidates()
         for token in self.doc:
             if token.i in self.in_parentheses:
                 continue
@@ -546,6 +549,75 @@ class _ChunkRules:
             subject = self._argument(subject_token)
             if len(described) == 1 and subject is not None and subject.kind == "person":
                 yield from self._describe(subject, described[0], follow=False)
+
+    # -- fields of work ----------------------------------------------------------------------
+
+    def _field_of_work_candidates(self) -> Iterator[_Candidate]:
+        """ "known for his work on business information systems", "engaged in the study of Nepali
+        literature", "has published on Nepali politics", "His academic focus includes climatology"."""
+        for token in self.doc:
+            if token.i in self.in_parentheses:
+                continue
+            lemma = token.lemma_.lower()
+            if token.pos_ == "NOUN" and lemma in FIELD_NOUNS and token.dep_ == "pobj":
+                verb = token.head.head
+                fields = [
+                    o
+                    for p, o in _prepositional_objects(token, self)
+                    if p.lower_ in {"on", "of", "in", "about"}
+                ]
+            elif token.pos_ == "VERB" and lemma in FIELD_VERBS:
+                verb = token
+                fields = [o for p, o in _prepositional_objects(token, self) if p.lower_ in {"on", "about"}]
+            elif (
+                token.pos_ == "NOUN"
+                and lemma in FIELD_NOUNS
+                and token.dep_ == "nsubj"
+                and _lemma(token.head)
+                in {
+                    "include",
+                    "be",
+                    "lie",
+                }
+            ):
+                owner = self._possessive_pronoun(token)
+                subject = self._argument(owner) if owner is not None else None
+                objects = [*_children(token.head, {"dobj", "attr"}, self)]
+                for field_noun in objects:
+                    yield from self._field_facts(subject, field_noun)
+                continue
+            else:
+                continue
+            if verb.pos_ not in {"VERB", "AUX"}:
+                continue
+            for subject_token in self._subjects(verb):
+                subject = self._argument(subject_token)
+                for field_noun in fields:
+                    yield from self._field_facts(subject, field_noun)
+
+    def _field_facts(self, subject: Argument | None, noun: Any) -> Iterator[_Candidate]:
+        if subject is None or subject.kind != "person" or noun.pos_ != "NOUN" or self._is_entity_token(noun):
+            return
+        for text in self._field_names(noun):
+            yield _Candidate(subject, [], Argument(text, False, kind="common", token=noun.i), "field_of_work")
+
+    def _field_names(self, noun: Any) -> list[str]:
+        """ "glacial and periglacial geomorphology" -> glacial geomorphology, periglacial geomorphology."""
+        if noun.lemma_.lower() in GENERIC_NOUNS:
+            return []  # "related topics", "the intersection of ..."
+        modifiers = [
+            c for c in noun.lefts if c.dep_ in {"amod", "compound", "nmod"} and c.right_edge.i < noun.i
+        ]
+        if not modifiers:
+            return [noun.text]
+        first = modifiers[0]
+        shared = self.doc[first.right_edge.i + 1 : noun.i + 1].text
+        coordinated = [first, *(c for c in first.conjuncts if c.i > first.i)]
+        if len(coordinated) > 1 and all(c.pos_ in {"ADJ", "NOUN", "PROPN"} for c in coordinated):
+            if " " in shared:  # "modern and contemporary Nepali literature": the pair qualifies the field
+                return [shared]
+            return [f"{c.text} {shared}" for c in coordinated]
+        return [self.doc[first.left_edge.i : noun.i + 1].text]
 
     # -- titles before names ----------------------------------------------------------------
 
@@ -787,6 +859,8 @@ class _ChunkRules:
                         for inner_prep, inner_obj in _prepositional_objects(pobj, self):
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         continue
+                if _lemma(verb) in FIELD_VERBS and prep.lower_ in {"on", "about"} and pobj.pos_ == "NOUN":
+                    continue  # "published on Nepali politics": a field of work, stated by its own rule
                 yield _Candidate(subject, [*words, prep.lower_], pobj)
 
     def _modifies_next_complement(self, complement: Any, complements: list[Any]) -> bool:

@@ -322,7 +322,8 @@ GENERIC_NOUNS = _words(
     latter beginning start front back top bottom middle centre center thousands hundreds dozens
     millions death birth much little more less enough plenty retirement childhood youth adulthood
     marriage divorce graduation favor favour spite behalf lieu regard respect east west north south
-    northeast northwest southeast southwest round rounds trade profession vocation"""
+    northeast northwest southeast southwest round rounds trade profession vocation topic topics
+    aspect aspects intersection"""
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
@@ -512,3 +513,9 @@ _ATHLETE_NOUNS = _words(
 
 def is_athlete_noun(lemma: str) -> bool:
     return lemma.casefold() in _ATHLETE_NOUNS
+
+
+# "his work on X", "the study of X", "His academic focus includes X": X is a field of work.
+FIELD_NOUNS = _words("work research study studies focus publications writings expertise specialty speciality")
+# "has published on X", "lectured on X", "wrote about X".
+FIELD_VERBS = _words("publish lecture write research")
