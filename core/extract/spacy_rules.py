@@ -554,46 +554,44 @@ class _ChunkRules:
 
     def _field_of_work_candidates(self) -> Iterator[_Candidate]:
         """ "known for his work on business information systems", "engaged in the study of Nepali
-        literature", "has published on Nepali politics", "His academic focus includes climatology"."""
+        literature", "has published on Nepali politics", "Perilli's main fields of research include X"."""
         for token in self.doc:
             if token.i in self.in_parentheses:
                 continue
-            lemma = token.lemma_.lower()
-            if token.pos_ == "NOUN" and lemma in FIELD_NOUNS and token.dep_ == "pobj":
-                verb = token.head.head
-                fields = [
-                    o
-                    for p, o in _prepositional_objects(token, self)
-                    if p.lower_ in {"on", "of", "in", "about"}
-                ]
-            elif token.pos_ == "VERB" and lemma in FIELD_VERBS:
-                verb = token
-                fields = [o for p, o in _prepositional_objects(token, self) if p.lower_ in {"on", "about"}]
-            elif (
-                token.pos_ == "NOUN"
-                and lemma in FIELD_NOUNS
+            if (
+                self._names_fields(token)
                 and token.dep_ == "nsubj"
-                and _lemma(token.head)
-                in {
-                    "include",
-                    "be",
-                    "lie",
-                }
+                and _lemma(token.head) in {"include", "be"}
             ):
-                owner = self._possessive_pronoun(token)
+                owner = next((c for c in token.children if c.dep_ == "poss"), None)
                 subject = self._argument(owner) if owner is not None else None
-                objects = [*_children(token.head, {"dobj", "attr"}, self)]
-                for field_noun in objects:
+                for field_noun in _children(token.head, {"dobj", "attr"}, self):
                     yield from self._field_facts(subject, field_noun)
                 continue
-            else:
-                continue
-            if verb.pos_ not in {"VERB", "AUX"}:
+            verb, fields = self._fields_after(token)
+            if verb is None or verb.pos_ not in {"VERB", "AUX"}:
                 continue
             for subject_token in self._subjects(verb):
                 subject = self._argument(subject_token)
                 for field_noun in fields:
                     yield from self._field_facts(subject, field_noun)
+
+    def _fields_after(self, token: Any) -> tuple[Any | None, list[Any]]:
+        """The verb whose subject works in the fields, and the fields: "(known for) his work on X",
+        "(engaged in) the study of X", "published on X"."""
+        lemma = token.lemma_.lower()
+        if token.pos_ == "NOUN" and lemma in FIELD_NOUNS and token.dep_ == "pobj":
+            preps = {"on", "of", "in", "about"}
+            return token.head.head, [o for p, o in _prepositional_objects(token, self) if p.lower_ in preps]
+        if token.pos_ == "VERB" and lemma in FIELD_VERBS:
+            return token, [o for p, o in _prepositional_objects(token, self) if p.lower_ in {"on", "about"}]
+        return None, []
+
+    @staticmethod
+    def _names_fields(token: Any) -> bool:
+        """ "his academic focus", "Perilli's main fields of research", "her research interests"."""
+        lemma = token.lemma_.lower()
+        return token.pos_ == "NOUN" and (lemma in FIELD_NOUNS or lemma in {"field", "interest", "area"})
 
     def _field_facts(self, subject: Argument | None, noun: Any) -> Iterator[_Candidate]:
         if subject is None or subject.kind != "person" or noun.pos_ != "NOUN" or self._is_entity_token(noun):
