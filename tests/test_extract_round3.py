@@ -340,7 +340,11 @@ def test_a_range_on_to_is_split_and_floruit_is_no_lifespan(extractor):
     assert triple_key("Christian Hansen Wollnick", "edit_from", "1891") in found
     assert triple_key("Christian Hansen Wollnick", "edit_until", "1892") in found
     assert not any(" to " in tail for _, _, tail in found)
-    assert parse_parenthetical("fl. 1558 – 1595") == []
+    # round 4: floruit years are the work period, never a birth or death
+    assert [prop for prop, *_ in parse_parenthetical("fl. 1558 – 1595")] == [
+        "work_period_start",
+        "work_period_end",
+    ]
     found = keys(
         extractor,
         "Richard Harris (fl. 1558 – 1595) was an academic at the University of Oxford and clergyman in "
@@ -348,3 +352,4 @@ def test_a_range_on_to_is_split_and_floruit_is_no_lifespan(extractor):
         title="Richard Harris",
     )
     assert not any(relation in {"date_of_birth", "date_of_death"} for _, relation, _ in found)
+    assert triple_key("Richard Harris", "work_period_start", "1558") in found

@@ -400,3 +400,75 @@ def test_fields_of_work_from_study_work_focus_and_publishing(extractor):
         title="Edwin E. Tozer",
     )
     assert any(rel == "field_of_work" and tail == "business information systems" for _, rel, tail in found)
+
+
+def test_a_birth_name_after_nee_stands_for_the_person(extractor):
+    found = keys(
+        extractor,
+        'Sarah Hutchings "née" Reneer (born September 27, 1984) is an American composer of contemporary '
+        "opera, art song, and choral works.",
+        title="Sarah Hutchings",
+    )
+    person = "Sarah Hutchings"
+    assert {
+        triple_key(person, "birth_name", "Reneer"),
+        triple_key(person, "date_of_birth", "September 27, 1984"),
+        triple_key(person, "occupation", "composer"),
+    } <= found
+    assert not any(head == "reneer" for head, _, _ in found)
+
+
+def test_the_title_persons_name_after_a_comma_is_cut_from_a_place(extractor):
+    found = keys(
+        extractor,
+        "Born in Mo i Rana, Lahlum grew up in Rødøy, a small community that he did not find enjoyable.",
+        title="Hans Olav Lahlum",
+    )
+    assert triple_key("Hans Olav Lahlum", "place_of_birth", "Mo i Rana") in found
+    assert not any("lahlum" in tail or head.startswith("mo i rana") for head, _, tail in found)
+
+
+def test_a_hyphenated_first_word_stays_in_the_occupation(extractor):
+    found = keys(
+        extractor,
+        "Mansur Ali Khan Ludhi (born 22 May 1972) is an Indian former first-class cricketer who played for "
+        "Karnataka between the 1993/94 and the 2001/02 seasons.",
+        title="Mansur Ali Khan (Karnataka cricketer)",
+    )
+    assert triple_key("Mansur Ali Khan Ludhi", "occupation", "first-class cricketer") in found
+
+
+def test_an_academic_degrees_field_is_the_major_a_diplomas_is_not(extractor):
+    found = keys(
+        extractor,
+        "Espina was born in Manila, Philippines. From 1976 to 1980, he studied at the Far Eastern University "
+        "with a bachelor's degree on zoology.",
+        title="Rogelio Espina",
+    )
+    assert triple_key("Rogelio Espina", "academic_major", "zoology") in found
+    found = keys(
+        extractor,
+        "McColl was educated at Methodist College Belfast. McColl is a geography graduate of the University "
+        "of Edinburgh.",
+        title="Peter McColl",
+    )
+    assert triple_key("Peter McColl", "academic_major", "geography") in found
+    found = keys(
+        extractor,
+        "Sakala attended Evelyn Hone College from 1999 to 2001 where he studied Diploma in Journalism and "
+        "Public Relations.",
+        title="Henry Joe Sakala",
+    )
+    assert not any(relation == "academic_major" for _, relation, _ in found)
+    assert canonical_relation("hold_from", "org", "Harvard University") == "educated_at"
+
+
+def test_a_native_name_before_its_romanisation_and_birth(extractor):
+    found = keys(
+        extractor,
+        "Masayoshi Nakatani (中谷 正義, Nakatani Masayoshi, born March 8, 1989) is a Japanese professional "
+        "boxer.",
+        title="Masayoshi Nakatani",
+    )
+    assert triple_key("Masayoshi Nakatani", "native_name", "中谷 正義") in found
+    assert triple_key("Masayoshi Nakatani", "date_of_birth", "March 8, 1989") in found

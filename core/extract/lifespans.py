@@ -7,7 +7,8 @@
     (Palermo, 11 August 1970)     -> place_of_birth Palermo, date_of_birth 11 August 1970
     (died 3 May 1901 in Lyon)     -> date_of_death, place_of_death
     (1891)                        -> nothing: a lone year is a work's date in a citation
-    (fl. 1558 – 1595)             -> nothing: the years someone was active, no birth or death
+    (fl. 1558 – 1595)             -> work_period_start 1558, work_period_end 1595: the years
+                                     someone was active, no birth or death
     (Russian: Иван Петров; born 5 May 1950) -> date_of_birth: the native name is passed over
 
 `parse_parenthetical(text)` returns (property, value, start, end) with the value's character
@@ -69,7 +70,10 @@ def _lifespan_clause_start(text: str) -> int:
 
 def _parse_lifespan(text: str) -> list[Fact]:
     born = _BORN.match(text)
-    if (not DATE.search(text) and not born) or _FLORUIT.match(text):
+    floruit = _FLORUIT.match(text)
+    if floruit:
+        return _floruit(text, floruit.end())
+    if not DATE.search(text) and not born:
         return []
     first_clause_end = _first_clause_end(text)
     died = _DIED.search(text)
@@ -91,6 +95,22 @@ def _parse_lifespan(text: str) -> list[Fact]:
     if len(facts) == 1 and _BARE_YEAR.match(facts[0][1]):
         return []  # "Benjamin Daydon Jackson (1891)": a bibliography's year, no birth
     return facts
+
+
+def _floruit(text: str, start: int) -> list[Fact]:
+    """ "fl. 1558 – 1595": the years someone was active (work_period_start/end), no birth or death."""
+    end = _first_clause_end(text)
+    dash = _lifespan_dash(text, end)
+    if dash is None:
+        date = DATE.search(text, start, end)
+        return [("floruit", date.group(0), date.start(), date.end())] if date else []
+    first, last = DATE.search(text, start, dash.start()), DATE.search(text, dash.end(), end)
+    if first is None or last is None:
+        return []
+    return [
+        ("work_period_start", first.group(0), first.start(), first.end()),
+        ("work_period_end", last.group(0), last.start(), last.end()),
+    ]
 
 
 def _first_clause_end(text: str) -> int:

@@ -97,6 +97,8 @@ PLACE_NOUNS = frozenset(
         "oblast", "voivodeship", "arrondissement",
     }
 )  # fmt: skip
+VOCATIONAL_AWARDS = {"diploma", "certificate", "licence", "license"}
+MAIDEN_MARKERS = {"née", "nee", "née:"}
 _TIME_PREPOSITIONS = {"before", "after", "while", "since", "upon", "on"}
 _INITIALS = re.compile(r"(?:[A-Z]\.)+")
 _POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
@@ -328,11 +330,14 @@ class _ChunkRules:
         _merge_coordinated_names(doc, self.text)
         _split_coordinated_institutions(doc)
         _merge_connected_names(doc)
+        _split_at_maiden_name(doc)
+        self._split_title_name_from_entities()
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
             for i in range(ent.start, ent.end):
                 self.entity_of[i] = ent
         self.in_parentheses = self._parenthesised_tokens()
+        self.maiden_name_of = self._maiden_names()  # token of a birth name -> the married name's last token
         title_name = context.title_name
         multiword = len(title_name.split()) > 1  # a one-word title names too many things to trust
         self.title_spans = [
@@ -341,6 +346,29 @@ class _ChunkRules:
         self.segment_starts: dict[int, int] = {}  # a listed description's noun -> its first word
         self.mentions_by_sentence: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
         self._register_mentions()
+
+    def _split_title_name_from_entities(self) -> None:
+        """ "Born in Mo i Rana, Lahlum grew up ...": the tagger makes "Mo i Rana, Lahlum" one name;
+        the words after the comma are the title person's."""
+        from spacy.tokens import Span  # spaCy loads with the model, not with this module
+
+        title_words = set((self.context.title_person or "").split())
+        if not title_words:
+            return
+        ents, changed = [], False
+        for ent in self.doc.ents:
+            comma = next((t.i for t in ent if t.text == ","), None)
+            rest = {t.text for t in self.doc[comma + 1 : ent.end]} if comma is not None else set()
+            if comma is None or comma == ent.start or not rest or not rest <= title_words:
+                ents.append(ent)
+                continue
+            changed = True
+            ents += [
+                Span(self.doc, ent.start, comma, label=ent.label_),
+                Span(self.doc, comma + 1, ent.end, label="PERSON"),
+            ]
+        if changed:
+            self.doc.ents = ents
 
     # -- triples -------------------------------------------------------------------------
 
@@ -364,6 +392,8 @@ class _ChunkRules:
         yield from self._fronted_description_candidates()
         yield from self._institution_part_candidates()
         yield from self._field_of_work_candidates()
+        yield from self._birth_name_candidates()
+        yield from self._academic_major_candidates()
         for token in self.doc:
             if token.i in self.in_parentheses:
                 continue
@@ -436,7 +466,8 @@ class _ChunkRules:
             if close is None or not self._is_entity_token(name) or self._label(name) in VALUE_LABELS:
                 continue
             first_clause = self.text[open_paren.idx + 1 : self.doc[close].idx].split(";")[0]
-            inner = _NATIVE_NAME.match(first_clause)  # "(Russian: Иван Петров; born 1950)"
+            # "(Russian: Иван Петров; born 1950)", "(中谷 正義, Nakatani Masayoshi, born March 8, 1989)"
+            inner = _NATIVE_NAME.match(first_clause) or _NATIVE_NAME.match(first_clause.split(",")[0])
             if inner is None or not any(ch.isalpha() for ch in inner.group(1)):
                 continue
             argument = self._argument(name)
@@ -447,7 +478,7 @@ class _ChunkRules:
     def _lifespan_fact(
         self, person: Argument, prop: str, value: str, char: int, anchor: int
     ) -> Iterator[_Candidate]:
-        kind = "date" if prop.startswith("date") else "place"
+        kind = "date" if prop.startswith(("date", "work_period")) or prop == "floruit" else "place"
         parts = [p.strip() for p in value.split(",") if p.strip()] if kind == "place" else [value]
         token = self._token_at(char)
         anchor = token.i if token is not None else anchor
@@ -549,6 +580,83 @@ class _ChunkRules:
             subject = self._argument(subject_token)
             if len(described) == 1 and subject is not None and subject.kind == "person":
                 yield from self._describe(subject, described[0], follow=False)
+
+    # -- birth names ---------------------------------------------------------------------------
+
+    def _maiden_names(self) -> dict[int, int]:
+        """'Sarah Hutchings "née" Reneer', "Mary Kemp née Ward", "(née Smith; born 1950)": the birth
+        name's tokens stand for the person named before "née"."""
+        found: dict[int, int] = {}
+        for token in self.doc:
+            if token.lower_ not in MAIDEN_MARKERS:
+                continue
+            before = token.i - 1
+            while before >= 0 and self.doc[before].text in {'"', "“", "”", "("}:
+                before -= 1
+            start = token.i + 1
+            while start < len(self.doc) and self.doc[start].text in {'"', "“", "”"}:
+                start += 1
+            end = start
+            while end < len(self.doc) and end - start < 3 and self.doc[end].text[:1].isupper():
+                end += 1
+            if before < 0 or end == start or not self.doc[before].text[:1].isupper():
+                continue
+            for index in range(start, end):
+                found[index] = before
+        return found
+
+    def _birth_name_candidates(self) -> Iterator[_Candidate]:
+        spans: dict[int, list[int]] = defaultdict(list)  # the married name's last token -> birth name tokens
+        for index, person_end in self.maiden_name_of.items():
+            spans[person_end].append(index)
+        for person_end, indices in spans.items():
+            person = self._argument(self.doc[person_end])
+            if person is not None:
+                text = self.doc[min(indices) : max(indices) + 1].text
+                birth_name = Argument(text, True, kind="name", token=min(indices))
+                yield _Candidate(replace(person, kind="person"), [], birth_name, "birth_name")
+
+    # -- academic majors ---------------------------------------------------------------------
+
+    def _academic_major_candidates(self) -> Iterator[_Candidate]:
+        """ "a bachelor's degree on zoology", "an MA in Economics", "a geography graduate of X": the
+        field studied, beside the degree (which keeps its field in its own name)."""
+        for token in self.doc:
+            fields = self._degree_fields(token)
+            if not fields:
+                continue
+            verb = token
+            for _ in range(3):
+                if verb.pos_ in {"VERB", "AUX"} or verb.head.i == verb.i:
+                    break
+                verb = verb.head
+            if verb.pos_ not in {"VERB", "AUX"}:
+                continue
+            for subject_token in self._subjects(verb):
+                subject = self._argument(subject_token)
+                if subject is None or subject.kind != "person":
+                    continue
+                for field_token in fields:
+                    text = self.doc[_modified_start(field_token) : field_token.i + 1].text
+                    major = Argument(text, False, kind="common", token=field_token.i)
+                    yield _Candidate(subject, [], major, "academic_major")
+
+    def _degree_fields(self, token: Any) -> list[Any]:
+        lower = token.lower_
+        if lower == "graduate" and token.pos_ == "NOUN":  # "a geography graduate of the University"
+            return [
+                c for c in token.lefts if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i == token.i - 1
+            ]
+        if lower not in DEGREE_NOUNS and token.lemma_.lower() not in DEGREE_NOUNS:
+            return []
+        if lower in VOCATIONAL_AWARDS or token.lemma_.lower() in VOCATIONAL_AWARDS:
+            return []  # "a Diploma in Journalism", "a Certificate in Video Production": no academic major
+        end = _degree_bounds_end(token)
+        prep = _degree_field(token, end, also_on=True)
+        if prep is None:
+            return []
+        objects = [c for c in prep.children if c.dep_ == "pobj"]
+        return [t for obj in objects for t in (obj, *obj.conjuncts) if t.pos_ in {"NOUN", "PROPN"}]
 
     # -- fields of work ----------------------------------------------------------------------
 
@@ -782,6 +890,9 @@ class _ChunkRules:
             return  # "She wanted to be a teacher", "hoped to join X": no fact
         subjects = self._subjects(verb)
         if not subjects:
+            # "Projects include an HIV Training Clinic in Mzuzu": where a thing is needs no subject
+            for obj in self._objects(verb):
+                yield from self._location_triples(obj)
             return
         negated = any(c.dep_ == "neg" for c in verb.children)
         negation = ["not"] if negated else []
@@ -1313,12 +1424,16 @@ class _ChunkRules:
         joints = [t.i for t in self.doc[start : noun.i] if t.pos_ == "CCONJ" or t.text in {",", ";"}]
         if joints:  # "a Norwegian philosopher and working life researcher": only the last one's words
             start = joints[-1] + 1
-        while start < noun.i and (
-            self.doc[start].pos_ in {"DET", "PUNCT"}
-            or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
-            or (self.doc[start].lower_ in DEMONYMS and not _names_a_field(self.doc[start]))
-            or self.doc[start].lower_ == "born"  # "Canadian-born fisheries scientist"
-            or self._graded_adjective(self.doc[start])
+        while (
+            start < noun.i
+            and not _joined_by_hyphen(self.doc, start)
+            and (
+                self.doc[start].pos_ in {"DET", "PUNCT"}
+                or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
+                or (self.doc[start].lower_ in DEMONYMS and not _names_a_field(self.doc[start]))
+                or self.doc[start].lower_ == "born"  # "Canadian-born fisheries scientist"
+                or self._graded_adjective(self.doc[start])
+            )
         ):
             start += 1
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)
@@ -1558,6 +1673,8 @@ class _ChunkRules:
 
     def _argument(self, token: Any) -> Argument | None:
         token = self._nominal(token)
+        if token.i in self.maiden_name_of:
+            token = self.doc[self.maiden_name_of[token.i]]  # the birth name stands for the person
         lower = token.lower_
         if token.pos_ == "PRON" or lower in PERSON_PRONOUNS | THING_PRONOUNS:
             resolved = self._resolve_pronoun(token)
@@ -2045,6 +2162,35 @@ def _merge_coordinated_names(doc: Any, text: str) -> None:
     _set_entities(doc, spans, "ORG")
 
 
+def _split_at_maiden_name(doc: Any) -> None:
+    """ "Mary Kemp née Ward" is a married name and a birth name; the tagger may make it one."""
+    from spacy.tokens import Span  # spaCy loads with the model, not with this module
+
+    ents, changed = [], False
+    for ent in doc.ents:
+        cut = next((t.i for t in ent if t.lower_ in MAIDEN_MARKERS and t.i > ent.start), None)
+        if cut is None or cut + 1 >= ent.end:
+            ents.append(ent)
+            continue
+        changed = True
+        ents += [Span(doc, ent.start, cut, label=ent.label_), Span(doc, cut + 1, ent.end, label=ent.label_)]
+    if changed:
+        doc.ents = ents
+
+
+def _modified_start(noun: Any) -> int:
+    """The first word of the compounds and adjectives right before `noun` ("Public" of "Public Relations")."""
+    start = noun.i
+    while start > 0 and any(c.i == start - 1 and c.dep_ in {"compound", "amod"} for c in noun.lefts):
+        start -= 1
+    return start
+
+
+def _joined_by_hyphen(doc: Any, index: int) -> bool:
+    """ "first" of "first-class cricketer": a word hyphen-joined to the next is part of one word."""
+    return index + 2 < len(doc) and doc[index + 1].text == "-" and not doc[index].whitespace_
+
+
 def _merge_connected_names(doc: Any) -> None:
     """ "Domingo de Eyzaguirre y Arechavala" is one name; the tagger cuts it at "y"."""
     ents = list(doc.ents)
@@ -2218,13 +2364,13 @@ def _degree_bounds_end(token: Any) -> int:
     return _noun_phrase_bounds(token)[1]
 
 
-def _degree_field(token: Any, end: int) -> Any | None:
+def _degree_field(token: Any, end: int, also_on: bool = False) -> Any | None:
     """The "in"/"of" right after a degree noun, wherever the parser hung it ("studied Diploma in
     Journalism and Public Relations"), unless it gives a date ("a degree in 1947")."""
     if end >= len(token.doc):
         return None
     prep = token.doc[end]
-    if prep.lower_ not in {"in", "of"} or prep.dep_ != "prep":
+    if prep.lower_ not in ({"in", "of", "on"} if also_on else {"in", "of"}) or prep.dep_ != "prep":
         return None
     if prep.head.i != token.i and not (token.text[:1].isupper() and prep.head.i == token.head.i):
         return None  # only a capitalised degree ("Diploma in ...") takes a preposition of its verb

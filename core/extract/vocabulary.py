@@ -57,6 +57,9 @@ PROPERTIES = frozenset(
         "participant_in",
         "field_of_work",
         "part_of",
+        "floruit",
+        "work_period_start",
+        "work_period_end",
         "sport",
         "military_rank",
         "noble_title",
@@ -201,6 +204,7 @@ _ENTERING_VERBS = frozenset(
         "enroll",
         "complete_at",
     }
+    | {f"{verb}_{prep}" for verb in ("receive", "hold", "earn", "obtain", "gain") for prep in ("from", "at")}
 )
 _SCHOOL_WORDS = re.compile(
     r"\b(universit\w*|college|school|academy|polytechni\w*|conservato\w*|seminary|gymnasium|lyc[eé]e?|lyceum)\b",
@@ -409,7 +413,7 @@ KIN_NOUNS = (MALE_NOUNS | FEMALE_NOUNS | _words("sibling siblings child children
 # Academic degrees: "a master's degree in Economics" is an `academic_degree` (a category value).
 DEGREE_NOUNS = _words(
     """degree degrees diploma certificate phd ph.d. ph.d doctorate ba b.a. b.a bsc b.sc. b.sc ma m.a. m.a
-    msc m.sc. m.sc mba llb llm licence license"""
+    msc m.sc. m.sc mba llb llm licence license med m.ed. mphil dphil meng bba bfa mfa bmus mmus edd"""
 )
 
 # Occupation nouns that the agent-noun endings of `is_person_noun` miss.
