@@ -472,3 +472,49 @@ def test_a_native_name_before_its_romanisation_and_birth(extractor):
     )
     assert triple_key("Masayoshi Nakatani", "native_name", "中谷 正義") in found
     assert triple_key("Masayoshi Nakatani", "date_of_birth", "March 8, 1989") in found
+
+
+def test_a_passage_opening_with_he_is_about_its_title_person(extractor):
+    found = keys(
+        extractor,
+        "He was born in Oslo, and grew up in Gamlebyen. He studied law, was a research assistant at the "
+        "Norwegian Institute for Social Research from 1936 to 1940 and graduated from the University of Oslo "
+        "with the cand.jur. degree in 1941.",
+        title="Erik Sture Larre",
+    )
+    person = "Erik Sture Larre"
+    assert {
+        triple_key(person, "place_of_birth", "Oslo"),
+        triple_key(person, "employer", "Norwegian Institute for Social Research"),
+        triple_key(person, "educated_at", "University of Oslo"),
+    } <= found
+    assert (
+        title_person("Perfume (Japanese band)", "He was born in Oslo.") is None
+    )  # a thing's title stays one
+
+
+def test_a_lifespan_after_a_double_space_and_a_fronted_party_word(extractor):
+    found = keys(
+        extractor,
+        "Franz Šedivý  (2 December 1864 – 20 April 1945) was a Danish illustrator most known for his "
+        "detailed bird's-eye view prospects.",
+        title="Franz Šedivý",
+    )
+    assert triple_key("Franz Šedivý", "date_of_birth", "2 December 1864") in found
+    found = keys(
+        extractor,
+        "Rex Barnett (born October 22, 1938) is an American politician. A Republican, he represented "
+        "District 4 in the Missouri House of Representatives for four terms (from 1994 to 2002).",
+        title="Rex Barnett",
+    )
+    assert triple_key("Rex Barnett", "member_of_political_party", "Republican") in found
+
+
+def test_a_multiword_rank_before_a_name(extractor):
+    found = keys(
+        extractor,
+        "He served in the military operation Komando Siaga, led by Air Force Vice Admiral Omar Dhani, during "
+        "the confrontation.",
+        title="Usman Haji Muhammad Ali",
+    )
+    assert any(head == "omar dhani" and tail.endswith("vice admiral") for head, _, tail in found)

@@ -99,6 +99,21 @@ PLACE_NOUNS = frozenset(
 )  # fmt: skip
 VOCATIONAL_AWARDS = {"diploma", "certificate", "licence", "license"}
 MAIDEN_MARKERS = {"née", "nee", "née:"}
+_OPENING_PRONOUN = re.compile(r"^\s*(?:He|She|His|Her)\b")
+PARTY_MEMBER_WORDS = {"republican", "democrat", "conservative", "liberal", "socialist", "communist"}
+TITLE_MODIFIERS = {
+    "Vice",
+    "Rear",
+    "Deputy",
+    "Chief",
+    "Field",
+    "Air",
+    "Force",
+    "Staff",
+    "Second",
+    "First",
+    "Prime",
+}
 _TIME_PREPOSITIONS = {"before", "after", "while", "since", "upon", "on"}
 _INITIALS = re.compile(r"(?:[A-Z]\.)+")
 _POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
@@ -308,7 +323,10 @@ def title_person(title: str, text: str) -> str | None:
     if not all((_NAME_WORD.match(w) and w[0].isupper()) or w in _CONNECTORS for w in words):
         return None
     names = [w for w in words if w not in _CONNECTORS and len(w) > 2]
-    return name if any(re.search(rf"\b{re.escape(w)}\b", text) for w in names) else None
+    if any(re.search(rf"\b{re.escape(w)}\b", text) for w in names):
+        return name
+    # a passage cut from the middle of the article: "He was born in Oslo, ..." is about its title
+    return name if _OPENING_PRONOUN.match(text) else None
 
 
 class _ChunkRules:
@@ -418,6 +436,8 @@ class _ChunkRules:
                 continue
             close = self._closing_paren(open_paren.i)
             name_end = open_paren.i - 1
+            while name_end >= 0 and self.doc[name_end].is_space:
+                name_end -= 1  # "Franz Šedivý  (2 December 1864 – 20 April 1945)": a double space
             while name_end >= 0 and self.doc[name_end].text == ")":  # "Name (also X) (1554 – 1598)"
                 opening = self._opening_paren(name_end)
                 if opening is None:
@@ -578,8 +598,14 @@ class _ChunkRules:
                 continue
             described = [t for t in self.doc[first.i : comma.i] if t.pos_ == "NOUN" and t.head.i >= comma.i]
             subject = self._argument(subject_token)
-            if len(described) == 1 and subject is not None and subject.kind == "person":
+            if subject is None or subject.kind != "person":
+                continue
+            if len(described) == 1:
                 yield from self._describe(subject, described[0], follow=False)
+            elif comma.i == first.i + 2 and self.doc[first.i + 1].lower_ in PARTY_MEMBER_WORDS:
+                party = self.doc[first.i + 1]  # "A Republican, he represented ..."
+                argument = Argument(party.text, True, kind="org", token=party.i)
+                yield _Candidate(subject, [], argument, "member_of_political_party")
 
     # -- birth names ---------------------------------------------------------------------------
 
@@ -736,7 +762,7 @@ class _ChunkRules:
             while start > 0 and self.doc[start - 1].lower_ in PERSONAL_HONORIFICS:
                 start -= 1  # "General Sir Ian Hamilton"
             first = start
-            while first > 0 and self._is_title_word(self.doc[first - 1]) and start - first < 3:
+            while first > 0 and self._is_title_word(self.doc[first - 1]) and start - first < 4:
                 first -= 1
             if first == start:
                 continue
@@ -750,11 +776,12 @@ class _ChunkRules:
                 yield _Candidate(replace(person, kind="person"), [], title, relation=relation)
 
     def _is_title_word(self, token: Any) -> bool:
-        return (
-            token.text[:1].isupper()
-            and token.i not in self.entity_of
-            and title_relation(token.lower_) is not None
-        )
+        if not token.text[:1].isupper() or token.i in self.entity_of:
+            return False
+        following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+        if token.text in TITLE_MODIFIERS and following is not None and self._is_title_word(following):
+            return True  # "Vice" of "Vice Admiral", "Air Force" of "Air Force Vice Admiral"
+        return title_relation(token.lower_) is not None
 
     # -- relatives ---------------------------------------------------------------------------
 
@@ -1194,6 +1221,7 @@ class _ChunkRules:
             title = hyphenated if lemma in RELATIONAL_NOUNS else value.text.lower()
             own = list(_prepositional_objects(described, self))
             for prep, pobj in own:
+                yield from self._location_triples(pobj)  # "a player for the Yokohama B-Corsairs in Japan"
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
                     relation = "member_of_political_party" if self._is_party(pobj) else "employer"
                     if is_athlete_noun(lemma) and prep.lower_ in {"for", "with"}:

@@ -82,6 +82,7 @@ _FIXED = {
     "educate_at": "educated_at",
     "study_at": "educated_at",
     "graduate_from": "educated_at",
+    "graduated_from": "educated_at",
     "attend": "educated_at",
     "enrol_at": "educated_at",
     "enroll_at": "educated_at",
