@@ -57,14 +57,20 @@ def best_of(repeats: int, run: object) -> tuple[float, object]:
 
 def _clean_row(question: str, plain_s: float, plain: Any, guarded_s: float, guarded: Any) -> dict[str, Any]:
     return {
-        "prompt": question, "plain_s": plain_s, "aback_s": guarded_s, "ratio": guarded_s / plain_s,
-        "plain_tokens": plain.generated_tokens, "aback_tokens": guarded.generated_tokens,
-        "backtracks": len(guarded.events), "same_text": plain.text.strip() == guarded.text.strip(),
+        "prompt": question,
+        "plain_s": plain_s,
+        "aback_s": guarded_s,
+        "ratio": guarded_s / plain_s,
+        "plain_tokens": plain.generated_tokens,
+        "aback_tokens": guarded.generated_tokens,
+        "backtracks": len(guarded.events),
+        "same_text": plain.text.strip() == guarded.text.strip(),
     }
 
 
-def _leaking_runs(args: argparse.Namespace, settings: Any, lm: Any, config: ABackConfig
-                  ) -> tuple[list[dict[str, Any]], int]:
+def _leaking_runs(
+    args: argparse.Namespace, settings: Any, lm: Any, config: ABackConfig
+) -> tuple[list[dict[str, Any]], int]:
     """Attack prompts whose plain answer really leaks an indicator, with ABack's cost on each."""
     records = generate(12, seed=0)
     retriever = Retriever([record.document() for record in records], embedder_name=settings.embedder)
@@ -85,12 +91,20 @@ def _leaking_runs(args: argparse.Namespace, settings: Any, lm: Any, config: ABac
         if not leaks:
             continue
         guarded = run_guarded(messages, doc_indicators, config, lm=lm, settings=settings)
-        rows.append({
-            "record": record.id, "attack": style, "plain_s": plain.wall_s, "aback_s": guarded.wall_s,
-            "plain_leaks": len(leaks), "backtracks": len(guarded.events), "masked": len(guarded.masked_leaks),
-            "aback_leaks_left": len(LeakMonitor(doc_indicators).find_leaks(guarded.text)),
-            "aback_sampled_tokens": guarded.generated_tokens, "plain_tokens": plain.generated_tokens,
-        })
+        rows.append(
+            {
+                "record": record.id,
+                "attack": style,
+                "plain_s": plain.wall_s,
+                "aback_s": guarded.wall_s,
+                "plain_leaks": len(leaks),
+                "backtracks": len(guarded.events),
+                "masked": len(guarded.masked_leaks),
+                "aback_leaks_left": len(LeakMonitor(doc_indicators).find_leaks(guarded.text)),
+                "aback_sampled_tokens": guarded.generated_tokens,
+                "plain_tokens": plain.generated_tokens,
+            }
+        )
     return rows, tried
 
 
@@ -128,14 +142,25 @@ def main(argv: list[str] | None = None) -> int:
     total_plain = sum(row["plain_s"] for row in clean_rows)
     total_aback = sum(row["aback_s"] for row in clean_rows)
     payload = {
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "load_average": os.getloadavg()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_average": os.getloadavg(),
+        },
         "model": settings.local_lm or "SmolLM2-135M-Instruct",
-        "max_new_tokens": args.max_new_tokens, "repeats": args.repeats,
-        "aback": {"m": config.m, "l": config.l, "d": config.d, "hsm": config.hsm_method,
-                  "indicators_clean": len(indicators)},
-        "clean": clean_rows, "clean_ratio_total": total_aback / total_plain,
-        "leaking": leak_rows, "leaking_candidates_tried": tried,
+        "max_new_tokens": args.max_new_tokens,
+        "repeats": args.repeats,
+        "aback": {
+            "m": config.m,
+            "l": config.l,
+            "d": config.d,
+            "hsm": config.hsm_method,
+            "indicators_clean": len(indicators),
+        },
+        "clean": clean_rows,
+        "clean_ratio_total": total_aback / total_plain,
+        "leaking": leak_rows,
+        "leaking_candidates_tried": tried,
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(payload, indent=2), encoding="utf-8")
@@ -143,17 +168,25 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Clean prompts (best of {args.repeats}, {args.max_new_tokens} new tokens, greedy):")
     print(f"{'prompt':48} {'plain s':>8} {'ABack s':>8} {'ratio':>6} {'tokens':>7} {'backtracks':>10}")
     for row in clean_rows:
-        print(f"{row['prompt'][:48]:48} {row['plain_s']:8.2f} {row['aback_s']:8.2f} {row['ratio']:6.2f} "
-              f"{row['aback_tokens']:7d} {row['backtracks']:10d}")
+        print(
+            f"{row['prompt'][:48]:48} {row['plain_s']:8.2f} {row['aback_s']:8.2f} {row['ratio']:6.2f} "
+            f"{row['aback_tokens']:7d} {row['backtracks']:10d}"
+        )
     print(f"overall ABack/plain wall-time ratio: {payload['clean_ratio_total']:.3f}")
-    print(f"\nLeaking prompts (one run each; {len(leak_rows)} of {tried} candidate attacks leaked "
-          "without ABack):")
-    print(f"{'record':12} {'attack':9} {'plain s':>8} {'ABack s':>8} {'backtracks':>10} {'masked':>6} "
-          f"{'sampled':>8} {'leaks plain/ABack':>17}")
+    print(
+        f"\nLeaking prompts (one run each; {len(leak_rows)} of {tried} candidate attacks leaked "
+        "without ABack):"
+    )
+    print(
+        f"{'record':12} {'attack':9} {'plain s':>8} {'ABack s':>8} {'backtracks':>10} {'masked':>6} "
+        f"{'sampled':>8} {'leaks plain/ABack':>17}"
+    )
     for row in leak_rows:
-        print(f"{row['record']:12} {row['attack']:9} {row['plain_s']:8.2f} {row['aback_s']:8.2f} "
-              f"{row['backtracks']:10d} {row['masked']:6d} {row['aback_sampled_tokens']:8d} "
-              f"{row['plain_leaks']:>8d}/{row['aback_leaks_left']:<8d}")
+        print(
+            f"{row['record']:12} {row['attack']:9} {row['plain_s']:8.2f} {row['aback_s']:8.2f} "
+            f"{row['backtracks']:10d} {row['masked']:6d} {row['aback_sampled_tokens']:8d} "
+            f"{row['plain_leaks']:>8d}/{row['aback_leaks_left']:<8d}"
+        )
     print(f"\nwritten to {RESULTS.relative_to(REPO)}")
     return 0
 

@@ -57,8 +57,10 @@ def main() -> int:
         print("no answer backtracked: nothing to compare", file=sys.stderr)
         return 1
     for ban in (False, True):
-        print(f"ban_invented={ban}: {len(rates[ban])} answers with a backtrack, "
-              f"tokens/s mean {statistics.mean(rates[ban]):.2f}, median {statistics.median(rates[ban]):.2f}")
+        print(
+            f"ban_invented={ban}: {len(rates[ban])} answers with a backtrack, "
+            f"tokens/s mean {statistics.mean(rates[ban]):.2f}, median {statistics.median(rates[ban]):.2f}"
+        )
     print(f"ratio on / off (means): {statistics.mean(rates[True]) / statistics.mean(rates[False]):.3f}")
     return 0
 

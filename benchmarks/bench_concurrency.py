@@ -63,9 +63,20 @@ def start_studio(workdir: Path, concurrency: int) -> tuple[subprocess.Popen, str
     port = free_port()
     env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
     process = subprocess.Popen(
-        [sys.executable, "app.py", "--port", str(port), "--db", str(workdir / f"c{concurrency}.sqlite3"),
-         "--concurrency", str(concurrency)],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "app.py",
+            "--port",
+            str(port),
+            "--db",
+            str(workdir / f"c{concurrency}.sqlite3"),
+            "--concurrency",
+            str(concurrency),
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 120
@@ -138,7 +149,7 @@ def main() -> None:
     args = parser.parse_args()
     results: dict[str, object] = {"long_kb": args.long_kb}
     with tempfile.TemporaryDirectory() as folder:
-        for concurrency in ((args.concurrency,) if args.skip_old else (1, args.concurrency)):
+        for concurrency in (args.concurrency,) if args.skip_old else (1, args.concurrency):
             process, url = start_studio(Path(folder), concurrency)
             try:
                 results[f"concurrency_{concurrency}"] = measure(url, args.long_kb, args.runs)

@@ -43,8 +43,12 @@ SENTENCES = (
 
 def synthetic_document(fake: Faker, rng: random.Random, target_words: int = 100) -> str:
     fields = {
-        "person": fake.name(), "relative": fake.name(), "company": fake.company(),
-        "company2": fake.company(), "city": fake.city(), "city2": fake.city(),
+        "person": fake.name(),
+        "relative": fake.name(),
+        "company": fake.company(),
+        "company2": fake.company(),
+        "city": fake.city(),
+        "city2": fake.city(),
         "year": str(rng.randint(1950, 2020)),
     }
     sentences: list[str] = []
@@ -76,8 +80,12 @@ def bench_length(args: argparse.Namespace, fake: Faker, rng: random.Random) -> N
             [(name, text)], progress=lambda _done, total, seen=chunks: seen.append(total)
         )
         elapsed = time.perf_counter() - started
-        result |= {f"{name}_kb": kb, f"{name}_s": round(elapsed, 2), f"{name}_triples": len(triples),
-                   f"{name}_progress_calls": len(chunks)}
+        result |= {
+            f"{name}_kb": kb,
+            f"{name}_s": round(elapsed, 2),
+            f"{name}_triples": len(triples),
+            f"{name}_progress_calls": len(chunks),
+        }
         print(f"{name}: {kb} KB in {elapsed:.2f} s ({kb / elapsed:.1f} KB/s, {len(chunks)} progress calls)")
     ratio = (result["long_s"] / args.long_kb) / (result["short_s"] / args.short_kb)
     result["seconds_per_kb_ratio_long_vs_short"] = round(ratio, 2)
@@ -149,8 +157,12 @@ def main() -> None:
     triples = extractor.extract_many(items)
     elapsed = time.perf_counter() - started
     result = {
-        "extractor": args.extractor, "documents": args.docs, "words": words,
-        "seconds": elapsed, "docs_per_s": args.docs / elapsed, "triples": len(triples),
+        "extractor": args.extractor,
+        "documents": args.docs,
+        "words": words,
+        "seconds": elapsed,
+        "docs_per_s": args.docs / elapsed,
+        "triples": len(triples),
     }
     out = REPO / "benchmarks" / "results"
     out.mkdir(parents=True, exist_ok=True)

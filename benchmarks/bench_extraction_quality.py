@@ -36,8 +36,14 @@ GOLD = {
     "held-out #2 (written before round 2, then analysed)": REPO / "tests/data/extraction_gold_heldout2.jsonl",
     "held-out #3 (unseen in round 2, analysed in round 3)": REPO
     / "tests/data/extraction_gold_heldout3.jsonl",
-    "held-out #4 (unseen, written in round 3 by another annotator)": REPO
+    "held-out #4 (unseen in round 3, analysed in round 4)": REPO
     / "tests/data/extraction_gold_heldout4.jsonl",
+    "held-out #5 (unseen at first in round 4, then analysed)": REPO
+    / "tests/data/extraction_gold_heldout5.jsonl",
+    "held-out #6 (unseen at first in round 4, then analysed)": REPO
+    / "tests/data/extraction_gold_heldout6.jsonl",
+    "held-out #7 (unseen, scored once at the end of round 4)": REPO
+    / "tests/data/extraction_gold_heldout7.jsonl",
 }
 
 

@@ -75,14 +75,22 @@ def main() -> None:
         "ratio_seconds": large_s / small_s,
         "retriever_with_bad_lines": {"records": args.small // 5, "seconds": mixed_s, "documents": mixed_docs},
     }
-    print(f"{args.small:>9,} records ({len(small_data) / 1e6:.1f} MB): {small_s:.3f} s "
-          f"({small_s / args.small * 1e6:.1f} µs/record)")
-    print(f"{args.large:>9,} records ({len(large_data) / 1e6:.1f} MB): {large_s:.3f} s "
-          f"({large_s / args.large * 1e6:.1f} µs/record)")
-    print(f"time ratio {result['ratio_seconds']:.1f} for {result['ratio_records']:.0f}x the records "
-          "(linear: ~10, quadratic: ~100)")
-    print(f"{args.small // 5:,} retriever records, 1 bad line in 1,000, skip_bad: {mixed_s:.3f} s, "
-          f"{mixed_docs:,} passages loaded")
+    print(
+        f"{args.small:>9,} records ({len(small_data) / 1e6:.1f} MB): {small_s:.3f} s "
+        f"({small_s / args.small * 1e6:.1f} µs/record)"
+    )
+    print(
+        f"{args.large:>9,} records ({len(large_data) / 1e6:.1f} MB): {large_s:.3f} s "
+        f"({large_s / args.large * 1e6:.1f} µs/record)"
+    )
+    print(
+        f"time ratio {result['ratio_seconds']:.1f} for {result['ratio_records']:.0f}x the records "
+        "(linear: ~10, quadratic: ~100)"
+    )
+    print(
+        f"{args.small // 5:,} retriever records, 1 bad line in 1,000, skip_bad: {mixed_s:.3f} s, "
+        f"{mixed_docs:,} passages loaded"
+    )
     out = ROOT / "benchmarks" / "results" / "loading.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2))

@@ -61,8 +61,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--data", type=Path, default=ROOT / "tests" / "data" / "popqa_slice.jsonl",
-                        help="retriever-format JSONL (default: the PopQA slice of the tests)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=ROOT / "tests" / "data" / "popqa_slice.jsonl",
+        help="retriever-format JSONL (default: the PopQA slice of the tests)",
+    )
     parser.add_argument("--questions", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -97,11 +101,15 @@ def main() -> None:
         "split_seconds_runs": split_runs,
         "resave_corpus_seconds_best": min(resave_runs),
     }
-    print(f"{result['questions']} questions, {result['documents']:,} passages "
-          f"({result['empty_documents']} empty), {result['triples']:,} triples "
-          f"(extracted in {extract_s:.0f} s)")
-    print(f"split (one connected split + filters per question, {result['definitions_stored']} definitions "
-          f"stored): best {min(split_runs):.2f} s of {', '.join(f'{s:.2f}' for s in split_runs)}")
+    print(
+        f"{result['questions']} questions, {result['documents']:,} passages "
+        f"({result['empty_documents']} empty), {result['triples']:,} triples "
+        f"(extracted in {extract_s:.0f} s)"
+    )
+    print(
+        f"split (one connected split + filters per question, {result['definitions_stored']} definitions "
+        f"stored): best {min(split_runs):.2f} s of {', '.join(f'{s:.2f}' for s in split_runs)}"
+    )
     print(f"re-saving the whole corpus (what split also did before): best {min(resave_runs):.2f} s")
     out = ROOT / "benchmarks" / "results" / "split.json"
     out.parent.mkdir(parents=True, exist_ok=True)

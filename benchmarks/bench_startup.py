@@ -55,7 +55,10 @@ def one_run(workdir: Path) -> dict[str, float]:
     started = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "app.py", "--port", str(port)],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_for_page(f"http://127.0.0.1:{port}/", deadline_s=120)

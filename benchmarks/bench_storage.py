@@ -37,8 +37,15 @@ def synthetic_workspace(documents: int, triples: int, seed: int) -> Workspace:
         for i in range(documents)
     ]
     facts = [
-        Triple(f"person {rng.randrange(triples // 3)}", f"relation {rng.randrange(40)}",
-               f"entity {rng.randrange(triples // 2)}", f"d{rng.randrange(documents)}", (0, 40), 0.9, "spacy")
+        Triple(
+            f"person {rng.randrange(triples // 3)}",
+            f"relation {rng.randrange(40)}",
+            f"entity {rng.randrange(triples // 2)}",
+            f"d{rng.randrange(documents)}",
+            (0, 40),
+            0.9,
+            "spacy",
+        )
         for _ in range(triples)
     ]
     workspace = Workspace(corpus=Corpus(documents=docs), triples=facts, extracted_ids={d.id for d in docs})
