@@ -56,11 +56,15 @@ def test_user_markup_shows_as_text_in_every_message_path(page, studio_url, artif
     expect(page.locator("#rps-message")).to_contain_text(MD_IMG)
     expect(page.locator("#rps-message")).to_contain_text(SCRIPT_END)
 
-    # Error toast: an entity typed into the mark-entity box.
+    # Error toast: an entity typed into the mark-entity box. The views re-render in a follow-up
+    # event after the status message (the documents list shows the new title then); typing into
+    # the dropdown before that lets the re-render wipe the typed value (seen once in CI).
+    expect(page.locator("#rps-documents")).to_contain_text(TITLE, timeout=60_000)
     page.get_by_role("tab", name="Knowledge graph & privacy").click()
     choice = page.locator("#rps-mark_entity_choice input")
     choice.fill(IMG + " " + MD_IMG)
     choice.press("Enter")
+    expect(choice).to_have_value(IMG + " " + MD_IMG)
     page.locator("#rps-mark_entity").click()
     toast = page.locator('[data-testid="toast-body"]').first
     expect(toast).to_contain_text(IMG, timeout=30_000)
