@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -231,9 +232,13 @@ class DocumentContext:
 
     def title_is_a_thing(self) -> bool:
         """The title names a work or a thing, by its qualifier or as a work described so far."""
-        return title_names_a_thing(self.title) or self.labels.get(self.title_name) == "WORK_OF_ART"
+        return self.title_qualifies_a_thing or self.labels.get(self.title_name) == "WORK_OF_ART"
 
-    @property
+    @cached_property
+    def title_qualifies_a_thing(self) -> bool:
+        return title_names_a_thing(self.title)
+
+    @cached_property
     def title_name(self) -> str:
         """ "Orion's Belt (film)" -> "Orion's Belt"."""
         return _TITLE_QUALIFIER.sub("", self.title).strip()
@@ -368,25 +373,17 @@ class _ChunkRules:
     def _split_title_name_from_entities(self) -> None:
         """ "Born in Mo i Rana, Lahlum grew up ...": the tagger makes "Mo i Rana, Lahlum" one name;
         the words after the comma are the title person's."""
-        from spacy.tokens import Span  # spaCy loads with the model, not with this module
-
         title_words = set((self.context.title_person or "").split())
-        if not title_words:
-            return
-        ents, changed = [], False
-        for ent in self.doc.ents:
+
+        def cut(ent: Any) -> tuple[int, int, str] | None:
             comma = next((t.i for t in ent if t.text == ","), None)
-            rest = {t.text for t in self.doc[comma + 1 : ent.end]} if comma is not None else set()
-            if comma is None or comma == ent.start or not rest or not rest <= title_words:
-                ents.append(ent)
-                continue
-            changed = True
-            ents += [
-                Span(self.doc, ent.start, comma, label=ent.label_),
-                Span(self.doc, comma + 1, ent.end, label="PERSON"),
-            ]
-        if changed:
-            self.doc.ents = ents
+            if comma is None or comma == ent.start:
+                return None
+            rest = {t.text for t in self.doc[comma + 1 : ent.end]}
+            return (comma, comma + 1, "PERSON") if rest and rest <= title_words else None
+
+        if title_words:
+            _split_entities(self.doc, cut)
 
     # -- triples -------------------------------------------------------------------------
 
@@ -1746,9 +1743,9 @@ class _ChunkRules:
 
     def _title_thing_at(self, token: Any) -> str | None:
         """The passage's title (a work, a band, a place: no person) when `token` is part of it."""
-        if token.pos_ != "PROPN" or self.context.title_person:
+        if not self.title_spans or token.pos_ != "PROPN" or self.context.title_person:
             return None
-        if not title_names_a_thing(self.context.title) and self._label(token) in {"PERSON", None}:
+        if not self.context.title_qualifies_a_thing and self._label(token) in {"PERSON", None}:
             return None  # a title that may be a person's name ("Europe '51" is a place's word: a thing)
         name = self.context.title_name
         return next((name for start, end in self.title_spans if start <= token.idx < end), None)
@@ -2190,20 +2187,34 @@ def _merge_coordinated_names(doc: Any, text: str) -> None:
     _set_entities(doc, spans, "ORG")
 
 
-def _split_at_maiden_name(doc: Any) -> None:
-    """ "Mary Kemp née Ward" is a married name and a birth name; the tagger may make it one."""
+def _split_entities(doc: Any, cut_of: Callable[[Any], tuple[int, int, str] | None]) -> None:
+    """Each entity that `cut_of` cuts, as (left end, right start, right label), becomes two."""
     from spacy.tokens import Span  # spaCy loads with the model, not with this module
 
     ents, changed = [], False
     for ent in doc.ents:
-        cut = next((t.i for t in ent if t.lower_ in MAIDEN_MARKERS and t.i > ent.start), None)
-        if cut is None or cut + 1 >= ent.end:
+        cut = cut_of(ent)
+        if cut is None:
             ents.append(ent)
             continue
+        left_end, right_start, right_label = cut
+        ents += [
+            Span(doc, ent.start, left_end, label=ent.label_),
+            Span(doc, right_start, ent.end, label=right_label),
+        ]
         changed = True
-        ents += [Span(doc, ent.start, cut, label=ent.label_), Span(doc, cut + 1, ent.end, label=ent.label_)]
     if changed:
         doc.ents = ents
+
+
+def _split_at_maiden_name(doc: Any) -> None:
+    """ "Mary Kemp née Ward" is a married name and a birth name; the tagger may make it one."""
+
+    def cut(ent: Any) -> tuple[int, int, str] | None:
+        marker = next((t.i for t in ent if t.lower_ in MAIDEN_MARKERS and t.i > ent.start), None)
+        return (marker, marker + 1, ent.label_) if marker is not None and marker + 1 < ent.end else None
+
+    _split_entities(doc, cut)
 
 
 def _modified_start(noun: Any) -> int:
@@ -2240,22 +2251,14 @@ def _split_coordinated_institutions(doc: Any) -> None:
     institution word ("University", "College"); "School of Oriental and African Studies" stays.
     A university's name followed by ", Department of ..." splits before the unit.
     """
-    from spacy.tokens import Span  # spaCy loads with the model, not with this module
 
-    changed, ents = False, []
-    for ent in doc.ents:
-        cut = _institution_cut(ent) if ent.label_ in {"ORG", "FAC", "GPE"} else None
-        if cut is None:
-            ents.append(ent)
-            continue
-        changed = True
-        right_start = cut + 1 + (doc[cut + 1].pos_ == "DET")
-        ents += [
-            Span(doc, ent.start, cut, label=ent.label_),
-            Span(doc, right_start, ent.end, label=ent.label_),
-        ]
-    if changed:
-        doc.ents = ents
+    def cut(ent: Any) -> tuple[int, int, str] | None:
+        index = _institution_cut(ent) if ent.label_ in {"ORG", "FAC", "GPE"} else None
+        if index is None:
+            return None
+        return index, index + 1 + (doc[index + 1].pos_ == "DET"), ent.label_
+
+    _split_entities(doc, cut)
 
 
 def _institution_cut(ent: Any) -> int | None:
