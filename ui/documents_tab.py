@@ -19,6 +19,7 @@ from ui.render import esc, html_list, html_table
 EXTRACTORS = ("spacy", "llm", "relik")
 PREVIEW_CHARS = 240
 CANCELLATIONS = Cancellations()  # per browser session: the Cancel button stops that session's extraction
+CANCELLED_TEXT = "Extraction cancelled; the workspace is as it was."
 ROWS_SHOWN = 300  # a 5 MB upload holds ~70,000 records: listing all would send ~12 MB per re-render
 
 
@@ -127,7 +128,9 @@ def build(ctx: StudioContext) -> None:
             backend = extractor_for(name, pending, flag)
             added = ws.extract(backend, progress=report)
         except Cancelled:
-            return ws, "Extraction cancelled; the workspace is as it was.", ""
+            # The cancel button writes the same note; whichever of the two events lands last,
+            # the progress area must still say the extraction was cancelled.
+            return ws, CANCELLED_TEXT, cancelled_note()
         finally:
             CANCELLATIONS.finish(session, flag)
         done = f"{name}: {added} new triple(s); {len(ws.triples)} in total."
@@ -143,8 +146,10 @@ def build(ctx: StudioContext) -> None:
 
     def on_cancel(request: gr.Request) -> tuple[str, str]:
         running = CANCELLATIONS.cancel(request.session_hash if request is not None else "")
-        text = "Extraction cancelled; the workspace is as it was." if running else "No extraction is running."
-        return status_html(text), f'<span class="rps-note">{esc(text)}</span>'
+        if not running:
+            text = "No extraction is running."
+            return status_html(text), f'<span class="rps-note">{esc(text)}</span>'
+        return status_html(CANCELLED_TEXT), cancelled_note()
 
     def on_load_sample(ws: Workspace) -> tuple[Any, ...]:
         added = ws.load_sample()
@@ -347,9 +352,11 @@ def render_documents(ws: Workspace) -> str:
         else '<p class="rps-empty">No documents yet: upload files, paste text or load the sample corpus.</p>'
     )
     if query_rows:
-        html += "<h3>Queries</h3>" + html_table(
-            ["Query", "Answers", "Retrieved documents", "Triples"], query_rows
-        ) + _more(len(ws.corpus.queries))
+        html += (
+            "<h3>Queries</h3>"
+            + html_table(["Query", "Answers", "Retrieved documents", "Triples"], query_rows)
+            + _more(len(ws.corpus.queries))
+        )
     return html
 
 
@@ -369,3 +376,7 @@ def _triple_count(ws: Workspace, doc_id: str, text: str, counts: dict[str, int])
 def _preview(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
+
+
+def cancelled_note() -> str:
+    return f'<span class="rps-note">{esc(CANCELLED_TEXT)}</span>'
