@@ -2,15 +2,19 @@
 
 Usage:
     python benchmarks/draw_gold_passages.py PATH/popqa_dev.jsonl --seed 20261123 \
-        --for extraction_gold_heldout4.jsonl [--count 10] [--skip ID ...] > skeleton.jsonl
+        --for extraction_gold_heldout10.jsonl [--count 14] [--skip ID ...] > skeleton.jsonl
 
 Eligible: a retrieved passage whose decoded text (HTML entities decoded, surrounding
-whitespace and a leading "Title" paragraph removed) has 80-520 characters, whose id (or
-`q<question>-c<rank>` when the retriever gave none) is in no `tests/data/extraction_gold_*.jsonl`
-other than the set being drawn (`--for`, so that the draw reproduces once that set exists).
-The eligible passages are shuffled with the seed and taken in that order, at most one per
-question, until `count` passages from different questions are drawn. `--skip ID` passes over a
-drawn passage that states no fact (the draw then takes the next one).
+whitespace and a leading "Title" paragraph removed) has 80-520 characters. All eligible
+passages are shuffled with the seed and taken in that order, at most one per question, until
+`count` passages from different questions are drawn; a passage of another gold set (by id, or
+`q<question>-c<rank>` when the retriever gave none, or by its text: the retriever returns some
+passages twice) is passed over, and so is `--skip ID`, a drawn passage that states no fact.
+Sets written later therefore do not change an earlier set's draw.
+
+Held-out #4-#9 were drawn with an earlier order (excluded ids dropped before the shuffle, no
+text check), which depends on which sets existed then; `--legacy-order --excluding SET ...`
+reproduces each (the commands are in tests/data/EXTRACTION_GOLD.md).
 
 Writes one skeleton gold line per passage (`facts`, `optional` and `aliases` empty): the facts
 are written by hand afterwards. Reads only the retrieval file and the existing gold sets.
@@ -23,6 +27,7 @@ import html
 import json
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 GOLD_DIR = Path(__file__).resolve().parent.parent / "tests" / "data"
@@ -37,39 +42,62 @@ def decoded_text(title: str, raw: str) -> str:
     return text
 
 
-def used_ids(drawn_set: str) -> set[str]:
-    ids = set()
+def used_passages(drawn_set: str, only: Sequence[str] | None = None) -> tuple[set[str], set[str]]:
+    """The ids and the texts of the other gold sets' passages (`only`: just these sets). The
+    retriever returns some passages twice under different ids, so an id alone is not enough."""
+    ids, texts = set(), set()
     for path in sorted(GOLD_DIR.glob("extraction_gold_*.jsonl")):
-        if path.name == drawn_set:
+        if path.name == drawn_set or (only is not None and path.name not in only):
             continue
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
-                ids.add(str(json.loads(line)["id"]))
-    return ids
+                row = json.loads(line)
+                ids.add(str(row["id"]))
+                texts.add(_comparable(row["text"]))
+    return ids, texts
 
 
-def eligible_passages(retrieval_file: Path, excluded: set[str]) -> list[dict]:
+def _comparable(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def eligible_passages(retrieval_file: Path) -> list[dict]:
+    """Every retrieved passage of the right length, in file order."""
     passages = []
     lines = retrieval_file.read_text(encoding="utf-8").splitlines()
     for question_index, line in enumerate(lines):
         for rank, ctx in enumerate(json.loads(line)["ctxs"]):
-            passage_id = str(ctx.get("id") or f"q{question_index}-c{rank}")
             text = decoded_text(ctx.get("title", ""), ctx.get("text") or "")
-            if passage_id in excluded or not MIN_CHARS <= len(text) <= MAX_CHARS:
-                continue
-            title = ctx.get("title", "")
-            passages.append(
-                {"id": passage_id, "question_index": question_index, "title": title, "text": text}
-            )
+            if MIN_CHARS <= len(text) <= MAX_CHARS:
+                passage_id = str(ctx.get("id") or f"q{question_index}-c{rank}")
+                title = ctx.get("title", "")
+                passages.append(
+                    {"id": passage_id, "question_index": question_index, "title": title, "text": text}
+                )
     return passages
 
 
-def draw(passages: list[dict], seed: int, count: int, skip: set[str]) -> list[dict]:
-    order = list(passages)
+def draw(
+    passages: list[dict],
+    seed: int,
+    count: int,
+    skip: set[str],
+    excluded: tuple[set[str], set[str]],
+    legacy_order: bool = False,
+) -> list[dict]:
+    """Shuffle all eligible passages with the seed, then take them in order, passing over the
+    excluded ones, so that gold sets written later do not change an earlier set's draw.
+    `legacy_order` (held-out #4-#9) dropped the excluded ids before shuffling instead."""
+    excluded_ids, excluded_texts = excluded
+    order = [p for p in passages if p["id"] not in excluded_ids] if legacy_order else list(passages)
     random.Random(seed).shuffle(order)
     drawn, questions = [], set()
     for passage in order:
         if passage["id"] in skip or passage["question_index"] in questions:
+            continue
+        if passage["id"] in excluded_ids or (
+            not legacy_order and _comparable(passage["text"]) in excluded_texts
+        ):
             continue
         drawn.append(passage)
         questions.add(passage["question_index"])
@@ -87,9 +115,21 @@ def main() -> None:
     parser.add_argument("--for", dest="drawn_set", required=True, help="file name of the gold set drawn")
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--skip", nargs="*", default=[], help="drawn passage ids that state no fact")
+    parser.add_argument(
+        "--excluding",
+        nargs="*",
+        default=None,
+        help="gold set file names whose passages are excluded (default: every other set)",
+    )
+    parser.add_argument(
+        "--legacy-order",
+        action="store_true",
+        help="the order held-out #4-#9 were drawn in (excluded ids dropped before the shuffle)",
+    )
     args = parser.parse_args()
-    passages = eligible_passages(args.retrieval_file, used_ids(args.drawn_set))
-    for passage in draw(passages, args.seed, args.count, set(args.skip)):
+    excluded = used_passages(args.drawn_set, args.excluding)
+    passages = eligible_passages(args.retrieval_file)
+    for passage in draw(passages, args.seed, args.count, set(args.skip), excluded, args.legacy_order):
         skeleton = {**passage, "facts": [], "optional": [], "aliases": {}}
         sys.stdout.write(json.dumps(skeleton, ensure_ascii=False) + "\n")
 
