@@ -33,10 +33,16 @@ from itertools import pairwise
 from typing import Any
 
 from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress, join_relation, relation_word
+from core.extract.degrees import (
+    degree_field,
+    degree_name_end,
+    is_degree_token,
+    is_vocational,
+    names_its_field_apart,
+)
 from core.extract.lifespans import parse_parenthetical
 from core.extract.vocabulary import (
     CATEGORY_RELATIONS,
-    DEGREE_NOUNS,
     DEMONYMS,
     FEMALE_NOUNS,
     FIELD_NOUNS,
@@ -98,7 +104,9 @@ PLACE_NOUNS = frozenset(
         "oblast", "voivodeship", "arrondissement",
     }
 )  # fmt: skip
-VOCATIONAL_AWARDS = {"diploma", "certificate", "licence", "license"}
+NAME_PARTICLES = frozenset(
+    {"di", "de", "da", "del", "della", "des", "du", "of", "von", "van", "upon", "am", "an", "la", "le"}
+)
 MAIDEN_MARKERS = {"née", "nee", "née:"}
 _OPENING_PRONOUN = re.compile(r"^\s*(?:He|She|His|Her)\b")
 PARTY_MEMBER_WORDS = {"republican", "democrat", "conservative", "liberal", "socialist", "communist"}
@@ -670,12 +678,12 @@ class _ChunkRules:
             return [
                 c for c in token.lefts if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i == token.i - 1
             ]
-        if lower not in DEGREE_NOUNS and token.lemma_.lower() not in DEGREE_NOUNS:
+        if not is_degree_token(token):
             return []
-        if lower in VOCATIONAL_AWARDS or token.lemma_.lower() in VOCATIONAL_AWARDS:
+        if is_vocational(token):
             return []  # "a Diploma in Journalism", "a Certificate in Video Production": no academic major
         end = _degree_bounds_end(token)
-        prep = _degree_field(token, end, also_on=True)
+        prep = degree_field(token, end, also_on=True)
         if prep is None:
             return []
         objects = [c for c in prep.children if c.dep_ == "pobj"]
@@ -850,6 +858,30 @@ class _ChunkRules:
             yield _Candidate(
                 self._entity_argument(inner), [], self._entity_argument(outer), relation="located_in"
             )
+        yield from self._apposed_place_candidates()
+
+    def _apposed_place_candidates(self) -> Iterator[_Candidate]:
+        """ "born in Jatisobo, Banyumas, on 18 March 1943": the parser apposes the region to the
+        place, whatever label the tagger gave the region (here ORG)."""
+        for outer in self.doc:
+            place = outer.head
+            if not (
+                outer.dep_ == "appos"
+                and outer.pos_ == "PROPN"
+                and place.dep_ == "pobj"
+                and place.head.lower_ in {"in", "near", "at"}
+            ):
+                continue
+            place_ent, outer_ent = self.entity_of.get(place.i), self.entity_of.get(outer.i)
+            if place_ent is None or outer_ent is None or place_ent.label_ not in {"GPE", "LOC"}:
+                continue
+            if outer_ent.label_ != "ORG" or not self._follows_as_refinement(place_ent, outer_ent):
+                continue  # GPE and LOC regions are the named pairs' (above)
+            if set(self._name_words(outer_ent)) & _UNIT_WORDS or self._ends_a_list(outer_ent.end):
+                continue  # "in Kitwe, Rokana Primary School": no region
+            yield _Candidate(
+                self._entity_argument(place_ent), [], self._entity_argument(outer_ent), relation="located_in"
+            )
 
     def _institution_part_candidates(self) -> Iterator[_Candidate]:
         """ "the School of Oriental and African Studies (SOAS), University of London" -> part_of;
@@ -881,15 +913,21 @@ class _ChunkRules:
             if token.lower_ in {"and", "or"}:
                 following = self.doc[index + 1] if index + 1 < len(self.doc) else None
                 return following is not None and following.pos_ == "PROPN"
-            if token.text != "," and token.pos_ not in {"PROPN", "DET", "ADP", "X"}:
-                return False
+            if token.text != "," and token.pos_ not in {"PROPN", "DET", "X"} and not _name_particle(token):
+                return False  # "Wheat Ridge, Colorado to Donald and Rhonda": "to" ends the places
         return False
 
     def _is_place_refinement(self, inner: Any, outer: Any) -> bool:
         return (
             inner.label_ in PLACE_LABELS | {"ORG"}
             and outer.label_ in {"GPE", "LOC"}
-            and outer.start == inner.end + 1
+            and self._follows_as_refinement(inner, outer)
+        )
+
+    def _follows_as_refinement(self, inner: Any, outer: Any) -> bool:
+        """ "Trinidad, California": the outer name right after the inner one and a comma."""
+        return (
+            outer.start == inner.end + 1
             and self.doc[inner.end].text == ","
             and inner.end not in self.in_parentheses
             and not self._names_the_title_person(outer.text)  # "Born in Montreal, McKay studied ..."
@@ -951,12 +989,14 @@ class _ChunkRules:
             degree_fields = {
                 field.i
                 for obj in self._objects(verb)
-                if obj.lemma_.lower() in DEGREE_NOUNS
-                and (field := _degree_field(obj, _degree_bounds_end(obj))) is not None
+                if is_degree_token(obj) and (field := degree_field(obj, _degree_bounds_end(obj))) is not None
             }
             for prep, pobj in prepositions:
                 if prep.i in degree_fields:
-                    continue  # "studied Diploma in Journalism": the degree's field, said with the degree
+                    # "studied Diploma in Journalism": the degree's field, said with the degree; but
+                    # "a Master of Fine Arts in composition from Brandeis University": where from
+                    yield from self._field_origin_candidates(subject, words, pobj)
+                    continue
                 held = self._positions_held(pobj) if prep.lower_ == "as" and not negated else []
                 if held and self._is_person_token(subject):
                     # "served as the president and CEO of the National Council of La Raza"
@@ -974,7 +1014,7 @@ class _ChunkRules:
                     for inner_prep, inner_obj in _prepositional_objects(pobj, self):
                         if not self._is_entity_token(inner_obj):
                             continue
-                        if _lemma(pobj) in DEGREE_NOUNS and inner_prep.lower_ in {"in", "of"}:
+                        if is_degree_token(pobj) and inner_prep.lower_ in {"in", "of"}:
                             continue  # "graduated with a master's degree in Finance": the degree's field
                         if inner_prep.lower_ != "of":
                             yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
@@ -1145,6 +1185,13 @@ class _ChunkRules:
         else:
             yield _Candidate(subject, words or ["be"], complement)
 
+    def _field_origin_candidates(
+        self, subject: Any, words: list[str], field_noun: Any
+    ) -> Iterator[_Candidate]:
+        for inner_prep, inner_obj in _prepositional_objects(field_noun, self):
+            if inner_prep.lower_ in {"from", "at"} and self._is_entity_token(inner_obj):
+                yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
+
     def _object_modifier_triples(self, subject: Any, words: list[str], obj: Any) -> Iterator[_Candidate]:
         """A common-noun object's prepositional entity ("chairs the board of Y" -> chair_board_of)."""
         if self._is_entity_token(obj):
@@ -1155,7 +1202,7 @@ class _ChunkRules:
             if self._is_entity_token(noun):
                 continue
             for prep, pobj in _prepositional_objects(noun, self):
-                if _lemma(noun) in DEGREE_NOUNS and prep.lower_ in {"in", "of"}:
+                if is_degree_token(noun) and prep.lower_ in {"in", "of"}:
                     continue  # the degree's field is part of the degree
                 if self._is_entity_token(pobj):
                     of_noun = [noun.lower_] if prep.lower_ == "of" else []
@@ -1687,7 +1734,7 @@ class _ChunkRules:
         token = self.doc[argument.token] if argument.token is not None else None
         if token is None or argument.kind in {"person", "date"}:
             return False  # the tagger calls "PhD" a work of art and "B.A." a place
-        return token.lemma_.lower() in DEGREE_NOUNS or token.lower_ in DEGREE_NOUNS
+        return is_degree_token(token)
 
     def _as_argument(self, node: Any) -> Argument | None:
         if isinstance(node, Argument):
@@ -1787,7 +1834,7 @@ class _ChunkRules:
         # bid": the owner's, no thing of its own; but "known for his macabre sensibility"
         if (
             any(o.pos_ == "PRON" for o in owners)
-            and lemma not in DEGREE_NOUNS
+            and not is_degree_token(token)
             and (end - start == 1 or token.tag_ == "NNS" or not _known_for(token))
         ):
             return False
@@ -1888,7 +1935,7 @@ class _ChunkRules:
 
     def _phrase_bounds(self, token: Any) -> tuple[int, int]:
         """Token range of the entity containing the token, else of its noun phrase."""
-        if token.lemma_.lower() in DEGREE_NOUNS:  # "a Certificate in Video Production", whatever its label
+        if is_degree_token(token):  # "a Certificate in Video Production", whatever its label
             return self._strip_bounds(*_degree_bounds(token))
         ent = self.entity_of.get(token.i)
         if ent is not None:
@@ -2379,12 +2426,17 @@ def _noun_phrase_bounds(token: Any) -> tuple[int, int]:
 
 
 def _degree_bounds(token: Any) -> tuple[int, int]:
-    """ "his master's degree in Economics", "a PhD in Philosophy": the degree with its kind and field."""
+    """ "his master's degree", "a Bachelor of Science", "a Diploma in Journalism": the degree with
+    its kind; a field of its own only where the degree names none apart (see core.extract.degrees)."""
     start, end = _noun_phrase_bounds(token)
     for child in token.lefts:
         if child.dep_ == "poss" and child.pos_ != "PRON" and child.right_edge.i < token.i:
-            start = min(start, child.left_edge.i)  # "master's", "Bachelor's"
-    field = _degree_field(token, end)
+            owned = [t for t in child.subtree if t.pos_ not in {"PRON", "DET"}]
+            start = min(start, owned[0].i if owned else child.i)  # "master's", not "his master's"
+    end = degree_name_end(token, end)
+    if names_its_field_apart(token):
+        return start, end
+    field = degree_field(token, end)
     if field is not None:  # the field with its conjuncts, not what follows ("from the University of X")
         objects = [child for child in field.children if child.dep_ == "pobj"]
         end = max([end, *(t.i + 1 for obj in objects for t in (obj, *obj.conjuncts))])
@@ -2392,22 +2444,12 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
 
 
 def _degree_bounds_end(token: Any) -> int:
-    return _noun_phrase_bounds(token)[1]
+    return degree_name_end(token, _noun_phrase_bounds(token)[1])
 
 
-def _degree_field(token: Any, end: int, also_on: bool = False) -> Any | None:
-    """The "in"/"of" right after a degree noun, wherever the parser hung it ("studied Diploma in
-    Journalism and Public Relations"), unless it gives a date ("a degree in 1947")."""
-    if end >= len(token.doc):
-        return None
-    prep = token.doc[end]
-    if prep.lower_ not in ({"in", "of", "on"} if also_on else {"in", "of"}) or prep.dep_ != "prep":
-        return None
-    if prep.head.i != token.i and not (token.text[:1].isupper() and prep.head.i == token.head.i):
-        return None  # only a capitalised degree ("Diploma in ...") takes a preposition of its verb
-    if any(t.ent_type_ in {"DATE", "TIME"} or t.like_num for t in prep.subtree if t.i != prep.i):
-        return None
-    return prep
+def _name_particle(token: Any) -> bool:
+    """ "Magliano Capo di Sabina", "Isle of Man", "Frankfurt am Main": a particle inside a name."""
+    return token.pos_ == "ADP" and token.lower_ in NAME_PARTICLES
 
 
 def _has_indefinite_article(token: Any) -> bool:

@@ -104,7 +104,7 @@ def studio_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+        pytest.fail(f"{CHROMIUM} is not installed: run `make browser` (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -141,3 +141,19 @@ def page(browser, studio_url: str) -> Iterator[object]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[pytest.TestReport]:
+    """A failed browser test leaves a picture of every page still open, for the CI log's reader."""
+    report = yield
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if report.when == "call" and report.failed and browser is not None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        pages = [page for context in browser.contexts for page in context.pages]
+        for number, open_page in enumerate(pages):
+            try:
+                open_page.screenshot(path=str(ARTIFACTS / f"failed-{item.name}-{number}.png"), full_page=True)
+            except Exception as error:  # a picture must never hide the failure itself
+                report.sections.append(("failure screenshot", f"page {number}: {error}"))
+    return report

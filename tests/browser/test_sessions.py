@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from storage.repository import Repository
-from tests.browser.conftest import new_page, running_studio
+from tests.browser.conftest import ARTIFACTS, new_page, running_studio
 from tests.browser.test_studio import open_tab, wait_message
 
 pytestmark = pytest.mark.browser
@@ -60,6 +62,8 @@ def fill(page, name: str, value: str) -> None:
 def saved_options(page) -> list[str]:
     page.locator("#rps-saved input").click()
     options = page.locator("#rps-saved [role=option]")
+    with contextlib.suppress(PlaywrightTimeoutError):  # the list opens a moment after the click
+        options.first.wait_for(state="attached", timeout=2_000)
     names = [options.nth(i).get_attribute("aria-label") or "" for i in range(options.count())]
     page.keyboard.press("Escape")
     return names
@@ -74,7 +78,10 @@ def saved_options_once_listed(page, name: str, timeout_s: float = 60) -> list[st
     deadline = time.monotonic() + timeout_s
     while True:
         names = saved_options(page)
-        if name in names or time.monotonic() > deadline:
+        if name in names:
+            return names
+        if time.monotonic() > deadline:
+            page.screenshot(path=str(ARTIFACTS / f"failed-saved-list-{name}.png"), full_page=True)
             return names
         page.wait_for_timeout(250)
 
