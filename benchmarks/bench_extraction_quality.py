@@ -44,6 +44,10 @@ GOLD = {
     / "tests/data/extraction_gold_heldout6.jsonl",
     "held-out #7 (unseen, scored once at the end of round 4)": REPO
     / "tests/data/extraction_gold_heldout7.jsonl",
+    "held-out #8 (unseen, scored once at the end of round 5)": REPO
+    / "tests/data/extraction_gold_heldout8.jsonl",
+    "held-out #9 (unseen, scored once at the end of round 5)": REPO
+    / "tests/data/extraction_gold_heldout9.jsonl",
 }
 
 
