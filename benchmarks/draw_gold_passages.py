@@ -91,15 +91,15 @@ def draw(
     excluded_ids, excluded_texts = excluded
     order = [p for p in passages if p["id"] not in excluded_ids] if legacy_order else list(passages)
     random.Random(seed).shuffle(order)
-    drawn, questions = [], set()
+    drawn, questions, drawn_texts = [], set(), set()
     for passage in order:
         if passage["id"] in skip or passage["question_index"] in questions:
             continue
-        if passage["id"] in excluded_ids or (
-            not legacy_order and _comparable(passage["text"]) in excluded_texts
-        ):
-            continue
+        text = _comparable(passage["text"])
+        if passage["id"] in excluded_ids or (not legacy_order and text in excluded_texts | drawn_texts):
+            continue  # (a passage returned twice, under two ids, is drawn at most once)
         drawn.append(passage)
+        drawn_texts.add(text)
         questions.add(passage["question_index"])
         if len(drawn) == count:
             break
@@ -127,6 +127,12 @@ def main() -> None:
         help="the order held-out #4-#9 were drawn in (excluded ids dropped before the shuffle)",
     )
     args = parser.parse_args()
+    if args.excluding is not None:
+        unknown = [name for name in args.excluding if not (GOLD_DIR / name).is_file()]
+        if unknown or not args.excluding:
+            parser.error(
+                f"--excluding: no gold set named {', '.join(unknown) or '(none given)'} in {GOLD_DIR}"
+            )
     excluded = used_passages(args.drawn_set, args.excluding)
     passages = eligible_passages(args.retrieval_file)
     for passage in draw(passages, args.seed, args.count, set(args.skip), excluded, args.legacy_order):

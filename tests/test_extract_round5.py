@@ -148,3 +148,39 @@ def test_a_region_the_tagger_calls_an_organisation_refines_its_place(extractor):
         title="Henry Joe Sakala",
     )
     assert not any(relation == "located_in" for _, relation, _ in found)  # a school is no region
+
+
+def test_a_named_degree_before_the_word_degree_is_named_alone(extractor):
+    found = keys(
+        extractor,
+        "Barnes was born in Cleveland, Ohio. He earned a Master of Science degree in business management "
+        "from Weatherhead School of Management at Case Western Reserve University.",
+        title="John E. Barnes Jr.",
+    )
+    person = "John E. Barnes Jr."
+    assert {
+        triple_key(person, "academic_degree", "Master of Science"),
+        triple_key(person, "academic_major", "business management"),
+    } <= found
+
+
+def test_a_degree_the_tagger_calls_a_name_still_says_where_it_came_from(extractor):
+    found = keys(
+        extractor,
+        "Steinunn Þóra has a BA in Anthropology and an MA in Disability Studies, both from the University "
+        "of Iceland.",
+        title="Steinunn Þóra Árnadóttir",
+    )
+    person = "Steinunn Þóra Árnadóttir"
+    assert {
+        triple_key(person, "academic_degree", "BA"),
+        triple_key(person, "academic_degree", "MA"),
+        triple_key(person, "educated_at", "University of Iceland"),
+    } <= found
+    found = keys(extractor, "Mara Voss holds a PhD from John Smith.", title="Mara Voss")
+    assert triple_key("Mara Voss", "educated_at", "John Smith") not in found  # a person is no school
+
+
+def test_the_words_of_a_degree_running_into_a_noun_are_no_degree(extractor):
+    found = keys(extractor, "Mara Voss is a master of science fiction.", title="Mara Voss")
+    assert not any(relation == "academic_degree" for _, relation, _ in found)

@@ -43,7 +43,24 @@ def named_degree_end(token: Any) -> int | None:
         or (doc[end].lower_ == "and" and end + 1 < len(doc) and doc[end + 1].lower_ in FACULTY_WORDS)
     ):
         end += 1
-    return end if end > token.i + 2 else None
+    if end == token.i + 2:
+        return None
+    following = doc[end] if end < len(doc) else None
+    if (
+        following is not None
+        and following.pos_ in {"NOUN", "PROPN"}
+        and following.lower_ not in BARE_DEGREE_WORDS
+        and doc[end - 1].head.i == following.i
+    ):
+        return None  # "a master of science fiction": the words run on into a noun of their own
+    return end
+
+
+def named_kind(token: Any) -> Any | None:
+    """ "a Master of Science degree": the named degree before the word "degree"."""
+    if token.lower_ not in BARE_DEGREE_WORDS:
+        return None
+    return next((c for c in token.lefts if named_degree_end(c) == token.i), None)
 
 
 def is_degree_token(token: Any) -> bool:
@@ -85,9 +102,10 @@ def names_its_field_apart(token: Any) -> bool:
     if token.lower_ not in BARE_DEGREE_WORDS:
         return True  # "PhD", "MA", "MEd"
     return any(
-        c.dep_ in {"poss", "compound", "amod"} and c.i < token.i and c.lower_ not in {"a", "an", "the"}
+        (c.dep_ in {"poss", "compound", "amod", "nmod"} and c.pos_ not in {"PRON", "DET"})
+        or named_degree_end(c) is not None
         for c in token.lefts
-    )  # "master's degree", "bachelor degree", "doctoral degree"
+    )  # "master's degree", "bachelor degree", "doctoral degree", "Master of Science degree"; not "his degree"
 
 
 def degree_field(token: Any, end: int, also_on: bool = False) -> Any | None:
@@ -100,10 +118,9 @@ def degree_field(token: Any, end: int, also_on: bool = False) -> Any | None:
     prep = doc[end]
     if prep.lower_ not in ({"in", "of", "on"} if also_on else {"in", "of"}) or prep.dep_ != "prep":
         return None
-    if prep.head.i not in {token.i, end - 1} and not (
-        token.text[:1].isupper() and prep.head.i == token.head.i
-    ):
-        return None  # only a capitalised degree ("Diploma in ...") takes a preposition of its verb
+    named = token.text[:1].isupper() or named_kind(token) is not None
+    if prep.head.i not in {token.i, end - 1} and not (named and prep.head.i == token.head.i):
+        return None  # only a named degree ("Diploma in", "a Master of Arts degree in") takes its verb's
     if any(t.ent_type_ in {"DATE", "TIME"} or t.like_num for t in prep.subtree if t.i != prep.i):
         return None
     return prep

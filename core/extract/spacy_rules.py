@@ -38,6 +38,7 @@ from core.extract.degrees import (
     degree_name_end,
     is_degree_token,
     is_vocational,
+    named_kind,
     names_its_field_apart,
 )
 from core.extract.lifespans import parse_parenthetical
@@ -1189,24 +1190,33 @@ class _ChunkRules:
         self, subject: Any, words: list[str], field_noun: Any
     ) -> Iterator[_Candidate]:
         for inner_prep, inner_obj in _prepositional_objects(field_noun, self):
-            if inner_prep.lower_ in {"from", "at"} and self._is_entity_token(inner_obj):
-                yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
+            if inner_prep.lower_ in {"from", "at"} and self._names_a_school(inner_obj):
+                yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj, "educated_at")
+
+    def _names_a_school(self, token: Any) -> bool:
+        """Where a degree came from: a named organisation or place, not a person or a date."""
+        return self._is_entity_token(token) and self._label(token) not in VALUE_LABELS | {"PERSON"}
 
     def _object_modifier_triples(self, subject: Any, words: list[str], obj: Any) -> Iterator[_Candidate]:
         """A common-noun object's prepositional entity ("chairs the board of Y" -> chair_board_of)."""
-        if self._is_entity_token(obj):
-            return
+        if self._is_entity_token(obj) and not is_degree_token(obj):
+            return  # (the tagger names "PhD" or "MBA" an organisation; a degree is no name)
         # "studied natural sciences, mainly chemistry at the University of Bern": the apposition's place
         refinements = [c for c in obj.children if c.dep_ == "appos" and c.pos_ == "NOUN"]
         for noun in [obj, *refinements]:
-            if self._is_entity_token(noun):
+            if self._is_entity_token(noun) and not is_degree_token(noun):
                 continue
             for prep, pobj in _prepositional_objects(noun, self):
                 if is_degree_token(noun) and prep.lower_ in {"in", "of"}:
-                    continue  # the degree's field is part of the degree
+                    # the degree's field is its own fact; where it came from is the school's
+                    yield from self._field_origin_candidates(subject, words, pobj)
+                    continue
                 if self._is_entity_token(pobj):
                     of_noun = [noun.lower_] if prep.lower_ == "of" else []
-                    yield _Candidate(subject, [*words, *of_noun, prep.lower_], pobj)
+                    # "has a BA from the University of Iceland": a degree from a school
+                    from_school = prep.lower_ in {"from", "at"} and self._names_a_school(pobj)
+                    school = "educated_at" if is_degree_token(noun) and from_school else None
+                    yield _Candidate(subject, [*words, *of_noun, prep.lower_], pobj, school)
 
     # -- descriptions ------------------------------------------------------------------------
 
@@ -2434,6 +2444,8 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
             owned = [t for t in child.subtree if t.pos_ not in {"PRON", "DET"}]
             start = min(start, owned[0].i if owned else child.i)  # "master's", not "his master's"
     end = degree_name_end(token, end)
+    if (kind := named_kind(token)) is not None:
+        return kind.i, token.i  # "a Master of Science degree in physics": "Master of Science"
     if names_its_field_apart(token):
         return start, end
     field = degree_field(token, end)
