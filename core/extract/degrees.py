@@ -12,24 +12,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.extract.vocabulary import DEGREE_NOUNS
+from core.extract.vocabulary import DEGREE_NOUNS, word_set
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-VOCATIONAL_AWARDS = _words("diploma certificate licence license")
-NAMED_DEGREE_HEADS = _words("bachelor master doctor associate licentiate")
+VOCATIONAL_AWARDS = word_set("diploma certificate licence license")
+NAMED_DEGREE_HEADS = word_set("bachelor master doctor associate licentiate")
 # The faculty words of named degrees ("Bachelor of Fine Arts", "Master of Business Administration").
-FACULTY_WORDS = _words(
+FACULTY_WORDS = word_set(
     """arts art science sciences laws law engineering education medicine philosophy music musical
     business administration public fine divinity theology technology commerce nursing letters
     architecture pharmacy health social work surgery dental dentistry veterinary literature
     humanities economics design journalism accountancy accounting agriculture applied computer
     library information studies sacred civil international management"""
 )
-BARE_DEGREE_WORDS = _words("degree degrees")
+BARE_DEGREE_WORDS = word_set("degree degrees")
 
 
 def named_degree_end(token: Any) -> int | None:

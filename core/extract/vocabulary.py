@@ -282,12 +282,12 @@ def _party_member(name: str, tail_text: str) -> str:
     return name
 
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
 # Demonyms that NER folds into an organisation name ("English Conservative Party").
-DEMONYMS = _words(
+DEMONYMS = word_set(
     """afghan albanian algerian american andorran angolan argentine argentinian armenian australian
     austrian azerbaijani bahamian bahraini bangladeshi barbadian belarusian belgian belizean beninese
     bhutanese bolivian bosnian brazilian british bruneian bulgarian burmese burundian cambodian
@@ -309,7 +309,7 @@ DEMONYMS = _words(
 )
 
 # Nouns that name no particular thing: never graph nodes, whatever their modifiers.
-GENERIC_NOUNS = _words(
+GENERIC_NOUNS = word_set(
     """one ones other others some any all both each many few most several none another thing things
     something anything everything nothing someone anyone everyone somebody anybody everybody
     work works time times member members family families career careers part parts way ways lot
@@ -332,7 +332,7 @@ GENERIC_NOUNS = _words(
 )
 
 # Description nouns that are relations, not occupations ("a member of", "the son of").
-RELATIONAL_NOUNS = _words(
+RELATIONAL_NOUNS = word_set(
     """member members son daughter child children father mother brother sister husband wife
     grandson granddaughter grandfather grandmother nephew niece uncle aunt cousin widow widower
     stepfather stepmother stepson stepdaughter stepbrother stepsister half-brother half-sister
@@ -344,15 +344,15 @@ RELATIONAL_NOUNS = _words(
 )
 
 # Adjectives dropped from an occupation ("former professional footballer" -> "professional footballer").
-NON_OCCUPATION_ADJECTIVES = _words(
+NON_OCCUPATION_ADJECTIVES = word_set(
     """former retired noted famous prominent leading well known well-known prolific skilled successful
     notable renowned best great greatest early late first second third last current future onetime
     one-time erstwhile acclaimed celebrated distinguished eminent popular influential important
     talented accomplished award-winning young old elder veteran active"""
 )
 
-MALE_NOUNS = _words("father son brother husband uncle nephew grandfather grandson king prince mr sir lord")
-FEMALE_NOUNS = _words(
+MALE_NOUNS = word_set("father son brother husband uncle nephew grandfather grandson king prince mr sir lord")
+FEMALE_NOUNS = word_set(
     "mother daughter sister wife aunt niece grandmother granddaughter queen princess mrs ms miss lady dame"
 )
 
@@ -407,18 +407,18 @@ _NUMBER_TEXT = re.compile(r"^[\d.,]+%?$")
 _DATE_ANY_CASE = re.compile(rf"^(?:c\.\s*|early\s+|mid\s+|late\s+)?(?:{DATE.pattern})$", re.I)
 
 # Kinship nouns: "has a sister, Tegan" names a sibling, not a possession.
-KIN_NOUNS = (MALE_NOUNS | FEMALE_NOUNS | _words("sibling siblings child children parent cousin")) - _words(
-    "king prince queen princess mr sir lord mrs ms miss lady dame"
-)
+KIN_NOUNS = (
+    MALE_NOUNS | FEMALE_NOUNS | word_set("sibling siblings child children parent cousin")
+) - word_set("king prince queen princess mr sir lord mrs ms miss lady dame")
 
 # Academic degrees: "a master's degree in Economics" is an `academic_degree` (a category value).
-DEGREE_NOUNS = _words(
+DEGREE_NOUNS = word_set(
     """degree degrees diploma certificate phd ph.d. ph.d doctorate ba b.a. b.a bsc b.sc. b.sc ma m.a. m.a
     msc m.sc. m.sc mba llb llm licence license med m.ed. mphil dphil meng bba bfa mfa bmus mmus edd"""
 )
 
 # Occupation nouns that the agent-noun endings of `is_person_noun` miss.
-_PERSON_NOUNS = _words(
+_PERSON_NOUNS = word_set(
     """poet nurse chef cook model monk nun priest bishop cardinal pope saint king queen prince
     princess duke earl baron count lord lady knight judge justice spy pilot coach scout guide
     clerk diplomat athlete architect aristocrat bureaucrat democrat republican autocrat technocrat
@@ -438,7 +438,7 @@ _PERSON_NOUNS = _words(
     pedagogue ideologue demagogue figure identity"""
 )
 # Domain nouns with an agent-like ending ("theater and film actor").
-_NOT_PERSON_NOUNS = _words(
+_NOT_PERSON_NOUNS = word_set(
     """theater theatre soccer computer poker paper water power summer winter border timber rubber
     leather silver copper laser order color colour horror labor labour motor interior sector
     cancer character number chamber center centre"""
@@ -464,7 +464,7 @@ def is_person_noun(word: str) -> bool:
 # they state. "Sir", "Dr" and the like are honorifics, no position; "Father", "Sister" are kin.
 _TITLE_RELATIONS = {
     **dict.fromkeys(
-        _words(
+        word_set(
             """president vice-president governor senator congressman congresswoman mayor premier
             chancellor minister secretary ambassador judge justice bishop archbishop cardinal pope
             rabbi imam commissioner councillor councilor alderman sheriff"""
@@ -472,17 +472,17 @@ _TITLE_RELATIONS = {
         "position_held",
     ),
     **dict.fromkeys(
-        _words(
+        word_set(
             """general colonel major captain lieutenant sergeant corporal admiral commodore brigadier
             commander marshal"""
         ),
         "military_rank",
     ),
     **dict.fromkeys(
-        _words("duke duchess earl count countess baron baroness marquess marquis viscount"), "noble_title"
+        word_set("duke duchess earl count countess baron baroness marquess marquis viscount"), "noble_title"
     ),
 }
-PERSONAL_HONORIFICS = _words("sir dame dr dr. mr mr. mrs mrs. ms ms. saint st. reverend rev. lord lady")
+PERSONAL_HONORIFICS = word_set("sir dame dr dr. mr mr. mrs mrs. ms ms. saint st. reverend rev. lord lady")
 
 
 def title_relation(word: str) -> str | None:
@@ -491,7 +491,7 @@ def title_relation(word: str) -> str | None:
 
 
 # Sports, as Wikidata names them ("competed in alpine skiing" -> sport).
-_SPORT_NAMES = _words(
+_SPORT_NAMES = word_set(
     """baseball basketball football soccer cricket tennis golf hockey rugby volleyball handball
     boxing wrestling cycling skiing swimming rowing fencing snooker darts badminton squash lacrosse
     softball netball polo judo karate taekwondo athletics bobsleigh curling motorsport"""
@@ -508,7 +508,7 @@ def names_a_sport(text: str) -> bool:
 
 
 # Players and their positions: "a wide receiver for the Bengals" plays for a team, not an employer.
-_ATHLETE_NOUNS = _words(
+_ATHLETE_NOUNS = word_set(
     """player footballer cricketer athlete pitcher catcher shortstop infielder outfielder baseman
     quarterback receiver linebacker lineman tackle cornerback safety halfback fullback running
     goalkeeper goaltender keeper defender midfielder forward striker winger centre center guard
@@ -521,6 +521,8 @@ def is_athlete_noun(lemma: str) -> bool:
 
 
 # "his work on X", "the study of X", "His academic focus includes X": X is a field of work.
-FIELD_NOUNS = _words("work research study studies focus publications writings expertise specialty speciality")
+FIELD_NOUNS = word_set(
+    "work research study studies focus publications writings expertise specialty speciality"
+)
 # "has published on X", "lectured on X", "wrote about X".
-FIELD_VERBS = _words("publish lecture write research")
+FIELD_VERBS = word_set("publish lecture write research")

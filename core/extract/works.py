@@ -13,21 +13,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.extract.vocabulary import word_set
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-WORK_NOUNS = _words(
+WORK_NOUNS = word_set(
     """film movie novel novella album single song ep mixtape soundtrack series miniseries sitcom
     serial programme program play musical opera operetta ballet book poem painting sculpture
     documentary game videogame comic manga anime telenovela anthology collection memoir biography
     symphony concerto sonata cantata oratorio"""
 )
 # Nouns that are a genre and a work at once: "a 1985 thriller", "a 2004 comedy".
-GENRE_WORK_NOUNS = _words("comedy drama thriller western musical documentary melodrama")
+GENRE_WORK_NOUNS = word_set("comedy drama thriller western musical documentary melodrama")
 
-GENRES = _words(
+GENRES = word_set(
     """action adventure animated animation biographical comedy comedy-drama crime disaster drama
     dramedy epic erotic fantasy historical horror melodrama musical mystery neo-noir noir
     neorealist parody political psychological romance romantic satirical slasher sports spy
