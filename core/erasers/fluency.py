@@ -1,0 +1,159 @@
+"""Broken constructions a deletion can leave, found from the parse of each changed sentence.
+
+A rewrite is *broken* when a sentence it changed holds a construction its original
+sentence did not: a copula, auxiliary, preposition, article, possessive or conjunction
+left without its complement ("was.", "born in.", "a ,", "and."), an emptied or
+half-emptied bracket ("()", "(born)", "(– 1875)"), a dangling hyphen ("-born"), doubled
+punctuation (", ,"), an article that no longer agrees with the next word ("an professional"),
+a lower-case sentence start, or a sentence that lost every verb. Only what the rewrite
+added counts: an odd construction the original already had is not the eraser's doing.
+
+Used on every eraser's rewrites (metrics, the Rewrite tab's diff, annotation candidates)
+and by the graph-guided eraser to choose among its candidate deletions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+from core.erasers.windows import split_sentences
+
+Parser = Callable[[str], Any]
+
+COPULAS = r"(?:is|was|are|were|be|been|being|am|has|have|had|became|becomes|remains|remained)"
+PREPOSITIONS = (
+    r"(?:in|on|at|of|for|from|to|by|with|into|onto|during|since|after|before|under|between|"
+    r"among|about|against|through|towards?|upon|within|without|near|including|like|via|than)"
+)
+# "her" is left out: as an object pronoun it ends clauses ("hired her.")
+DETERMINERS = r"(?:(?-i:a|A)(?!\.)|an|the|his|their|its|my|our|your|whose)"
+CONJUNCTIONS = r"(?:and|or|but|nor)"
+_END = r"\s*(?:[.,;:!?)]|$)"
+
+PATTERNS: dict[str, re.Pattern[str]] = {
+    "copula without complement": re.compile(rf"\b{COPULAS}{_END}", re.IGNORECASE),
+    "preposition without object": re.compile(rf"\b{PREPOSITIONS}{_END}", re.IGNORECASE),
+    "article or possessive without noun": re.compile(rf"\b{DETERMINERS}{_END}", re.IGNORECASE),
+    "conjunction without conjunct": re.compile(
+        rf"\b{CONJUNCTIONS}{_END}|(?:^|[(,;]\s*){CONJUNCTIONS}\s*[,;]", re.IGNORECASE
+    ),
+    "emptied bracket": re.compile(r"\(\s*[,;:–—\-]*\s*\)|\[\s*\]"),
+    "half-emptied bracket": re.compile(r"\(\s*[,;:–—\-]|[,;:–—\-]\s*\)"),
+    "born without complement": re.compile(r"\b(?:born|née|died|nee)\s*(?:[,;:)]|\.(?!\w))", re.IGNORECASE),
+    "dangling hyphen": re.compile(r"(?:^|\s)-\w|\w-(?:\s|$)|\s[–—]\s*[,.;:)]|[(,;]\s*[–—]\s"),
+    "doubled punctuation": re.compile(r"[,;:]\s*[,;:.!?]|\.\s*[,;:]|\s[.,;:](?=\s|$)"),
+}
+_ARTICLE = re.compile(r"\b(a|an|A|An)\s+([A-Za-z][\w'-]*)")
+# words whose first letter misleads: "a university", "an hour", "an MBA"
+_VOWEL_SOUND_CONSONANT = re.compile(r"^(?:hour|honou?r|honest|heir|herb)", re.IGNORECASE)
+_CONSONANT_SOUND_VOWEL = re.compile(r"^(?:uni|use|usu|uti|ure|euro?|eu|one|once|ewe|u-|uk\b)", re.IGNORECASE)
+_VOWEL_LETTER_ACRONYM = re.compile(r"^[AEFHILMNORSX][A-Z0-9]+$")
+_VERB_POS = {"VERB", "AUX"}
+
+
+@dataclass(frozen=True)
+class Broken:
+    """One broken construction in a rewrite: its kind and where (characters of the rewrite)."""
+
+    kind: str
+    span: tuple[int, int]
+    excerpt: str
+
+
+def article_disagreements(text: str) -> list[tuple[int, int]]:
+    """Spans of "a"/"an" that do not agree with the next word's sound ("an professional")."""
+    found = []
+    for match in _ARTICLE.finditer(text):
+        article, word = match.group(1).lower(), match.group(2)
+        if word.isupper() and len(word) > 1:
+            wants_an = bool(_VOWEL_LETTER_ACRONYM.match(word))
+        elif _VOWEL_SOUND_CONSONANT.match(word):
+            wants_an = True
+        elif _CONSONANT_SOUND_VOWEL.match(word):
+            wants_an = False
+        else:
+            wants_an = word[0].lower() in "aeiou"
+        if wants_an != (article == "an"):
+            found.append((match.start(), match.end()))
+    return found
+
+
+def pattern_findings(sentence: str) -> list[tuple[str, tuple[int, int]]]:
+    """(kind, span) of every text pattern of a broken construction in one sentence."""
+    findings = [(kind, m.span()) for kind, pattern in PATTERNS.items() for m in pattern.finditer(sentence)]
+    findings += [("article disagreement", span) for span in article_disagreements(sentence)]
+    stripped = sentence.lstrip(" \t\n\"'“(")
+    if stripped[:1].islower():
+        findings.append(("lower-case sentence start", (0, min(len(sentence), 12))))
+    return findings
+
+
+def lost_every_verb(original: str, rewrite: str, parse: Parser) -> bool:
+    """Whether the rewritten sentence has no verb although its original had one."""
+    if not rewrite.strip() or not original.strip():
+        return False
+    has_verb = any(t.pos_ in _VERB_POS for t in parse(rewrite))
+    return not has_verb and any(t.pos_ in _VERB_POS for t in parse(original))
+
+
+def sentence_breakage(original: str, rewrite: str, parse: Parser | None = None) -> list[Broken]:
+    """Constructions of the rewritten sentence that its original did not hold."""
+    before = Counter(kind for kind, _span in pattern_findings(original))
+    seen: Counter[str] = Counter()
+    broken = []
+    for kind, span in sorted(pattern_findings(rewrite), key=lambda f: f[1]):
+        seen[kind] += 1
+        if seen[kind] > before[kind]:
+            broken.append(Broken(kind, span, _excerpt(rewrite, span)))
+    if parse is not None and lost_every_verb(original, rewrite, parse):
+        broken.append(Broken("sentence without a verb", (0, len(rewrite)), _excerpt(rewrite, (0, len(rewrite)))))
+    return broken
+
+
+def changed_sentences(original: str, rewrite: str) -> list[tuple[str, str, int]]:
+    """(original sentence, rewritten sentence, offset in the rewrite) for each rewritten sentence
+    that is not in the original verbatim, paired with its most similar original sentence."""
+    originals = [s.strip() for s in split_sentences(original) if s.strip()]
+    if not originals:
+        return []
+    verbatim = set(originals)
+    pairs = []
+    offset = 0
+    for piece in split_sentences(rewrite):
+        sentence = piece.strip()
+        start = offset + (len(piece) - len(piece.lstrip()))
+        offset += len(piece)
+        if not sentence or sentence in verbatim:
+            continue
+        pairs.append((_most_similar(sentence, originals), sentence, start))
+    return pairs
+
+
+def _most_similar(sentence: str, candidates: Iterable[str]) -> str:
+    return max(candidates, key=lambda c: SequenceMatcher(None, c, sentence, autojunk=False).ratio())
+
+
+def broken_in_rewrite(original: str, rewrite: str, parse: Parser | None = None) -> tuple[Broken, ...]:
+    """Every broken construction the rewrite added, spans in characters of the rewrite."""
+    if original == rewrite:
+        return ()
+    found = []
+    for source, sentence, start in changed_sentences(original, rewrite):
+        for item in sentence_breakage(source, sentence, parse):
+            span = (item.span[0] + start, item.span[1] + start)
+            found.append(Broken(item.kind, span, item.excerpt))
+    return tuple(found)
+
+
+def is_broken(original: str, rewrite: str, parse: Parser | None = None) -> bool:
+    return bool(broken_in_rewrite(original, rewrite, parse))
+
+
+def _excerpt(text: str, span: tuple[int, int], width: int = 30) -> str:
+    start, end = max(0, span[0] - width), min(len(text), span[1] + width)
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
