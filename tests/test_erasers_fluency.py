@@ -5,9 +5,12 @@ import pytest
 from core.erasers.fluency import article_disagreements, broken_in_rewrite, is_broken
 from core.models import get_spacy
 
+FEILDEN = (
+    "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."
+)
 BROKEN = [
     (
-        "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician.",
+        FEILDEN,
         "Henry Master Feilden (21 February 1818 – 5 September 1875) was.",
         "copula without complement",
     ),
@@ -16,16 +19,32 @@ BROKEN = [
         "Randall Cornell McDaniel (born December 19, 1964) is.",
         "copula without complement",
     ),
-    ("Vincent Fantauzzo (born 1977), is an Australian artist.", "Vincent Fantauzzo (born), is an artist.", "born"),
-    ("Edward Augustus Brackett (1818–1908) was an American sculptor.", "Edward Augustus Brackett (–) was a sculptor.", "bracket"),
+    (
+        "Vincent Fantauzzo (born 1977), is an Australian artist.",
+        "Vincent Fantauzzo (born), is an artist.",
+        "born",
+    ),
+    (
+        "Edward Augustus Brackett (1818–1908) was an American sculptor.",
+        "Edward Augustus Brackett (–) was a sculptor.",
+        "bracket",
+    ),
     (
         "Stephen Lombardozzi (born September 20, 1988) is an American professional baseball player.",
         "Stephen Lombardozzi (born September 20, 1988) is an professional baseball player.",
         "article disagreement",
     ),
     ("McKay graduated from McGill University and was a mathematician.", "McKay graduated and was.", "copula"),
-    ("He spent four years apprenticing with Arnold Dolmetsch in England.", "He spent four years apprenticing with.", "preposition"),
-    ("Thomas Allom (13 March 1804 – 21 October 1872) was an English architect.", "Thomas Allom (13 March 1804 –) was an architect.", "bracket"),
+    (
+        "He spent four years apprenticing with Arnold Dolmetsch in England.",
+        "He spent four years apprenticing with.",
+        "preposition",
+    ),
+    (
+        "Thomas Allom (13 March 1804 – 21 October 1872) was an English architect.",
+        "Thomas Allom (13 March 1804 –) was an architect.",
+        "bracket",
+    ),
     ("He was a London-born actor.", "He was a -born actor.", "dangling hyphen"),
     ("He won the award, and the medal.", "He won the award, , and the medal.", "doubled punctuation"),
 ]
@@ -44,12 +63,18 @@ def test_each_broken_rewrite_is_flagged_with_its_kind(original, rewrite, kind, p
 
 FLUENT = [
     (
-        "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician.",
+        FEILDEN,
         "Henry Master Feilden (died 5 September 1875) was an English politician.",
     ),
-    ("John Challis (1907–1974) was an American builder of harpsichords.", "John Challis was a builder of harpsichords."),
+    (
+        "John Challis (1907–1974) was an American builder of harpsichords.",
+        "John Challis was a builder of harpsichords.",
+    ),
     ("The University of Iceland hired her in 1990.", "The university hired her."),
-    ("Larry Mendte (born 1957) is an anchor ; James A. Smith, actor.", "Larry Mendte is an anchor ; James A. Smith, actor."),
+    (
+        "Larry Mendte (born 1957) is an anchor ; James A. Smith, actor.",
+        "Larry Mendte is an anchor ; James A. Smith, actor.",
+    ),
     ("He became an American citizen in 2002.", "He became a citizen."),
 ]
 
@@ -72,6 +97,8 @@ def test_article_agreement_knows_sounds_not_letters():
 
 def test_a_sentence_that_lost_every_verb_is_flagged(parse):
     found = broken_in_rewrite(
-        "Glass was a high-profile industrial designer who Harrison admired.", "Glass, a high-profile industrial designer.", parse
+        "Glass was a high-profile industrial designer who Harrison admired.",
+        "Glass, a high-profile industrial designer.",
+        parse,
     )
     assert [item.kind for item in found] == ["sentence without a verb"]

@@ -111,7 +111,9 @@ def sentence_breakage(original: str, rewrite: str, parse: Parser | None = None) 
         if seen[kind] > before[kind]:
             broken.append(Broken(kind, span, _excerpt(rewrite, span)))
     if parse is not None and lost_every_verb(original, rewrite, parse):
-        broken.append(Broken("sentence without a verb", (0, len(rewrite)), _excerpt(rewrite, (0, len(rewrite)))))
+        broken.append(
+            Broken("sentence without a verb", (0, len(rewrite)), _excerpt(rewrite, (0, len(rewrite))))
+        )
     return broken
 
 
