@@ -120,13 +120,13 @@ def sentence_breakage(original: str, rewrite: str, parse: Parser | None = None) 
 def changed_sentences(original: str, rewrite: str) -> list[tuple[str, str, int]]:
     """(original sentence, rewritten sentence, offset in the rewrite) for each rewritten sentence
     that is not in the original verbatim, paired with its most similar original sentence."""
-    originals = [s.strip() for s in split_sentences(original) if s.strip()]
+    originals = [s.strip() for s in _sentences(original) if s.strip()]
     if not originals:
         return []
     verbatim = set(originals)
     pairs = []
     offset = 0
-    for piece in split_sentences(rewrite):
+    for piece in _sentences(rewrite):
         sentence = piece.strip()
         start = offset + (len(piece) - len(piece.lstrip()))
         offset += len(piece)
@@ -134,6 +134,11 @@ def changed_sentences(original: str, rewrite: str) -> list[tuple[str, str, int]]
             continue
         pairs.append((_most_similar(sentence, originals), sentence, start))
     return pairs
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences, a line break ending one too (a title line is no part of the next sentence)."""
+    return [line for sentence in split_sentences(text) for line in sentence.splitlines(keepends=True)]
 
 
 def _most_similar(sentence: str, candidates: Iterable[str]) -> str:

@@ -21,7 +21,6 @@ mentions are removed the same way (the relation-agnostic leak check of the metri
 
 from __future__ import annotations
 
-import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -33,12 +32,12 @@ from core.erasers.base import (
     EraseRequest,
     Progress,
     Rewrite,
-    apply_replacements,
     edits_between,
     format_reason,
     rewrite_each,
 )
 from core.erasers.mentions import find_mentions, inside_longer_entity, surname
+from core.erasers.repair import repair_removals
 from core.models import get_spacy
 from core.types import Document, Span, Triple, TripleKey
 
@@ -93,9 +92,9 @@ class GraphGuidedEraser:
         private = [t for t in request.triples_of(document.id) if t.key in request.definition.private]
         text, edits = document.text, ()
         if private and document.text.strip():
-            removals = erase_occurrences(document.text, private, self.parse(document.text))
-            text, edits = apply_replacements(document.text, removals)
-            text, edits = tidy_after_removal(document.text, text, edits)
+            doc = self.parse(document.text)
+            removals = erase_occurrences(document.text, private, doc)
+            text, edits = repair_removals(document.text, doc, removals, sayable_public(request, document.id))
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
         notes = (f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",)
@@ -302,51 +301,6 @@ def _trim(text: str, span: Span) -> Span:
     return start, end
 
 
-def tidy_after_removal(original: str, text: str, edits: tuple) -> tuple[str, tuple]:
-    """Recompute the rewrite with whitespace around each removal folded into it.
-
-    A removal leaves "lives ." or "  "; the space before a removed span goes with it
-    when the next character is punctuation or space, so "lives in Harrow Vale." becomes
-    "lives." The edits are rebuilt on the original text so their spans stay exact.
-    """
-    widened: list[Removal] = []
-    for edit in edits:
-        start, end = edit.original_span
-        if edit.kind == "removed":
-            start, end = _widen(original, start, end)
-        new_text = text[edit.rewrite_span[0] : edit.rewrite_span[1]]
-        widened.append(((start, end), new_text, edit.reason, edit.keys))
-    tidy, tidy_edits = apply_replacements(original, widened)
-    cleaned = clean_seams(tidy, [e.rewrite_span[0] for e in tidy_edits])
-    if cleaned == tidy:
-        return tidy, tidy_edits
-    return cleaned, rediff(original, cleaned, tidy_edits)
-
-
-_LEFT_COMMA = re.compile(r"[,;]\s*$")
-_RIGHT_STOP = re.compile(r"^\s*[.,;:!?)]")
-_LEFT_PAREN = re.compile(r"\s*\(\s*$")
-_RIGHT_PAREN = re.compile(r"^\s*\)")
-_RIGHT_COMMA = re.compile(r"^\s*[,;]\s*")
-
-
-def clean_seams(text: str, points: list[int]) -> str:
-    """Punctuation left dangling where removals met: ", ." -> ".", "( )" -> "", "(, x" -> "(x"."""
-    for point in sorted(set(points), reverse=True):
-        left, right = text[:point], text[point:]
-        window = left[-4:]
-        if _LEFT_PAREN.search(window) and _RIGHT_PAREN.match(right):
-            left = left[: len(left) - len(_LEFT_PAREN.search(left).group())]  # type: ignore[union-attr]
-            right = right[_RIGHT_PAREN.match(right).end() :]  # type: ignore[union-attr]
-        elif _LEFT_COMMA.search(window) and _RIGHT_STOP.match(right):
-            left = left[: len(left) - len(_LEFT_COMMA.search(left).group())].rstrip(" \t")  # type: ignore[union-attr]
-            right = right.lstrip(" \t")
-        elif left.endswith("(") and _RIGHT_COMMA.match(right):
-            right = right[_RIGHT_COMMA.match(right).end() :]  # type: ignore[union-attr]
-        text = left + right
-    return text
-
-
 def rediff(original: str, text: str, previous: tuple) -> tuple:
     """Edits of `text` against `original`; an edit inside an earlier edit keeps its reason and keys."""
     edits = []
@@ -365,30 +319,11 @@ def rediff(original: str, text: str, previous: tuple) -> tuple:
     return tuple(edits)
 
 
-def _sentence_initial(text: str, start: int) -> bool:
-    index = start - 1
-    while index >= 0 and text[index] in " \t":
-        index -= 1
-    return index < 0 or text[index] in ".!?\n"
-
-
-def _widen(text: str, start: int, end: int) -> Span:
-    after = text[end] if end < len(text) else ""
-    if _sentence_initial(text, start) and after in {",", " ", ";"}:
-        # "In a career of six decades, Mailer had" -> "Mailer had": the seam after the unit goes
-        while end < len(text) and text[end] in ",; \t":
-            end += 1
-        return start, end
-    before_space = start > 0 and text[start - 1] in " \t"
-    if before_space and (after in {"", ".", ",", ";", ":", ")", "!", "?", " ", "\n"}):
-        start -= 1
-        while start > 0 and text[start - 1] in " \t":
-            start -= 1
-    elif after == " " and (start == 0 or text[start - 1] in "\n("):
-        end += 1
-    if after == "," and start > 0 and text[start - 1] in ",;(":  # ", X," -> ","
-        end += 1
-    return start, end
+def sayable_public(request: EraseRequest, doc_id: str) -> list[Triple]:
+    """The document's public occurrences whose tail is no private tail (those may be said again)."""
+    occurrences = request.triples_of(doc_id)
+    private_tails = {t.key[2] for t in occurrences if t.key in request.definition.private}
+    return [t for t in occurrences if t.key in request.definition.public and t.key[2] not in private_tails]
 
 
 def kept_public(request: EraseRequest, doc_id: str, edits: tuple) -> tuple[TripleKey, ...]:

@@ -22,8 +22,9 @@ from dataclasses import replace
 
 import networkx as nx
 
-from core.erasers.base import EraseRequest, Rewrite, apply_replacements
-from core.erasers.graph_guided import ParseCache, rediff, tidy_after_removal, units_for
+from core.erasers.base import EraseRequest, Rewrite
+from core.erasers.graph_guided import ParseCache, rediff, units_for
+from core.erasers.repair import repair_removals
 from core.extract.base import Extractor
 from core.filters import PrivacyDefinition
 from core.graph import components_of, format_key
@@ -52,7 +53,7 @@ def verify_and_repair(
             removals = _connection_cuts(triples, definition, texts)
         if not removals:
             break
-        changed, reasons = _apply(texts, removals, parse)
+        changed, reasons = _apply(texts, removals, parse, _sayable_public(triples, definition))
         before = _public_by_doc(triples, definition)
         triples = [t for t in triples if t.doc_id not in changed] + _extract(extractor, texts, changed)
         after = _public_by_doc(triples, definition)
@@ -143,8 +144,21 @@ def _connection_cuts(
     return dict(found)
 
 
+def _sayable_public(triples: Sequence[Triple], definition: PrivacyDefinition) -> dict[str, list[Triple]]:
+    """Per document, the public occurrences whose tail is no private tail (a repair may say them again)."""
+    private_tails = {t.key[2] for t in triples if t.key in definition.private}
+    found: dict[str, list[Triple]] = defaultdict(list)
+    for triple in triples:
+        if triple.key in definition.public and triple.key[2] not in private_tails:
+            found[triple.doc_id].append(triple)
+    return found
+
+
 def _apply(
-    texts: dict[str, str], removals: dict[str, list[tuple[Triple, str]]], parse: ParseCache
+    texts: dict[str, str],
+    removals: dict[str, list[tuple[Triple, str]]],
+    parse: ParseCache,
+    public: dict[str, list[Triple]],
 ) -> tuple[set[str], dict[str, list[str]]]:
     """Remove each listed occurrence's unit; the changed doc ids and the reasons per doc."""
     changed: set[str] = set()
@@ -157,8 +171,7 @@ def _apply(
             for unit in units_for(doc, triple):
                 replacements.append((unit.span, "", reason, (triple.key,)))
                 reasons[doc_id].append(f"{reason} ({unit.level}: {text[unit.span[0] : unit.span[1]]!r})")
-        new_text, edits = apply_replacements(text, replacements)
-        new_text, _edits = tidy_after_removal(text, new_text, edits)
+        new_text, _edits = repair_removals(text, doc, replacements, public.get(doc_id, ()))
         if new_text != text:
             texts[doc_id] = new_text
             changed.add(doc_id)

@@ -1,0 +1,121 @@
+"""Say a sentence's public facts again when the sentence itself had to go.
+
+A small template realiser, one template per relation family: Wikidata-style relations
+("occupation", "date_of_birth", ...) and the extractor's verb relations ("move_to",
+"serve_in": the verb's past form and its preposition). Facts of one head become one
+sentence ("Henry Feilden was born on 21 February 1818 and died on 5 September 1875.").
+A relation without a template is not said at all: a lost public fact is better than a
+sentence that states something the passage did not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from core.types import Triple
+
+_YEAR_ONLY = re.compile(r"^\s*(?:c\.\s*)?\d{3,4}s?\s*$")
+DEMONYM = re.compile(r"^[A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic|ean|ine)$")
+
+IRREGULAR_PAST = {
+    "be": "was", "have": "had", "win": "won", "make": "made", "teach": "taught", "become": "became",
+    "give": "gave", "write": "wrote", "lead": "led", "build": "built", "hold": "held", "take": "took",
+    "begin": "began", "leave": "left", "meet": "met", "go": "went", "get": "got", "run": "ran",
+    "know": "knew", "see": "saw", "bring": "brought", "buy": "bought", "sell": "sold", "speak": "spoke",
+    "draw": "drew", "fight": "fought", "grow": "grew", "sing": "sang", "lose": "lost", "spend": "spent",
+    "send": "sent", "come": "came", "study": "studied", "marry": "married", "compose": "composed",
+    "stop": "stopped", "plan": "planned", "set": "set", "put": "put", "read": "read", "bear": "bore",
+}  # fmt: skip
+# verbs the extractor's relations are named after that a template may inflect ("move_to" -> "moved to");
+# a relation named after a noun ("artist_from") has no template
+KNOWN_VERBS = set(IRREGULAR_PAST) | {
+    "play", "serve", "receive", "work", "join", "move", "graduate", "return", "represent", "live", "appear",
+    "compete", "die", "found", "establish", "elect", "appoint", "train", "start", "retire", "debut", "star",
+    "perform", "publish", "release", "record", "coach", "manage", "design", "direct", "produce",
+    "settle", "emigrate", "immigrate", "relocate", "travel", "belong", "transfer", "sign", "loan", "score",
+    "finish", "rank", "reside", "stay", "remain", "enrol", "enroll", "attend", "specialise", "specialize",
+    "collaborate", "contribute", "convert", "name", "rename", "nominate", "award", "honour", "honor",
+}  # fmt: skip
+VERB_RELATION = re.compile(r"^([a-z]+)_(in|at|for|to|from|with|as|on|by|under|into|of)$")
+
+
+def realise_facts(facts: Iterable[Triple], past: bool = True) -> str:
+    """One sentence per head saying every fact that has a template; "" when none has."""
+    by_head: dict[str, list[str]] = {}
+    for fact in facts:
+        phrase = predicate(fact.relation, fact.tail, past)
+        if phrase and phrase not in by_head.get(fact.head, []):
+            by_head.setdefault(fact.head, []).append(phrase)
+    sentences = [f"{head} {_join(phrases)}." for head, phrases in by_head.items()]
+    return " ".join(sentences)
+
+
+def predicate(relation: str, tail: str, past: bool = True) -> str:
+    """The verb phrase saying (x, relation, tail) of x, or "" without a template."""
+    be = "was" if past else "is"
+    on = "in" if _YEAR_ONLY.match(tail) else "on"
+    templates = {
+        "date_of_birth": f"was born {on} {tail}",
+        "date_of_death": f"died {on} {tail}",
+        "place_of_birth": f"was born in {tail}",
+        "place_of_death": f"died in {tail}",
+        "occupation": f"{be} {_with_article(tail)}",
+        "country_of_citizenship": f"{be} {tail}" if DEMONYM.search(tail) else f"{be} a citizen of {tail}",
+        "educated_at": f"studied at {tail}",
+        "employer": f"worked for {tail}",
+        "member_of_sports_team": f"played for {tail}",
+        "member_of_political_party": f"{be} a member of {tail}",
+        "member_of": f"{be} a member of {tail}",
+        "position_held": f"served as {tail}",
+        "award_received": f"received {tail}",
+        "spouse": f"{be} married to {tail}",
+        "residence": f"lived in {tail}",
+        "located_in": f"{be} in {tail}",
+        "academic_degree": f"holds {_with_article(tail)}" if not past else f"earned {_with_article(tail)}",
+        "field_of_work": f"worked in {tail}",
+        "known_as": f"{be} known as {tail}",
+        "birth_name": f"was born {tail}",
+        "native_name": f"{be} also called {tail}",
+    }
+    if relation in templates:
+        return templates[relation]
+    match = VERB_RELATION.match(relation)
+    if match and match.group(1) in KNOWN_VERBS:
+        verb, preposition = match.groups()
+        return f"{past_tense(verb) if past else present_tense(verb)} {preposition} {tail}"
+    return ""
+
+
+def past_tense(verb: str) -> str:
+    if verb in IRREGULAR_PAST:
+        return IRREGULAR_PAST[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ied"
+    return verb + "ed"
+
+
+def present_tense(verb: str) -> str:
+    if verb == "be":
+        return "is"
+    if verb == "have":
+        return "has"
+    if verb.endswith(("s", "sh", "ch", "x", "o")):
+        return verb + "es"
+    if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _with_article(noun: str) -> str:
+    if noun[:1].isupper() and " " in noun:
+        return noun  # a named title ("Bachelor of Arts") reads without one
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def _join(phrases: list[str]) -> str:
+    if len(phrases) == 1:
+        return phrases[0]
+    return ", ".join(phrases[:-1]) + " and " + phrases[-1]

@@ -1,0 +1,501 @@
+"""Turn the graph-guided eraser's removals into sentences that still read as written English.
+
+The eraser chooses *what* to delete (the units of private triples, as character spans).
+This module decides what else must go with them, sentence by sentence, on the parse of
+the text before the deletion -- deletion-based sentence compression with grammaticality
+constraints (Clarke & Lapata 2008; Filippova & Altun 2013): a word stays only while what
+it needs stays too.
+
+1. Whole units: a date, number or name the removal cut into is removed whole.
+2. Orphans: an article, possessive, modifier, auxiliary or preposition whose head went
+   goes too (an article before a removed first conjunct stays for the next conjunct).
+3. Heads without their complement: a preposition without its object, "born" without its
+   date or place, a verb without its object and a copula without its predicate lose
+   their clause. A main clause's copula that lost its predicate keeps the predicate's
+   public adjectives ("was an English politician" -> "was English") or the sentence is
+   re-expressed from its public triples (`core.erasers.realise`).
+4. The text is tidied: emptied brackets, lifespans with one end ("(died 5 September
+   1875)"), doubled punctuation, a dangling coordinator, article agreement, capitals.
+
+Each candidate sentence is checked with `core.erasers.fluency`; a sentence the rules
+cannot mend is replaced by the realised public facts, or removed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from core.erasers.base import Edit, apply_replacements, edits_between
+from core.erasers.fluency import article_disagreements, sentence_breakage
+from core.erasers.mentions import find_mentions
+from core.erasers.realise import DEMONYM, realise_facts
+from core.types import Span, Triple, TripleKey
+
+Removal = tuple[Span, str, str, tuple[TripleKey, ...]]
+
+WHOLE_ENTITY_LABELS = {"DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT", "ORDINAL"}
+NAME_LABELS = {"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW"}
+ORPHAN_DEPS = {
+    "det", "predet", "poss", "amod", "compound", "nummod", "case", "aux", "auxpass", "neg", "prep",
+    "advmod", "npadvmod", "quantmod", "nmod", "appos", "acl", "relcl", "prt", "punct", "cc", "mark",
+    "pobj", "dobj", "attr", "acomp", "pcomp", "agent", "dative", "oprd", "xcomp", "ccomp", "advcl",
+}  # fmt: skip
+OBJECT_DEPS = {"pobj", "pcomp"}
+PREDICATE_DEPS = {"attr", "acomp", "oprd"}
+COMPLEMENT_DEPS = PREDICATE_DEPS | {"dobj", "xcomp", "ccomp", "prep", "advmod", "npadvmod", "dative", "agent"}
+OBJECT_OF_VERB = {"dobj", "oprd", "xcomp", "ccomp", "attr", "acomp"}
+# nouns that say nothing without their "of" phrase ("He is part [of the ...]")
+RELATIONAL_NOUNS = {"part", "one", "member", "native", "resident", "citizen", "graduate", "alumnus", "alumna"}
+CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}
+VERB_POS = {"VERB", "AUX"}
+
+
+def repair_removals(
+    text: str, doc: Any, removals: Sequence[Removal], public: Iterable[Triple] = ()
+) -> tuple[str, tuple[Edit, ...]]:
+    """The text with `removals` applied so that every touched sentence still reads; its edits."""
+    if not removals:
+        return text, ()
+    removed = removed_tokens(doc, [span for span, _new, _reason, _keys in removals])
+    public = list(public)
+    replacements: list[Removal] = []
+    for sent in segments(doc):
+        if not any(t.i in removed for t in sent):
+            continue
+        new = repaired_sentence(doc, sent, removed, public)
+        span = (sent.start_char, sent.end_char)
+        reason, keys = _reasons_inside(removals, span)
+        if not new:
+            span = _with_following_space(text, span)
+        replacements.append((span, new, reason, keys))
+    new_text, coarse = apply_replacements(text, replacements)
+    return new_text, fine_edits(text, new_text, coarse)
+
+
+def segments(doc: Any) -> list[Any]:
+    """Sentences cut further at line breaks and at top-level semicolons (list pages: "A, actor ; B, poet"),
+    without the whitespace around them: each is repaired, checked and, if need be, dropped on its own."""
+    pieces = []
+    for sent in doc.sents:
+        start = sent.start
+        for token in sent:
+            if (
+                token.is_space
+                or (token.text == ";" and token.head.i == sent.root.i)
+                or "\n" in token.whitespace_
+            ):
+                end = token.i + (0 if token.is_space else 1)
+                pieces.append(doc[start:end])
+                start = token.i + 1
+        pieces.append(doc[start : sent.end])
+    trimmed = [_strip_space(piece) for piece in pieces]
+    return [piece for piece in trimmed if len(piece)]
+
+
+def _strip_space(span: Any) -> Any:
+    start, end = span.start, span.end
+    doc = span.doc
+    while start < end and doc[start].is_space:
+        start += 1
+    while end > start and doc[end - 1].is_space:
+        end -= 1
+    return doc[start:end]
+
+
+def removed_tokens(doc: Any, spans: Sequence[Span]) -> set[int]:
+    """Tokens whose middle character lies inside a removed span."""
+    removed = set()
+    for token in doc:
+        middle = token.idx + len(token.text) / 2
+        if any(start <= middle < end for start, end in spans):
+            removed.add(token.i)
+    return removed
+
+
+def repaired_sentence(doc: Any, sent: Any, removed: set[int], public: Sequence[Triple]) -> str:
+    """The sentence with its removed tokens and what depended on them gone, tidied, or its realisation."""
+    local = {t.i for t in sent if t.i in removed}
+    keep = public_tail_tokens(doc, sent, public)
+    local, needs_realising = close_deletions(sent, local, keep)
+    candidate = "" if needs_realising else render(sent, local)
+    if candidate and not sentence_breakage(sent.text, candidate) and _has_verb(sent, local):
+        return candidate
+    facts = [t for t in public if _stated_in(doc, sent, t) and not _named(candidate, t)]
+    return realise_facts(facts, past=_is_past(sent))
+
+
+def public_tail_tokens(doc: Any, sent: Any, public: Sequence[Triple]) -> set[int]:
+    """Tokens of the sentence that name a public triple's tail."""
+    tokens: set[int] = set()
+    for triple in public:
+        for start, end in find_mentions(doc.text, triple.tail, within=(sent.start_char, sent.end_char)):
+            tokens.update(t.i for t in sent if start <= t.idx < end)
+    return tokens
+
+
+def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[int], bool]:
+    """Removed tokens closed under the grammatical rules; True when the main predicate is gone."""
+    removed = set(removed)
+    _expand_entities(sent, removed, keep)
+    for _round in range(8):
+        before = len(removed)
+        _remove_orphans(sent, removed)
+        lost = _remove_heads_without_complement(sent, removed, keep)
+        if lost:
+            return removed, True
+        _remove_dangling_hyphens(sent, removed)
+        if len(removed) == before:
+            break
+    root = sent.root
+    kept = [t for t in sent if t.i not in removed and not t.is_punct]
+    return removed, root.i in removed and bool(kept) and not any(t.pos_ in VERB_POS for t in kept)
+
+
+MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+DATE_PATTERN = re.compile(
+    rf"\b(?:\d{{1,2}}\s+{MONTH}(?:\s+\d{{3,4}})?|{MONTH}\s+\d{{1,2}}(?:,?\s+\d{{3,4}})?|{MONTH}\s+\d{{3,4}}|\d{{3,4}})\b"
+)
+
+
+def _expand_entities(sent: Any, removed: set[int], keep: set[int]) -> None:
+    """A date, number or name the removal cut into goes whole (public tails excepted)."""
+    for ent in sent.ents:
+        for inside in _range_parts(ent):
+            _expand_entity(ent.label_, [i for i in inside if i not in keep], removed)
+    for unit in _date_units(sent):
+        _expand_entity("DATE", sorted(unit), removed)
+
+
+def _range_parts(ent: Any) -> list[list[int]]:
+    """A date range ("21 February 1818 – 5 September 1875") is two dates: each is a whole unit."""
+    parts: list[list[int]] = [[]]
+    for token in ent:
+        if token.text in {"–", "—", "-", "to"} and ent.label_ == "DATE":
+            parts.append([])
+        else:
+            parts[-1].append(token.i)
+    return [part for part in parts if part]
+
+
+def _expand_entity(label: str, inside: list[int], removed: set[int]) -> None:
+    if inside:
+        cut = sum(1 for i in inside if i in removed)
+        if not cut or cut == len(inside):
+            return
+        if label in WHOLE_ENTITY_LABELS or (label in NAME_LABELS and 2 * cut >= len(inside)):
+            removed.update(inside)
+
+
+def _subtree(token: Any) -> set[int]:
+    return {t.i for t in token.subtree}
+
+
+def _date_units(sent: Any) -> list[set[int]]:
+    units = []
+    for match in DATE_PATTERN.finditer(sent.text):
+        start, end = match.start() + sent.start_char, match.end() + sent.start_char
+        units.append({t.i for t in sent if start <= t.idx < end})
+    return units
+
+
+def _remove_orphans(sent: Any, removed: set[int]) -> None:
+    dates = _date_units(sent)
+    # the other end of a lifespan hangs on the first date in the parse, but is a fact of its own
+    intact = {i for unit in dates if not unit & removed for i in unit}
+    dated = {i for unit in dates for i in unit}
+    for token in sent:
+        if (token.i in intact or token.text in {"–", "—"}) and token.head.i in dated:
+            continue  # tidy() turns "(– 1875)" into "(died 1875)" and drops "(–)"
+        if token.i in removed or token.head.i == token.i or token.head.i not in removed:
+            continue
+        if token.dep_ in {"conj", "cc"} or (
+            token.dep_ in {"det", "predet"} and _has_kept_conj(token.head, removed)
+        ):
+            continue  # a coordinated list loses one member; the next conjunct takes the article
+        if token.head.dep_ == "conj" and token.i < token.head.head.i:
+            continue  # hung on a removed second conjunct but said before the first: shared by both
+        if token.dep_ in ORPHAN_DEPS:
+            removed.update(_subtree(token))
+
+
+def _has_kept_conj(token: Any, removed: set[int]) -> bool:
+    return any(child.dep_ == "conj" and child.i not in removed for child in token.children)
+
+
+def _remove_heads_without_complement(sent: Any, removed: set[int], keep: set[int]) -> bool:
+    """Drop prepositions, "born", verbs and copulas whose complements all went; True: the root lost one."""
+    for token in sent:
+        if token.i in removed:
+            continue
+        lost = _lost_complement(token, removed)
+        if not lost:
+            continue
+        if token.dep_ == "ROOT" or token.head.i == token.i or token.head not in token.sent:
+            if token.lemma_ == "be" and _keep_public_adjectives(token, removed, keep):
+                continue
+            if _promote_conjoined_clause(token, removed):
+                continue
+            return True
+        removed.update(_clause_tokens(token))
+    return False
+
+
+def _lost_complement(token: Any, removed: set[int]) -> bool:
+    children = list(token.children)
+    if token.pos_ == "ADP" and token.dep_ in {"prep", "agent", "dative"}:
+        objects = [c for c in children if c.dep_ in OBJECT_DEPS]
+        return bool(objects) and all(c.i in removed for c in objects)
+    if token.lower_ in {"born", "née", "nee", "died"}:
+        parts = [c for c in children if not c.is_punct]
+        return bool(parts) and all(c.i in removed for c in parts)
+    if token.pos_ not in VERB_POS:
+        return False
+    copula = token.lemma_ == "be"
+    needed = [c for c in children if c.dep_ in (PREDICATE_DEPS if copula else OBJECT_OF_VERB)]
+    if not needed or not all(c.i in removed or _lost_of_complement(c, removed) for c in needed):
+        return False
+    # what follows the verb completes it ("when" before it does not); a transitive verb's object is not
+    # replaced by a prepositional phrase ("received [a degree] in painting")
+    completing = COMPLEMENT_DEPS if copula else COMPLEMENT_DEPS - {"prep", "advmod", "npadvmod"}
+    others = [c for c in children if c.dep_ in completing and c.i not in removed and c.i > token.i]
+    # "recognized [Harrison] and rewarded him": the object is shared with a kept conjunct
+    shared = token.lemma_ != "be" and any(c.dep_ == "conj" and c.i not in removed for c in children)
+    return not others and not shared
+
+
+def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
+    """'part' whose 'of ...' went is as good as gone."""
+    if noun.lower_ not in RELATIONAL_NOUNS:
+        return False
+    phrases = [c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"]
+    if phrases and all(p.i in removed for p in phrases):
+        removed.update(_subtree(noun))
+        return True
+    return False
+
+
+def _keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bool:
+    """'was an English politician' with only 'English' public keeps 'was English'."""
+    adjectives = [
+        t
+        for child in copula.children
+        if child.dep_ in PREDICATE_DEPS
+        for t in child.subtree
+        if t.dep_ in {"amod", "compound"} and t.i in keep and t.i in removed and _is_adjective(t)
+    ]
+    if not adjectives:
+        return False
+    for adjective in adjectives:
+        removed.discard(adjective.i)
+    return True
+
+
+def _clause_tokens(token: Any) -> set[int]:
+    """The tokens a clause takes with it; a conjunct takes its coordinator, not what precedes the first
+    conjunct (the parser may hang a shared "when" on the second)."""
+    if token.dep_ != "conj":
+        return _subtree(token)
+    return {i for i in _subtree(token) if i > token.head.i} | _swallow_coordinator(token)
+
+
+def _promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
+    """'He is [a Muslim] and he's the youngest son' -> 'He's the youngest son': a conjoined clause with
+    its own subject takes the place of the main clause that lost its predicate."""
+    clause = next(
+        (c for c in root.children if c.dep_ == "conj" and c.i not in removed and c.pos_ in VERB_POS),
+        None,
+    )
+    if clause is None or not any(c.dep_ in {"nsubj", "nsubjpass"} for c in clause.children):
+        return False
+    keep = _subtree(clause) | {t.i for t in root.subtree if t.is_punct and t.i > clause.right_edge.i}
+    removed.update(t.i for t in root.subtree if t.i not in keep)
+    return True
+
+
+def _is_adjective(token: Any) -> bool:
+    return token.pos_ == "ADJ" or token.ent_type_ == "NORP" or bool(DEMONYM.search(token.text))
+
+
+def _swallow_coordinator(token: Any) -> set[int]:
+    """The coordinator and comma before a removed conjunct ("..., and composer")."""
+    doc = token.doc
+    first = token.left_edge.i
+    taken = set()
+    while first > 0 and doc[first - 1].text in {",", "and", "or", ";"}:
+        first -= 1
+        taken.add(first)
+    return taken
+
+
+def _remove_dangling_hyphens(sent: Any, removed: set[int]) -> None:
+    """'London-born' without 'London' loses the whole hyphenated word."""
+    doc = sent.doc
+    for token in sent:
+        if token.text not in {"-", "–"} or token.whitespace_ or token.i in removed:
+            continue
+        before = token.i > 0 and doc[token.i - 1].i in removed and not doc[token.i - 1].whitespace_
+        if before:
+            word = token.i
+            while word < sent.end and not doc[word].whitespace_ and word + 1 < sent.end:
+                removed.add(word)
+                word += 1
+            removed.add(word)
+
+
+def render(sent: Any, removed: set[int]) -> str:
+    """The kept tokens of the sentence with their spacing, tidied."""
+    pieces: list[str] = []
+    pending_space = False
+    needs_article = _lost_possessor(sent, removed)
+    for token in sent:
+        if token.i in needs_article:
+            pieces.append("the ")
+        if token.i in removed:
+            pending_space = pending_space or bool(token.whitespace_)
+            continue
+        if pending_space and pieces and not pieces[-1][-1:].isspace():
+            pieces.append(" ")
+        pending_space = False
+        pieces.append(token.text_with_ws)
+    text = "".join(pieces).strip()
+    return tidy(text, capitalise=sent.text[:1].isupper())
+
+
+def _lost_possessor(sent: Any, removed: set[int]) -> set[int]:
+    """First kept tokens of noun phrases whose possessor went ("[Japan's] island" -> "the island")."""
+    starts = set()
+    for token in sent:
+        if token.i in removed:
+            continue
+        possessors = [c for c in token.children if c.dep_ == "poss"]
+        determiners = [c for c in token.children if c.dep_ in {"det", "poss"} and c.i not in removed]
+        if possessors and all(p.i in removed for p in possessors) and not determiners:
+            first = min((t.i for t in token.subtree if t.i not in removed), default=token.i)
+            starts.add(first)
+    return starts
+
+
+_LIFESPAN_DIED = re.compile(r"\(\s*[–—-]\s*([^()]*?\d[^()]*?)\s*\)")
+_LIFESPAN_BORN = re.compile(r"\(\s*([^()–—-]*?\d[^()–—-]*?)\s*[–—-]\s*\)")
+_EMPTY_BRACKET = re.compile(r"\s*\(\s*(?:[,;:–—-]|born|b\.|née|nee|died|d\.)?\s*\)")
+_BRACKET_OPEN_PUNCT = re.compile(r"\(\s*[,;:]\s*")
+_BRACKET_CLOSE_PUNCT = re.compile(r"\s*[,;:]\s*\)")
+_BORN_ALONE = re.compile(r"\(\s*born\s*[,;]\s*")
+_DOUBLED = re.compile(r"([,;:])(?:\s*[,;:])+")
+_BEFORE_STOP = re.compile(r"\s*[,;:]\s*([.!?])")
+_SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?)])")
+_SPACE_AFTER_OPEN = re.compile(r"\(\s+")
+_DANGLING_COORDINATOR = re.compile(r",?\s+(?:and|or|but)\s*([.!?;)])|,\s*(?:and|or)\s*,")
+_LEADING_PUNCT = re.compile(r"^[\s,;:–—-]+")
+_SPACES = re.compile(r"[ \t]{2,}")
+
+
+def tidy(text: str, capitalise: bool = True) -> str:
+    """Punctuation and articles after deletions: brackets, lifespans, commas, a/an, capitals."""
+    text = _LIFESPAN_DIED.sub(r"(died \1)", text)
+    text = _LIFESPAN_BORN.sub(r"(born \1)", text)
+    text = _BORN_ALONE.sub("(", text)
+    for _round in range(3):
+        text = _EMPTY_BRACKET.sub("", text)
+        text = _BRACKET_OPEN_PUNCT.sub("(", text)
+        text = _BRACKET_CLOSE_PUNCT.sub(")", text)
+        text = _DOUBLED.sub(r"\1", text)
+        text = _BEFORE_STOP.sub(r"\1", text)
+        text = _DANGLING_COORDINATOR.sub(lambda m: m.group(1) or ",", text)
+    text = balance_brackets(text)
+    text = _SPACE_BEFORE.sub(r"\1", text)
+    text = _SPACE_AFTER_OPEN.sub("(", text)
+    text = _SPACES.sub(" ", text)
+    text = _LEADING_PUNCT.sub("", text)
+    text = fix_articles(text)
+    if capitalise and text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return text.strip()
+
+
+def balance_brackets(text: str) -> str:
+    """Drop a ")" that closes nothing and a "(" that is never closed (half a removed bracket)."""
+    unmatched: list[int] = []
+    open_at: list[int] = []
+    for index, char in enumerate(text):
+        if char == "(":
+            open_at.append(index)
+        elif char == ")":
+            if open_at:
+                open_at.pop()
+            else:
+                unmatched.append(index)
+    for index in sorted(unmatched + open_at, reverse=True):
+        text = text[:index] + text[index + 1 :]
+    return text
+
+
+def fix_articles(text: str) -> str:
+    """'an professional' -> 'a professional', 'a engineer' -> 'an engineer'."""
+    for start, end in reversed(article_disagreements(text)):
+        article, rest = text[start:end].split(None, 1)
+        swapped = {"a": "an", "an": "a", "A": "An", "An": "A"}[article]
+        text = text[:start] + swapped + " " + rest + text[end:]
+    return text
+
+
+def fine_edits(original: str, text: str, coarse: tuple[Edit, ...]) -> tuple[Edit, ...]:
+    """Character-level edits of `text` against `original`, each with the reason of the sentence it is in."""
+    edits = []
+    for edit in edits_between(original, text):
+        source = next(
+            (
+                c
+                for c in coarse
+                if c.original_span[0] <= edit.original_span[1] and edit.original_span[0] <= c.original_span[1]
+            ),
+            None,
+        )
+        if source is not None:
+            edit = Edit(edit.kind, edit.original_span, edit.rewrite_span, source.reason, source.keys)
+        edits.append(edit)
+    return tuple(edits)
+
+
+def _reasons_inside(removals: Sequence[Removal], span: Span) -> tuple[str, tuple[TripleKey, ...]]:
+    inside = [r for r in removals if _overlaps(r[0], span)]
+    reasons = list(dict.fromkeys(r[2] for r in inside))
+    keys = tuple(dict.fromkeys(k for r in inside for k in r[3]))
+    return "; ".join(reasons), keys
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _with_following_space(text: str, span: Span) -> Span:
+    start, end = span
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return start, end
+
+
+def _stated_in(doc: Any, sent: Any, triple: Triple) -> bool:
+    """A public fact the sentence states: its tail is named there, and its head too or its span is there."""
+    span = (sent.start_char, sent.end_char)
+    if not find_mentions(doc.text, triple.tail, within=span):
+        return False
+    return _overlaps(triple.span, span) or bool(find_mentions(doc.text, triple.head, within=span))
+
+
+def _named(text: str, triple: Triple) -> bool:
+    return bool(find_mentions(text, triple.tail)) and bool(find_mentions(text, triple.head))
+
+
+def _has_verb(sent: Any, removed: set[int]) -> bool:
+    had = any(t.pos_ in VERB_POS for t in sent)
+    return not had or any(t.pos_ in VERB_POS and t.i not in removed for t in sent)
+
+
+def _is_past(sent: Any) -> bool:
+    return any(t.tag_ in {"VBD", "VBN"} for t in sent if t.pos_ in VERB_POS)

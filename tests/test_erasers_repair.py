@@ -1,0 +1,114 @@
+"""Deletions that leave grammatical text, on sentences of real PopQA dev passages."""
+
+import pytest
+
+from core.erasers.fluency import broken_in_rewrite
+from core.erasers.realise import predicate, realise_facts
+from core.erasers.repair import close_deletions, render, segments, tidy
+from core.models import get_spacy
+from core.types import Triple
+
+FEILDEN = (
+    "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."
+)
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return get_spacy()
+
+
+def _erase(nlp, sentence: str, words: list[str], public: list[str] = ()) -> tuple[str, bool]:
+    """Remove the tokens of each phrase in `words`; `public` are tokens that name public tails."""
+    doc = nlp(sentence)
+    removed, keep = set(), set()
+    for phrase, target in [(w, removed) for w in words] + [(p, keep) for p in public]:
+        start = sentence.index(phrase)
+        target.update(t.i for t in doc if start <= t.idx < start + len(phrase))
+    segment = segments(doc)[0]
+    closed, lost = close_deletions(segment, removed, keep)
+    return render(segment, closed), lost
+
+
+def test_a_private_birth_date_goes_whole_and_the_death_date_reads_as_died(nlp):
+    text, lost = _erase(nlp, FEILDEN, ["21 February"])
+    assert (text, lost) == (
+        "Henry Master Feilden (died 5 September 1875) was an English Conservative Party politician.",
+        False,
+    )
+
+
+def test_a_private_death_date_leaves_born(nlp):
+    text, _lost = _erase(nlp, FEILDEN, ["5 September 1875"])
+    assert text.startswith("Henry Master Feilden (born 21 February 1818) was")
+
+
+def test_a_copula_keeps_its_public_adjective(nlp):
+    text, lost = _erase(nlp, FEILDEN, ["Conservative Party politician"], public=["English"])
+    assert (text, lost) == ("Henry Master Feilden (21 February 1818 – 5 September 1875) was English.", False)
+
+
+def test_a_copula_without_any_public_predicate_asks_for_the_sentence_to_be_said_again(nlp):
+    _text, lost = _erase(nlp, FEILDEN, ["English Conservative Party politician"])
+    assert lost
+
+
+def test_article_agreement_after_a_removed_adjective(nlp):
+    sentence = "Eugene Booker McDaniels (February 12, 1935 – July 29, 2011) was an American singer and songwriter."
+    text, _lost = _erase(nlp, sentence, ["American"])
+    assert "was a singer and songwriter." in text
+
+
+def test_a_removed_object_takes_its_verb_and_coordinator_not_the_shared_when(nlp):
+    sentence = (
+        "The battle occurred during the Italo-Turkish War when the Kingdom of Italy attacked and took "
+        "possession of the major cities of the Ottoman Empire."
+    )
+    text, _lost = _erase(nlp, sentence, ["possession of the major cities of the Ottoman Empire"])
+    assert text == "The battle occurred during the Italo-Turkish War when the Kingdom of Italy attacked."
+
+
+def test_a_conjoined_clause_takes_the_place_of_a_main_clause_that_lost_its_predicate(nlp):
+    sentence = "He is a Muslim and he's the youngest son of the late Sidiki Diabaté and Mariam Kouyaté."
+    text, lost = _erase(nlp, sentence, ["a Muslim"])
+    assert (text, lost) == ("He's the youngest son of the late Sidiki Diabaté and Mariam Kouyaté.", False)
+
+
+def test_a_removed_possessor_leaves_the(nlp):
+    sentence = "In July 1980, he was sent to live in the city of Ikeda, on Japan’s island of Hokkaido."
+    text, _lost = _erase(nlp, sentence, ["Japan’s"])
+    assert "on the island of Hokkaido." in text
+
+
+@pytest.mark.parametrize(
+    ("messy", "tidy_text"),
+    [
+        ("Vincent Fantauzzo (born) is an artist.", "Vincent Fantauzzo is an artist."),
+        ("Edward Augustus Brackett (–) was a sculptor.", "Edward Augustus Brackett was a sculptor."),
+        ("Thomas Allom (13 March 1804 –) was an architect.", "Thomas Allom (born 13 March 1804) was an architect."),
+        ("Dominik Paris); Dominick Zator", "Dominik Paris; Dominick Zator"),
+        ("He won the award, , and the medal.", "He won the award, and the medal."),
+        ("he was an professional player", "He was a professional player"),
+    ],
+)
+def test_tidy_mends_what_a_deletion_leaves(messy, tidy_text):
+    assert tidy(messy) == tidy_text
+    assert not broken_in_rewrite(messy, tidy_text)
+
+
+def test_the_realiser_says_public_facts_of_one_head_in_one_sentence():
+    facts = [
+        Triple("Derek John Mulvaney", "date_of_birth", "26 October 1925", "d", (0, 0)),
+        Triple("Derek John Mulvaney", "date_of_death", "21 September 2016", "d", (0, 0)),
+        Triple("Derek John Mulvaney", "occupation", "archaeologist", "d", (0, 0)),
+    ]
+    assert realise_facts(facts) == (
+        "Derek John Mulvaney was born on 26 October 1925, died on 21 September 2016 and was an archaeologist."
+    )
+
+
+def test_the_realiser_says_nothing_it_has_no_template_for():
+    assert predicate("artist_from", "Tortona") == ""
+    assert predicate("move_to", "Paris") == "moved to Paris"
+    assert predicate("date_of_birth", "1969") == "was born in 1969"
+    assert realise_facts([Triple("X", "artist_from", "Tortona", "d", (0, 0))]) == ""
