@@ -54,7 +54,9 @@ def test_a_copula_without_any_public_predicate_asks_for_the_sentence_to_be_said_
 
 
 def test_article_agreement_after_a_removed_adjective(nlp):
-    sentence = "Eugene Booker McDaniels (February 12, 1935 – July 29, 2011) was an American singer and songwriter."
+    sentence = (
+        "Eugene Booker McDaniels (February 12, 1935 – July 29, 2011) was an American singer and songwriter."
+    )
     text, _lost = _erase(nlp, sentence, ["American"])
     assert "was a singer and songwriter." in text
 
@@ -85,7 +87,10 @@ def test_a_removed_possessor_leaves_the(nlp):
     [
         ("Vincent Fantauzzo (born) is an artist.", "Vincent Fantauzzo is an artist."),
         ("Edward Augustus Brackett (–) was a sculptor.", "Edward Augustus Brackett was a sculptor."),
-        ("Thomas Allom (13 March 1804 –) was an architect.", "Thomas Allom (born 13 March 1804) was an architect."),
+        (
+            "Thomas Allom (13 March 1804 –) was an architect.",
+            "Thomas Allom (born 13 March 1804) was an architect.",
+        ),
         ("Dominik Paris); Dominick Zator", "Dominik Paris; Dominick Zator"),
         ("He won the award, , and the medal.", "He won the award, and the medal."),
         ("he was an professional player", "He was a professional player"),
