@@ -18,10 +18,11 @@ def _spacy():
 def test_graph_guided_removes_the_object_phrase_and_keeps_the_rest():
     request = sample_request(("hr-record",))
     (rewrite,) = get_eraser("graph-guided", Settings()).erase(request)
-    assert rewrite.text.startswith("Mara Voss lives. Mara Voss was born on 12 June 1990.")
+    # "Mara Voss lives." would read as a broken sentence: the whole sentence goes with its only fact
+    assert rewrite.text.startswith("Mara Voss was born on 12 June 1990.")
     assert "suffers from asthma" not in rewrite.text and "Tomas Reyl takes a daily inhaler." in rewrite.text
     removed = [rewrite.original[slice(*e.original_span)] for e in rewrite.edits]
-    assert " in Harrow Vale" in removed
+    assert any("in Harrow Vale" in piece for piece in removed)
     assert all(e.kind == "removed" and e.reason.startswith("private (") for e in rewrite.edits)
     for edit in rewrite.edits:  # spans in both texts line up
         assert rewrite.text[slice(*edit.rewrite_span)] == ""

@@ -117,3 +117,15 @@ def test_the_realiser_says_nothing_it_has_no_template_for():
     assert predicate("move_to", "Paris") == "moved to Paris"
     assert predicate("date_of_birth", "1969") == "was born in 1969"
     assert realise_facts([Triple("X", "artist_from", "Tortona", "d", (0, 0))]) == ""
+
+
+def test_a_list_that_lost_its_last_member_gets_its_and_back(nlp):
+    sentence = "He was a German choral conductor, church music director, organist and composer."
+    text, _lost = _erase(nlp, sentence, ["and composer"])
+    assert text == "He was a German choral conductor, church music director and organist."
+
+
+def test_a_copula_whose_predicate_went_is_not_completed_by_a_time_phrase(nlp):
+    sentence = "In addition to acting, Wheatley was a radio announcer during the Second World War."
+    _text, lost = _erase(nlp, sentence, ["a radio announcer"])
+    assert lost

@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
-from core.erasers.windows import split_sentences
-
 Parser = Callable[[str], Any]
 
 COPULAS = r"(?:is|was|are|were|be|been|being|am|has|have|had|became|becomes|remains|remained)"
@@ -136,9 +134,32 @@ def changed_sentences(original: str, rewrite: str) -> list[tuple[str, str, int]]
     return pairs
 
 
+_BREAK = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=\S)")
+# words before a full stop that end no sentence: initials ("James B. Zagel") and abbreviations
+_NO_END = re.compile(
+    r"(?:\b[A-Z]|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Mt|Ft|Gen|Col|Lt|Capt|Sgt|Rev|Hon|Gov|Sen|Rep|Pres|No|Nos|"
+    r"vs|etc|Inc|Ltd|Co|Corp|Bros|approx|c|ca|b|d|fl|r|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
+    r"U\.S|U\.K|D\.C|Ph\.D|a\.m|p\.m|e\.g|i\.e))\.[\"”’)]*$"
+)
+
+
+def sentence_pieces(text: str) -> list[str]:
+    """Sentences with their trailing whitespace ("".join gives the text back), a line break ending one
+    too (a title line is no part of the next sentence); no break after an initial or abbreviation."""
+    pieces: list[str] = []
+    start = 0
+    for match in _BREAK.finditer(text):
+        if _NO_END.search(text[max(start, match.start() - 12) : match.start()]) and "\n" not in match.group():
+            continue
+        pieces.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        pieces.append(text[start:])
+    return [line for piece in pieces for line in piece.splitlines(keepends=True)]
+
+
 def _sentences(text: str) -> list[str]:
-    """Sentences, a line break ending one too (a title line is no part of the next sentence)."""
-    return [line for sentence in split_sentences(text) for line in sentence.splitlines(keepends=True)]
+    return sentence_pieces(text)
 
 
 def _most_similar(sentence: str, candidates: Iterable[str]) -> str:

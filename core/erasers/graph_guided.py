@@ -320,10 +320,16 @@ def rediff(original: str, text: str, previous: tuple) -> tuple:
 
 
 def sayable_public(request: EraseRequest, doc_id: str) -> list[Triple]:
-    """The document's public occurrences whose tail is no private tail (those may be said again)."""
+    """The document's public occurrences that name no private tail (those may be said again)."""
     occurrences = request.triples_of(doc_id)
     private_tails = {t.key[2] for t in occurrences if t.key in request.definition.private}
-    return [t for t in occurrences if t.key in request.definition.public and t.key[2] not in private_tails]
+    # a fact about a private tail ("Chicago is in Illinois" when "journalist in Chicago" is private) would
+    # name the tail again
+    return [
+        t
+        for t in occurrences
+        if t.key in request.definition.public and not {t.key[0], t.key[2]} & private_tails
+    ]
 
 
 def kept_public(request: EraseRequest, doc_id: str, edits: tuple) -> tuple[TripleKey, ...]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from core.types import Triple
 
 _YEAR_ONLY = re.compile(r"^\s*(?:c\.\s*)?\d{3,4}s?\s*$")
-DEMONYM = re.compile(r"^[A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic|ean|ine)$")
+DEMONYM = re.compile(r"^(?:[A-Z][a-z]+-)*[A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic|ean|ine)$")
 
 IRREGULAR_PAST = {
     "be": "was", "have": "had", "win": "won", "make": "made", "teach": "taught", "become": "became",
@@ -56,7 +56,7 @@ def predicate(relation: str, tail: str, past: bool = True) -> str:
     be = "was" if past else "is"
     on = "in" if _YEAR_ONLY.match(tail) else "on"
     templates = {
-        "date_of_birth": f"was born {on} {tail}",
+        "date_of_birth": f"was born {on} {tail}",  # born and died are past whatever the sentence's tense
         "date_of_death": f"died {on} {tail}",
         "place_of_birth": f"was born in {tail}",
         "place_of_death": f"died in {tail}",
@@ -71,12 +71,10 @@ def predicate(relation: str, tail: str, past: bool = True) -> str:
         "award_received": f"received {tail}",
         "spouse": f"{be} married to {tail}",
         "residence": f"lived in {tail}",
-        "located_in": f"{be} in {tail}",
         "academic_degree": f"holds {_with_article(tail)}" if not past else f"earned {_with_article(tail)}",
         "field_of_work": f"worked in {tail}",
         "known_as": f"{be} known as {tail}",
         "birth_name": f"was born {tail}",
-        "native_name": f"{be} also called {tail}",
     }
     if relation in templates:
         return templates[relation]

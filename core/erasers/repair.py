@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from core.erasers.base import Edit, apply_replacements, edits_between
-from core.erasers.fluency import article_disagreements, sentence_breakage
+from core.erasers.fluency import article_disagreements, sentence_breakage, sentence_pieces
 from core.erasers.mentions import find_mentions
 from core.erasers.realise import DEMONYM, realise_facts
 from core.types import Span, Triple, TripleKey
@@ -47,7 +47,13 @@ PREDICATE_DEPS = {"attr", "acomp", "oprd"}
 COMPLEMENT_DEPS = PREDICATE_DEPS | {"dobj", "xcomp", "ccomp", "prep", "advmod", "npadvmod", "dative", "agent"}
 OBJECT_OF_VERB = {"dobj", "oprd", "xcomp", "ccomp", "attr", "acomp"}
 # nouns that say nothing without their "of" phrase ("He is part [of the ...]")
-RELATIONAL_NOUNS = {"part", "one", "member", "native", "resident", "citizen", "graduate", "alumnus", "alumna"}
+RELATIONAL_NOUNS = {
+    "part", "one", "member", "native", "resident", "citizen", "graduate", "alumnus", "alumna", "daughter",
+    "son", "wife", "husband", "father", "mother", "brother", "sister", "child", "widow", "grandson",
+    "granddaughter", "nephew", "niece", "cousin",
+}  # fmt: skip
+# verbs that read whole without what followed them ("He died [in Paris].")
+STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "return", "compete", "survive"}
 CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}
 VERB_POS = {"VERB", "AUX"}
 
@@ -75,23 +81,33 @@ def repair_removals(
 
 
 def segments(doc: Any) -> list[Any]:
-    """Sentences cut further at line breaks and at top-level semicolons (list pages: "A, actor ; B, poet"),
-    without the whitespace around them: each is repaired, checked and, if need be, dropped on its own."""
+    """The text's sentences (as the fluency checker cuts them, whatever the parser's own split), cut
+    further at line breaks and at top-level semicolons (list pages: "A, actor ; B, poet"), without the
+    whitespace around them: each is repaired, checked and, if need be, dropped on its own."""
+    ends = _sentence_ends(doc.text)
     pieces = []
-    for sent in doc.sents:
-        start = sent.start
-        for token in sent:
-            if (
-                token.is_space
-                or (token.text == ";" and token.head.i == sent.root.i)
-                or "\n" in token.whitespace_
-            ):
-                end = token.i + (0 if token.is_space else 1)
-                pieces.append(doc[start:end])
-                start = token.i + 1
-        pieces.append(doc[start : sent.end])
+    start = 0
+    for token in doc:
+        boundary = (
+            token.is_space
+            or "\n" in token.whitespace_
+            or (token.text == ";" and token.head.dep_ == "ROOT")
+            or (token.idx + len(token.text)) in ends
+        )
+        if boundary:
+            pieces.append(doc[start : token.i + (0 if token.is_space else 1)])
+            start = token.i + 1
+    pieces.append(doc[start : len(doc)])
     trimmed = [_strip_space(piece) for piece in pieces]
     return [piece for piece in trimmed if len(piece)]
+
+
+def _sentence_ends(text: str) -> set[int]:
+    ends, offset = set(), 0
+    for sentence in sentence_pieces(text):
+        offset += len(sentence)
+        ends.add(offset - (len(sentence) - len(sentence.rstrip())))
+    return ends
 
 
 def _strip_space(span: Any) -> Any:
@@ -146,6 +162,9 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         if lost:
             return removed, True
         _remove_dangling_hyphens(sent, removed)
+        for token in sent:
+            if token.i not in removed and token.dep_ in {"appos", "conj", "pobj", "npadvmod"}:
+                _lost_of_complement(token, removed)
         if len(removed) == before:
             break
     root = sent.root
@@ -217,6 +236,8 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             token.dep_ in {"det", "predet"} and _has_kept_conj(token.head, removed)
         ):
             continue  # a coordinated list loses one member; the next conjunct takes the article
+        if token.text in {"(", ")", "[", "]"} or (token.is_punct and token.i == sent.end - 1):
+            continue  # brackets and the full stop go only when emptied (tidy), not with their parse head
         if token.head.dep_ == "conj" and token.i < token.head.head.i:
             continue  # hung on a removed second conjunct but said before the first: shared by both
         if token.dep_ in ORPHAN_DEPS:
@@ -255,28 +276,66 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         return bool(parts) and all(c.i in removed for c in parts)
     if token.pos_ not in VERB_POS:
         return False
+    if (
+        token.lemma_ != "be"
+        and token.lemma_ not in STANDS_ALONE
+        and _lost_every_right_complement(token, removed)
+    ):
+        return True
     copula = token.lemma_ == "be"
     needed = [c for c in children if c.dep_ in (PREDICATE_DEPS if copula else OBJECT_OF_VERB)]
     if not needed or not all(c.i in removed or _lost_of_complement(c, removed) for c in needed):
         return False
     # what follows the verb completes it ("when" before it does not); a transitive verb's object is not
     # replaced by a prepositional phrase ("received [a degree] in painting")
-    completing = COMPLEMENT_DEPS if copula else COMPLEMENT_DEPS - {"prep", "advmod", "npadvmod"}
+    # and a copula whose predicate went is not completed by what is left ("was [an announcer] during the war")
+    completing = {"xcomp", "ccomp"} if copula else COMPLEMENT_DEPS - {"prep", "advmod", "npadvmod"}
     others = [c for c in children if c.dep_ in completing and c.i not in removed and c.i > token.i]
     # "recognized [Harrison] and rewarded him": the object is shared with a kept conjunct
-    shared = token.lemma_ != "be" and any(c.dep_ == "conj" and c.i not in removed for c in children)
+    shared = token.lemma_ != "be" and any(
+        c.dep_ == "conj" and c.i not in removed and any(g.dep_ == "dobj" for g in c.children)
+        for c in children
+    )
     return not others and not shared
 
 
+def _lost_every_right_complement(verb: Any, removed: set[int]) -> bool:
+    """'Geraghty served [as a law clerk ...]', 'James currently lives [in Parkview]'."""
+    after = [c for c in verb.children if c.i > verb.i and c.dep_ in COMPLEMENT_DEPS | {"dobj", "oprd"}]
+    return bool(after) and all(c.i in removed for c in after)
+
+
 def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
-    """'part' whose 'of ...' went is as good as gone."""
-    if noun.lower_ not in RELATIONAL_NOUNS:
+    """'part' whose 'of ...' went is as good as gone; so is a bare 'the period' whose 'from 1971 to
+    1978' went ('the founder [of X]')."""
+    if noun.lower_ not in RELATIONAL_NOUNS and not _bare_definite(noun):
         return False
-    phrases = [c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"]
+    phrases = [c for c in noun.children if c.dep_ in {"prep", "poss"}]
     if phrases and all(p.i in removed for p in phrases):
         removed.update(_subtree(noun))
         return True
     return False
+
+
+def _noun_phrase(head: Any) -> list[Any]:
+    """The head's modifiers and theirs, without clauses or prepositional phrases."""
+    found, frontier = [], [head]
+    while frontier:
+        token = frontier.pop()
+        for child in token.children:
+            if child.dep_ not in {"relcl", "acl", "prep", "conj", "appos", "advcl"}:
+                found.append(child)
+                frontier.append(child)
+    return found
+
+
+def _bare_definite(noun: Any) -> bool:
+    if noun.pos_ != "NOUN":
+        return False
+    children = list(noun.children)
+    has_the = any(c.dep_ == "det" and c.lower_ == "the" for c in children)
+    modified = any(c.dep_ in {"amod", "compound", "nummod", "nmod", "acl", "relcl"} for c in children)
+    return has_the and not modified
 
 
 def _keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bool:
@@ -285,9 +344,10 @@ def _keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> b
         t
         for child in copula.children
         if child.dep_ in PREDICATE_DEPS
-        for t in child.subtree
+        for t in _noun_phrase(child)
         if t.dep_ in {"amod", "compound"} and t.i in keep and t.i in removed and _is_adjective(t)
     ]
+    adjectives = list({t.lower_: t for t in adjectives}.values())
     if not adjectives:
         return False
     for adjective in adjectives:
@@ -352,18 +412,48 @@ def render(sent: Any, removed: set[int]) -> str:
     pieces: list[str] = []
     pending_space = False
     needs_article = _lost_possessor(sent, removed)
+    coordinators = _restored_coordinators(sent, removed)
     for token in sent:
         if token.i in needs_article:
             pieces.append("the ")
+        if token.i in coordinators:
+            if pieces:
+                pieces[-1] = pieces[-1].rstrip()
+            pieces.append(" and ")
+            continue
         if token.i in removed:
             pending_space = pending_space or bool(token.whitespace_)
             continue
-        if pending_space and pieces and not pieces[-1][-1:].isspace():
+        if pending_space and pieces and not pieces[-1][-1:].isspace() and token.text[:1] not in ".,;:!?)]":
             pieces.append(" ")
         pending_space = False
         pieces.append(token.text_with_ws)
     text = "".join(pieces).strip()
     return tidy(text, capitalise=sent.text[:1].isupper())
+
+
+def _restored_coordinators(sent: Any, removed: set[int]) -> set[int]:
+    """Commas that become "and" when a list lost its last member with the coordinator
+    ("a narrator, a verse-reader[ and an actor]" -> "a narrator and a verse-reader"), read off the text
+    order: the small parser often hangs list members as appositions or modifiers, not conjuncts."""
+    doc = sent.doc
+    commas = set()
+    for token in sent:
+        if token.i not in removed or token.lower_ not in {"and", "or"}:
+            continue
+        after = token.i
+        while after < sent.end and after in removed:
+            after += 1
+        if after < sent.end and doc[after].text not in {".", ";", ":", "!", "?"}:
+            continue  # the list goes on after the removed member, or this was no list's end
+        comma = token.i - 1
+        while comma >= sent.start and doc[comma].text != "," and doc[comma].pos_ not in VERB_POS:
+            comma -= 1
+        if comma >= sent.start and doc[comma].text == "," and comma not in removed:
+            members = [i for i in range(comma + 1, token.i) if i not in removed]
+            if members:
+                commas.add(comma)
+    return commas
 
 
 def _lost_possessor(sent: Any, removed: set[int]) -> set[int]:
@@ -391,8 +481,16 @@ _BEFORE_STOP = re.compile(r"\s*[,;:]\s*([.!?])")
 _SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?)])")
 _SPACE_AFTER_OPEN = re.compile(r"\(\s+")
 _DANGLING_COORDINATOR = re.compile(r",?\s+(?:and|or|but)\s*([.!?;)])|,\s*(?:and|or)\s*,")
+_LONE_APOSTROPHE = re.compile(r"(?<=\s)['’]s?\s+")
+_LONE_DASH = re.compile(r"\s*[—]\s*(?=(?:and|or|but)\b|[,.;:)]|$)")
 _LEADING_PUNCT = re.compile(r"^[\s,;:–—-]+")
 _SPACES = re.compile(r"[ \t]{2,}")
+
+
+def _strongest_mark(match: re.Match[str]) -> str:
+    """', ;' -> ';': a list's separator outlives the comma of a removed member."""
+    marks = match.group(0)
+    return next(mark for mark in (";", ":", ",") if mark in marks)
 
 
 def tidy(text: str, capitalise: bool = True) -> str:
@@ -404,8 +502,10 @@ def tidy(text: str, capitalise: bool = True) -> str:
         text = _EMPTY_BRACKET.sub("", text)
         text = _BRACKET_OPEN_PUNCT.sub("(", text)
         text = _BRACKET_CLOSE_PUNCT.sub(")", text)
-        text = _DOUBLED.sub(r"\1", text)
+        text = _DOUBLED.sub(_strongest_mark, text)
         text = _BEFORE_STOP.sub(r"\1", text)
+        text = _LONE_DASH.sub(" ", text)
+        text = _LONE_APOSTROPHE.sub("", text)
         text = _DANGLING_COORDINATOR.sub(lambda m: m.group(1) or ",", text)
     text = balance_brackets(text)
     text = _SPACE_BEFORE.sub(r"\1", text)
@@ -498,4 +598,7 @@ def _has_verb(sent: Any, removed: set[int]) -> bool:
 
 
 def _is_past(sent: Any) -> bool:
-    return any(t.tag_ in {"VBD", "VBN"} for t in sent if t.pos_ in VERB_POS)
+    """The tense of the sentence's main verb (present for "is", past for "was")."""
+    root = sent.root
+    verbs = [root] + [c for c in root.children if c.dep_ in {"aux", "auxpass"}]
+    return not any(v.tag_ in {"VBZ", "VBP"} for v in verbs)

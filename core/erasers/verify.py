@@ -145,11 +145,11 @@ def _connection_cuts(
 
 
 def _sayable_public(triples: Sequence[Triple], definition: PrivacyDefinition) -> dict[str, list[Triple]]:
-    """Per document, the public occurrences whose tail is no private tail (a repair may say them again)."""
+    """Per document, the public occurrences that name no private tail (a repair may say them again)."""
     private_tails = {t.key[2] for t in triples if t.key in definition.private}
     found: dict[str, list[Triple]] = defaultdict(list)
     for triple in triples:
-        if triple.key in definition.public and triple.key[2] not in private_tails:
+        if triple.key in definition.public and not {triple.key[0], triple.key[2]} & private_tails:
             found[triple.doc_id].append(triple)
     return found
 
