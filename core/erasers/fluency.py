@@ -44,6 +44,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "half-emptied bracket": re.compile(r"\(\s*[,;:–—\-]|[,;:–—\-]\s*\)"),
     "born without complement": re.compile(r"\b(?:born|née|died|nee)\s*(?:[,;:)]|\.(?!\w))", re.IGNORECASE),
     "dangling hyphen": re.compile(r"(?:^|\s)-\w|\w-(?:\s|$)|\s[–—]\s*[,.;:)]|[(,;]\s*[–—]\s"),
+    "unfinished sentence": re.compile(r",\s*$"),
     "doubled punctuation": re.compile(r"[,;:]\s*[,;:.!?]|\.\s*[,;:]|\s[.,;:](?=\s|$)"),
 }
 _ARTICLE = re.compile(r"\b(a|an|A|An)\s+([A-Za-z][\w'-]*)")
@@ -99,6 +100,21 @@ def lost_every_verb(original: str, rewrite: str, parse: Parser) -> bool:
     return not has_verb and any(t.pos_ in _VERB_POS for t in parse(original))
 
 
+def bare_singular_predicates(sentence: str, parse: Parser) -> int:
+    """Count of singular common nouns after a copula with no article or other modifier ("is publisher.")."""
+    count = 0
+    for token in parse(sentence):
+        if (
+            token.dep_ == "attr"
+            and token.tag_ == "NN"
+            and not any(
+                c.dep_ in {"det", "poss", "nummod", "amod", "compound", "predet"} for c in token.children
+            )
+        ):
+            count += 1
+    return count
+
+
 def sentence_breakage(original: str, rewrite: str, parse: Parser | None = None) -> list[Broken]:
     """Constructions of the rewritten sentence that its original did not hold."""
     before = Counter(kind for kind, _span in pattern_findings(original))
@@ -108,6 +124,10 @@ def sentence_breakage(original: str, rewrite: str, parse: Parser | None = None) 
         seen[kind] += 1
         if seen[kind] > before[kind]:
             broken.append(Broken(kind, span, _excerpt(rewrite, span)))
+    if parse is not None and bare_singular_predicates(rewrite, parse) > bare_singular_predicates(
+        original, parse
+    ):
+        broken.append(Broken("noun without article", (0, len(rewrite)), _excerpt(rewrite, (0, len(rewrite)))))
     if parse is not None and lost_every_verb(original, rewrite, parse):
         broken.append(
             Broken("sentence without a verb", (0, len(rewrite)), _excerpt(rewrite, (0, len(rewrite))))

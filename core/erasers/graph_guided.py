@@ -94,7 +94,8 @@ class GraphGuidedEraser:
         if private and document.text.strip():
             doc = self.parse(document.text)
             removals = erase_occurrences(document.text, private, doc)
-            text, edits = repair_removals(document.text, doc, removals, sayable_public(request, document.id))
+            public = sayable_public(request, document.id)
+            text, edits = repair_removals(document.text, doc, removals, public, self.parse)
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
         notes = (f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",)

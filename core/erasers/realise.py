@@ -43,8 +43,16 @@ VERB_RELATION = re.compile(r"^([a-z]+)_(in|at|for|to|from|with|as|on|by|under|in
 def realise_facts(facts: Iterable[Triple], past: bool = True) -> str:
     """One sentence per head saying every fact that has a template; "" when none has."""
     by_head: dict[str, list[str]] = {}
+    facts = [f for f in facts if f.head[:1].isupper()]  # a name, not an extraction fragment
+    born_in = {f.head: f.tail for f in facts if f.relation == "place_of_birth"}
     for fact in facts:
+        if fact.relation == "place_of_birth" and any(
+            f.head == fact.head and f.relation == "date_of_birth" for f in facts
+        ):
+            continue  # said with the date: "was born in Guildford on 20 January 1946"
         phrase = predicate(fact.relation, fact.tail, past)
+        if fact.relation == "date_of_birth" and fact.head in born_in:
+            phrase = phrase.replace("was born", f"was born in {born_in[fact.head]}", 1)
         if phrase and phrase not in by_head.get(fact.head, []):
             by_head.setdefault(fact.head, []).append(phrase)
     sentences = [f"{head} {_join(phrases)}." for head, phrases in by_head.items()]

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from core.erasers.base import Edit, apply_replacements, edits_between
-from core.erasers.fluency import article_disagreements, sentence_breakage, sentence_pieces
+from core.erasers.fluency import Parser, article_disagreements, sentence_breakage, sentence_pieces
 from core.erasers.mentions import find_mentions
 from core.erasers.realise import DEMONYM, realise_facts
 from core.types import Span, Triple, TripleKey
@@ -59,7 +59,11 @@ VERB_POS = {"VERB", "AUX"}
 
 
 def repair_removals(
-    text: str, doc: Any, removals: Sequence[Removal], public: Iterable[Triple] = ()
+    text: str,
+    doc: Any,
+    removals: Sequence[Removal],
+    public: Iterable[Triple] = (),
+    parse: Parser | None = None,
 ) -> tuple[str, tuple[Edit, ...]]:
     """The text with `removals` applied so that every touched sentence still reads; its edits."""
     if not removals:
@@ -70,7 +74,7 @@ def repair_removals(
     for sent in segments(doc):
         if not any(t.i in removed for t in sent):
             continue
-        new = repaired_sentence(doc, sent, removed, public)
+        new = repaired_sentence(doc, sent, removed, public, parse)
         span = (sent.start_char, sent.end_char)
         reason, keys = _reasons_inside(removals, span)
         if not new:
@@ -91,7 +95,7 @@ def segments(doc: Any) -> list[Any]:
         boundary = (
             token.is_space
             or "\n" in token.whitespace_
-            or (token.text == ";" and token.head.dep_ == "ROOT")
+            or token.text == ";"
             or (token.idx + len(token.text)) in ends
         )
         if boundary:
@@ -130,13 +134,15 @@ def removed_tokens(doc: Any, spans: Sequence[Span]) -> set[int]:
     return removed
 
 
-def repaired_sentence(doc: Any, sent: Any, removed: set[int], public: Sequence[Triple]) -> str:
+def repaired_sentence(
+    doc: Any, sent: Any, removed: set[int], public: Sequence[Triple], parse: Parser | None = None
+) -> str:
     """The sentence with its removed tokens and what depended on them gone, tidied, or its realisation."""
     local = {t.i for t in sent if t.i in removed}
     keep = public_tail_tokens(doc, sent, public)
     local, needs_realising = close_deletions(sent, local, keep)
     candidate = "" if needs_realising else render(sent, local)
-    if candidate and not sentence_breakage(sent.text, candidate) and _has_verb(sent, local):
+    if candidate and not sentence_breakage(sent.text, candidate, parse) and _has_verb(sent, local):
         return candidate
     facts = [t for t in public if _stated_in(doc, sent, t) and not _named(candidate, t)]
     return realise_facts(facts, past=_is_past(sent))
@@ -352,6 +358,11 @@ def _keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> b
         return False
     for adjective in adjectives:
         removed.discard(adjective.i)
+    doc = copula.doc
+    for adjective in adjectives:  # "Italian-Swiss" keeps its hyphen
+        hyphen = adjective.i + 1
+        if hyphen + 1 < len(doc) and doc[hyphen].text == "-" and doc[hyphen + 1].i not in removed:
+            removed.discard(hyphen)
     return True
 
 

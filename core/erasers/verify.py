@@ -171,7 +171,7 @@ def _apply(
             for unit in units_for(doc, triple):
                 replacements.append((unit.span, "", reason, (triple.key,)))
                 reasons[doc_id].append(f"{reason} ({unit.level}: {text[unit.span[0] : unit.span[1]]!r})")
-        new_text, _edits = repair_removals(text, doc, replacements, public.get(doc_id, ()))
+        new_text, _edits = repair_removals(text, doc, replacements, public.get(doc_id, ()), parse)
         if new_text != text:
             texts[doc_id] = new_text
             changed.add(doc_id)
