@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.erasers.base import Edit, apply_replacements, edits_between
@@ -52,6 +53,17 @@ RELATIONAL_NOUNS = {
     "son", "wife", "husband", "father", "mother", "brother", "sister", "child", "widow", "grandson",
     "granddaughter", "nephew", "niece", "cousin",
 }  # fmt: skip
+# adjectives that say nothing without what followed them ("being able [to play as a wicket-keeper]")
+ADJECTIVES_WITH_COMPLEMENT = {
+    "able",
+    "unable",
+    "known",
+    "responsible",
+    "eligible",
+    "likely",
+    "unlikely",
+    "due",
+}
 # verbs that read whole without what followed them ("He died [in Paris].")
 STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "return", "compete", "survive"}
 CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}
@@ -144,8 +156,18 @@ def repaired_sentence(
     candidate = "" if needs_realising else render(sent, local)
     if candidate and not sentence_breakage(sent.text, candidate, parse) and _has_verb(sent, local):
         return candidate
-    facts = [t for t in public if _stated_in(doc, sent, t) and not _named(candidate, t)]
+    facts = [
+        _with_article(doc.text, t) for t in public if _stated_in(doc, sent, t) and not _named(candidate, t)
+    ]
     return realise_facts(facts, past=_is_past(sent))
+
+
+def _with_article(text: str, triple: Triple) -> Triple:
+    """The tail as the text names it: "the Royal Spanish Academy", not "Royal Spanish Academy"."""
+    pattern = re.compile(rf"\bthe\s+{re.escape(triple.tail)}\b")
+    if triple.tail[:1].isupper() and pattern.search(text):
+        return replace(triple, tail="the " + triple.tail)
+    return triple
 
 
 def public_tail_tokens(doc: Any, sent: Any, public: Sequence[Triple]) -> set[int]:
@@ -279,6 +301,9 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         return bool(objects) and all(c.i in removed for c in objects)
     if token.lower_ in {"born", "née", "nee", "died"}:
         parts = [c for c in children if not c.is_punct]
+        return bool(parts) and all(c.i in removed for c in parts)
+    if token.pos_ == "ADJ" and token.lower_ in ADJECTIVES_WITH_COMPLEMENT:
+        parts = [c for c in children if c.dep_ in {"xcomp", "prep", "ccomp"}]
         return bool(parts) and all(c.i in removed for c in parts)
     if token.pos_ not in VERB_POS:
         return False
@@ -491,7 +516,7 @@ _DOUBLED = re.compile(r"([,;:])(?:\s*[,;:])+")
 _BEFORE_STOP = re.compile(r"\s*[,;:]\s*([.!?])")
 _SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?)])")
 _SPACE_AFTER_OPEN = re.compile(r"\(\s+")
-_DANGLING_COORDINATOR = re.compile(r",?\s+(?:and|or|but)\s*([.!?;)])|,\s*(?:and|or)\s*,")
+_DANGLING_COORDINATOR = re.compile(r",?\s+(?:and|or|but)\s*([.!?;)])")
 _LONE_APOSTROPHE = re.compile(r"(?<=\s)['’]s?\s+")
 _LONE_DASH = re.compile(r"\s*[—]\s*(?=(?:and|or|but)\b|[,.;:)]|$)")
 _LEADING_PUNCT = re.compile(r"^[\s,;:–—-]+")
@@ -517,7 +542,7 @@ def tidy(text: str, capitalise: bool = True) -> str:
         text = _BEFORE_STOP.sub(r"\1", text)
         text = _LONE_DASH.sub(" ", text)
         text = _LONE_APOSTROPHE.sub("", text)
-        text = _DANGLING_COORDINATOR.sub(lambda m: m.group(1) or ",", text)
+        text = _DANGLING_COORDINATOR.sub(r"\1", text)
     text = balance_brackets(text)
     text = _SPACE_BEFORE.sub(r"\1", text)
     text = _SPACE_AFTER_OPEN.sub("(", text)
