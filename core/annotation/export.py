@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from core.annotation.tasks import AnnotationTask, keys_from_json
+from core.erasers.fluency import broken_in_rewrite
 from core.erasers.linearize import rewriter_input
+from core.models import get_spacy
 
 Example = tuple[AnnotationTask, str]  # (task, target rewrite)
 REQUIRED = ("document", "completion", "private", "public", "global_private", "global_public")
@@ -55,7 +57,16 @@ def deduplicate(examples: Sequence[Example]) -> tuple[list[Example], int]:
     return kept, len(examples) - len(kept)
 
 
+def fluent_examples(examples: Sequence[Example]) -> tuple[list[Example], int]:
+    """Examples whose target reads as written (no broken construction it added); returns (kept, dropped).
+    A broken target never reaches SFT data, whoever accepted it."""
+    parse = get_spacy()
+    kept = [(task, target) for task, target in examples if not broken_in_rewrite(task.text, target, parse)]
+    return kept, len(examples) - len(kept)
+
+
 def write_jsonl(path: Path, examples: Sequence[Example]) -> int:
+    examples = fluent_examples(examples)[0]
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as handle:
         for task, target in examples:
@@ -64,6 +75,7 @@ def write_jsonl(path: Path, examples: Sequence[Example]) -> int:
 
 
 def save_dataset(folder: Path, examples: Sequence[Example]) -> int:
+    examples = fluent_examples(examples)[0]
     """A `datasets.Dataset` saved with `save_to_disk` (load it with `datasets.load_from_disk`)."""
     from datasets import Dataset
 

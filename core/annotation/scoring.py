@@ -5,7 +5,8 @@ r_pub = #(g'_i ∩ g_i,pub) / #g_i,pub. A candidate passes the filter when r_pri
 `max_r_pri` (paper: 0) and r_pub > `min_r_pub` (paper: 0.8); a task without public triples
 has nothing to keep, so its r_pub is undefined and does not fail the filter. The leak check
 (a private triple whose tail and head are still named, whatever the relation) is shown
-beside the scores but does not decide the filter, as in the paper.
+beside the scores but does not decide the filter, as in the paper. A candidate with a broken
+construction (`core.erasers.fluency`: "X was.", "(born)") fails the filter whatever its rates.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from core.annotation.tasks import AnnotationTask
 from core.erasers.evaluation import leaked_keys
+from core.erasers.fluency import broken_in_rewrite
 from core.extract.base import Extractor
 from core.metrics import r_pri as r_pri_of
 from core.metrics import r_pub as r_pub_of
@@ -30,6 +32,7 @@ class Scores:
     leaked: tuple[TripleKey, ...]
     scored_with: str
     passed: bool
+    broken: tuple[str, ...] = ()  # broken constructions the candidate added (core.erasers.fluency)
 
 
 def passes_filter(r_pri: float | None, r_pub: float | None, max_r_pri: float, min_r_pub: float) -> bool:
@@ -59,12 +62,14 @@ def scores_from_keys(
 ) -> Scores:
     r_pri = r_pri_of(task.private, rewritten_keys)
     r_pub = r_pub_of(task.public, rewritten_keys)
+    broken = tuple(b.kind for b in broken_in_rewrite(task.text, text))
     return Scores(
         r_pri=r_pri,
         r_pub=r_pub,
         leaked=leaked_keys(text, task.private),
         scored_with=scored_with,
-        passed=passes_filter(r_pri, r_pub, max_r_pri, min_r_pub),
+        passed=passes_filter(r_pri, r_pub, max_r_pri, min_r_pub) and not broken,
+        broken=broken,
     )
 
 
