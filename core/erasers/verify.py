@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 import networkx as nx
@@ -39,12 +39,17 @@ def verify_and_repair(
     parse: ParseCache,
     max_rounds: int = 4,
     progress: Callable[[int, int], None] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> tuple[list[Rewrite], list[Triple]]:
-    """Repaired rewrites (same order) and the triples re-extracted from them."""
+    """Repaired rewrites (same order) and the triples re-extracted from them.
+
+    `titles` (doc id -> title): pass those the original extraction used, so that re-extraction
+    reads the rewrite as the original was read (None: none, as `build_request` extracts today).
+    """
     started = time.perf_counter()
     texts = {r.doc_id: r.text for r in rewrites}
     repairs: dict[str, list[str]] = defaultdict(list)
-    triples = _extract(extractor, texts, texts.keys())
+    triples = _extract(extractor, texts, texts.keys(), titles)
     definition = request.definition
     for round_number in range(1, max_rounds + 1):
         removals = _surviving_private(triples, definition, texts)
@@ -54,7 +59,9 @@ def verify_and_repair(
             break
         changed, reasons = _apply(texts, removals, parse)
         before = _public_by_doc(triples, definition)
-        triples = [t for t in triples if t.doc_id not in changed] + _extract(extractor, texts, changed)
+        triples = [t for t in triples if t.doc_id not in changed] + _extract(
+            extractor, texts, changed, titles
+        )
         after = _public_by_doc(triples, definition)
         for doc_id, doc_reasons in reasons.items():
             lost = sorted(before.get(doc_id, set()) - after.get(doc_id, set()))
@@ -69,9 +76,11 @@ def verify_and_repair(
     return repaired, triples
 
 
-def _extract(extractor: Extractor, texts: dict[str, str], doc_ids: Iterable[str]) -> list[Triple]:
+def _extract(
+    extractor: Extractor, texts: dict[str, str], doc_ids: Iterable[str], titles: Mapping[str, str] | None
+) -> list[Triple]:
     items = [(doc_id, texts[doc_id]) for doc_id in doc_ids if texts[doc_id].strip()]
-    return extractor.extract_many(items) if items else []
+    return extractor.extract_many(items, titles=titles) if items else []
 
 
 def _public_by_doc(triples: Iterable[Triple], definition: PrivacyDefinition) -> dict[str, set[TripleKey]]:
