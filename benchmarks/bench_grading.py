@@ -37,9 +37,15 @@ from tqdm import tqdm  # noqa: E402
 
 from core.erasers import EraseRequest, Rewrite, get_eraser  # noqa: E402
 from core.erasers.batch import build_request, record_documents, sidecar_paths  # noqa: E402
-from core.erasers.evaluation import evaluate_rewrites, summarize  # noqa: E402
+from core.erasers.evaluation import (  # noqa: E402
+    DocEvaluation,
+    evaluate_rewrites,
+    fluency_distribution,
+    grading_options,
+    summarize,
+)
 from core.erasers.graph_guided import ParseCache  # noqa: E402
-from core.erasers.lm_fluency import LmFluency  # noqa: E402
+from core.erasers.lm_fluency import LmFluency, changed_sentence_pairs  # noqa: E402
 from core.erasers.verify import verify_and_repair  # noqa: E402
 from core.extract import get_extractor  # noqa: E402
 from core.filters import define_privacy  # noqa: E402
@@ -65,13 +71,31 @@ def main() -> None:
     parser.add_argument("--lm-fluency", action="store_true")
     parser.add_argument("--lm-fluency-max-sentences", type=int, default=400)
     parser.add_argument("--second-extractor", default="")
+    parser.add_argument(
+        "--fluency-only",
+        action="store_true",
+        help="only the LM fluency of OUT's changed sentences (no extraction)",
+    )
     parser.add_argument("--results", type=Path, default=RESULTS)
     args = parser.parse_args()
 
-    settings = replace(from_env(), lm_fluency_max_sentences=args.lm_fluency_max_sentences)
+    base = from_env()
+    settings = replace(
+        base,
+        lm_fluency=args.lm_fluency or base.lm_fluency,
+        lm_fluency_max_sentences=args.lm_fluency_max_sentences,
+        second_extractor=args.second_extractor or base.second_extractor,
+    )
     extractor = get_extractor(settings.extractor, settings)
-    second = get_extractor(args.second_extractor, settings) if args.second_extractor else None
-    fluency = LmFluency(settings) if args.lm_fluency else None
+    options = grading_options(settings)
+    second, fluency = options["second_extractor"], options["fluency"]
+    if args.fluency_only:
+        assert args.out and fluency, "--fluency-only needs --out and --lm-fluency"
+        report = fluency_of_out(args.out, args.first, args.records, fluency)
+        args.results.parent.mkdir(parents=True, exist_ok=True)
+        args.results.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(json.dumps({k: v for k, v in report.items() if k != "worst"}, indent=2))
+        return
     lines = [line for line in args.path.read_text(encoding="utf-8").splitlines() if line.strip()]
     chosen = list(enumerate(lines, start=1))[args.first - 1 : args.first - 1 + args.records]
     outs = _out_records(args.out, args.first, len(chosen)) if args.out and not args.titled else None
@@ -106,6 +130,30 @@ def main() -> None:
     args.results.parent.mkdir(parents=True, exist_ok=True)
     args.results.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(table(report))
+
+
+def fluency_of_out(out: Path, first: int, count: int, fluency: LmFluency) -> dict[str, Any]:
+    """NLL differences of every changed sentence of OUT's rewrites (up to the cap), and the ten worst."""
+    pairs = [
+        pair
+        for record in _out_records(out, first, count)
+        for ctx in record["ctxs"]
+        for pair in changed_sentence_pairs(ctx.get("original_text") or "", ctx["text"])
+    ]
+    started = time.perf_counter()
+    deltas = fluency(pairs)
+    scored = [(d, p) for d, p in zip(deltas, pairs, strict=True) if d == d]  # NaN: past the cap
+    doc = DocEvaluation("all", 0, 0, 0, 0, (), False, False, fluency_nll_delta=tuple(d for d, _p in scored))
+    worst = sorted(scored, key=lambda item: -item[0])[:10]
+    return {
+        "out": out.name,
+        "records": f"{first}-{first + count - 1}",
+        "changed_sentences": len(pairs),
+        "seconds": time.perf_counter() - started,
+        "lm_fluency": fluency_distribution([doc]),
+        "share_worse_by_0.5": sum(1 for d, _p in scored if d > 0.5) / len(scored) if scored else None,
+        "worst": [{"delta": d, "original": o, "rewrite": r} for d, (o, r) in worst],
+    }
 
 
 def _out_records(out: Path, first: int, count: int) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.erasers import leaks
 from core.erasers.base import EraseRequest, Rewrite
@@ -28,6 +29,7 @@ from core.extract.base import Extractor
 from core.graph import components_of, ends_of
 from core.metrics import d_special, is_inference_risk_set, mean_defined, retention_by_doc
 from core.names import Aliases, name_aliases, name_words, variants_of
+from core.settings import Settings
 from core.types import Document, Triple, TripleKey
 
 # (original sentence, rewritten sentence) pairs -> NLL difference per pair (rewrite minus original)
@@ -183,6 +185,22 @@ def evaluate_rewrites(
         rewritten_triples=tuple(rewritten_triples),
         second_method=second_extractor.name if second_extractor else "",
     )
+
+
+def grading_options(settings: Settings) -> dict[str, Any]:
+    """`evaluate_rewrites` keyword arguments from the settings: the second extractor and the LM fluency.
+
+    Build once per run (the fluency cap counts over the run): `evaluate_rewrites(..., **options)`.
+    """
+    from core.erasers.lm_fluency import LmFluency
+    from core.extract import get_extractor
+
+    return {
+        "second_extractor": get_extractor(settings.second_extractor, settings)
+        if settings.second_extractor
+        else None,
+        "fluency": LmFluency(settings) if settings.lm_fluency else None,
+    }
 
 
 # ------------------------------------------------------------------ string grading
