@@ -62,3 +62,14 @@ def test_r_connect_components_split_and_filters_read_nodes_through_aliases():
     # the connected split grows from one variant's fact to the other's
     keys = {MASTER, SHORT}
     assert connected_random_private_keys(keys, 1.0, 0, aliases=aliases) == keys
+
+
+def test_verify_cuts_a_connection_that_runs_through_a_name_variant():
+    from core.erasers.verify import minimum_cut_keys
+
+    aliases = {"henry feilden": "henry master feilden"}
+    private = triple_key("Henry Master Feilden", "member_of_political_party", "Conservative Party")
+    stated = triple_key("Henry Feilden", "member_of_political_party", "Conservative Party")
+    definition = define_privacy({private, stated}, {private}, aliases=aliases)
+    head, tail = ends_of(private, aliases)
+    assert minimum_cut_keys({stated, MASTER}, head, tail, definition, aliases) == {stated}
