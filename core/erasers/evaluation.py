@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.erasers import leaks
 from core.erasers.base import EraseRequest, Rewrite
+from core.erasers.lm_fluency import LmFluency, changed_sentence_pairs
 from core.erasers.mentions import mentions_entity, surname
+from core.extract import get_extractor
 from core.extract.base import Extractor
 from core.graph import components_of, ends_of
 from core.metrics import d_special, is_inference_risk_set, mean_defined, retention_by_doc
@@ -125,7 +127,7 @@ def evaluate_rewrites(
     documents' titles, as `core.extract.extract_corpus` passes them. `aliases` joins name
     variants of one person (default: the definition's, else `core.names.name_aliases` of the
     request's triples). `second_extractor` grades again with another extractor;
-    `fluency` scores changed sentences (`core.erasers.lm_fluency.nll_deltas`).
+    `fluency` scores changed sentences (`core.erasers.lm_fluency.LmFluency`).
     """
     by_id = {r.doc_id: r for r in rewrites}
     if titles is None:
@@ -192,9 +194,6 @@ def grading_options(settings: Settings) -> dict[str, Any]:
 
     Build once per run (the fluency cap counts over the run): `evaluate_rewrites(..., **options)`.
     """
-    from core.erasers.lm_fluency import LmFluency
-    from core.extract import get_extractor
-
     return {
         "second_extractor": get_extractor(settings.second_extractor, settings)
         if settings.second_extractor
@@ -314,10 +313,6 @@ def _with_fluency(
     rewrites: Mapping[str, Rewrite],
     fluency: FluencyScorer,
 ) -> list[DocEvaluation]:
-    from dataclasses import replace
-
-    from core.erasers.lm_fluency import changed_sentence_pairs
-
     pairs_by_doc = {
         d.id: changed_sentence_pairs(d.text, rewrites[d.id].text) for d in documents if d.id in rewrites
     }
