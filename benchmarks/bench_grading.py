@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 from dataclasses import replace
@@ -133,13 +134,14 @@ def main() -> None:
 
 
 def fluency_of_out(out: Path, first: int, count: int, fluency: LmFluency) -> dict[str, Any]:
-    """NLL differences of every changed sentence of OUT's rewrites (up to the cap), and the ten worst."""
+    """NLL differences of OUT's changed sentences (a seeded sample up to the cap) and the ten worst."""
     pairs = [
         pair
         for record in _out_records(out, first, count)
         for ctx in record["ctxs"]
         for pair in changed_sentence_pairs(ctx.get("original_text") or "", ctx["text"])
     ]
+    random.Random(0).shuffle(pairs)  # the capped subset spans every record, not the first ones
     started = time.perf_counter()
     deltas = fluency(pairs)
     scored = [(d, p) for d, p in zip(deltas, pairs, strict=True) if d == d]  # NaN: past the cap
