@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -11,12 +11,14 @@ from core.graph import (
     Adjacency,
     UnionFind,
     adjacency,
+    ends_of,
     entity_components,
     format_key,
     inference_key,
     original_key,
     shortest_path,
 )
+from core.names import Aliases
 from core.types import TripleKey
 
 FILTER_PUBLIC = "public_connected_in_private"  # filter (a): leaves the public set
@@ -70,6 +72,12 @@ class PrivacyDefinition:
     moves: tuple[FilterMove, ...]
     marked: frozenset[TripleKey]
     query: frozenset[TripleKey] = frozenset()
+    # name variant -> canonical node (`core.names.name_aliases`): connectivity reads nodes through it
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    @cached_property
+    def alias_map(self) -> dict[str, str]:
+        return dict(self.aliases)
 
     def state_of(self, key: TripleKey) -> State:
         if key in self.private:
@@ -103,11 +111,11 @@ class PrivacyDefinition:
 
     @cached_property
     def _candidate_private_adjacency(self) -> Adjacency:
-        return adjacency(inference_key(k) for k in self.candidate_private)
+        return adjacency((inference_key(k) for k in self.candidate_private), self.alias_map)
 
     @cached_property
     def _public_adjacency(self) -> Adjacency:
-        return adjacency(inference_key(k) for k in self.public)
+        return adjacency((inference_key(k) for k in self.public), self.alias_map)
 
 
 def path_for(move: FilterMove, definition: PrivacyDefinition) -> tuple[TripleKey, ...]:
@@ -118,7 +126,7 @@ def path_for(move: FilterMove, definition: PrivacyDefinition) -> tuple[TripleKey
         adj = definition._candidate_private_adjacency
     else:
         adj = definition._public_adjacency
-    head, _relation, tail = inference_key(move.key)
+    head, tail = ends_of(inference_key(move.key), definition.alias_map)
     return tuple(original_key(k) for k in shortest_path(adj, head, tail) or ())
 
 
@@ -127,9 +135,8 @@ def with_path(move: FilterMove, definition: PrivacyDefinition) -> FilterMove:
     return FilterMove(move.key, move.filter, path_for(move, definition))
 
 
-def _ends_connected(components: UnionFind, key: TripleKey) -> bool:
-    head, _relation, tail = inference_key(key)
-    return components.connected(head, tail)
+def _ends_connected(components: UnionFind, key: TripleKey, aliases: Aliases) -> bool:
+    return components.connected(*ends_of(inference_key(key), aliases))
 
 
 def define_privacy(
@@ -137,6 +144,7 @@ def define_privacy(
     marked_private: Iterable[TripleKey],
     query_keys: Iterable[TripleKey] = frozenset(),
     max_paths: int = 100,
+    aliases: Mapping[str, str] | None = None,
 ) -> PrivacyDefinition:
     """Split G into private and public and apply both filters of section 3.1.1.
 
@@ -150,7 +158,8 @@ def define_privacy(
        inferred anyway). Its own edge is never in the public graph.
     Connectivity is read as inference reads it (`core.graph.inference_key`): no path passes
     through a category value (an occupation, a nationality, a date), so two people who are
-    both "politician" do not make each other's facts inferable.
+    both "politician" do not make each other's facts inferable. `aliases`
+    (`core.names.name_aliases` of the set's triples) makes name variants of one person one node.
     The filters run once, in this order, as in the paper; triples leaving a set are
     `excluded` (in neither set). Paths are filled in for the first `max_paths`
     moves; `path_for` computes the others on demand.
@@ -167,11 +176,12 @@ def define_privacy(
     candidate_private = marked - query
     candidate_public = keys - candidate_private
 
-    private_components = entity_components(candidate_private)
-    moved_public = sorted(k for k in candidate_public if _ends_connected(private_components, k))
+    alias_map = dict(aliases or {})
+    private_components = entity_components(candidate_private, alias_map)
+    moved_public = sorted(k for k in candidate_public if _ends_connected(private_components, k, alias_map))
     public = candidate_public.difference(moved_public)
-    public_components = entity_components(public)
-    moved_private = sorted(k for k in candidate_private if _ends_connected(public_components, k))
+    public_components = entity_components(public, alias_map)
+    moved_private = sorted(k for k in candidate_private if _ends_connected(public_components, k, alias_map))
     private = candidate_private.difference(moved_private)
 
     moves = [FilterMove(k, FILTER_PUBLIC) for k in moved_public]
@@ -183,11 +193,14 @@ def define_privacy(
         moves=tuple(moves),
         marked=marked,
         query=query,
+        aliases=tuple(sorted(alias_map.items())),
     )
     if not moves or max_paths <= 0:
         return definition
     shown = tuple(with_path(m, definition) if i < max_paths else m for i, m in enumerate(moves))
-    with_paths = PrivacyDefinition(definition.private, public, definition.excluded, shown, marked, query)
+    with_paths = PrivacyDefinition(
+        definition.private, public, definition.excluded, shown, marked, query, definition.aliases
+    )
     # Hand over the adjacency lists already built, so a later `path_for` does not rebuild them.
     for graph_cache in ("_candidate_private_adjacency", "_public_adjacency"):
         if graph_cache in definition.__dict__:

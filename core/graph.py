@@ -26,9 +26,11 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from core.extract.vocabulary import is_category_value
+from core.names import Aliases
 from core.types import Triple, TripleKey, normalize_entity, normalize_relation
 
 Progress = Callable[[int, int], None]
+CATEGORY_SEPARATOR = "\x1f"
 Adjacency = dict[str, list[tuple[str, TripleKey]]]
 
 
@@ -84,15 +86,32 @@ class UnionFind:
         return self._size[self.find(item)] if item in self._parent else 0
 
 
-def components_of(keys: Iterable[TripleKey]) -> UnionFind:
-    """Union-find over the undirected graph whose edges are the head/tail of `keys`."""
+def node_of(entity: str, aliases: Aliases | None = None) -> str:
+    """The graph node of an entity: its canonical name variant (`core.names`), also inside a
+    category value's qualifier ("politician<sep>henry feilden" -> "...<sep>henry master feilden")."""
+    if not aliases:
+        return entity
+    if CATEGORY_SEPARATOR in entity:
+        value, head = entity.split(CATEGORY_SEPARATOR, 1)
+        return f"{value}{CATEGORY_SEPARATOR}{aliases.get(head, head)}"
+    return aliases.get(entity, entity)
+
+
+def ends_of(key: TripleKey, aliases: Aliases | None = None) -> tuple[str, str]:
+    """(head node, tail node) of a key, name variants joined."""
+    return node_of(key[0], aliases), node_of(key[2], aliases)
+
+
+def components_of(keys: Iterable[TripleKey], aliases: Aliases | None = None) -> UnionFind:
+    """Union-find over the undirected graph whose edges are the head/tail of `keys`.
+
+    With `aliases` (`core.names.name_aliases`), name variants of one person are one node; ask
+    `connected(*ends_of(key, aliases))`.
+    """
     uf = UnionFind()
-    for head, _relation, tail in keys:
-        uf.union(head, tail)
+    for key in keys:
+        uf.union(*ends_of(key, aliases))
     return uf
-
-
-CATEGORY_SEPARATOR = "\x1f"
 
 
 def inference_key(key: TripleKey) -> TripleKey:
@@ -118,9 +137,10 @@ def original_key(viewed: TripleKey) -> TripleKey:
     return head, relation, tail.split(CATEGORY_SEPARATOR, 1)[0]
 
 
-def entity_components(keys: Iterable[TripleKey]) -> UnionFind:
-    """Components as inference sees them: category values join no two heads (`inference_key`)."""
-    return components_of(inference_key(key) for key in keys)
+def entity_components(keys: Iterable[TripleKey], aliases: Aliases | None = None) -> UnionFind:
+    """Components as inference sees them: category values join no two heads (`inference_key`);
+    name variants of one person are one node (`aliases`)."""
+    return components_of((inference_key(key) for key in keys), aliases)
 
 
 # ---------------------------------------------------------------------------- the graph
@@ -299,11 +319,14 @@ def matches_search(needle: str, key: TripleKey, occurrences: Sequence[Triple]) -
 # -------------------------------------------------------------------------- paths (BFS)
 
 
-def adjacency(keys: Iterable[TripleKey]) -> Adjacency:
-    """Undirected adjacency lists, built from sorted keys so that paths are reproducible."""
+def adjacency(keys: Iterable[TripleKey], aliases: Aliases | None = None) -> Adjacency:
+    """Undirected adjacency lists, built from sorted keys so that paths are reproducible.
+
+    Nodes are `node_of` the key's ends (name variants joined); edges stay the keys themselves.
+    """
     adj: Adjacency = defaultdict(list)
     for key in sorted(keys):
-        head, _relation, tail = key
+        head, tail = ends_of(key, aliases)
         adj[head].append((tail, key))
         if tail != head:
             adj[tail].append((head, key))

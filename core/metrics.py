@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core.filters import PrivacyDefinition
-from core.graph import components_of
+from core.graph import components_of, ends_of
 from core.risk import has_inference_risk
 from core.types import Triple, TripleKey
 
@@ -57,18 +57,20 @@ def r_pub(
 def r_connect(
     private_keys: Iterable[Triple | TripleKey],
     graph_keys: Iterable[Triple | TripleKey],
+    aliases: Mapping[str, str] | None = None,
 ) -> float | None:
     """Share of private triples whose head and tail are connected in the graph of `graph_keys`.
 
     Section 4.1.2: `graph_keys` is G' of the rewritten documents (or G_unpri, the
     risk left after a perfect erasure of every private triple). Connectivity is
-    undirected, by union-find. None when there is no private triple.
+    undirected, by union-find; name variants of one person (`aliases`, `core.names`) are one
+    node. None when there is no private triple.
     """
     private = _keys(private_keys)
     if not private:
         return None
-    components = components_of(_keys(graph_keys))
-    connected = sum(1 for head, _relation, tail in private if components.connected(head, tail))
+    components = components_of(_keys(graph_keys), aliases)
+    connected = sum(1 for key in private if components.connected(*ends_of(key, aliases)))
     return connected / len(private)
 
 

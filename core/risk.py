@@ -15,6 +15,7 @@ from core.graph import (
     adjacency,
     components_of,
     connected_avoiding,
+    ends_of,
     inference_key,
     shortest_path,
 )
@@ -54,11 +55,11 @@ def _keys_only_in_one_doc(docs_by_key: dict[TripleKey, set[str]]) -> dict[str, s
     return only
 
 
-def _bridges(keys: Iterable[TripleKey]) -> set[TripleKey]:
+def _bridges(keys: Iterable[TripleKey], aliases: dict[str, str]) -> set[TripleKey]:
     """Keys whose removal alone disconnects their head from their tail (parallel keys never do)."""
     pairs: dict[frozenset[str], list[TripleKey]] = defaultdict(list)
     for key in keys:
-        pairs[frozenset((key[0], key[2]))].append(key)
+        pairs[frozenset(ends_of(key, aliases))].append(key)
     simple = nx.Graph()
     simple.add_edges_from(tuple(pair) for pair, parallel in pairs.items() if len(pair) == 2)
     found: set[TripleKey] = set()
@@ -88,18 +89,19 @@ def _iter_risks(
     docs_by_key = {viewed[key]: docs for key, docs in original_docs.items()}
     private = {viewed[k] for k in original_docs if k in definition.private}
     unprivate = set(docs_by_key) - private
-    unprivate_components = components_of(unprivate)
-    candidates = sorted(k for k in private if unprivate_components.connected(k[0], k[2]))
+    aliases = definition.alias_map  # name variants of one person are one node
+    unprivate_components = components_of(unprivate, aliases)
+    candidates = sorted(k for k in private if unprivate_components.connected(*ends_of(k, aliases)))
     if not candidates:
         if progress:
             progress(0, 0)
         return
     only_in = _keys_only_in_one_doc(docs_by_key)
-    private_bridges = _bridges(private)
-    private_adj = adjacency(private)
-    unprivate_adj = adjacency(unprivate)
+    private_bridges = _bridges(private, aliases)
+    private_adj = adjacency(private, aliases)
+    unprivate_adj = adjacency(unprivate, aliases)
     for done, key in enumerate(candidates, start=1):
-        head, _relation, tail = key
+        head, tail = ends_of(key, aliases)
         for doc_id in sorted(docs_by_key[key]):
             dropped = only_in.get(doc_id, frozenset())
             # A bridge that vanishes with d_i disconnects the pair privately: no BFS needed.

@@ -96,6 +96,12 @@ class Settings:
     reader_k: int = 5  # downstream accuracy: passages given to the reader
     reader_max_new_tokens: int = 32  # downstream accuracy: token budget of one answer
 
+    # Grading rewrites (core/erasers/evaluation.py, leaks.py, lm_fluency.py)
+    lm_fluency: bool = False  # score changed sentences with the local LM (slow on CPU)
+    lm_fluency_max_sentences: int = 500  # changed sentences scored per run; later ones are skipped
+    lm_fluency_batch: int = 16  # sentences per forward pass
+    second_extractor: str = ""  # a second extractor that grades rewrites relation-agnostically ("" = none)
+
     # Annotation studio (Eraser4RAG section 3.1.1) and rewriter training (3.1.2, 3.2)
     annotation_db: str = ""  # SQLAlchemy URL or SQLite path of the annotation store ("" = --db)
     annotate_max_r_pri: float = 0.0  # automatic filter: r_pri at most this (paper: 0)
@@ -176,6 +182,10 @@ HELP: dict[str, str] = {
     "rewriter_max_new_tokens": "model erasers: token budget of one rewrite",
     "reader_k": "downstream accuracy: retrieved passages given to the reader",
     "reader_max_new_tokens": "downstream accuracy: token budget of one answer",
+    "lm_fluency": "grading: mean token NLL of each changed sentence against its original, by the local LM",
+    "lm_fluency_max_sentences": "grading: at most this many changed sentences scored per run",
+    "lm_fluency_batch": "grading: sentences per forward pass of the fluency LM",
+    "second_extractor": "grading: a second extractor (e.g. llm) that grades rewrites relation-agnostically",
     "split_method": "simulated marks: connected (the paper's connected subset, section 3.1.1) or uniform",
     "annotation_db": "annotation store: SQLAlchemy URL or SQLite path ('' = the --db file)",
     "annotate_max_r_pri": "annotation filter: a candidate passes with r_pri at most this (paper: 0)",

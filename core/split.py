@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from core.graph import ends_of
 from core.types import TripleKey
 
 
@@ -40,23 +41,27 @@ def connected_random_private_keys(
     ratio: float,
     seed: int,
     exclude: Iterable[TripleKey] = (),
+    aliases: Mapping[str, str] | None = None,
 ) -> set[TripleKey]:
     """A sample of the same size grown edge by edge through shared entities.
 
     Eraser4RAG (section 1) selects "a connected subset of this global graph": starting
     from a random eligible edge, each step adds a random eligible edge touching an
     entity already chosen; when that component is used up, growth restarts from a
-    fresh random edge. Deterministic for a seed.
+    fresh random edge. Deterministic for a seed. With `aliases` (`core.names`), name variants
+    of one person are one entity.
     """
     _check_ratio(ratio)
     eligible = sorted(set(keys) - set(exclude))
     count = round(ratio * len(eligible))
     rng = random.Random(seed)
     by_node: dict[str, list[TripleKey]] = defaultdict(list)
+    ends = {key: ends_of(key, aliases) for key in eligible}
     for key in eligible:
-        by_node[key[0]].append(key)
-        if key[2] != key[0]:
-            by_node[key[2]].append(key)
+        head, tail = ends[key]
+        by_node[head].append(key)
+        if tail != head:
+            by_node[tail].append(key)
     order = eligible[:]
     rng.shuffle(order)
     chosen: set[TripleKey] = set()
@@ -70,6 +75,6 @@ def connected_random_private_keys(
         if key in chosen:
             continue
         chosen.add(key)
-        for node in (key[0], key[2]):
+        for node in ends[key]:
             frontier.extend(k for k in by_node[node] if k not in chosen)
     return chosen

@@ -28,6 +28,7 @@ from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
 from core.metrics import r_connect
+from core.names import name_aliases
 from core.rewrites import (
     Answer,
     Correct,
@@ -205,6 +206,10 @@ class Workspace:
     def all_keys(self) -> frozenset[TripleKey]:
         return self._cached("all_keys", lambda: frozenset(t.key for t in self.scoped_triples()))
 
+    def name_aliases(self) -> dict[str, str]:
+        """Name variants of one person in the scope (`core.names`): one node for split, filters and risk."""
+        return self._cached("name_aliases", lambda: name_aliases(self.scoped_triples()))
+
     def query_keys(self) -> frozenset[TripleKey]:
         def compute() -> frozenset[TripleKey]:
             query_ids = self.corpus.query_ids()
@@ -310,14 +315,16 @@ class Workspace:
     def _scope_changed(self) -> None:
         """Drop the views of the scope (its graph, keys, statuses, risks) and refilter its marks."""
         self._graph = None
-        self._forget("scoped_triples", "all_keys", "query_keys", "statuses", "risks")
+        self._forget("scoped_triples", "all_keys", "name_aliases", "query_keys", "statuses", "risks")
         known = self.all_keys()
         self.marked_private &= known
         self._refresh_definition()
 
     def _refresh_definition(self) -> None:
         self._set_definition(
-            define_privacy(self.all_keys(), self.marked_private, self.query_keys())
+            define_privacy(
+                self.all_keys(), self.marked_private, self.query_keys(), aliases=self.name_aliases()
+            )
             if self.marked_private
             else None
         )
@@ -441,7 +448,10 @@ class Workspace:
             query_ids = self.corpus.query_ids()
             query_keys = frozenset(t.key for t in triples if t.doc_id in query_ids)
             if marks & keys:
-                definitions[definition_name(scope)] = define_privacy(keys, marks & keys, query_keys)
+                aliases = name_aliases(triples)
+                definitions[definition_name(scope)] = define_privacy(
+                    keys, marks & keys, query_keys, aliases=aliases
+                )
         return definitions
 
     def split_each_question(
@@ -537,8 +547,13 @@ class Workspace:
         if not self.all_keys():
             raise ValueError("no triples yet: extract triples first")
         self._remember_marks()
-        sample = connected_random_private_keys if method == "connected" else random_private_keys
-        self.marked_private = set(sample(self.all_keys(), ratio, seed, exclude=self.query_keys()))
+        if method == "connected":
+            marks = connected_random_private_keys(
+                self.all_keys(), ratio, seed, exclude=self.query_keys(), aliases=self.name_aliases()
+            )
+        else:
+            marks = random_private_keys(self.all_keys(), ratio, seed, exclude=self.query_keys())
+        self.marked_private = set(marks)
         self._refresh_definition()
         return len(self.marked_private)
 
@@ -585,14 +600,14 @@ class Workspace:
         private = self.private_keys()
         if not private:
             return None
-        return r_connect(private, self.all_keys())
+        return r_connect(private, self.all_keys(), self.name_aliases())
 
     def r_connect_after_erasure(self) -> float | None:
         """Share of private triples whose entities stay connected once private triples are erased."""
         private = self.private_keys()
         if not private:
             return None
-        return r_connect(private, self.all_keys() - private)
+        return r_connect(private, self.all_keys() - private, self.name_aliases())
 
     # -- rewrites ----------------------------------------------------------------------------
 

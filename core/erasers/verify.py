@@ -2,10 +2,11 @@
 
 1. Re-extract triples from every rewrite. A private triple still present in a document
    has its unit removed (the graph-guided rule: object phrase, clause, sentence).
-2. Build G' of the whole rewritten set. For each private head-tail pair still connected
-   in G', cut the connection at the cheapest edges: a minimum edge cut (networkx) whose
-   costs make any number of non-public triples ("excluded" by the filters, or keys the
-   definition never saw) cheaper than one public triple -- so the cut takes the fewest
+2. Build G' of the whole rewritten set (name variants of one person are one node,
+   `core.names`). For each private head-tail pair still connected in G', cut the
+   connection at the cheapest edges: a minimum edge cut (networkx) whose costs make any
+   number of non-public triples ("excluded" by the filters, or keys the definition never
+   saw) cheaper than one public triple -- so the cut takes the fewest
    public triples, and excluded ones first. Every occurrence of a cut triple is removed.
 3. Repeat until nothing private is left (or `max_rounds`).
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 import networkx as nx
@@ -27,7 +28,8 @@ from core.erasers.graph_guided import ParseCache, rediff, units_for
 from core.erasers.repair import repair_removals
 from core.extract.base import Extractor
 from core.filters import PrivacyDefinition
-from core.graph import components_of, format_key
+from core.graph import components_of, ends_of, format_key
+from core.names import name_aliases
 from core.types import Triple, TripleKey
 
 Removal = tuple[tuple[int, int], str, str, tuple[TripleKey, ...]]
@@ -40,22 +42,31 @@ def verify_and_repair(
     parse: ParseCache,
     max_rounds: int = 4,
     progress: Callable[[int, int], None] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> tuple[list[Rewrite], list[Triple]]:
-    """Repaired rewrites (same order) and the triples re-extracted from them."""
+    """Repaired rewrites (same order) and the triples re-extracted from them.
+
+    `titles` (doc id -> title): pass those the original extraction used, so that re-extraction
+    reads the rewrite as the original was read (None: none, as `build_request` extracts today).
+    """
     started = time.perf_counter()
     texts = {r.doc_id: r.text for r in rewrites}
     repairs: dict[str, list[str]] = defaultdict(list)
-    triples = _extract(extractor, texts, texts.keys())
+    triples = _extract(extractor, texts, texts.keys(), titles)
     definition = request.definition
+    # name variants of one person are one node, as the grading reads G' (`core.names`)
+    aliases = definition.alias_map or name_aliases(request.triples)
     for round_number in range(1, max_rounds + 1):
         removals = _surviving_private(triples, definition, texts)
         if not removals:
-            removals = _connection_cuts(triples, definition, texts)
+            removals = _connection_cuts(triples, definition, texts, aliases)
         if not removals:
             break
         changed, reasons = _apply(texts, removals, parse, _sayable_public(triples, definition))
         before = _public_by_doc(triples, definition)
-        triples = [t for t in triples if t.doc_id not in changed] + _extract(extractor, texts, changed)
+        triples = [t for t in triples if t.doc_id not in changed] + _extract(
+            extractor, texts, changed, titles
+        )
         after = _public_by_doc(triples, definition)
         for doc_id, doc_reasons in reasons.items():
             lost = sorted(before.get(doc_id, set()) - after.get(doc_id, set()))
@@ -70,9 +81,11 @@ def verify_and_repair(
     return repaired, triples
 
 
-def _extract(extractor: Extractor, texts: dict[str, str], doc_ids: Iterable[str]) -> list[Triple]:
+def _extract(
+    extractor: Extractor, texts: dict[str, str], doc_ids: Iterable[str], titles: Mapping[str, str] | None
+) -> list[Triple]:
     items = [(doc_id, texts[doc_id]) for doc_id in doc_ids if texts[doc_id].strip()]
-    return extractor.extract_many(items) if items else []
+    return extractor.extract_many(items, titles=titles) if items else []
 
 
 def _public_by_doc(triples: Iterable[Triple], definition: PrivacyDefinition) -> dict[str, set[TripleKey]]:
@@ -99,14 +112,21 @@ def edge_cost(key: TripleKey, definition: PrivacyDefinition, cheap_total: int) -
 
 
 def minimum_cut_keys(
-    keys: Iterable[TripleKey], source: str, target: str, definition: PrivacyDefinition
+    keys: Iterable[TripleKey],
+    source: str,
+    target: str,
+    definition: PrivacyDefinition,
+    aliases: Mapping[str, str] | None = None,
 ) -> set[TripleKey]:
-    """Keys of a minimum-cost edge cut between two entities (parallel keys are cut together)."""
+    """Keys of a minimum-cost edge cut between two entities (parallel keys are cut together).
+
+    With `aliases`, nodes are name variants joined (`core.graph.node_of`; pass joined ends)."""
     keys = set(keys)
     pairs: dict[frozenset[str], list[TripleKey]] = defaultdict(list)
     for key in keys:
-        if key[0] != key[2]:
-            pairs[frozenset((key[0], key[2]))].append(key)
+        head, tail = ends_of(key, aliases)
+        if head != tail:
+            pairs[frozenset((head, tail))].append(key)
     cheap_total = sum(1 for k in keys if k not in definition.public)
     graph = nx.DiGraph()
     for pair, parallel in pairs.items():
@@ -124,7 +144,10 @@ def minimum_cut_keys(
 
 
 def _connection_cuts(
-    triples: Sequence[Triple], definition: PrivacyDefinition, texts: dict[str, str]
+    triples: Sequence[Triple],
+    definition: PrivacyDefinition,
+    texts: dict[str, str],
+    aliases: Mapping[str, str] | None = None,
 ) -> dict[str, list[tuple[Triple, str]]]:
     keys = {t.key for t in triples}
     occurrences: dict[TripleKey, list[Triple]] = defaultdict(list)
@@ -132,10 +155,10 @@ def _connection_cuts(
         occurrences[triple.key].append(triple)
     found: dict[str, list[tuple[Triple, str]]] = defaultdict(list)
     for private in sorted(definition.private):
-        head, _relation, tail = private
-        if head == tail or not components_of(keys).connected(head, tail):
+        head, tail = ends_of(private, aliases)
+        if head == tail or not components_of(keys, aliases).connected(head, tail):
             continue
-        for key in sorted(minimum_cut_keys(keys, head, tail, definition)):
+        for key in sorted(minimum_cut_keys(keys, head, tail, definition, aliases)):
             state = definition.state_of(key) if key in definition.all_keys else "unlisted"
             reason = f"cut {state} {format_key(key)} to disconnect private {format_key(private)}"
             for occurrence in occurrences[key]:
