@@ -93,7 +93,21 @@ def repair_removals(
             span = _with_following_space(text, span)
         replacements.append((span, new, reason, keys))
     new_text, coarse = apply_replacements(text, replacements)
+    new_text = capitalise_new_sentence_starts(text, new_text)
     return new_text, fine_edits(text, new_text, coarse)
+
+
+def capitalise_new_sentence_starts(original: str, text: str) -> str:
+    """A clause now after a full stop ("...; he graduated" after a realised sentence) starts a sentence."""
+    kept = set(sentence_pieces(original))
+    pieces = sentence_pieces(text)
+    mended = []
+    for index, piece in enumerate(pieces):
+        previous = pieces[index - 1].rstrip() if index else ""
+        if piece[:1].islower() and piece not in kept and previous.endswith((".", "!", "?")):
+            piece = piece[0].upper() + piece[1:]
+        mended.append(piece)
+    return "".join(mended)
 
 
 def segments(doc: Any) -> list[Any]:
@@ -103,11 +117,13 @@ def segments(doc: Any) -> list[Any]:
     ends = _sentence_ends(doc.text)
     pieces = []
     start = 0
+    depth = 0  # a semicolon inside brackets ends nothing
     for token in doc:
+        depth = max(0, depth + (token.text == "(") - (token.text == ")"))
         boundary = (
             token.is_space
             or "\n" in token.whitespace_
-            or token.text == ";"
+            or (token.text == ";" and depth == 0)
             or (token.idx + len(token.text)) in ends
         )
         if boundary:
@@ -156,6 +172,8 @@ def repaired_sentence(
     candidate = "" if needs_realising else render(sent, local)
     if candidate and not sentence_breakage(sent.text, candidate, parse) and _has_verb(sent, local):
         return candidate
+    if sent[-1].text == ";":
+        return ""  # a list member: a sentence said in its place would break the list
     facts = [
         _with_article(doc.text, t) for t in public if _stated_in(doc, sent, t) and not _named(candidate, t)
     ]
@@ -465,7 +483,9 @@ def render(sent: Any, removed: set[int]) -> str:
         pending_space = False
         pieces.append(token.text_with_ws)
     text = "".join(pieces).strip()
-    return tidy(text, capitalise=sent.text[:1].isupper())
+    if sent[0].i in removed:  # "[He studied law] and an MD ..." loses the coordinator it began with
+        text = _LEADING_COORDINATOR.sub("", text)
+    return tidy(text, capitalise=sent.text[:1].isupper() or sent[0].i in removed)
 
 
 def _restored_coordinators(sent: Any, removed: set[int]) -> set[int]:
@@ -517,6 +537,7 @@ _BEFORE_STOP = re.compile(r"\s*[,;:]\s*([.!?])")
 _SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?)])")
 _SPACE_AFTER_OPEN = re.compile(r"\(\s+")
 _DANGLING_COORDINATOR = re.compile(r",?\s+(?:and|or|but)\s*([.!?;)])")
+_LEADING_COORDINATOR = re.compile(r"^(?:and|or|but|nor)\s+", re.IGNORECASE)
 _LONE_APOSTROPHE = re.compile(r"(?<=\s)['’]s?\s+")
 _LONE_DASH = re.compile(r"\s*[—]\s*(?=(?:and|or|but)\b|[,.;:)]|$)")
 _LEADING_PUNCT = re.compile(r"^[\s,;:–—-]+")
