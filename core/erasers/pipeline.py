@@ -205,9 +205,10 @@ def unchanged(document: Document, eraser: str) -> Rewrite:
 
 
 def rewrite_each(eraser: Eraser, request: EraseRequest) -> Iterator[Rewrite | PassageProblem]:
-    """One rewrite per passage, in order; a passage the eraser fails on is a `PassageProblem`.
+    """One rewrite per passage; a passage the eraser fails on is a `PassageProblem`.
 
-    Empty passages are carried through unchanged (never given to an eraser). After a failure
+    Empty passages come first, carried through unchanged (never given to an eraser); the others
+    follow in the eraser's order (the request's, for every eraser of the studio). After a failure
     the eraser is started again on the passages after the one it failed on; a caller that
     wants to stop there stops iterating.
     """
@@ -227,6 +228,8 @@ def rewrite_each(eraser: Eraser, request: EraseRequest) -> Iterator[Rewrite | Pa
             return
         except Exception as exc:  # the passage is reported, the others go on
             remaining = [d for d in todo if d.id not in done]
+            if not remaining:
+                return  # every passage has its rewrite: the failure is no passage's
             failed, todo = remaining[0], remaining[1:]
             yield PassageProblem(failed.id, ERASE, reason_of(exc), exc)
 
