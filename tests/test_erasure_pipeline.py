@@ -220,3 +220,31 @@ def test_batch_reports_a_failing_passage_in_out_metrics_and_summary_and_finishes
     assert metrics["sets"] == 2
     assert "1 passage problem(s)" in printed
     assert f"two.jsonl, line 1 ({first['question']!r}), ctxs[{position}] (passage {bad['id']})" in printed
+
+
+def test_an_endpoint_failing_on_every_passage_to_change_stops_the_batch_resumably() -> None:
+    """A passage-level failure is reported; an endpoint down for the whole record is no passage's fault."""
+    from core.erasers.batch import _stop_when_the_eraser_is_down
+    from core.erasers.pipeline import SetResult, build_request
+    from core.llm import ChatError
+    from core.types import Document, Query, RetrievalSet
+
+    documents = (
+        Document("d0", "Mara Voss", "Mara Voss lives in Harrow Vale."),
+        Document("d1", "Harrow Vale", "Harrow Vale is a town."),
+    )
+    retrieval_set = RetrievalSet(Query("q", "Where does Mara Voss live?", (), ("d0", "d1")), documents)
+    triples = [
+        Triple("Mara Voss", "residence", "Harrow Vale", "d0", (0, 30)),
+        Triple("Harrow Vale", "instance_of", "town", "d1", (0, 22)),
+    ]
+    request = build_request(retrieval_set, triples, {triples[0].key})
+    assert request.private_keys_of("d0") and not request.private_keys_of("d1")
+
+    def result(error: Exception) -> SetResult:
+        problem = PassageProblem("d0", "erase", str(error), error)
+        return SetResult(retrieval_set, request, (), None, (problem,))
+
+    with pytest.raises(ChatError, match="connection refused"):
+        _stop_when_the_eraser_is_down(result(ChatError("connection refused")))
+    _stop_when_the_eraser_is_down(result(RuntimeError("unreadable output")))  # one passage's problem
