@@ -37,9 +37,10 @@ from tqdm import tqdm  # noqa: E402
 
 from core.erasers import ERASER_NAMES, EraseRequest, get_eraser  # noqa: E402
 from core.erasers.answer import answer_is_correct, answer_question  # noqa: E402
-from core.erasers.batch import Workers, build_request, erase_request  # noqa: E402
+from core.erasers.batch import build_request  # noqa: E402
 from core.erasers.evaluation import evaluate_rewrites, summarize  # noqa: E402
 from core.erasers.graph_guided import ParseCache  # noqa: E402
+from core.erasers.pipeline import PassageProblem, Tools, finish, rewrite_each  # noqa: E402
 from core.extract import get_extractor  # noqa: E402
 from core.settings import from_env  # noqa: E402
 
@@ -148,7 +149,7 @@ def run_eraser(
 ) -> dict[str, Any]:
     eraser = get_eraser(name, settings)
     parse = getattr(eraser, "parse", None) or ParseCache(settings.spacy_model)
-    workers = Workers(extractor, extractor, eraser, parse)
+    tools = Tools(extractor, extractor, parse)
     evaluations, correct = [], []
     erase_seconds = parse_seconds = 0.0
     passages = 0
@@ -156,7 +157,9 @@ def run_eraser(
     for index, request in enumerate(tqdm(requests, desc=label)):
         parse_before = parse.seconds
         started = time.perf_counter()
-        rewrites, triples = erase_request(request, workers, verify)
+        produced = [r for r in rewrite_each(eraser, request) if not isinstance(r, PassageProblem)]
+        done = finish(request, produced, tools.verify_with(eraser) if verify else None, None)
+        rewrites, triples = done.rewrites, done.triples
         erase_seconds += time.perf_counter() - started
         parse_seconds += parse.seconds - parse_before
         passages += len(request.documents)

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from core.erasers import get_eraser
+from core.erasers.pipeline import tools_for
 from core.extract import get_extractor
 from core.settings import Settings
 from core.workspace import Workspace
@@ -42,8 +43,7 @@ def main() -> None:
     for error in errors:
         print(f"skipped: {error}", file=sys.stderr)
     ws.extract(get_extractor("spacy", settings))
-    evaluate = rewrite_tab._evaluator(settings)
-    verifier = rewrite_tab._verifier(settings)
+    tools = tools_for(settings)
     names = [n.strip() for n in args.erasers.split(",") if n.strip()]
     per_doc: dict[str, list[float]] = {}
     view_seconds: list[float] = []
@@ -56,7 +56,7 @@ def main() -> None:
         documents += len(ws.rewrite_documents())
         for name, verify in [(n, False) for n in names] + [("graph-guided", True)]:
             started = time.perf_counter()
-            list(ws.run_erasers([get_eraser(name, settings)], verify, False, verifier, evaluate))
+            list(ws.run_erasers([get_eraser(name, settings)], verify, False, tools=tools))
             seconds = time.perf_counter() - started
             per_doc.setdefault(f"{name}{' + verify' if verify else ''}", []).append(
                 seconds / len(ws.rewrite_documents())

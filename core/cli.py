@@ -354,7 +354,29 @@ def _erase_summary(metrics: dict) -> str:
             f"accuracy: original {fmt(metrics['accuracy_original'])}, rewritten "
             f"{fmt(metrics['accuracy_rewritten'])} ({metrics['answered']} answered records)"
         )
+    lines.extend(_problem_lines(metrics.get("passage_problems", [])))
     return "\n".join(lines)
+
+
+MAX_PROBLEMS_SHOWN = 20
+
+
+def _problem_lines(problems: list[dict]) -> list[str]:
+    """The passages the run carried through because a step failed on them (all are in the metrics)."""
+    if not problems:
+        return []
+    lines = [f"{len(problems)} passage problem(s), each passage carried through and the run went on:"]
+    for problem in problems[:MAX_PROBLEMS_SHOWN]:
+        passage = problem["passage_id"] or problem["doc_id"]
+        where = "the question" if problem["ctx"] is None else f"ctxs[{problem['ctx']}] (passage {passage})"
+        lines.append(
+            f"  {problem['where']} ({problem['question']!r}), {where}: "
+            f"{problem['stage']} failed: {problem['reason']}"
+        )
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        more = len(problems) - MAX_PROBLEMS_SHOWN
+        lines.append(f"  … and {more} more in the metrics JSON (passage_problems)")
+    return lines
 
 
 def cmd_sessions(args: argparse.Namespace, settings: Settings) -> int:

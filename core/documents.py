@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from core.types import Corpus, Document, Query
+from core.types import Corpus, Document, Query, RetrievalSet
 
 SUPPORTED_EXTENSIONS = (".txt", ".md", ".pdf", ".json", ".jsonl")
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "assets" / "sample"
@@ -452,6 +452,26 @@ def _jsonl_corpus(file: str, stem: str, lines: list[str | InputError], skip_bad:
         context = _RecordContext(file=file, line=line_number, path="", source=f"{file}, line {line_number}")
         records.add(*_record_or_document(item, context, f"{stem}-q{line_number}", f"{stem}-l{line_number}"))
     return records.result(file, skip_bad)
+
+
+def retriever_record(item: Any, file: str, line: int) -> RetrievalSet:
+    """Line `line` of the JSONL file `file` as the studio loads it: one retriever record, cleaned
+    (entities decoded, titles separated) and with the ids an upload of that file gives it.
+
+    For batch commands that read a file record by record; raises `InputError` (every problem of
+    the record named by file, line and field) when the line is not a good retriever record.
+    """
+    file = Path(file).name or file
+    stem = slugify(Path(file).stem)
+    context = _RecordContext(file=file, line=line, path="", source=f"{file}, line {line}")
+    if not isinstance(item, dict) or ("question" not in item and "ctxs" not in item):
+        got = f"keys: {', '.join(sorted(item)) or 'none'}" if isinstance(item, dict) else _json_type(item)
+        raise context.whole_error(f"expected a retriever record (question, answers, ctxs), got {got}")
+    documents, query, errors = _retriever_record(item, context, f"{stem}-q{line}")
+    if errors or query is None:
+        problems = errors or [context.whole_error("not a retriever record")]
+        raise InputError(file, line, problems[0].field, "; ".join(e.message for e in problems))
+    return RetrievalSet(query, tuple(documents))
 
 
 def _json_error_message(exc: json.JSONDecodeError) -> str:

@@ -21,16 +21,14 @@ from typing import Any
 
 from core.erasers.base import Eraser, EraseRequest, Rewrite
 from core.erasers.evaluation import SetEvaluation, summarize
+from core.erasers.pipeline import VERIFY, Evaluate, PassageProblem, Verify, finish, rewrite_each
 from core.filters import PrivacyDefinition
 from core.graph import adjacency, shortest_path
-from core.types import Document, Query, Triple, TripleKey
+from core.types import Document, Query, TripleKey
 
 Progress = Callable[[int, int], None]
-# Post-processing and evaluation hooks (verify-and-repair, metrics) supplied by the caller, so this
-# module needs no extractor or model. verify -> (repaired rewrites, their re-extracted triples);
-# evaluate(request, rewrites, re-extracted triples or None) -> a SetEvaluation.
-Verify = Callable[[EraseRequest, list[Rewrite]], tuple[list[Rewrite], list[Triple]]]
-Evaluate = Callable[[EraseRequest, list[Rewrite], list[Triple] | None], SetEvaluation]
+# Verify-and-repair and grading come as hooks (`Verify`, `Evaluate`; the pipeline's `Tools` gives
+# the studio's), so this module builds no extractor or model.
 
 NO_DEFINITION = "no-definition"
 
@@ -172,44 +170,46 @@ def run_eraser(
 ) -> Iterator[RewriteRun]:
     """Rewrite the documents `run` still misses; yield the run after each document.
 
+    The steps are the erasure pipeline's (`core.erasers.pipeline`: `rewrite_each`, then `finish`).
     A failure (an endpoint that stops answering, a model error) ends the run with a problem
     naming the document it stopped at; every rewrite made before it is kept, and running
     again continues from there. Verify-and-repair and the metrics follow once every document
-    has its rewrite.
+    has its rewrite; a document either of them fails on is listed as a problem and left out of
+    that step only.
     """
     by_id = {doc.id: doc for doc in request.documents}
     todo = tuple(by_id[d] for d in run.missing())
     total = len(run.doc_ids)
     done = total - len(todo)
     if todo:
-        part = replace(request, documents=todo)
         rewrites = list(run.rewrites)
         problems = list(run.problems)
-        try:
-            for rewrite in eraser.erase(part, None):
-                rewrites.append(rewrite)
-                problem = _empty_rewrite_problem(eraser.name, by_id.get(rewrite.doc_id), rewrite)
-                if problem is not None:
-                    problems.append(problem)
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-                run = replace(run, rewrites=_in_order(rewrites, run.doc_ids), problems=tuple(problems))
-                yield run
-        except (RuntimeError, ValueError, OSError) as exc:
-            stopped_at = next((by_id[d] for d in run.missing()), todo[0])
-            problems.append(DocProblem(stopped_at.id, _failure_message(eraser.name, stopped_at, exc)))
+        for item in rewrite_each(eraser, replace(request, documents=todo)):
+            if isinstance(item, PassageProblem):
+                stopped_at = by_id[item.doc_id]
+                problems.append(DocProblem(stopped_at.id, _failure_message(eraser.name, stopped_at, item)))
+                yield replace(run, rewrites=_in_order(rewrites, run.doc_ids), problems=tuple(problems))
+                return
+            rewrites.append(item)
+            problem = _empty_rewrite_problem(eraser.name, by_id.get(item.doc_id), item)
+            if problem is not None:
+                problems.append(problem)
+            done += 1
+            if progress is not None:
+                progress(done, total)
             run = replace(run, rewrites=_in_order(rewrites, run.doc_ids), problems=tuple(problems))
             yield run
-            return
     if not run.complete:
         return
-    triples: list[Triple] | None = None
-    if verify is not None and run.verify:
-        repaired, triples = verify(request, list(run.rewrites))
-        run = replace(run, rewrites=_in_order(repaired, run.doc_ids))
-    if evaluate is not None:
-        run = replace(run, metrics=metrics_dict(evaluate(request, list(run.rewrites), triples)))
+    finished = finish(request, list(run.rewrites), verify if run.verify else None, evaluate)
+    step_problems = tuple(
+        DocProblem(p.doc_id, _step_message(by_id.get(p.doc_id), p)) for p in finished.problems
+    )
+    run = replace(
+        run, rewrites=_in_order(finished.rewrites, run.doc_ids), problems=run.problems + step_problems
+    )
+    if finished.evaluation is not None:
+        run = replace(run, metrics=metrics_dict(finished.evaluation))
     yield run
 
 
@@ -277,11 +277,18 @@ def _empty_rewrite_problem(eraser: str, doc: Document | None, rewrite: Rewrite) 
     )
 
 
-def _failure_message(eraser: str, doc: Document, exc: BaseException) -> str:
+def _failure_message(eraser: str, doc: Document, problem: PassageProblem) -> str:
+    reason = str(problem.error) if problem.error is not None and str(problem.error) else problem.reason
     return (
-        f"{eraser} stopped at {describe(doc)}: {exc}. The rewrites made before it are kept; "
+        f"{eraser} stopped at {describe(doc)}: {reason}. The rewrites made before it are kept; "
         "fix the cause (endpoint, model, settings) and press Run again to continue from this document."
     )
+
+
+def _step_message(doc: Document | None, problem: PassageProblem) -> str:
+    name = describe(doc) if doc is not None else f"[{problem.doc_id}]"
+    step = "verify-and-repair" if problem.stage == VERIFY else "grading"
+    return f"{step} failed for {name} and left it out: {problem.reason}"
 
 
 # Downstream utility: answer(question, titles, texts) -> the reader's output.

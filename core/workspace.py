@@ -24,6 +24,7 @@ from typing import Any
 
 from core.documents import BadRecords, InputError, corpus_from_text, load_many, load_sample_corpus
 from core.erasers.base import Eraser, EraseRequest
+from core.erasers.pipeline import SPLIT_METHODS, SplitRecipe, Tools, private_marks
 from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
@@ -43,7 +44,6 @@ from core.rewrites import (
     start_run,
 )
 from core.risk import InferenceRisk, inference_risks
-from core.split import connected_random_private_keys, random_private_keys
 from core.types import (
     Corpus,
     Document,
@@ -60,7 +60,6 @@ DEFAULT_DEFINITION_NAME = "default"
 EXTRACTED_IDS_META = "extracted_ids"  # corpus meta key: sources already extracted (some yield no triple)
 SCOPE_META = "scope"  # corpus meta key: the query id the workspace was scoped to ("" = whole corpus)
 WHOLE_CORPUS = ""  # scope name of the whole corpus in `scope_marks`
-SPLIT_METHODS = ("connected", "uniform")  # connected: the paper's connected subset (section 3.1.1)
 
 # Status of a triple in the privacy definition (codes used by data and styles).
 PRIVATE = "private"
@@ -546,14 +545,9 @@ class Workspace:
             raise ValueError(f"unknown split method {method!r}: choose one of {', '.join(SPLIT_METHODS)}")
         if not self.all_keys():
             raise ValueError("no triples yet: extract triples first")
+        recipe = SplitRecipe(ratio, seed, method)  # the batch's split rule (core.erasers.pipeline)
         self._remember_marks()
-        if method == "connected":
-            marks = connected_random_private_keys(
-                self.all_keys(), ratio, seed, exclude=self.query_keys(), aliases=self.name_aliases()
-            )
-        else:
-            marks = random_private_keys(self.all_keys(), ratio, seed, exclude=self.query_keys())
-        self.marked_private = set(marks)
+        self.marked_private = private_marks(self.all_keys(), self.query_keys(), recipe, self.name_aliases())
         self._refresh_definition()
         return len(self.marked_private)
 
@@ -669,8 +663,12 @@ class Workspace:
         verifier: Verify | None = None,
         evaluate: Evaluate | None = None,
         progress: Progress | None = None,
+        tools: Tools | None = None,
     ) -> Iterator[RewriteRun]:
         """Run each eraser over the current documents and keep its run; yields after every document.
+
+        The steps are the erasure pipeline's (`core.erasers.pipeline`); `tools` (the pipeline's models,
+        `tools_for(settings)`) verify and grade unless `verifier` / `evaluate` are given.
 
         A fresh, complete run is kept as it is unless `recompute`; an incomplete one continues from
         the document it stopped at; a stale one starts over. Whatever an eraser finished stays in
@@ -678,6 +676,8 @@ class Workspace:
         """
         if not erasers:
             raise ValueError("choose at least one eraser")
+        if tools is not None:
+            evaluate = evaluate or tools.evaluate
         request = self.rewrite_request()
         check_request(request)
         current = self.rewrite_fingerprint()
@@ -698,7 +698,8 @@ class Workspace:
                 if progress is not None:
                     progress(offset + done, total)
 
-            for run in run_eraser(eraser, request, started, verifier, evaluate, report):
+            verify_hook = verifier or (tools.verify_with(eraser) if tools is not None else None)
+            for run in run_eraser(eraser, request, started, verify_hook, evaluate, report):
                 self.rewrite_runs[label] = run
                 yield run
 

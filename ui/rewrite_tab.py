@@ -14,10 +14,7 @@ import gradio as gr
 
 from core.erasers import ERASER_NAMES, get_eraser
 from core.erasers.answer import answer_is_correct, answer_question
-from core.erasers.evaluation import evaluate_rewrites
-from core.erasers.graph_guided import ParseCache
-from core.erasers.verify import verify_and_repair
-from core.extract import get_extractor
+from core.erasers.pipeline import tools_for
 from core.rewrites import RewriteRun, run_label, surviving_connections
 from core.serialize import triple_from_dict
 from core.settings import Settings
@@ -182,27 +179,6 @@ def eraser_choices(settings: Settings) -> list[tuple[str, str]]:
     return found
 
 
-def _evaluator(settings: Settings) -> Any:
-    """Grades rewrites with the evaluating extractor (by default the one that defined the triples).
-
-    Verify-and-repair's re-extracted triples are reused only when they come from that same extractor."""
-    name = settings.eval_extractor or settings.extractor
-    extractor = get_extractor(name, settings)
-    reuse = name == settings.extractor
-
-    def evaluate(request: Any, rewrites: Any, triples: Any) -> Any:
-        return evaluate_rewrites(request, rewrites, extractor, triples if reuse else None)
-
-    return evaluate
-
-
-def _verifier(settings: Settings) -> Any:
-    """Verify and repair with the defining extractor; a parse cache shared by the rounds."""
-    extractor = get_extractor(settings.extractor, settings)
-    parse = ParseCache(settings.spacy_model)
-    return lambda request, rewrites: verify_and_repair(request, rewrites, extractor, parse)
-
-
 def run_erasers(
     ws: Workspace, settings: Settings, names: list[str], verify: bool, recompute: bool, progress: Any
 ) -> Iterator[tuple[Any, ...]]:
@@ -210,14 +186,13 @@ def run_erasers(
     if not names:
         raise ValueError("choose at least one eraser")
     erasers = [get_eraser(name, settings) for name in names]
-    verifier = _verifier(settings) if verify else None
-    evaluate = _evaluator(settings)
+    tools = tools_for(settings)  # the erasure pipeline's models: verify-and-repair and grading
 
     def report(done: int, total: int) -> None:
         progress((done, total), desc="rewriting", unit="documents")
 
     progress((0, 1), desc="rewriting")
-    for run in ws.run_erasers(erasers, verify, recompute, verifier, evaluate, report):
+    for run in ws.run_erasers(erasers, verify, recompute, progress=report, tools=tools):
         done = len(run.rewrites)
         yield ws, f"{run.label}: {done} of {len(run.doc_ids)} document(s) rewritten…", render_runs(ws)
     yield ws, finished_message(ws, [e.name for e in erasers], verify), render_runs(ws)

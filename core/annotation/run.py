@@ -84,17 +84,14 @@ def make_source(name: str, settings: Settings, verify: bool = False) -> Candidat
 def verifier(settings: Settings) -> Callable[[AnnotationTask, str], tuple[str, tuple[str, ...]]]:
     """Verify-and-repair on one task's rewrite (re-extract, remove what still states a private triple)."""
     from core.erasers.base import Rewrite
-    from core.erasers.graph_guided import ParseCache
-    from core.erasers.verify import verify_and_repair
-    from core.extract import get_extractor
+    from core.erasers.pipeline import tools_for
 
-    extractor = get_extractor(settings.eval_extractor or settings.extractor, settings)
-    parse = ParseCache(settings.spacy_model)
+    verify_and_repair = tools_for(settings).verify_with()  # the erasure pipeline's verify step
 
     def verify(task: AnnotationTask, text: str) -> tuple[str, tuple[str, ...]]:
         request = task.erase_request()
         rewrite = Rewrite(task.doc_id, "candidate", task.text, text, (), task.private, task.public, 0.0)
-        repaired, _triples = verify_and_repair(request, [rewrite], extractor, parse)
+        repaired, _triples = verify_and_repair(request, [rewrite])
         return repaired[0].text, tuple(repaired[0].repairs)
 
     return verify

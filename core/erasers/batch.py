@@ -1,17 +1,26 @@
 """Batch erasure of retrieval files: one record = one retrieval set = one global graph.
 
 `erase_file(IN, OUT, options)` reads retriever records (`{"question", "answers",
-"ctxs": [{"title", "text", ...}]}`), and for each record independently: extracts the
-triples of its passages and question, draws the paper's connected random private split
-(ratio, seed), filters it, runs the eraser (and verify-and-repair), grades the rewrites
-with the evaluating extractor and, when asked, answers the question from the original
-and the rewritten passages. OUT keeps each record as it was except each ctx's `text`
-(the rewrite) and four added fields: `original_text`, `private`, `public`, `repairs`.
+"ctxs": [{"title", "text", ...}]}`) and runs each through the erasure pipeline
+(`core.erasers.pipeline`, the same steps as the studio's Rewrite tab): the record is cleaned
+as the studio's loader cleans it, the triples of its passages and question are extracted
+(titles passed), the paper's connected random private split (ratio, seed) is drawn and
+filtered, the eraser runs (and verify-and-repair), the rewrites are graded with the
+evaluating extractor and, when asked, the question is answered from the original and the
+rewritten passages. OUT keeps each record as it was except each ctx's `text` (the rewrite of
+the cleaned text) and four added fields: `original_text`, `private`, `public`, `repairs`.
+
+No passage stops the batch: a passage that cannot be extracted, erased, verified or graded
+is carried through unchanged and reported (record line, question, passage id, stage,
+reason) in its ctx's `problems`, in the figures and in the metrics (`passage_problems`).
+Only an eraser that fails on every passage of a record with a model or endpoint error stops
+the run, which the same command then resumes.
 
 Resumable: OUT and its sidecar `<OUT stem>.eval.jsonl` (per-record figures) grow one
 line per record; a rerun skips the records both already hold. `<OUT stem>.metrics.json`
 is rewritten at the end from every record's figures. Passages with empty text are
-carried through unchanged and counted.
+carried through unchanged and counted. Records that are not retriever records are skipped
+and named by file and line.
 """
 
 from __future__ import annotations
@@ -20,23 +29,34 @@ import copy
 import json
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core.documents import InputError, retriever_record
 from core.erasers import Eraser, EraseRequest, EraserError, Rewrite, get_eraser
 from core.erasers.answer import answer_is_correct, answer_question
-from core.erasers.evaluation import DocEvaluation, SetEvaluation, evaluate_rewrites, summarize
-from core.erasers.graph_guided import ParseCache
-from core.erasers.verify import verify_and_repair
-from core.extract import Extractor, get_extractor
-from core.filters import define_privacy
+from core.erasers.evaluation import DocEvaluation, SetEvaluation, summarize
+from core.erasers.pipeline import (
+    ERASE,
+    PassageProblem,
+    SetResult,
+    SplitRecipe,
+    erase_retrieval_set,
+    extract_set,
+    tools_for,
+)
+from core.erasers.pipeline import build_request as pipeline_request
+from core.erasers.pipeline import eval_extractor_name as pipeline_eval_name
+from core.extract import Extractor
 from core.llm import ChatError
 from core.models import ModelUnavailable
 from core.settings import Settings
-from core.split import connected_random_private_keys, random_private_keys
-from core.types import Document, Query, Triple, TripleKey
+from core.types import RetrievalSet, Triple, TripleKey
+
+# errors of a model or endpoint rather than of a passage
+SERVICE_ERRORS = (ChatError, ModelUnavailable)
 
 
 class BatchInputError(ValueError):
@@ -53,6 +73,9 @@ class EraseOptions:
     answer: bool = False
     settings: Settings = field(default_factory=Settings)
 
+    def recipe(self) -> SplitRecipe:
+        return SplitRecipe(self.ratio, self.seed, self.settings.split_method)
+
 
 def sidecar_paths(out: Path) -> tuple[Path, Path]:
     """(per-record figures, metrics) beside OUT: `x.jsonl` -> `x.eval.jsonl`, `x.metrics.json`."""
@@ -63,21 +86,12 @@ def sidecar_paths(out: Path) -> tuple[Path, Path]:
 # ---------------------------------------------------------------- one record
 
 
-def record_documents(record: dict[str, Any], where: str) -> tuple[Query, tuple[Document, ...]]:
-    question = record.get("question")
-    ctxs = record.get("ctxs")
-    if not isinstance(question, str) or not isinstance(ctxs, list):
-        raise BatchInputError(f"{where}: a record needs 'question' (text) and 'ctxs' (a list)")
-    documents = []
-    for number, ctx in enumerate(ctxs):
-        if not isinstance(ctx, dict) or not isinstance(ctx.get("text", ""), str):
-            raise BatchInputError(f"{where}, ctxs[{number}]: a passage needs a 'text' string")
-        documents.append(Document(f"ctx{number}", str(ctx.get("title", "")), ctx.get("text") or ""))
-    answers = record.get("answers") or []
-    if isinstance(answers, str):
-        answers = [answers]
-    query = Query("question", question, tuple(str(a) for a in answers), tuple(d.id for d in documents))
-    return query, tuple(documents)
+def record_set(record: Any, file: str, line: int) -> RetrievalSet:
+    """The record as the studio loads line `line` of `file` (cleaned, same ids); BatchInputError if bad."""
+    try:
+        return retriever_record(record, file, line)
+    except InputError as exc:
+        raise BatchInputError(str(exc)) from None
 
 
 def build_request(
@@ -88,107 +102,127 @@ def build_request(
     seed: int,
     method: str = "connected",
 ) -> EraseRequest:
-    """The record's global graph, its random split (connected by default) and the filtered definition."""
-    query, documents = record_documents(record, where)
-    items = [(d.id, d.text) for d in documents if d.text.strip()]
-    triples = extractor.extract_many(items) if items else []
-    query_triples = extractor.extract(query.id, query.text) if query.text.strip() else []
-    query_keys = {t.key for t in query_triples}
-    keys = {t.key for t in triples} | query_keys
-    sample = random_private_keys if method == "uniform" else connected_random_private_keys
-    marked = sample(keys, ratio, seed, exclude=query_keys)
-    definition = define_privacy(keys, marked, query_keys, max_paths=0)
-    return EraseRequest(documents=documents, triples=tuple(triples), definition=definition, query=query)
+    """The record's global graph, its random split (connected by default) and the filtered definition.
+
+    `where` ("file, line N" or "file line N") names the record in errors and gives its ids."""
+    file, line = _place(where)
+    retrieval_set = record_set(record, file, line)
+    triples, _problems = extract_set(retrieval_set, extractor)
+    return pipeline_request(retrieval_set, triples, SplitRecipe(ratio, seed, method))
 
 
-@dataclass(frozen=True)
-class Workers:
-    extractor: Extractor
-    evaluator: Extractor
-    eraser: Eraser
-    parse: ParseCache
-
-
-def eval_extractor_name(options: EraseOptions) -> str:
-    return options.eval_extractor or options.settings.eval_extractor or options.settings.extractor
+def _place(where: str) -> tuple[str, int]:
+    file, _, line = where.replace(", line ", " line ").rpartition(" line ")
+    return (file, int(line)) if file and line.isdigit() else (where, 1)
 
 
 @lru_cache(maxsize=4)
-def workers_for(options: EraseOptions) -> Workers:
-    """Models and erasers built once per process (also inside each Ray worker)."""
-    settings = options.settings
-    extractor = get_extractor(settings.extractor, settings)
-    eval_name = eval_extractor_name(options)
-    evaluator = extractor if eval_name == settings.extractor else get_extractor(eval_name, settings)
-    eraser = get_eraser(options.eraser, settings)
-    parse = getattr(eraser, "parse", None) or ParseCache(settings.spacy_model)
-    return Workers(extractor, evaluator, eraser, parse)
+def eraser_for(name: str, settings: Settings) -> Eraser:
+    """Erasers built once per process (also inside each Ray worker)."""
+    return get_eraser(name, settings)
 
 
-def erase_request(
-    request: EraseRequest, workers: Workers, verify: bool
-) -> tuple[list[Rewrite], list[Triple] | None]:
-    """Rewrites of every document (empty passages carried through), verified when asked."""
-    texts = tuple(d for d in request.documents if d.text.strip())
-    produced = {r.doc_id: r for r in workers.eraser.erase(replace(request, documents=texts))}
-    rewrites = [produced.get(d.id) or _unchanged(d, workers.eraser.name) for d in request.documents]
-    if not verify:
-        return rewrites, None
-    repaired, triples = verify_and_repair(request, rewrites, workers.extractor, workers.parse)
-    return repaired, triples
+def eval_extractor_name(options: EraseOptions) -> str:
+    return pipeline_eval_name(options.settings, options.eval_extractor)
 
 
-def _unchanged(document: Document, eraser: str) -> Rewrite:
-    return Rewrite(document.id, eraser, document.text, document.text, (), (), (), 0.0)
-
-
-def process_record(record: dict[str, Any], where: str, options: EraseOptions) -> dict[str, Any]:
-    """OUT's record and the figures of one record (JSON-ready)."""
+def process_record(record: dict[str, Any], file: str, line: int, options: EraseOptions) -> dict[str, Any]:
+    """OUT's record and the figures of one record (JSON-ready). A passage that cannot be extracted,
+    erased, verified or graded is carried through and listed in `problems`; the record goes on."""
     started = time.perf_counter()
-    workers = workers_for(options)
-    method = options.settings.split_method
-    request = build_request(record, where, workers.extractor, options.ratio, options.seed, method)
-    rewrites, verified_triples = erase_request(request, workers, options.verify)
+    where = f"{file}, line {line}"
+    retrieval_set = record_set(record, file, line)
+    eraser = eraser_for(options.eraser, options.settings)
+    tools = tools_for(options.settings, options.eval_extractor)
+    result = erase_retrieval_set(retrieval_set, options.recipe(), eraser, tools, options.verify)
+    _stop_when_the_eraser_is_down(result)
     erase_seconds = time.perf_counter() - started
-    reuse = verified_triples if workers.evaluator is workers.extractor else None
-    evaluation = evaluate_rewrites(request, rewrites, workers.evaluator, reuse)
+    problems = [problem_dict(p, retrieval_set, record, where, line) for p in result.problems]
     figures: dict[str, Any] = {
         "where": where,
-        "evaluation": evaluation_to_dict(evaluation),
+        "evaluation": evaluation_to_dict(result.evaluation) if result.evaluation is not None else None,
         "seconds": erase_seconds,
-        "documents": len(request.documents),
+        "documents": len(retrieval_set.documents),
+        "problems": problems,
     }
-    if options.answer and request.query is not None and request.query.answers:
-        figures.update(_accuracy(request, rewrites, options.settings))
-    return {"record": output_record(record, request, rewrites), "figures": figures}
+    if options.answer and retrieval_set.query.answers:
+        figures.update(_accuracy(retrieval_set, list(result.rewrites), options.settings))
+    return {"record": output_record(record, result, problems), "figures": figures}
 
 
-def _accuracy(request: EraseRequest, rewrites: list[Rewrite], settings: Settings) -> dict[str, Any]:
-    assert request.query is not None
-    titles = [d.title for d in request.documents]
-    original = answer_question(request.query.text, titles, [d.text for d in request.documents], settings)
-    rewritten = answer_question(request.query.text, titles, [r.text for r in rewrites], settings)
+def _stop_when_the_eraser_is_down(result: SetResult) -> None:
+    """A model that cannot load or an endpoint that fails on every passage to change is no passage's
+    fault: the batch stops there (resumable) instead of carrying every passage through unchanged."""
+    request = result.request
+    needing = {d.id for d in request.documents if d.text.strip() and request.private_keys_of(d.id)}
+    failed = {p.doc_id: p.error for p in result.problems if p.stage == ERASE}
+    if needing and needing <= set(failed) and all(isinstance(failed[i], SERVICE_ERRORS) for i in needing):
+        raise failed[min(needing)]  # type: ignore[misc]
+
+
+def problem_dict(
+    problem: PassageProblem, retrieval_set: RetrievalSet, record: dict[str, Any], where: str, line: int
+) -> dict[str, Any]:
+    """A problem as OUT, the figures and the metrics report it: which record, question and passage."""
+    query = retrieval_set.query
+    position = next((j for j, d in enumerate(retrieval_set.documents) if d.id == problem.doc_id), None)
+    ctx = record["ctxs"][position] if position is not None else {}
+    passage = str(ctx["id"]) if isinstance(ctx, dict) and isinstance(ctx.get("id"), (str, int)) else None
+    return {
+        "where": where,
+        "line": line,
+        "question_id": query.id,
+        "question": query.text,
+        "doc_id": problem.doc_id,
+        "ctx": position,
+        "passage_id": passage,
+        "title": retrieval_set.documents[position].title if position is not None else "",
+        "stage": problem.stage,
+        "reason": problem.reason,
+    }
+
+
+def _accuracy(retrieval_set: RetrievalSet, rewrites: list[Rewrite], settings: Settings) -> dict[str, Any]:
+    query = retrieval_set.query
+    titles = [d.title for d in retrieval_set.documents]
+    original = answer_question(query.text, titles, [d.text for d in retrieval_set.documents], settings)
+    rewritten = answer_question(query.text, titles, [r.text for r in rewrites], settings)
     return {
         "answer_original": original,
         "answer_rewritten": rewritten,
-        "correct_original": answer_is_correct(original, request.query.answers),
-        "correct_rewritten": answer_is_correct(rewritten, request.query.answers),
+        "correct_original": answer_is_correct(original, query.answers),
+        "correct_rewritten": answer_is_correct(rewritten, query.answers),
     }
 
 
-def output_record(record: dict[str, Any], request: EraseRequest, rewrites: list[Rewrite]) -> dict[str, Any]:
+def output_record(
+    record: dict[str, Any], result: SetResult, problems: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The record as it came, each ctx's text replaced by its rewrite (as the studio cleaned and
+    rewrote it) with the original, its private and public triples, repairs and problems beside it."""
     out = copy.deepcopy(record)
+    request = result.request
     by_doc: dict[str, dict[TripleKey, Triple]] = {}
     for triple in request.triples:
         by_doc.setdefault(triple.doc_id, {}).setdefault(triple.key, triple)
-    for ctx, rewrite in zip(out["ctxs"], rewrites, strict=True):
+    for ctx, rewrite in zip(out["ctxs"], result.rewrites, strict=True):
         occurrences = by_doc.get(rewrite.doc_id, {})
         ctx["original_text"] = ctx.get("text") or ""
-        ctx["text"] = rewrite.text
+        ctx["text"] = rewrite.text  # of the text as the studio cleans it (entities decoded, title apart)
         ctx["private"] = _surface(occurrences, request.definition.private)
         ctx["public"] = _surface(occurrences, request.definition.public)
         ctx["repairs"] = list(rewrite.repairs)
+        mine = [_short(p) for p in problems if p["doc_id"] == rewrite.doc_id]
+        if mine:
+            ctx["problems"] = mine
+    question_problems = [_short(p) for p in problems if p["ctx"] is None]
+    if question_problems:
+        out["problems"] = question_problems
     return out
+
+
+def _short(problem: dict[str, Any]) -> dict[str, str]:
+    return {"stage": problem["stage"], "reason": problem["reason"]}
 
 
 def _surface(occurrences: dict[TripleKey, Triple], keys: frozenset[TripleKey]) -> list[list[str]]:
@@ -248,12 +282,30 @@ def _done_count(out: Path, figures_path: Path) -> int:
     return done
 
 
-Runner = Callable[[list[tuple[dict[str, Any], str]], EraseOptions], Iterator[dict[str, Any]]]
+Item = tuple[dict[str, Any], str, int]  # (record, file name, line)
+Runner = Callable[[list[Item], EraseOptions], Iterator[dict[str, Any]]]
 
 
-def run_plain(items: list[tuple[dict[str, Any], str]], options: EraseOptions) -> Iterator[dict[str, Any]]:
-    for record, where in items:
-        yield process_record(record, where, options)
+def run_plain(items: list[Item], options: EraseOptions) -> Iterator[dict[str, Any]]:
+    for record, file, line in items:
+        yield process_record(record, file, line, options)
+
+
+def good_records(in_path: Path) -> tuple[list[Item], list[str]]:
+    """The retriever records of IN and the errors of the lines that are not (skipped)."""
+    items: list[Item] = []
+    errors: list[str] = []
+    for number, record in read_records(in_path):
+        if isinstance(record, BatchInputError):
+            errors.append(str(record))
+            continue
+        try:
+            record_set(record, in_path.name, number)
+        except BatchInputError as exc:
+            errors.append(str(exc))
+            continue
+        items.append((record, in_path.name, number))
+    return items, errors
 
 
 def erase_file(
@@ -265,9 +317,7 @@ def erase_file(
 ) -> tuple[dict[str, Any], list[str]]:
     """Erase every record of IN into OUT; returns the metrics and the input errors (skipped records)."""
     figures_path, metrics_path = sidecar_paths(out_path)
-    entries = list(read_records(in_path))
-    errors = [str(e) for _n, e in entries if isinstance(e, BatchInputError)]
-    records = [(r, f"{in_path.name}, line {n}") for n, r in entries if not isinstance(r, BatchInputError)]
+    records, errors = good_records(in_path)
     done = _done_count(out_path, figures_path)
     todo = records[done:]
     started = time.perf_counter()
@@ -297,8 +347,12 @@ def metrics_from_figures(
 ) -> dict[str, Any]:
     lines = figures_path.read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
-    evaluations = [evaluation_from_dict(row["evaluation"]) for row in rows]
+    evaluations = [evaluation_from_dict(row["evaluation"]) for row in rows if row.get("evaluation")]
     metrics: dict[str, Any] = summarize(evaluations)
+    problems = [problem for row in rows for problem in row.get("problems", [])]
+    metrics["passage_problems"] = problems
+    metrics["passages_with_problems"] = len({(p["where"], p["doc_id"]) for p in problems})
+    metrics["records_not_graded"] = sum(1 for row in rows if not row.get("evaluation"))
     if processed_docs and wall_seconds > 0:
         metrics["docs_per_s"] = processed_docs / wall_seconds
     else:  # everything was resumed: the per-record processing times recorded then

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from core.erasers.batch import EraseOptions, process_record
+from core.erasers.batch import EraseOptions, Item, process_record
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 def ray_runner(address: str | None):
     """A batch runner (see `core.erasers.batch.erase_file`) that runs each record as a Ray task."""
 
-    def run(items: list[tuple[dict[str, Any], str]], options: EraseOptions) -> Iterator[dict[str, Any]]:
+    def run(items: list[Item], options: EraseOptions) -> Iterator[dict[str, Any]]:
         try:
             import ray
         except ImportError as exc:
@@ -31,8 +31,8 @@ def ray_runner(address: str | None):
         task = ray.remote(process_record)
         window = max(2, int(ray.available_resources().get("CPU", 2)) * 2)
         pending: deque[Any] = deque()
-        for record, where in items:
-            pending.append(task.remote(record, where, options))
+        for record, file, line in items:
+            pending.append(task.remote(record, file, line, options))
             if len(pending) >= window:
                 yield ray.get(pending.popleft())
         while pending:

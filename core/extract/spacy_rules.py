@@ -268,6 +268,8 @@ class DocumentContext:
         (who counts as mentioned first); names that contain the title's words are the
         title person written in full ("Henry Master Feilden" for "Henry Feilden").
         """
+        if not words:
+            return None  # no name at all (an entity of whitespace only)
         partial = frozenset(words)
         # "Toronto" never becomes "University of Toronto": a partial name joins a full name of its kind
         kinds = {"PERSON"} if label in {None, "PERSON", "NORP"} else {"PERSON", label}
@@ -773,6 +775,8 @@ class _ChunkRules:
             if first == start:
                 continue
             words = [t.text for t in self.doc[first:start] if t.lower_ not in PERSONAL_HONORIFICS]
+            if not words:
+                continue  # honorifics only ("Dr. Mrs. Voss"): no title to read
             relation = title_relation(words[-1].lower())
             if relation is None or first in self.in_parentheses:
                 continue
@@ -2001,6 +2005,8 @@ class _ChunkRules:
                 continue
             text = self.doc[start:end].text.strip()
             words = text.split()
+            if not words:
+                continue  # an entity of whitespace only ("? ––  \nCorser": the span before the name)
             first_char = self.offset + self.doc[start].idx
             capitalised = all(w[:1].isupper() for w in words)
             full = self.context.fuller_name(words, first_char, ent.label_) if capitalised else None
