@@ -349,6 +349,15 @@ def _erase_summary(metrics: dict) -> str:
             f"r_connect {fmt(block['r_connect'])}, leak check {fmt(block['leak_check'])} "
             f"({block['documents']} passages)"
         )
+    strings = metrics.get("strings") or {}
+    if strings:
+        lines.append(
+            f"graded by strings: strict leak {fmt(strings.get('strict_leak'))}, partial leak "
+            f"{fmt(strings.get('partial_leak'))}, public kept {fmt(strings.get('public_kept_strings'))}, "
+            f"characters kept {fmt(strings.get('characters_kept'))}; broken "
+            f"{strings.get('broken_passages', 0)} of {strings.get('changed_passages', 0)} changed passages "
+            f"({fmt(strings.get('broken_share'))})"
+        )
     if "accuracy_original" in metrics:
         lines.append(
             f"accuracy: original {fmt(metrics['accuracy_original'])}, rewritten "

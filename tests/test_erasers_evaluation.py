@@ -5,8 +5,8 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from core.documents import retriever_record
 from core.erasers import EraseRequest, Rewrite
-from core.erasers.batch import record_documents
 from core.erasers.evaluation import evaluate_rewrites, summarize
 from core.extract import get_extractor
 from core.filters import define_privacy
@@ -25,7 +25,8 @@ def _spacy():
 def _titled_request() -> EraseRequest:
     """The Henry Feilden set (dev line 1, first 10 passages), extracted with its titles as the studio does."""
     record = json.loads(SLICE.read_text(encoding="utf-8").splitlines()[0])
-    query, documents = record_documents(record, "slice, line 1")
+    retrieval_set = retriever_record(record, SLICE.name, 1)
+    query, documents = retrieval_set.query, tuple(retrieval_set.documents)
     titles = {d.id: d.title for d in documents if d.title}
     items = [(d.id, d.text) for d in documents if d.text.strip()]
     triples = _spacy().extract_many(items, titles=titles)

@@ -24,12 +24,14 @@ from typing import Any
 
 from core.erasers import leaks
 from core.erasers.base import EraseRequest, Rewrite
+from core.erasers.fluency import broken_in_rewrite
 from core.erasers.lm_fluency import LmFluency, changed_sentence_pairs
 from core.erasers.mentions import mentions_entity, surname
 from core.extract import get_extractor
 from core.extract.base import Extractor
 from core.graph import components_of, ends_of
 from core.metrics import d_special, is_inference_risk_set, mean_defined, retention_by_doc
+from core.models import get_spacy
 from core.names import Aliases, name_aliases, name_words, variants_of
 from core.settings import Settings
 from core.types import Document, Triple, TripleKey
@@ -63,6 +65,7 @@ class DocEvaluation:
     second_private_after: int = 0
     second_public_before: int = 0
     second_public_after: int = 0
+    broken: tuple[str, ...] = ()  # broken constructions the rewrite added (`core.erasers.fluency`)
     # LM fluency: mean token NLL of each changed sentence minus that of its original
     fluency_nll_delta: tuple[float, ...] = ()
 
@@ -259,7 +262,13 @@ def grade_strings(
         "characters": len(original),
         "characters_kept": leaks.characters_kept(original, rewrite),
         "changed": rewrite != original,
+        "broken": tuple(b.kind for b in broken_in_rewrite(original, rewrite, _parser())),
     }
+
+
+def _parser() -> Callable[[str], object]:
+    """The spaCy parse the fluency checker reads (loaded once, by `core.models`)."""
+    return get_spacy()
 
 
 def _second_grading(
@@ -361,6 +370,8 @@ def _strings_block(docs: list[DocEvaluation]) -> dict[str, object]:
             sum(d.characters_kept for d in changed), sum(d.characters for d in changed)
         ),
         "changed_passages": len(changed),
+        "broken_passages": sum(1 for d in changed if d.broken),
+        "broken_share": _ratio(sum(1 for d in changed if d.broken), len(changed)),
     }
 
 
@@ -428,6 +439,7 @@ def summarize(evaluations: Sequence[SetEvaluation]) -> dict[str, object]:
     summary["strings"] = _strings_block(all_docs)
     summary["public_kept_strings"] = summary["strings"]["public_kept_strings"]  # type: ignore[index]
     summary["characters_kept"] = summary["strings"]["characters_kept"]  # type: ignore[index]
+    summary["broken_share"] = summary["strings"]["broken_share"]  # type: ignore[index]
     seconds = sorted({e.second_method for e in evaluations if e.second_method})
     if seconds:
         summary["second"] = {"extractor": ", ".join(seconds), **_second_block(all_docs)}
