@@ -14,3 +14,12 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # Converted model weights are reused across tests and runs (created on first use).
 os.environ.setdefault("RPS_CACHE_DIR", str(REPO / ".cache" / "models"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(params=["sqlite"])
+def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database the storage, concurrency and kill tests run against: a SQLite file."""
+    return str(tmp_path / "store.sqlite3")
