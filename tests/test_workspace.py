@@ -8,9 +8,9 @@ import json
 import pytest
 
 from core.extract import get_extractor
+from core.saving import OverwriteRefused
 from core.settings import Settings
 from core.types import triple_key
-from core.saving import OverwriteRefused
 from core.workspace import EXCLUDED, INFERABLE, PRIVATE, PUBLIC, QUERY, Workspace
 from storage.repository import Repository
 
