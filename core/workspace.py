@@ -18,6 +18,8 @@ risks, source titles) are cached; each is dropped when what it depends on change
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -57,7 +59,8 @@ from core.types import (
 Progress = Callable[[int, int], None]
 
 DEFAULT_DEFINITION_NAME = "default"
-MAX_MERGE_ATTEMPTS = 5  # a save merging into a newer version retries at most this often
+MERGE_BACKOFF_S = 0.02
+MAX_MERGE_ATTEMPTS = 20  # a save merging into a newer version retries at most this often
 EXTRACTED_IDS_META = "extracted_ids"  # corpus meta key: sources already extracted (some yield no triple)
 SCOPE_META = "scope"  # corpus meta key: the query id the workspace was scoped to ("" = whole corpus)
 WHOLE_CORPUS = ""  # scope name of the whole corpus in `scope_marks`
@@ -769,6 +772,7 @@ class Workspace:
                     raise
                 self._merge_saved(repo.load_workspace(name))
                 expected = conflict.current
+                time.sleep(random.uniform(0.0, MERGE_BACKOFF_S * (attempt + 1)))  # writers spread out
 
     def _save_state(self, with_content: bool, settings: dict[str, Any]) -> WorkspaceSave:
         meta: dict[str, Any] = {EXTRACTED_IDS_META: sorted(self.extracted_ids)}
