@@ -22,9 +22,17 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from core.documents import BadRecords, InputError, corpus_from_text, load_many, load_sample_corpus
+from core.documents import (
+    BadRecords,
+    InputError,
+    check_size,
+    corpus_from_text,
+    load_many,
+    load_sample_corpus,
+)
 from core.erasers.base import Eraser, EraseRequest
 from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
@@ -350,6 +358,21 @@ class Workspace:
             e.file: e.good for e in errors if isinstance(e, BadRecords) and e.good_records and not skip_bad
         }
         return errors
+
+    def add_paths(self, paths: Iterable[str | Path], max_bytes: int) -> list[InputError]:
+        """`add_files` for files on disk: a file over `max_bytes` is refused from its size alone,
+        never read; the others load (a bad file costs the batch nothing)."""
+        items: list[tuple[str, bytes]] = []
+        refused: list[InputError] = []
+        for path in map(Path, paths):
+            try:
+                check_size(path.name, path.stat().st_size, max_bytes)
+                items.append((path.name, path.read_bytes()))
+            except InputError as exc:
+                refused.append(exc)
+            except OSError as exc:
+                refused.append(InputError(path.name, message=f"cannot be read: {exc.strerror}"))
+        return refused + self.add_files(items, max_bytes)
 
     def held_back_records(self) -> int:
         """How many good records of refused files wait for `load_held_back`."""

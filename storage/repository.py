@@ -32,6 +32,7 @@ from core.serialize import (
     BundleError,
     export_bundle,
     import_bundle,
+    parse_bundle_json,
     privacy_definition_from_dict,
     privacy_definition_to_dict,
     rewrite_run_from_dict,
@@ -420,7 +421,7 @@ class Repository:
                 },
                 [_rewrite_run_from_row(run) for run in row.rewrite_runs],
             )
-        return json.dumps(bundle, ensure_ascii=False, indent=2)
+        return json.dumps(bundle, ensure_ascii=False, indent=2, allow_nan=False)
 
     def import_json(self, text: str, name: str | None = None, owner: str = LOCAL_USER) -> str:
         """Store a JSON bundle as a new corpus (named `name` or the bundle's name); returns the stored name.
@@ -428,11 +429,7 @@ class Repository:
         All or nothing: on any error the database is unchanged.
         """
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StorageError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-        try:
-            bundle = import_bundle(data)
+            bundle = import_bundle(parse_bundle_json(text))
             extractor, corpus_meta, settings = _stored_meta(bundle.meta, set(bundle.definitions))
         except BundleError as exc:
             raise StorageError(f"invalid bundle: {exc.message}", field=exc.field) from exc

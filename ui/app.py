@@ -11,12 +11,14 @@ from types import ModuleType
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from core.extract import get_extractor
 from core.settings import Settings
 from core.workspace import Workspace
 from ui import messages
 from ui.context import MESSAGE, StudioContext
+from ui.http_limits import BodyLimit
 from ui.render import vis_asset_dir
 from ui.sessions import (
     BROWSER_STATE_SECRET,
@@ -208,6 +210,9 @@ def launch_kwargs(settings: Settings, repository: Any = None) -> dict[str, Any]:
         "show_error": True,
         # scripts a tab needs on every page (e.g. the review tab's keyboard shortcuts)
         "head": "".join(getattr(module, "HEAD", "") for module in tab_modules()),
+        # one setting bounds uploads (Gradio, per file) and every other request body (BodyLimit)
+        "max_file_size": settings.max_upload_bytes,
+        "app_kwargs": {"middleware": [Middleware(BodyLimit, max_bytes=settings.max_upload_bytes)]},
     }
     if settings.auth:
         if repository is None or not repository.list_users():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -90,8 +91,11 @@ def build(ctx: StudioContext) -> None:
     repo_for = ctx.repository_for
 
     def on_upload(ws: Workspace, paths: list[str] | None) -> tuple[Any, ...]:
-        items = [(Path(p).name, Path(p).read_bytes()) for p in paths or []]
-        errors = ws.add_files(items, settings.max_upload_bytes)
+        try:
+            errors = ws.add_paths(paths or [], settings.max_upload_bytes)
+        finally:
+            remove_uploads(paths or [])
+        items = paths or []
         loaded = len(items) - len(errors)
         message = f"Loaded {loaded} of {len(items)} file(s)." + (
             " Problems are listed below." if errors else ""
@@ -434,3 +438,10 @@ def wire_overwrite_check(
     confirmation.no.click(
         lambda: (gr.Row(visible=False), ""), [], shown, api_visibility="private", show_progress="hidden"
     )
+
+
+def remove_uploads(paths: list[str]) -> None:
+    """Delete Gradio's temporary copies of uploaded files once read: nothing of them stays on disk."""
+    for path in map(Path, paths):
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
