@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
+from contextvars import ContextVar
 from typing import Any
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+CLIENT_ADDRESS: ContextVar[str] = ContextVar("client_address", default="unknown")
 UPLOAD_SUFFIX = "/upload"  # Gradio's own route, limited per file by max_file_size
 
 
@@ -80,3 +82,19 @@ async def _refuse(send: Send, status: int, reason: str) -> None:
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+class RecordClientAddress:
+    """Makes the client's address known to code the request runs (the sign-in throttle), which
+    Gradio's login route does not pass on."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        token = CLIENT_ADDRESS.set(str(client[0]) if client else "unknown")
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            CLIENT_ADDRESS.reset(token)
