@@ -119,7 +119,10 @@ class Settings:
 HELP: dict[str, str] = {
     "host": "address to serve the studio on",
     "port": "port to serve the studio on",
-    "db": "SQLite file for saved corpora, privacy definitions and annotations",
+    "db": (
+        "SQLite file for saved corpora, privacy definitions and annotations, or a team store's "
+        "postgresql://user:password@host/database URL"
+    ),
     "cache_dir": "folder for converted model weights",
     "max_upload_bytes": "largest accepted upload, in bytes",
     "sample_corpus": "load the sample corpus into a new session",

@@ -68,8 +68,7 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
     if repository is None:
         from storage.repository import Repository
 
-        Path(settings.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        repository = Repository(settings.db)
+        repository = Repository(settings.db)  # a SQLite path (its folder is created) or a database URL
     gr.set_static_paths([str(vis_asset_dir())])
     notice = shared_address_notice(settings)
     if notice:
