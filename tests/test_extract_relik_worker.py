@@ -118,7 +118,7 @@ def test_a_worker_printing_endless_noise_is_stopped_at_its_deadline(tmp_path):
     started = time.monotonic()
     with pytest.raises(ExtractionError, match=r"did not answer within 2 s.*stopped.*warming up"):
         extractor.extract("doc-9", TEXT)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 6  # killed at the deadline, not politely waited for
     assert extractor._process is None  # stopped, not left running
 
 

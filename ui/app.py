@@ -201,7 +201,7 @@ def _sign_in_checker(repository: Any, throttle: SignInThrottle | None = None) ->
         address = CLIENT_ADDRESS.get()
         wait = throttle.wait_s(username, address)
         if wait > 0:
-            log.warning("sign-in refused for %r from %s: throttled for %.0f s more", username, address, wait)
+            log.warning("sign-in refused for %r from %s: throttled for %.1f s more", username, address, wait)
             return False
         if await anyio.to_thread.run_sync(repository.verify_user, username, password):
             throttle.succeeded(username, address)

@@ -90,6 +90,12 @@ class RelikExtractor(Extractor):
             _stop(self._process)
             self._process = None
 
+    def _kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait(timeout=5)
+            self._process = None
+
     def __enter__(self) -> RelikExtractor:
         return self
 
@@ -108,7 +114,7 @@ class RelikExtractor(Extractor):
                 line = self._lines.get(timeout=left)
             except queue.Empty:
                 tail = self._stderr_text()
-                self.close()
+                self._kill()  # it did not answer: no polite shutdown to wait for
                 raise ExtractionError(
                     f"the relik worker did not answer within {timeout_s:g} s while {doing} (stopped); "
                     f"its last messages: {tail}"
