@@ -21,7 +21,9 @@ def upgrade() -> None:
     # Plain ADD COLUMN (no table rebuild): both SQLite and PostgreSQL add a column with a default in place.
     op.add_column("corpora", sa.Column("version", sa.Integer(), nullable=False, server_default="1"))
     op.add_column("corpora", sa.Column("content_digest", sa.String(64), nullable=False, server_default=""))
-    op.add_column("annotation_reviews", sa.Column("version", sa.Integer(), nullable=False, server_default="1"))
+    op.add_column(
+        "annotation_reviews", sa.Column("version", sa.Integer(), nullable=False, server_default="1")
+    )
 
 
 def downgrade() -> None:
