@@ -51,6 +51,7 @@ bench: install
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_aback.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_loading.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_split.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_reliability.py
 
 # Eraser4RAG's tables on real retrieval sets: make bench-erase ERASE_DATA=path/to/popqa_dev.jsonl
 bench-erase: install
