@@ -41,7 +41,9 @@ def raw_request(base_url: str, head: bytes, body: bytes = b"", pause_s: float = 
         sock.sendall(head + body)
         if pause_s:
             time.sleep(pause_s)
-        reply = sock.recv(65536)
+        reply = b""
+        while chunk := sock.recv(65536):  # headers and body may come in separate packets
+            reply += chunk
     return reply, time.monotonic() - started
 
 
