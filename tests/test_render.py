@@ -148,7 +148,7 @@ def test_risk_view_lists_triples_inferable_from_public_ones_with_their_path():
     from core.settings import Settings
     from core.types import triple_key
     from core.workspace import Workspace
-    from ui.risk_tab import render_risk_graph, render_risk_view
+    from ui.risk_tab import key_of_row, render_risk_graph, render_risk_view
 
     ws = Workspace()
     ws.load_sample()
@@ -161,5 +161,7 @@ def test_risk_view_lists_triples_inferable_from_public_ones_with_their_path():
     assert inferable[0][0] == "Mara Voss —residence→ Harrow Vale"
     assert "Lindqvist Robotics" in inferable[0][4]  # the public path through her employer
     assert EDGE_STYLES["inferable"]["color"] in graph
-    focused = render_risk_graph(ws, focus_row=len(rows) - 1)
+    focus = key_of_row(ws, rows[-1][0])
+    assert focus == triple_key("Mara Voss", "residence", "Harrow Vale")
+    focused = render_risk_graph(ws, focus_key=focus)
     assert "Lindqvist Robotics" in focused and "residence" in focused

@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +52,8 @@ log = logging.getLogger("rps.ui")
 
 ELEM_PREFIX = "rps-"
 MESSAGE = "message"  # the registered status line every action writes to
+# Every view render runs in this one queue, so renders start in the order the page sent them.
+VIEWS_CONCURRENCY_ID = "rps-views"
 
 Render = Callable[[Workspace], Any]
 
@@ -56,6 +61,61 @@ Render = Callable[[Workspace], Any]
 def elem_id(name: str) -> str:
     """The DOM id a registered component gets (`#rps-<name>`)."""
     return ELEM_PREFIX + name
+
+
+class ViewClock:
+    """Drops view updates that belong to an older state.
+
+    Each render takes a ticket when it starts and names the components it writes; when it ends, a
+    component that a later-started render also writes gets `gr.skip()` instead of this (older) value.
+    Renders share one queue (`VIEWS_CONCURRENCY_ID`), so "started later" means "asked for later",
+    with the page's later filter values and the workspace after every earlier action."""
+
+    MAX_SESSIONS = 5000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tickets = itertools.count(1)
+        self._latest: OrderedDict[str, dict[int, int]] = OrderedDict()
+
+    def start(self, session: str, components: Sequence[Component]) -> int:
+        with self._lock:
+            ticket = next(self._tickets)
+            latest = self._latest.setdefault(session, {})
+            self._latest.move_to_end(session)
+            for component in components:
+                latest[component._id] = ticket
+            while len(self._latest) > self.MAX_SESSIONS:
+                self._latest.popitem(last=False)
+            return ticket
+
+    def newest(
+        self, session: str, ticket: int, components: Sequence[Component], values: Sequence[Any]
+    ) -> list:
+        """`values` with a `gr.skip()` for each component a later-started render writes."""
+        with self._lock:
+            latest = self._latest.get(session, {})
+            return [
+                value if latest.get(component._id, 0) <= ticket else gr.skip()
+                for component, value in zip(components, values, strict=True)
+            ]
+
+
+def fresh_only(
+    clock: ViewClock, render: Callable[..., Any], outputs: Sequence[Component]
+) -> Callable[..., Any]:
+    """`render` whose values are dropped (skipped) per component once a newer render started."""
+    outputs = list(outputs)
+
+    def run(request: gr.Request, *values: Any) -> Any:
+        session = getattr(request, "session_hash", None) or ""
+        ticket = clock.start(session, outputs)
+        rendered = render(*values)
+        results = [rendered] if len(outputs) == 1 else list(rendered)
+        kept = clock.newest(session, ticket, outputs, results)
+        return kept[0] if len(outputs) == 1 else kept
+
+    return run
 
 
 @dataclass
@@ -75,6 +135,7 @@ class StudioContext:
     session_state: gr.State | None = None
     autosaver: Autosaver | None = None
     components: dict[str, Component] = field(default_factory=dict)
+    clock: ViewClock = field(default_factory=ViewClock)
     _views: list[_View] = field(default_factory=list)
     _changing_events: list[Any] = field(default_factory=list)
 
@@ -202,12 +263,34 @@ class StudioContext:
 
     def refresh(self, event: Any) -> Any:
         """Chain a re-render of all views after `event` (an event listener's dependency)."""
+        outputs = self.view_outputs()
         return event.then(
-            self.render_all,
+            fresh_only(self.clock, self.render_all, outputs),
             inputs=[self.workspace_state, *self.view_inputs()],
-            outputs=self.view_outputs(),
+            outputs=outputs,
             api_visibility="private",
             show_progress="hidden",
+            concurrency_id=VIEWS_CONCURRENCY_ID,
+            concurrency_limit=self.settings.concurrency or None,
+        )
+
+    def view_event(
+        self,
+        trigger: Callable[..., Any],
+        render: Callable[..., Any],
+        inputs: Sequence[Component],
+        outputs: Sequence[Component],
+    ) -> Any:
+        """Re-render some views on `trigger` (a filter change, a row click that only changes a view);
+        an update older than another render of the same component is dropped (`ViewClock`)."""
+        return trigger(
+            fresh_only(self.clock, render, outputs),
+            inputs=list(inputs),
+            outputs=list(outputs),
+            api_visibility="private",
+            show_progress="hidden",
+            concurrency_id=VIEWS_CONCURRENCY_ID,
+            concurrency_limit=self.settings.concurrency or None,
         )
 
     def finish(self) -> None:

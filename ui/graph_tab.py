@@ -189,13 +189,7 @@ def build(ctx: StudioContext) -> None:
         trigger = component.release if isinstance(component, gr.Slider) else component.change
         if isinstance(component, gr.Textbox):
             trigger = component.submit
-        trigger(
-            render_filtered,
-            [ctx.workspace_state, *filters],
-            [graph, table],
-            api_visibility="private",
-            show_progress="hidden",
-        )
+        ctx.view_event(trigger, render_filtered, [ctx.workspace_state, *filters], [graph, table])
 
 
 def _toggle(ws: Workspace, key: TripleKey) -> tuple[Any, ...]:
@@ -287,9 +281,7 @@ def render_graph(
 
 def render_table(ws: Workspace, doc: str, entity: str, relation: str, text: str) -> list[list[str]]:
     rows = ws.triples_table(doc_id=doc, entity=entity, relation=relation, search=text, limit=TABLE_MAX_ROWS)
-    return [
-        [status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r)] for r in rows
-    ]
+    return [[status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r)] for r in rows]
 
 
 def _document_cell(row: dict[str, Any]) -> str:

@@ -158,12 +158,11 @@ def build(ctx: StudioContext) -> None:
     ctx.add_view(render_accuracy, [accuracy])
     ctx.add_view(render_selection, [method, document, diff, doc_metrics, graph], [method, document])
     for trigger in (method.input, document.input):
-        trigger(
+        ctx.view_event(
+            trigger,
             render_selection,
             [ctx.workspace_state, method, document],
             [method, document, diff, doc_metrics, graph],
-            api_visibility="private",
-            show_progress="hidden",
         )
 
 
