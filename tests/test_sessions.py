@@ -268,3 +268,34 @@ def test_tab_handlers_act_as_the_signed_in_user(tmp_path: Path) -> None:
     with pytest.raises(gr.Error, match="no saved corpus named &#x27;field-notes&#x27;"):
         endpoint(demo, "load_workspace")(Workspace(), "field-notes", alice)
     repo.close()
+
+
+def test_undo_steps_follow_their_question_and_last_over_a_reload(tmp_path: Path) -> None:
+    corpus, triples = sample_corpus_and_triples()
+    second = Query("q2", "Who manages Dave?", ("Bob",), ("d2",))
+    ws = Workspace(
+        corpus=Corpus(documents=corpus.documents, queries=[*corpus.queries, second]),
+        triples=list(triples),
+        extracted_ids={"d1", "d2", "q1", "q2"},
+    )
+    ws._triples_changed()
+    ws.set_scope("q1")
+    ws.random_split(1.0, 1, method="uniform")
+    first_marks = set(ws.marked_private)
+    ws.set_scope("q2")
+    assert ws.mark_history == []  # question 2 has no undo step of its own
+    ws.random_split(0.5, 2, method="uniform")
+    ws.set_scope("q1")
+    assert len(ws.mark_history) == 1 and ws.marked_private == first_marks  # its own step is back
+    with Repository(tmp_path / "undo.sqlite3") as repo:
+        key = session_key(LOCAL_USER, valid_browser_id(None))
+        assert Autosaver(repo).save(ws, key, LOCAL_USER)
+        restored = Workspace()
+        assert Autosaver(repo).restore(restored, key, LOCAL_USER)
+    assert restored.mark_history == ws.mark_history
+    assert {k: len(v) for k, v in restored.scope_histories.items()} == {"q2": 1}
+    restored.undo()
+    assert restored.marked_private == set()
+    restored.set_scope("q2")
+    restored.undo()
+    assert restored.marked_private == set()

@@ -40,6 +40,7 @@ from ui.messages import status_html
 from ui.render import esc, html_table
 
 DEMO_RECORDS = 12
+DEMO_STORAGE_KEY = "rps-aback-demo"
 DEFAULT_QUERY = attack_query("How much should someone save each month for retirement?", "repeat")
 BASELINE_CHOICES = [(DEFENCES[name].title, name) for name in
                     ("no_retrieval", "system_prompt", "prompt_guide", "post_mask", "data_sanitisation")]
@@ -381,6 +382,13 @@ def build(ctx: StudioContext) -> None:
         loaded = f"Loaded {len(demo.records)} PriGenQA-style demo records as the retrieval database."
         return demo, status_html(loaded), render_records([])
 
+    def on_page_load(count: Any) -> tuple[Any, ...]:
+        if not isinstance(count, int) or count <= 0:
+            return gr.skip(), gr.skip()
+        demo = DemoDatabase(tuple(generate(min(count, DEMO_RECORDS), settings.seed)))
+        note = f"{len(demo.records)} PriGenQA-style demo records are the retrieval database (loaded earlier)."
+        return demo, f'<p class="rps-empty">{esc(note)} Press Retrieve.</p>'
+
     def on_retrieve(ws: Workspace, demo: DemoDatabase | None, text: str, top: float,
                     llm_indicators: bool, score: float) -> tuple[Any, ...]:
         try:
@@ -418,7 +426,17 @@ def build(ctx: StudioContext) -> None:
             if _STOP_EVENTS.get(session) is stop_event:
                 del _STOP_EVENTS[session]
 
-    load_demo.click(on_load_demo, [], [demo_state, status, records_html], api_name="aback_load_demo")
+    loaded_demo = load_demo.click(on_load_demo, [], [demo_state, status, records_html],
+                                  api_name="aback_load_demo")
+    # The demo records last over a reload: this browser remembers that it loaded them (they are
+    # generated again, the same, from the seed).
+    remembered = gr.BrowserState(0, storage_key=DEMO_STORAGE_KEY)
+    loaded_demo.success(lambda: DEMO_RECORDS, [], [remembered], api_visibility="private",
+                        show_progress="hidden", queue=False)
+    page = gr.context.Context.root_block
+    if page is not None:
+        page.load(on_page_load, [remembered], [demo_state, records_html], api_visibility="private",
+                  show_progress="hidden")
     retrieve_button.click(on_retrieve, [ctx.workspace_state, demo_state, query, k, use_llm, min_score],
                           [records_html, indicators, status, detected_state, type_filter],
                           api_name="aback_retrieve")

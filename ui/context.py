@@ -298,9 +298,10 @@ class StudioContext:
         for event in self._changing_events:
             if self._views:
                 self.refresh(event)
-            self._autosave_after(event)
+            self.autosave_after(event)
 
-    def _autosave_after(self, event: Any) -> None:
+    def autosave_after(self, event: Any) -> None:
+        """Chain one autosave of the page's session after `event` when it succeeds."""
         if self.autosaver is None or self.session_state is None or self.user_state is None:
             return
         event.success(  # a refused action changed nothing worth saving

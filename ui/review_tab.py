@@ -49,6 +49,9 @@ document.addEventListener('keydown', (event) => {
 </script>"""
 
 
+ANNOTATOR_STORAGE_KEY = "rps-annotator"
+
+
 def build(ctx: StudioContext) -> None:
     store = _Store(ctx.settings.annotation_store_url)
     with gr.Tab("Review rewrites", id="review"):
@@ -131,6 +134,26 @@ def build(ctx: StudioContext) -> None:
         "review_skip",
     )
     wire(annotator.submit, lambda a, v, o, s: store.show(a, v, o), [], "review_annotator")
+    # The annotator's name lasts over a reload: kept in this browser's localStorage.
+    remembered = gr.BrowserState("", storage_key=ANNOTATOR_STORAGE_KEY)
+    annotator.change(
+        lambda name: (name or "").strip(),
+        [annotator],
+        [remembered],
+        api_visibility="private",
+        show_progress="hidden",
+        queue=False,
+    )
+    page = gr.context.Context.root_block
+    if page is not None:
+        page.load(
+            lambda name: name if isinstance(name, str) else "",
+            [remembered],
+            [annotator],
+            api_visibility="private",
+            show_progress="hidden",
+            queue=False,
+        )
     wire(view.change, lambda a, v, o, s: store.show(a, v, o) if a.strip() else _empty(""), [], "review_view")
     wire(
         overlap.change,

@@ -436,10 +436,12 @@ def render_selection(ws: Workspace, label: str | None, doc_id: str | None) -> tu
     doc_ids = [d for _, d in doc_choices]
     if run is not None and doc_id not in doc_ids:
         doc_id = _first_changed(run) or (doc_ids[0] if doc_ids else None)
+    # A value the new choices lack (another question's document) would make every later event
+    # that reads this dropdown fail, so the value is always one of the choices or None.
     method_update = gr.Dropdown(
         choices=[(_method_name(ws.rewrite_runs[lbl]), lbl) for lbl in labels], value=label
     )
-    doc_update = gr.Dropdown(choices=doc_choices, value=doc_id)
+    doc_update = gr.Dropdown(choices=doc_choices, value=doc_id if doc_id in doc_ids else None)
     if run is None:
         empty = '<p class="rps-empty">Run an eraser to see its rewrites here.</p>'
         return method_update, doc_update, empty, [], empty
