@@ -376,6 +376,7 @@ def build(ctx: StudioContext) -> None:
             with gr.Column(scale=2):
                 gr.Markdown("**Unprotected answer and baselines** (leaked indicators highlighted)")
                 answers_html = ctx.register("aback_answers", gr.HTML())
+                aback_result = ctx.register("aback_result", gr.JSON(visible=False, label="answers"))
 
     def on_load_demo() -> tuple[DemoDatabase, str, str]:
         demo = DemoDatabase(tuple(generate(DEMO_RECORDS, settings.seed)))
@@ -454,7 +455,7 @@ def build(ctx: StudioContext) -> None:
         [ctx.workspace_state, demo_state, query, k, indicators, max_tokens, baselines,
          knob_m, knob_l, knob_d, method, detected_state, type_filter, min_score, use_llm],
         [records_html, indicators, stream_html, timeline_html, answers_html, status, detected_state,
-         type_filter],
+         type_filter, aback_result],
         api_name="aback_generate",
     ).then(
         lambda: button_states(running=False), [], [generate_button, stop_button],
@@ -509,6 +510,19 @@ def watch_list(ws: Workspace, text: str, hits: Sequence[tuple[Document, float]],
     return WatchList(lines, found, choices, note)
 
 
+def answer_verdict(defence: str, text: str, indicators: Sequence[str],
+                   backtracks: int | None = None) -> dict[str, Any]:
+    """One answer for scripts: its text, the indicators it prints and the verdict ("leak"/"no leak")."""
+    from core.aback.monitor import LeakMonitor
+
+    leaked = list(dict.fromkeys(leak.indicator for leak in LeakMonitor(indicators).find_leaks(text)))
+    verdict: dict[str, Any] = {"defence": defence, "text": text, "leaks": leaked,
+                               "verdict": "leak" if leaked else "no leak"}
+    if backtracks is not None:
+        verdict["backtracks"] = backtracks
+    return verdict
+
+
 def verdict_indicators(watched: Sequence[str], found: RetrievedSet, question: str) -> list[str]:
     """The indicators an answer's "leak" label is computed against: the watched ones and every value
     detected in the records (a type unticked in the box still leaks when printed)."""
@@ -550,11 +564,15 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, b
     stream, timeline, status = "", "", f"{note}Generating with ABack, watching {len(watched)} indicator(s)…"
     final = None
 
-    def view(answers: Sequence[str], message: str, first: bool = False) -> tuple[Any, ...]:
+    verdicts: list[dict[str, Any]] = []  # for scripts: each answer's text and its leaks
+
+    def view(answers: Sequence[str], message: str, first: bool = False, last: bool = False) -> tuple:
         choices = watch.type_choices if first else gr.skip()
         answers_html = join_answers(answers)
+        result = {"question": text, "records": list(watch.found.doc_ids), "watched": watched,
+                  "answers": verdicts} if last else gr.skip()
         return (records_view, lines, stream, timeline, answers_html, status_html(message), watch.found,
-                choices)
+                choices, result)
 
     yield view([], status, first=True)
     for update in guarded_generate(messages, watched, config, settings=settings,
@@ -565,11 +583,13 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, b
     backtracks = len(final.events) if final else 0
     if final is not None and final.stopped:
         stopped = f"Stopped after {len(final.tokens)} token(s); {backtracks} backtrack(s). Baselines not run."
-        yield view([], note + stopped)
+        verdicts.append(answer_verdict("aback", final.text, judged, backtracks))
+        yield view([], note + stopped, last=True)
         return
     answers: list[str] = []  # rendered once per answer (one monitor each), re-joined for every update
     if final is not None:
         answers.append(render_answer("ABack (final answer)", final.text, judged))
+        verdicts.append(answer_verdict("aback", final.text, judged, backtracks))
     generator = Generator(max_new_tokens=max_tokens, aback_config=config, settings=settings)
     for name in ["no_protection", *[c for c in chosen if c in DEFENCES and c != "aback"]]:
         defence = get_defence(name)
@@ -577,5 +597,6 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, b
         yield view(answers, status)
         result = defence.answer(text, documents, watched, generator)
         answers.append(render_answer(defence.title, result.text, judged))
+        verdicts.append(answer_verdict(name, result.text, judged))
     status = f"{note}Done: ABack backtracked {backtracks} time(s); {len(answers) - 1} comparison answer(s)."
-    yield view(answers, status)
+    yield view(answers, status, last=True)

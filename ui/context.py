@@ -45,7 +45,7 @@ from gradio.components import Component
 
 from core.settings import Settings
 from core.workspace import Workspace
-from ui import messages
+from ui import api, messages
 from ui.sessions import Autosaver, user_of
 
 log = logging.getLogger("rps.ui")
@@ -189,13 +189,19 @@ class StudioContext:
         event = trigger(
             _user_errors(handler),
             inputs=[self.workspace_state, *inputs],
-            outputs=[self.workspace_state, self.get(MESSAGE), *outputs],
+            outputs=[self.workspace_state, self.get(MESSAGE), *outputs, self._result()],
             api_name=api_name,
             show_progress=show_progress,
             **event_options,
         )
         self._changing_events.append(event)
         return event
+
+    def _result(self) -> Component:
+        """The hidden JSON every action also writes (`ui.api.action_result`), for scripts."""
+        if api.RESULT not in self.components:
+            self.register(api.RESULT, gr.JSON(visible=False, label="result"))
+        return self.components[api.RESULT]
 
     def confirmation(self, name: str) -> Confirmation:
         """A hidden "are you sure?" row, placed where it is called in the layout; wire it with
@@ -295,6 +301,7 @@ class StudioContext:
 
     def finish(self) -> None:
         """Re-render every view and autosave after every action; call once after all tabs are built."""
+        api.build(self)
         for event in self._changing_events:
             if self._views:
                 self.refresh(event)
@@ -339,7 +346,12 @@ def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
         def wrapped_stream(*args: Any, **kwargs: Any) -> Any:
             try:
                 for result in handler(*args, **kwargs):
-                    yield (result[0], messages.status_html(result[1]), *result[2:])
+                    yield (
+                        result[0],
+                        messages.status_html(result[1]),
+                        *result[2:],
+                        api.action_result(result[0], str(result[1])),
+                    )
             except gr.Error:
                 raise
             except (ValueError, LookupError, RuntimeError, OSError) as exc:
@@ -356,7 +368,12 @@ def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
         # RuntimeError covers ExtractionError, ChatError and StorageError, whose messages are for users.
         except (ValueError, LookupError, RuntimeError, OSError) as exc:
             raise user_error(user_message(exc), handler.__name__) from exc
-        return (result[0], messages.status_html(result[1]), *result[2:])
+        return (
+            result[0],
+            messages.status_html(result[1]),
+            *result[2:],
+            api.action_result(result[0], str(result[1])),
+        )
 
     return wrapped
 

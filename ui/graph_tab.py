@@ -46,7 +46,13 @@ def build(ctx: StudioContext) -> None:
         # The paper's unit: one graph per question and its retrieved passages.
         scope = ctx.register(
             "scope",
-            gr.Dropdown(label="Question (retrieval set)", choices=[(WHOLE_CORPUS_LABEL, "")], value=""),
+            # set_scope checks the id itself: an API session's dropdown never got the page's choices.
+            gr.Dropdown(
+                label="Question (retrieval set)",
+                choices=[(WHOLE_CORPUS_LABEL, "")],
+                value="",
+                allow_custom_value=True,
+            ),
         )
         with gr.Row():
             doc_filter = ctx.register(
