@@ -327,6 +327,7 @@ def build(ctx: StudioContext) -> None:
                     "generation "
                     "backtracks there.")
         demo_state = gr.State(value=None)
+        remembered = gr.BrowserState(0, storage_key=DEMO_STORAGE_KEY)
         status = ctx.register("aback_status", gr.HTML(""))
         with gr.Row():
             with gr.Column(scale=3):
@@ -431,7 +432,6 @@ def build(ctx: StudioContext) -> None:
                                   api_name="aback_load_demo")
     # The demo records last over a reload: this browser remembers that it loaded them (they are
     # generated again, the same, from the seed).
-    remembered = gr.BrowserState(0, storage_key=DEMO_STORAGE_KEY)
     loaded_demo.success(lambda: DEMO_RECORDS, [], [remembered], api_visibility="private",
                         show_progress="hidden", queue=False)
     page = gr.context.Context.root_block

@@ -146,6 +146,8 @@ class StudioContext:
         if getattr(component, "elem_id", None) is None:
             component.elem_id = elem_id(name)
         self.components[name] = component
+        if name == MESSAGE:  # the status line's place in the layout: the hidden JSON result goes with it
+            self._result()
         return component
 
     def repository_for(self, request: gr.Request | None) -> Any:

@@ -53,11 +53,13 @@ ANNOTATOR_STORAGE_KEY = "rps-annotator"
 
 
 def build(ctx: StudioContext) -> None:
-    store = _Store(ctx.settings.annotation_store_url)
+    store = _Store(ctx.settings.annotation_store_url, ctx.settings.review_words_per_minute)
     with gr.Tab("Review rewrites", id="review"):
         gr.Markdown("Review candidate rewrites for training the eraser4rag rewriter. " + SHORTCUTS)
         with gr.Row():
             annotator = ctx.register("review-annotator", gr.Textbox(label="Annotator", max_lines=1, scale=2))
+            # The annotator's name lasts over a reload: kept in this browser's localStorage.
+            remembered = gr.BrowserState("", storage_key=ANNOTATOR_STORAGE_KEY)
             view = ctx.register("review-view", gr.Radio(VIEWS, value="pending", label="Show", scale=3))
             overlap = ctx.register(
                 "review-overlap", gr.Checkbox(label="Overlap mode (two people review the same items)")
@@ -134,8 +136,6 @@ def build(ctx: StudioContext) -> None:
         "review_skip",
     )
     wire(annotator.submit, lambda a, v, o, s: store.show(a, v, o), [], "review_annotator")
-    # The annotator's name lasts over a reload: kept in this browser's localStorage.
-    remembered = gr.BrowserState("", storage_key=ANNOTATOR_STORAGE_KEY)
     annotator.change(
         lambda name: (name or "").strip(),
         [annotator],
@@ -146,8 +146,8 @@ def build(ctx: StudioContext) -> None:
     )
     page = gr.context.Context.root_block
     if page is not None:
-        page.load(
-            lambda name: name if isinstance(name, str) else "",
+        page.load(  # a name typed before the load ended is kept when none was remembered
+            lambda name: name if isinstance(name, str) and name else gr.skip(),
             [remembered],
             [annotator],
             api_visibility="private",
@@ -219,8 +219,9 @@ def _empty(message: str) -> tuple[Any, ...]:
 class _Store:
     """The store opened on first use (the tab builds without touching the database)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, words_per_minute: int = 400) -> None:
         self.url = url
+        self.words_per_minute = words_per_minute
         self._store: Any = None
 
     @property
@@ -247,9 +248,9 @@ class _Store:
             raise ValueError("no item is shown: press Start first")
         seconds = time.monotonic() - shown["at"]
         self.store.review(shown["candidate"], annotator, decision, text, seconds)
-        return self.show(
-            annotator, view, overlap, note=f"Saved: {decision} (candidate {shown['candidate']})."
-        )
+        note = f"Saved: {decision} (candidate {shown['candidate']})."
+        warning = too_fast(seconds, int(shown.get("words", 0)), self.words_per_minute)
+        return self.show(annotator, view, overlap, note=f"{note} {warning}".strip())
 
     def undo(self, annotator: str, view: str, overlap: bool) -> tuple:
         candidate = self.store.undo_last(annotator)
@@ -274,11 +275,12 @@ class _Store:
             f"{html.escape(note)} {item.remaining} item(s) left in *{view}*. "
             f"Task {item.task.id}, candidate {c.id}."
         )
-        shown = {"candidate": c.id, "at": time.monotonic()}
+        words = len(item.task.text.split()) + len(c.text.split())
+        shown = {"candidate": c.id, "at": time.monotonic(), "words": words}
         return (
             status,
-            diff_html(item.task.text, c.text, item.task.private_spans),
-            scores_markdown(item),
+            diff_html(item.task.text, c.text, item.task.private_spans) + private_list_html(item.task),
+            scores_markdown(item, annotator),
             c.text,
             progress,
             shown,
@@ -316,14 +318,51 @@ def _md(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~" else ch for ch in escaped)
 
 
-def scores_markdown(item: Any) -> str:
+def too_fast(seconds: float, words: int, words_per_minute: int) -> str:
+    """A warning when `seconds` is shorter than reading `words` at `words_per_minute` ("" otherwise)."""
+    if words_per_minute <= 0 or words <= 0:
+        return ""
+    needed = words * 60.0 / words_per_minute
+    if seconds >= needed:
+        return ""
+    return (
+        f"Warning: decided in {seconds:.1f} s, but reading its {words} words at {words_per_minute} "
+        f"words/min takes {needed:.0f} s. Read the original and the candidate before deciding "
+        "(setting review_words_per_minute)."
+    )
+
+
+def private_list_html(task: Any) -> str:
+    """The task's private triples, named, under the diff (their sentences are highlighted above)."""
+    if not task.private:
+        return '<p class="rps-note">No private triple in this passage.</p>'
+    spans = {(o[0], o[1], o[2]): (o[3], o[4]) for o in task.occurrences}
+    items = "".join(
+        f"<li>{html.escape(head)} —{html.escape(relation)}→ {html.escape(tail)}"
+        + (f": “{html.escape(task.text[slice(*spans[key])].strip())}”" if key in spans else "")
+        + "</li>"
+        for key in task.private
+        for head, relation, tail in [key]
+    )
+    return (
+        '<div id="rps-review-private" class="rps-note"><b>Private triples</b> (their sentences are '
+        f'<span class="rps-private">highlighted</span> in the original): <ul>{items}</ul></div>'
+    )
+
+
+def scores_markdown(item: Any, annotator: str = "") -> str:
     c = item.candidate
 
     def fmt(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.2f}"
 
     verdict = "passed" if c.passed_filter else "**filtered out**"
-    reviews = ", ".join(f"{_md(name)}: {decision}" for name, decision in item.reviews) or "none yet"
+    # Blind review: others' decisions stay hidden until this annotator's own is recorded.
+    decided = any(name == annotator for name, _ in item.reviews)
+    if decided or not item.reviews:
+        reviews = ", ".join(f"{_md(name)}: {decision}" for name, decision in item.reviews) or "none yet"
+    else:
+        reviews = f"{len(item.reviews)} other(s), hidden until you decide"
     leaked = len(c.leaked)
     return (
         f"r_pri {fmt(c.r_pri)} · r_pub {fmt(c.r_pub)} · leak check {leaked} of {len(item.task.private)} "
@@ -446,8 +485,11 @@ class _Trainer:
         import pandas as pd
 
         runs = self.store.store.runs(limit=1)
-        if not runs:
-            return "No training run yet.", pd.DataFrame({"step": [], "value": [], "metric": []})
+        if not runs:  # an empty plot draws "NaN" axes: hide it until there is a point
+            return (
+                "No training run yet: accept or edit candidates above, then press Start training.",
+                gr.LinePlot(value=_no_points(), visible=False),
+            )
         run = runs[0]
         metric = "loss" if run.kind == "sft" else "reward"
         rows = [
@@ -459,4 +501,18 @@ class _Trainer:
             f"Run {run.id} ({run.kind}): **{run.status}**, {len(run.curve)} point(s). "
             f"{html.escape(run.message)} {html.escape(run.artefact_dir)}"
         )
-        return status, pd.DataFrame(rows or {"step": [], "value": [], "metric": []})
+        if not rows:
+            status += " The curve appears with the first logged point."
+        return status, gr.LinePlot(value=pd.DataFrame(rows) if rows else _no_points(), visible=bool(rows))
+
+
+def _no_points() -> Any:
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "step": pd.Series([], dtype=float),
+            "value": pd.Series([], dtype=float),
+            "metric": pd.Series([], dtype=str),
+        }
+    )
