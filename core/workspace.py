@@ -46,6 +46,7 @@ from core.split import connected_random_private_keys, random_private_keys
 from core.types import (
     Corpus,
     Document,
+    Query,
     RetrievalSet,
     Triple,
     TripleKey,
@@ -91,6 +92,7 @@ STATUS_EXPLANATIONS = {
     "public set (filter a)",
 }
 UNDO_DEPTH = 20  # mark changes that can be undone
+EXTRACT_BATCHES = 20  # an extraction keeps its work batch by batch (a Cancel loses one batch at most)
 
 
 def status_label(status: str) -> str:
@@ -391,15 +393,29 @@ class Workspace:
     # -- extraction --------------------------------------------------------------------------
 
     def extract(self, extractor: Any, progress: Progress | None = None) -> int:
-        """Extract triples from documents and queries not extracted yet; returns #new triples."""
+        """Extract triples from documents and queries not extracted yet; returns #new triples.
+
+        Sources are extracted in up to EXTRACT_BATCHES batches, each kept as soon as it is done: an
+        exception (a Cancel raised from `progress`) loses only the batch in progress. `progress`
+        counts sources, (done, total), whatever unit the extractor counts in."""
         pending = self.pending_sources()
         if not pending.documents and not pending.queries:
             return 0
-        new_triples = extract_corpus(pending, extractor, progress=progress)
-        self.triples = self.triples + list(new_triples)
-        self.extracted_ids |= pending.document_ids() | pending.query_ids()
-        self._triples_changed()
-        return len(new_triples)
+        batches = source_batches(pending, EXTRACT_BATCHES)
+        total = sum(len(b.documents) + len(b.queries) for b in batches)
+        added = done = 0
+        for batch in batches:
+            size = len(batch.documents) + len(batch.queries)
+            scaled = None if progress is None else _scaled_progress(progress, done, size, total)
+            new_triples = extract_corpus(batch, extractor, progress=scaled)
+            self.triples = self.triples + list(new_triples)
+            self.extracted_ids |= batch.document_ids() | batch.query_ids()
+            self._triples_changed()
+            added += len(new_triples)
+            done += size
+            if progress is not None:
+                progress(done, total)
+        return added
 
     # -- scope -------------------------------------------------------------------------------
 
@@ -838,6 +854,31 @@ class Workspace:
             if limit is not None and len(rows) >= limit:
                 break
         return rows
+
+
+def source_batches(corpus: Corpus, count: int) -> list[Corpus]:
+    """The documents, then the queries, of `corpus` in at most `count` batches of similar size."""
+    sources: list[Any] = [*corpus.documents, *corpus.queries]
+    size = max(1, -(-len(sources) // max(1, count)))
+    batches = []
+    for start in range(0, len(sources), size):
+        part = sources[start : start + size]
+        batches.append(
+            Corpus(
+                documents=[s for s in part if isinstance(s, Document)],
+                queries=[s for s in part if isinstance(s, Query)],
+            )
+        )
+    return batches
+
+
+def _scaled_progress(progress: Progress, base: int, size: int, total: int) -> Progress:
+    """A batch's progress (in the extractor's own unit) as sources of the whole extraction."""
+
+    def report(done: int, of: int) -> None:
+        progress(base + (size * done // of if of else 0), total)
+
+    return report
 
 
 def _keys_json(keys: Iterable[TripleKey]) -> list[list[str]]:

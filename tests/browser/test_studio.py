@@ -36,6 +36,8 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     note = tmp_path / "field_notes.txt"
     note.write_text(NOTE, encoding="utf-8")
     page.locator("#rps-upload input[type=file]").set_input_files(str(note))
+    wait_message(page, r"add the upload to them, or replace them")  # the workspace holds the sample
+    page.locator("#rps-upload_merge").click()
     wait_message(page, r"Loaded 1 of 1 file")
     expect(page.locator("#rps-documents")).to_contain_text("field_notes")
 
