@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import html
 import time
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
 from core.annotation.agreement import cohen_kappa
+from core.erasers import ERASER_NAMES
 from core.erasers.base import edits_between
 from ui import messages
 from ui.context import StudioContext
@@ -77,6 +79,24 @@ def build(ctx: StudioContext) -> None:
             skip = ctx.register("review-skip", gr.Button("Skip (s)"))
         progress = ctx.register("review-progress", gr.Markdown(""))
         shown = gr.State(value=None)  # {"candidate": id, "at": monotonic seconds}
+        with gr.Accordion("Add items from this workspace · export training data", open=False):
+            gr.Markdown(
+                "Make review items from the private marks of the question in view (Knowledge graph tab): "
+                "one task per passage holding a private triple, with a candidate rewrite from the chosen "
+                "eraser (or the chat model), scored like the CLI's `annotate candidates`."
+            )
+            with gr.Row():
+                source = ctx.register(
+                    "review-source",
+                    gr.Dropdown(
+                        [("chat model", "model"), *[(name, name) for name in ERASER_NAMES]],
+                        value="graph-guided",
+                        label="Candidates from",
+                    ),
+                )
+                generate = ctx.register("review-generate", gr.Button("Make items and candidates"))
+                export_sft = ctx.register("review-export-sft", gr.Button("Export SFT data (accepted items)"))
+            export_file = ctx.register("review-export-file", gr.File(label="SFT JSONL", interactive=False))
         with gr.Accordion("Train the rewriter on accepted items", open=False):
             gr.Markdown(
                 "SFT (TRL SFTTrainer + LoRA) on every accepted item, then RL from that adapter. "
@@ -162,6 +182,21 @@ def build(ctx: StudioContext) -> None:
         "review_overlap",
     )
 
+    def on_generate(ws: Any, name: str) -> tuple[Any, ...]:
+        note = store.add_from_workspace(ws, name or "graph-guided", ctx.settings)
+        return (note, *store.show_blank())
+
+    def on_export() -> tuple[Any, ...]:
+        path, count = store.export_sft()
+        if not count:
+            raise ValueError("no accepted item yet: accept or edit candidates above, then export")
+        return f"Exported {count} accepted example(s) as SFT JSONL (prompt/completion).", path
+
+    generate.click(
+        _errors(on_generate), [ctx.workspace_state, source], [status, progress], api_name="review_generate"
+    )
+    export_sft.click(_errors(on_export), [], [status, export_file], api_name="review_export_sft")
+
     trainer = _Trainer(ctx.settings, store)
     train_outputs = [train_status, train_curve]
     train_start.click(
@@ -233,6 +268,43 @@ class _Store:
             self._store.fail_interrupted_runs()  # runs of a studio that was killed: failed, with the reason
         return self._store
 
+    def add_from_workspace(self, ws: Any, source_name: str, settings: Any) -> str:
+        """Tasks from the workspace's marks and a candidate per task; a note saying what landed."""
+        from dataclasses import replace
+
+        from core.annotation.run import make_source, run_candidates, tasks_from_workspace
+        from core.extract import get_extractor
+
+        tasks = tasks_from_workspace(ws, f"studio:{ws.name or 'session'}")
+        if not tasks:
+            raise ValueError(
+                "nothing is private in this workspace: mark triples private in the Knowledge graph tab first"
+            )
+        ids = self.store.add_tasks(tasks)
+        stored = [replace(task, id=task_id) for task, task_id in zip(tasks, ids, strict=True)]
+        evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
+        report = run_candidates(self.store, stored, make_source(source_name, settings), evaluator, settings)
+        failed = f"; {len(report.failed)} failed ({_md(report.failed[0])})" if report.failed else ""
+        return (
+            f"{len(tasks)} task(s) from this workspace; {report.stored} candidate(s) from {source_name} "
+            f"stored, {report.passed} passed the automatic filter{failed}. "
+            "Type your name and press Start to review."
+        )
+
+    def show_blank(self) -> tuple:
+        return (self._progress(),)
+
+    def export_sft(self) -> tuple[str | None, int]:
+        import tempfile
+
+        from core.annotation.export import write_jsonl
+
+        examples = [(e.task, e.target) for e in self.store.accepted_examples()]
+        if not examples:
+            return None, 0
+        target = Path(tempfile.mkdtemp(prefix="rps-sft-")) / "sft.jsonl"
+        return str(target), write_jsonl(target, examples)
+
     def show(
         self, annotator: str, view: str, overlap: bool, after: int | None = None, note: str = ""
     ) -> tuple:
@@ -263,7 +335,8 @@ class _Store:
         progress = self._progress()
         if item is None:
             return (
-                f"{html.escape(note)} Nothing left in *{view}* for {html.escape(annotator)}.",
+                f"{html.escape(note)} Nothing left in *{view}* for {html.escape(annotator)}. "
+                + empty_hint(view, self.store.counts()),
                 "",
                 "",
                 "",
@@ -316,6 +389,18 @@ def _md(text: str) -> str:
     """User text inside Markdown: HTML-escaped and Markdown punctuation neutralised."""
     escaped = html.escape(text)
     return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~" else ch for ch in escaped)
+
+
+def empty_hint(view: str, counts: dict[str, int]) -> str:
+    """What to do when a view is empty."""
+    if not counts.get("candidates"):
+        return (
+            "The store has no candidate yet: mark triples private in the Knowledge graph tab, then use "
+            "*Add items from this workspace* below (or `python -m core.cli annotate tasks`)."
+        )
+    if view == "pending":
+        return "Everything here is reviewed: look at *disagreed* or *all*, or add items from this workspace."
+    return "Choose another view, or add items from this workspace."
 
 
 def too_fast(seconds: float, words: int, words_per_minute: int) -> str:

@@ -16,7 +16,7 @@ from tests.browser.test_xss import assert_nothing_ran
 
 pytestmark = pytest.mark.browser
 
-SLOW = 30_000  # views re-render after an action; on a loaded machine that can take seconds
+SLOW = 90_000  # views re-render after an action; on a loaded machine that can take tens of seconds
 
 SCRIPT = "<script>window.__xss=1</script>"
 IMG = '<img src=x onerror="window.__xss=2">'
@@ -28,7 +28,7 @@ TEXT = (
 
 
 def wait_message(page, pattern: str) -> None:
-    expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=90_000)
+    expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=2 * SLOW)
 
 
 def choose(page, elem: str, option: str) -> None:
@@ -37,6 +37,7 @@ def choose(page, elem: str, option: str) -> None:
 
 
 def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
+    page.set_default_timeout(SLOW)
     page.goto(studio_url)
     wait_message(page, r"\d+ triple\(s\)")
     page.locator("#rps-paste_title input, #rps-paste_title textarea").first.fill(TITLE)
