@@ -107,7 +107,10 @@ def build(ctx: StudioContext) -> None:
                 label="Metrics per method (whole set; D_special as in the paper's Table 1)",
             ),
         )
-        scatter = ctx.register("rewrite_scatter", gr.Plot(label="r_pub against r_pri (one point per method)"))
+        # the title is drawn above the axes by the figure: gradio's label would cover the top-left points
+        scatter = ctx.register(
+            "rewrite_scatter", gr.Plot(label="r_pub against r_pri (one point per method)", show_label=False)
+        )
         with gr.Row():
             method = ctx.register("rewrite_method", gr.Dropdown(label="Method", choices=[], value=None))
             document = ctx.register("rewrite_document", gr.Dropdown(label="Document", choices=[], value=None))
@@ -383,6 +386,7 @@ def render_scatter(ws: Workspace) -> Any:
         ylabel="r_pub (higher keeps more)",
     )
     axes.grid(alpha=0.3)
+    axes.set_title("r_pub against r_pri, one point per method (best: top left)", fontsize=10)
     if not points:
         axes.text(0.5, 0.5, "no metrics yet", ha="center", va="center", color="#666")
     return figure
