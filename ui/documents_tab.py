@@ -152,7 +152,7 @@ def build(ctx: StudioContext) -> None:
     ) -> tuple[Any, ...]:
         session = request.session_hash if request is not None else ""
         flag = CANCELLATIONS.start(session)
-        estimate = Estimate(unit="part")
+        estimate = Estimate(unit="source")  # Workspace.extract counts sources, whatever the backend counts
         pending = ws.pending_sources()
         progress((0, len(pending.documents) + len(pending.queries) or 1), desc=f"{name}: starting")
 
