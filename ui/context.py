@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import itertools
 import logging
 import threading
 from collections import OrderedDict
@@ -54,6 +53,7 @@ ELEM_PREFIX = "rps-"
 MESSAGE = "message"  # the registered status line every action writes to
 # Every view render runs in this one queue, so renders start in the order the page sent them.
 VIEWS_CONCURRENCY_ID = "rps-views"
+STAMP = "view_stamp"  # the registered hidden number that orders view renders (`ViewClock`)
 
 Render = Callable[[Workspace], Any]
 
@@ -66,56 +66,73 @@ def elem_id(name: str) -> str:
 class ViewClock:
     """Drops view updates that belong to an older state.
 
-    Each render takes a ticket when it starts and names the components it writes; when it ends, a
-    component that a later-started render also writes gets `gr.skip()` instead of this (older) value.
-    Renders share one queue (`VIEWS_CONCURRENCY_ID`), so "started later" means "asked for later",
-    with the page's later filter values and the workspace after every earlier action."""
+    The page stamps every view render when it sends it (`STAMP_JS`: a counter in the page, so the
+    stamp orders renders by the moment their inputs were read). A render's value for a component is
+    replaced by `gr.skip()` when a render stamped later for that component has already started:
+    whatever order the server runs and finishes them in, the newest inputs win. A render without a
+    stamp (an API call, which chains no view render) is never dropped."""
 
     MAX_SESSIONS = 5000
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._tickets = itertools.count(1)
-        self._latest: OrderedDict[str, dict[int, int]] = OrderedDict()
+        self._latest: OrderedDict[str, dict[int, float]] = OrderedDict()
 
-    def start(self, session: str, components: Sequence[Component]) -> int:
+    def start(self, session: str, components: Sequence[Component], stamp: float) -> None:
         with self._lock:
-            ticket = next(self._tickets)
             latest = self._latest.setdefault(session, {})
             self._latest.move_to_end(session)
             for component in components:
-                latest[component._id] = ticket
+                latest[component._id] = max(latest.get(component._id, 0.0), stamp)
             while len(self._latest) > self.MAX_SESSIONS:
                 self._latest.popitem(last=False)
-            return ticket
 
     def newest(
-        self, session: str, ticket: int, components: Sequence[Component], values: Sequence[Any]
+        self, session: str, stamp: float, components: Sequence[Component], values: Sequence[Any]
     ) -> list:
-        """`values` with a `gr.skip()` for each component a later-started render writes."""
+        """`values` with a `gr.skip()` for each component a later-stamped render writes."""
         with self._lock:
             latest = self._latest.get(session, {})
             return [
-                value if latest.get(component._id, 0) <= ticket else gr.skip()
+                value if latest.get(component._id, 0.0) <= stamp else gr.skip()
                 for component, value in zip(components, values, strict=True)
             ]
 
 
+def stamp_js(inputs: int) -> str:
+    """Frontend code run as a view render is sent: its first input (the stamp) becomes the page's
+    next render number; the other inputs pass unchanged."""
+    return (
+        "(...args) => { window.__rpsViewStamp = (window.__rpsViewStamp || 0) + 1; "
+        f"const values = args.slice(0, {inputs}); values[0] = window.__rpsViewStamp; return values; }}"
+    )
+
+
 def fresh_only(
-    clock: ViewClock, render: Callable[..., Any], outputs: Sequence[Component]
+    clock: ViewClock, render: Callable[..., Any], outputs: Sequence[Component], selected: bool = False
 ) -> Callable[..., Any]:
-    """`render` whose values are dropped (skipped) per component once a newer render started."""
+    """`render` (after a leading stamp input) whose values are dropped per component once a
+    later-stamped render of it has started; with `selected`, render gets the select event's data last."""
     outputs = list(outputs)
 
-    def run(request: gr.Request, *values: Any) -> Any:
+    def run(request: gr.Request, stamp: Any, *values: Any) -> Any:
+        return _stamped(request, stamp, values)
+
+    def run_selected(request: gr.Request, evt: gr.SelectData, stamp: Any, *values: Any) -> Any:
+        return _stamped(request, stamp, (*values, evt))
+
+    def _stamped(request: gr.Request, stamp: Any, values: tuple) -> Any:
         session = getattr(request, "session_hash", None) or ""
-        ticket = clock.start(session, outputs)
+        stamped = isinstance(stamp, int | float) and stamp > 0
+        if stamped:
+            clock.start(session, outputs, float(stamp))
         rendered = render(*values)
         results = [rendered] if len(outputs) == 1 else list(rendered)
-        kept = clock.newest(session, ticket, outputs, results)
-        return kept[0] if len(outputs) == 1 else kept
+        if stamped:
+            results = clock.newest(session, float(stamp), outputs, results)
+        return results[0] if len(outputs) == 1 else results
 
-    return run
+    return run_selected if selected else run
 
 
 @dataclass
@@ -146,8 +163,9 @@ class StudioContext:
         if getattr(component, "elem_id", None) is None:
             component.elem_id = elem_id(name)
         self.components[name] = component
-        if name == MESSAGE:  # the status line's place in the layout: the hidden JSON result goes with it
+        if name == MESSAGE:  # the status line's place in the layout: the hidden parts go with it
             self._result()
+            self._stamp()
         return component
 
     def repository_for(self, request: gr.Request | None) -> Any:
@@ -269,13 +287,21 @@ class StudioContext:
     def view_inputs(self) -> list[Component]:
         return [comp for view in self._views for comp in view.inputs]
 
+    def _stamp(self) -> Component:
+        """The hidden number every view render carries as its first input (see `ViewClock`)."""
+        if STAMP not in self.components:
+            self.register(STAMP, gr.Number(value=0, visible=False))
+        return self.components[STAMP]
+
     def refresh(self, event: Any) -> Any:
         """Chain a re-render of all views after `event` (an event listener's dependency)."""
         outputs = self.view_outputs()
+        inputs = [self._stamp(), self.workspace_state, *self.view_inputs()]
         return event.then(
             fresh_only(self.clock, self.render_all, outputs),
-            inputs=[self.workspace_state, *self.view_inputs()],
+            inputs=inputs,
             outputs=outputs,
+            js=stamp_js(len(inputs)),
             api_visibility="private",
             show_progress="hidden",
             concurrency_id=VIEWS_CONCURRENCY_ID,
@@ -288,13 +314,16 @@ class StudioContext:
         render: Callable[..., Any],
         inputs: Sequence[Component],
         outputs: Sequence[Component],
+        selected: bool = False,
     ) -> Any:
         """Re-render some views on `trigger` (a filter change, a row click that only changes a view);
         an update older than another render of the same component is dropped (`ViewClock`)."""
+        stamped_inputs = [self._stamp(), *inputs]
         return trigger(
-            fresh_only(self.clock, render, outputs),
-            inputs=list(inputs),
+            fresh_only(self.clock, render, outputs, selected),
+            inputs=stamped_inputs,
             outputs=list(outputs),
+            js=stamp_js(len(stamped_inputs)),
             api_visibility="private",
             show_progress="hidden",
             concurrency_id=VIEWS_CONCURRENCY_ID,

@@ -51,7 +51,7 @@ def build(ctx: StudioContext) -> None:
         row = evt.row_value or []
         return render_risk_graph(ws, focus_key=key_of_row(ws, str(row[0]) if row else ""))
 
-    ctx.view_event(table.select, on_select, [ctx.workspace_state], [graph])
+    ctx.view_event(table.select, on_select, [ctx.workspace_state], [graph], selected=True)
 
 
 def key_of_row(ws: Workspace, shown: str) -> TripleKey | None:
