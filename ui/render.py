@@ -268,6 +268,7 @@ html, body { margin: 0; height: 100%; font: 14px/1.4 system-ui, sans-serif; colo
 #panel mark { background: #ffe08a; padding: 0 1px; }
 #panel .hint, #empty { color: #666; }
 #empty { padding: 24px; }
+#drawing { position: absolute; top: 16px; left: 16px; color: #666; }
 #legend { font-size: 12px; margin-top: 12px; color: #444; }
 #legend span { display: inline-block; width: 22px; height: 0; margin: 0 4px 3px 8px; vertical-align: middle; }
 """
@@ -342,6 +343,11 @@ _PAGE_SCRIPT = """
   // Seeded layout, physics run to a settled state then frozen: the same graph is drawn the
   // same way on every render, and nothing moves after a click.
   const container = document.getElementById('graph');
+  // vis draws nothing until the layout has settled (seconds on a busy machine): say so meanwhile.
+  const drawing = el('div', 'Laying out ' + data.nodes.length + ' entities and ' + data.edges.length
+    + ' triples…', null);
+  drawing.id = 'drawing';
+  document.body.appendChild(drawing);
   const network = new vis.Network(container, {nodes: nodes, edges: edges}, {
     layout: {randomSeed: data.seed, improvedLayout: data.nodes.length <= 120},
     nodes: {shape: 'dot', color: {background: '#9ecae1', border: '#3182bd'},
@@ -369,6 +375,7 @@ _PAGE_SCRIPT = """
     keepLabelsLegible();
   }
   network.once('stabilizationIterationsDone', () => {
+    drawing.remove();
     network.setOptions({physics: false});
     fitToFrame();
     document.body.dataset.ready = '1';
