@@ -36,6 +36,14 @@ EVERY_ROW_HOLDS = """([term]) => {
 }"""
 
 
+READ_AND_CLICK = """([row]) => {
+  const cells = [1, 2, 3].map(c => document.querySelector(`#rps-triples [data-testid="cell-${row}-${c}"]`));
+  const shown = cells.map(c => c.innerText.trim());
+  cells[0].click();
+  return shown;
+}"""
+
+
 def wait_filtered(page, term: str, timeout: int = SLOW) -> None:
     """Until every row of the table holds `term` (the filtered table is on the screen)."""
     page.wait_for_function(EVERY_ROW_HOLDS, arg=[term], timeout=timeout)
@@ -53,8 +61,8 @@ def test_row_clicks_mark_the_shown_triple_while_the_cores_are_busy(page, studio_
             row = len(clicked) % 2  # the first or second row of the filtered table
             if cell(page, row, 1).count() == 0:
                 row = 0
-            shown = tuple(cell(page, row, column).inner_text().strip() for column in (1, 2, 3))
-            cell(page, row, 1).click()
+            # the row as one snapshot, clicked at once: reading cell by cell could mix two renders
+            shown = tuple(page.evaluate(READ_AND_CLICK, [row]))
             if round_number % 3 == 0:  # a filter change right behind the click races the click's re-render
                 search(page, SEARCHES[(round_number + 1) % len(SEARCHES)])
             head, relation, tail = shown
