@@ -39,7 +39,9 @@ EVERY_ROW_HOLDS = """([term]) => {
 READ_AND_CLICK = """([row]) => {
   const cells = [1, 2, 3].map(c => document.querySelector(`#rps-triples [data-testid="cell-${row}-${c}"]`));
   const shown = cells.map(c => c.innerText.trim());
-  cells[0].click();
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+    cells[0].dispatchEvent(new MouseEvent(type, {bubbles: true, cancelable: true, view: window}));
+  }
   return shown;
 }"""
 
