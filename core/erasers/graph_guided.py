@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from core.erasers.base import (
@@ -32,7 +32,6 @@ from core.erasers.base import (
     EraseRequest,
     Progress,
     Rewrite,
-    edits_between,
     format_reason,
     rewrite_each,
 )
@@ -300,24 +299,6 @@ def _trim(text: str, span: Span) -> Span:
     while end > start and text[end - 1].isspace():
         end -= 1
     return start, end
-
-
-def rediff(original: str, text: str, previous: tuple) -> tuple:
-    """Edits of `text` against `original`; an edit inside an earlier edit keeps its reason and keys."""
-    edits = []
-    for edit in edits_between(original, text):
-        source = next(
-            (
-                e
-                for e in previous
-                if e.original_span[0] <= edit.original_span[1] and edit.original_span[0] <= e.original_span[1]
-            ),
-            None,
-        )
-        if source is not None:
-            edit = replace(edit, reason=source.reason, keys=source.keys)
-        edits.append(edit)
-    return tuple(edits)
 
 
 def sayable_public(request: EraseRequest, doc_id: str) -> list[Triple]:

@@ -94,7 +94,7 @@ def repair_removals(
         replacements.append((span, new, reason, keys))
     new_text, coarse = apply_replacements(text, replacements)
     new_text = capitalise_new_sentence_starts(text, new_text)
-    return new_text, fine_edits(text, new_text, coarse)
+    return new_text, rediff(text, new_text, coarse)
 
 
 def capitalise_new_sentence_starts(original: str, text: str) -> str:
@@ -601,15 +601,16 @@ def fix_articles(text: str) -> str:
     return text
 
 
-def fine_edits(original: str, text: str, coarse: tuple[Edit, ...]) -> tuple[Edit, ...]:
-    """Character-level edits of `text` against `original`, each with the reason of the sentence it is in."""
+def rediff(original: str, text: str, previous: tuple[Edit, ...]) -> tuple[Edit, ...]:
+    """Character-level edits of `text` against `original`; an edit inside an earlier (coarser) edit keeps
+    its reason and keys."""
     edits = []
     for edit in edits_between(original, text):
         source = next(
             (
-                c
-                for c in coarse
-                if c.original_span[0] <= edit.original_span[1] and edit.original_span[0] <= c.original_span[1]
+                e
+                for e in previous
+                if e.original_span[0] <= edit.original_span[1] and edit.original_span[0] <= e.original_span[1]
             ),
             None,
         )

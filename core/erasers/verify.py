@@ -24,8 +24,8 @@ from dataclasses import replace
 import networkx as nx
 
 from core.erasers.base import EraseRequest, Rewrite
-from core.erasers.graph_guided import ParseCache, rediff, units_for
-from core.erasers.repair import repair_removals
+from core.erasers.graph_guided import ParseCache, units_for
+from core.erasers.repair import rediff, repair_removals
 from core.extract.base import Extractor
 from core.filters import PrivacyDefinition
 from core.graph import components_of, ends_of, format_key
