@@ -22,11 +22,12 @@ def test_tasks_candidates_review_export_import_and_a_recorded_sft_run(tmp_path: 
     with AnnotationStore(db) as store:
         texts = {c.text for t in store.tasks() for c in store.candidates(t.id) if c.passed_filter}
     assert texts and {json.loads(line)["completion"].strip() for line in passed.read_text().splitlines()} == {
-        t.strip() for t in texts
+        t.strip() for t in texts if t.strip()  # an empty rewrite (every fact private) is no SFT target
     }
     with AnnotationStore(db) as store:
         first = store.next_item("ann")
-        store.review(first.candidate.id, "ann", "edit", first.candidate.text + " (checked)")
+        # an edit that reads as written (a fragment such as "(checked)" would be dropped from SFT data)
+        store.review(first.candidate.id, "ann", "edit", first.candidate.text + " It was checked by hand.")
         second = store.next_item("ann")
         store.review(second.candidate.id, "ann", "accept")
         store.review(second.candidate.id, "bob", "accept")
@@ -35,7 +36,7 @@ def test_tasks_candidates_review_export_import_and_a_recorded_sft_run(tmp_path: 
     out = tmp_path / "sft.jsonl"
     assert main(["--db", db, "annotate", "export", "--out", str(out), "--dataset", str(tmp_path / "ds")]) == 0
     lines = out.read_text().splitlines()
-    assert len(lines) == 2 and json.loads(lines[0])["completion"].endswith("(checked)")
+    assert len(lines) == 2 and json.loads(lines[0])["completion"].endswith("checked by hand.")
     other = str(tmp_path / "other.sqlite3")
     assert main(["--db", other, "annotate", "import", str(tmp_path / "ds")]) == 0
     assert main(["--db", other, "annotate", "import", str(out)]) == 0
