@@ -1,7 +1,8 @@
 """Issue 15's figures: does the erased text read, and is what was private gone? Graded apart from the eraser.
 
     .venv/bin/python benchmarks/bench_erase_readability.py PATH/popqa_dev.jsonl
-        [--erasers graph-guided+verify,mask] [--records 50] [--held-back-from 41] [--sample 50]
+        [--erasers graph-guided+verify,mask] [--records 50] [--held-back-from 41]
+        [--sample 50 [--sample-seed 0]]
 
 Each eraser runs through the `erase` CLI (the one pipeline the studio and batch share) on
 the first `--records` retrieval sets (25 % connected private split, seed 0). From what it
@@ -18,7 +19,7 @@ used while the rules were written):
   public kept, r_pri, r_pub, r_connect), when the grading there reports them;
 - seconds per question (wall time of the CLI run over the number of sets).
 
-`--sample N` writes N changed passages drawn at random (seed 0) to
+`--sample N` writes N changed passages drawn at random (`--sample-seed`, 0 by default) to
 benchmarks/results/readability_sample.md, before and after, for a person to read.
 Writes benchmarks/results/readability.json.
 """
@@ -113,12 +114,12 @@ def grading(metrics: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
-def write_sample(rows: list[dict[str, Any]], count: int, parse: Any, path: Path) -> None:
+def write_sample(rows: list[dict[str, Any]], count: int, parse: Any, path: Path, seed: int = 0) -> None:
     changed = [
         (row["question"], ctx) for row in rows for ctx in row["ctxs"] if ctx["text"] != ctx["original_text"]
     ]
-    drawn = random.Random(0).sample(changed, min(count, len(changed)))
-    lines = ["# Changed passages drawn at random (seed 0), before and after\n"]
+    drawn = random.Random(seed).sample(changed, min(count, len(changed)))
+    lines = [f"# Changed passages drawn at random (seed {seed}), before and after\n"]
     for number, (question, ctx) in enumerate(drawn, start=1):
         flags = [b.kind for b in broken_in_rewrite(ctx["original_text"], ctx["text"], parse)]
         lines += [
@@ -147,6 +148,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=50)
     parser.add_argument("--held-back-from", type=int, default=41, help="first held-back set (1-based)")
     parser.add_argument("--sample", type=int, default=0)
+    parser.add_argument("--sample-seed", type=int, default=0)
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     workdir = RESULTS / "readability"
@@ -164,7 +166,7 @@ def main() -> None:
         }
         print(name, json.dumps(report[name], indent=1))
         if args.sample and name == args.erasers.split(",")[0]:
-            write_sample(rows, args.sample, parse, RESULTS / "readability_sample.md")
+            write_sample(rows, args.sample, parse, RESULTS / "readability_sample.md", args.sample_seed)
     (RESULTS / "readability.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 

@@ -36,6 +36,11 @@ BROKEN = [
     ),
     ("McKay graduated from McGill University and was a mathematician.", "McKay graduated and was.", "copula"),
     (
+        "She is the author of Both Right and Left Handed: Arab Women Talk About Their Lives (1988).",
+        "She is and Left Handed: Arab Women Talk About Their Lives (1988).",
+        "copula",
+    ),
+    (
         "He spent four years apprenticing with Arnold Dolmetsch in England.",
         "He spent four years apprenticing with.",
         "preposition",
@@ -47,6 +52,32 @@ BROKEN = [
     ),
     ("He was a London-born actor.", "He was a -born actor.", "dangling hyphen"),
     ("He won the award, and the medal.", "He won the award, , and the medal.", "doubled punctuation"),
+    (
+        "Renji Ishibashi (石橋 蓮司, born August 9, 1941) is a Japanese actor.",
+        ", born is a Japanese actor.",
+        "sentence starts with punctuation",
+    ),
+    (
+        "Renji Ishibashi (born August 9, 1941) is a Japanese actor.",
+        "Renji Ishibashi born is an actor.",
+        "born",
+    ),
+    (
+        "Although American by birth, Wall spent many years living and working in London.",
+        "Although, Wall spent many years living.",
+        "subordinator without clause",
+    ),
+    (
+        "Her uncle, Gerry (Gerryboy) Espina Jr. is the present Governor of Biliran.",
+        "Her uncle, is the present Governor.",
+        "comma between subject and verb",
+    ),
+    (
+        "He was assistant editor of the New Haven Register, 1854–56; proprietor of the New York Journal of "
+        "Commerce, 1856-62. He was founder and publisher of Forest and Stream.",
+        "He was assistant editor He was founder and publisher of Forest and Stream.",
+        "sentences run together",
+    ),
 ]
 
 
@@ -76,6 +107,8 @@ FLUENT = [
         "Larry Mendte is an anchor ; James A. Smith, actor.",
     ),
     ("He became an American citizen in 2002.", "He became a citizen."),
+    ("Barnes was born in Kingston and raised in Jamaica.", "Barnes was born and raised in Jamaica."),
+    ("The building, now a museum, is open to the public.", "The building, now a museum, is open."),
 ]
 
 

@@ -3,7 +3,7 @@
 from core.erasers import EraseRequest, get_eraser
 from core.erasers.evaluation import evaluate_rewrites, leaked_keys, summarize
 from core.erasers.graph_guided import GraphGuidedEraser
-from core.erasers.verify import minimum_cut_keys, verify_and_repair
+from core.erasers.verify import minimum_cut_keys, private_tails_named, verify_and_repair
 from core.extract import get_extractor
 from core.filters import PrivacyDefinition
 from core.settings import Settings
@@ -99,3 +99,35 @@ def test_leak_check_is_relation_agnostic_and_knows_surnames():
     text = "Voss moved to Harrow Vale in 2010. Tomas Reyl plays chess."
     assert leaked_keys(text, private) == (("mara voss", "live_in", "harrow vale"),)
     assert leaked_keys("Harrow Vale is a town.", private) == ()
+
+
+def test_a_private_date_goes_in_every_written_order_beside_its_head():
+    """PopQA dev ("Bruce McDaniel"): the birth date is written twice in two orders, two facts for the
+    extractor, one of them private. Both writings go: a reader pairs either with the still-named head."""
+    text = (
+        "Bruce McDaniel (born September 23, 1962) is an American musician and producer. "
+        "Bruce McDaniel was born in Boston on 23 September 1962 and grew up in New York."
+    )
+    documents = (Document("b", "Bruce McDaniel", text),)
+    triples = tuple(_spacy().extract_many([("b", text)], titles={"b": "Bruce McDaniel"}))
+    keys = {t.key for t in triples}
+    private = ("bruce mcdaniel", "date_of_birth", "september 23, 1962")
+    assert private in keys and ("bruce mcdaniel", "date_of_birth", "23 september 1962") in keys
+    definition = PrivacyDefinition(
+        private=frozenset({private}), public=frozenset(keys - {private}), excluded=frozenset(), moves=(),
+        marked=frozenset({private}),
+    )  # fmt: skip
+    request = EraseRequest(documents, triples, definition)
+    eraser = GraphGuidedEraser()
+    (rewrite,) = eraser.erase(request)
+    assert "September 23, 1962" not in rewrite.text
+    (repaired,), _triples = verify_and_repair(
+        request, [rewrite], _spacy(), eraser.parse, titles={"b": "Bruce McDaniel"}
+    )
+    assert "1962" not in repaired.text and "Boston" in repaired.text and "New York" in repaired.text
+    # what verify does when an eraser left the other writing (the mask eraser matches one order only)
+    left = text.replace("September 23, 1962", "")
+    found = private_tails_named(request, {"b": left}, eraser.parse, {"b": "Bruce McDaniel"}, set())
+    ((triple, reason),) = found["b"]
+    assert triple.key == private and "its tail is still said beside its head" in reason
+    assert left[slice(*triple.span)].startswith("Bruce McDaniel was born in Boston on 23 September 1962")

@@ -85,3 +85,13 @@ def test_head_forms_take_the_alias_map_and_the_surname():
     aliases = {"henry feilden": "henry master feilden"}
     assert head_forms("henry feilden", aliases) >= {"henry feilden", "henry master feilden", "feilden"}
     assert "party" not in head_forms("conservative party", None)
+
+
+def test_a_tail_said_only_inside_longer_names_is_told_apart():
+    text = "He fled just before the American Civil War and later taught at the University of Vienna."
+    body = leaks.tokens(text)
+    assert leaks.only_inside_longer_names(text, body, "american")
+    assert leaks.only_inside_longer_names(text, body, "vienna")
+    said = "He is an American musician who lived in Vienna."
+    assert not leaks.only_inside_longer_names(said, leaks.tokens(said), "american")
+    assert not leaks.only_inside_longer_names(said, leaks.tokens(said), "vienna")

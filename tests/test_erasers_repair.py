@@ -4,7 +4,7 @@ import pytest
 
 from core.erasers.fluency import broken_in_rewrite
 from core.erasers.realise import predicate, realise_facts
-from core.erasers.repair import close_deletions, render, segments, tidy
+from core.erasers.repair import close_deletions, render, repair_removals, segments, tidy
 from core.models import get_spacy
 from core.types import Triple
 
@@ -115,6 +115,7 @@ def test_the_realiser_says_public_facts_of_one_head_in_one_sentence():
 def test_the_realiser_says_nothing_it_has_no_template_for():
     assert predicate("artist_from", "Tortona") == ""
     assert predicate("move_to", "Paris") == "moved to Paris"
+    assert predicate("begin_as", "apprentice") == ""  # a verb's relation reads only with a named tail
     assert predicate("date_of_birth", "1969") == "was born in 1969"
     assert realise_facts([Triple("X", "artist_from", "Tortona", "d", (0, 0))]) == ""
 
@@ -129,3 +130,33 @@ def test_a_copula_whose_predicate_went_is_not_completed_by_a_time_phrase(nlp):
     sentence = "In addition to acting, Wheatley was a radio announcer during the Second World War."
     _text, lost = _erase(nlp, sentence, ["a radio announcer"])
     assert lost
+
+
+def test_the_realiser_says_one_relation_once_and_a_birth_in_one_phrase():
+    merchant = [
+        Triple("Stephen James Merchant", "occupation", tail, "d", (0, 0))
+        for tail in ("director", "presenter", "writer")
+    ]
+    assert (
+        realise_facts(merchant, past=False)
+        == "Stephen James Merchant is a director, a presenter and a writer."
+    )
+    mcdermott = [
+        Triple("Dylan McDermott", "birth_name", "Mark Anthony McDermott", "d", (0, 0)),
+        Triple("Dylan McDermott", "date_of_birth", "October 26, 1961", "d", (0, 0)),
+    ]
+    assert realise_facts(mcdermott) == "Dylan McDermott was born Mark Anthony McDermott on October 26, 1961."
+
+
+def test_a_sentence_whose_last_segments_went_keeps_its_full_stop(nlp):
+    text = (
+        "He was assistant editor of the New Haven Register, 1854–56; proprietor and associate editor of the "
+        "New York Journal of Commerce, of which his father was editor, 1856-62. He was founder and publisher "
+        "of Forest and Stream."
+    )
+    doc = nlp(text)
+    start = text.index("proprietor")
+    end = text.index(" He was founder")
+    new, _edits = repair_removals(text, doc, [((start, end), "", "private", ())], (), nlp)
+    assert new.startswith("He was assistant editor of the New Haven Register, 1854–56. He was founder")
+    assert not broken_in_rewrite(text, new, nlp)

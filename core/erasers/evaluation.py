@@ -54,6 +54,7 @@ class DocEvaluation:
     # string grading (`core.erasers.leaks`), independent of any extractor
     strict_leaked: tuple[TripleKey, ...] = ()  # head (or a variant) and the full tail still named
     partial_leaked: tuple[TripleKey, ...] = ()  # not strict, but part of the tail left next to the head
+    strict_in_names: tuple[TripleKey, ...] = ()  # strict, but the tail is said only inside longer names
     private_visible: int = 0  # private keys whose head and tail the original names (string coverage)
     public_visible: int = 0  # public keys whose head and tail the original names
     public_kept_strings: int = 0  # of those, head and tail still named in the rewrite
@@ -242,12 +243,14 @@ def grade_strings(
             head_tokens, head_forms(head, aliases)
         )
 
-    strict, partial = [], []
+    strict, partial, in_names = [], [], []
     private_visible = 0
     for key in sorted(private_keys):
         private_visible += states(key, before, original_body)
         if states(key, after, rewrite_body):
             strict.append(key)
+            if leaks.only_inside_longer_names(rewrite, rewrite_body, key[2], key[2] in proper_names):
+                in_names.append(key)
         elif leaks.names_any(after, head_forms(key[0], aliases)) and leaks.partial_tail(
             original, rewrite, key[2]
         ):
@@ -256,6 +259,7 @@ def grade_strings(
     return {
         "strict_leaked": tuple(strict),
         "partial_leaked": tuple(partial),
+        "strict_in_names": tuple(in_names),
         "private_visible": private_visible,
         "public_visible": len(visible),
         "public_kept_strings": sum(1 for k in visible if states(k, after, rewrite_body)),
@@ -360,6 +364,9 @@ def _strings_block(docs: list[DocEvaluation]) -> dict[str, object]:
     changed = [d for d in docs if d.changed]
     return {
         "strict_leak": _pair_rate(docs, lambda d: len(d.strict_leaked)),
+        "strict_leak_outside_names": _pair_rate(
+            docs, lambda d: len(d.strict_leaked) - len(d.strict_in_names)
+        ),
         "partial_leak": _pair_rate(docs, lambda d: len(d.partial_leaked)),
         "private_visible": _pair_rate(docs, lambda d: d.private_visible),
         "public_kept_strings": _ratio(

@@ -34,7 +34,9 @@ CONJUNCTIONS = r"(?:and|or|but|nor)"
 _END = r"\s*(?:[.,;:!?)]|$)"
 
 PATTERNS: dict[str, re.Pattern[str]] = {
-    "copula without complement": re.compile(rf"\b{COPULAS}{_END}", re.IGNORECASE),
+    "copula without complement": re.compile(
+        rf"\b{COPULAS}{_END}|\b(?:is|was|are|were)\s+(?:and|or|but)\s", re.IGNORECASE
+    ),
     "preposition without object": re.compile(rf"\b{PREPOSITIONS}{_END}", re.IGNORECASE),
     "article or possessive without noun": re.compile(rf"\b{DETERMINERS}{_END}", re.IGNORECASE),
     "conjunction without conjunct": re.compile(
@@ -42,7 +44,20 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "emptied bracket": re.compile(r"\(\s*[,;:–—\-]*\s*\)|\[\s*\]"),
     "half-emptied bracket": re.compile(r"\(\s*[,;:–—\-]|[,;:–—\-]\s*\)"),
-    "born without complement": re.compile(r"\b(?:born|née|died|nee)\s*(?:[,;:)]|\.(?!\w))", re.IGNORECASE),
+    "born without complement": re.compile(
+        r"\b(?:born|née|died|nee)\s*(?:[,;:)]|\.(?!\w))|\bborn\s+(?:is|was|are|were|died)\b",
+        re.IGNORECASE,
+    ),
+    "subordinator without clause": re.compile(
+        r"(?:^|[,;]\s*)(?:Although|Though|While|Whilst|Because|Unless|Whereas|Despite|Including)\s*[,;.]",
+        re.IGNORECASE,
+    ),
+    # "her grandfather, was a Mayor": the name between the comma pair went
+    "comma between subject and verb": re.compile(r"\b(?:[Hh]e|[Ss]he|[a-z]{3,}),\s+(?:is|was|are|were)\s"),
+    # "He was assistant editor He was founder": a sentence lost its full stop
+    "sentences run together": re.compile(
+        r"[a-z]\s+(?:He|She|They|His|Her|Their|It|Its|This|These)\s+[a-z]{2,}"
+    ),
     "dangling hyphen": re.compile(r"(?:^|\s)-\w|\w-(?:\s|$)|\s[–—]\s*[,.;:)]|[(,;]\s*[–—]\s"),
     "unfinished sentence": re.compile(r",\s*$"),
     "doubled punctuation": re.compile(r"[,;:]\s*[,;:.!?]|\.\s*[,;:]|\s[.,;:](?=\s|$)"),
@@ -89,6 +104,8 @@ def pattern_findings(sentence: str) -> list[tuple[str, tuple[int, int]]]:
     stripped = sentence.lstrip(" \t\n\"'“(")
     if stripped[:1].islower():
         findings.append(("lower-case sentence start", (0, min(len(sentence), 12))))
+    if stripped[:1] in {",", ";", ":", ".", "–", "—", ")"}:
+        findings.append(("sentence starts with punctuation", (0, min(len(sentence), 12))))
     return findings
 
 

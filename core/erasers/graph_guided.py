@@ -35,8 +35,9 @@ from core.erasers.base import (
     format_reason,
     rewrite_each,
 )
-from core.erasers.mentions import find_mentions, inside_longer_entity, surname
+from core.erasers.mentions import find_mentions, inside_longer_entity, mentions_entity, surname
 from core.erasers.repair import repair_removals
+from core.filters import PrivacyDefinition
 from core.models import get_spacy
 from core.types import Document, Span, Triple, TripleKey
 
@@ -303,14 +304,20 @@ def _trim(text: str, span: Span) -> Span:
 
 def sayable_public(request: EraseRequest, doc_id: str) -> list[Triple]:
     """The document's public occurrences that name no private tail (those may be said again)."""
-    occurrences = request.triples_of(doc_id)
-    private_tails = {t.key[2] for t in occurrences if t.key in request.definition.private}
-    # a fact about a private tail ("Chicago is in Illinois" when "journalist in Chicago" is private) would
-    # name the tail again
+    return naming_no_private_tail(request.triples_of(doc_id), request.definition)
+
+
+def naming_no_private_tail(triples: Iterable[Triple], definition: PrivacyDefinition) -> list[Triple]:
+    """The public triples whose head and tail hold no private tail of these triples: a fact about a private
+    tail ("Chicago is in Illinois" when "journalist in Chicago" is private) or one that contains it
+    ("served as city attorney" when "attorney" is private) would say the tail again."""
+    triples = list(triples)
+    private_tails = {t.key[2] for t in triples if t.key in definition.private}
     return [
         t
-        for t in occurrences
-        if t.key in request.definition.public and not {t.key[0], t.key[2]} & private_tails
+        for t in triples
+        if t.key in definition.public
+        and not any(mentions_entity(t.key[0], p) or mentions_entity(t.key[2], p) for p in private_tails)
     ]
 
 

@@ -183,6 +183,40 @@ def find_name(text_tokens: Sequence[Token], entity: str, fuzzy: bool = True) -> 
     return _find_words(tuple(t.word for t in text_tokens), tuple(wanted), fuzzy)
 
 
+def only_inside_longer_names(
+    text: str, text_tokens: Sequence[Token], entity: str, fuzzy: bool = True
+) -> bool:
+    """Whether every mention of `entity` is a part of a longer capitalised name ("American" in "American
+    Civil War", "Vienna" in "University of Vienna"): such a name does not state the fact. Reported beside
+    the strict leak, never instead of it (the cue misreads "an American Olympic athlete")."""
+    found = find_name(text_tokens, entity, fuzzy)
+    return bool(found) and all(_joined_to_a_name(text, text_tokens, start, end) for start, end in found)
+
+
+def _joined_to_a_name(text: str, text_tokens: Sequence[Token], start: int, end: int) -> bool:
+    return _capitalised_neighbour(text, text_tokens, end - 1, +1) or _capitalised_neighbour(
+        text, text_tokens, start, -1
+    )
+
+
+def _capitalised_neighbour(text: str, text_tokens: Sequence[Token], index: int, step: int) -> bool:
+    """A capitalised word next to token `index` (by a space or hyphen), or one "of"/"the" further on."""
+    for _hop in range(2):
+        neighbour = index + step
+        if not 0 <= neighbour < len(text_tokens):
+            return False
+        left, right = sorted((text_tokens[index], text_tokens[neighbour]), key=lambda t: t.start)
+        if text[left.end : right.start] not in {" ", "-"}:
+            return False
+        word = text[text_tokens[neighbour].start : text_tokens[neighbour].end]
+        if word[:1].isupper():
+            return True
+        if text_tokens[neighbour].word not in {"of", "the", "de", "du", "di"}:
+            return False
+        index = neighbour
+    return False
+
+
 def is_proper_name(surface: str) -> bool:
     """Every content word starts with a capital letter or a digit ("Tomas Rey", "University of London")."""
     words = [w for w in _WORD.findall(surface) if fold(w) not in _STOP_WORDS]

@@ -36,14 +36,33 @@ PLACEHOLDER_BY_LABEL = {
 DEFAULT_PLACEHOLDER = "[ENTITY]"
 
 
+_DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\s+([a-z]+)\s+(\d{3,4})$")
+_MONTH_DAY_YEAR = re.compile(r"^([a-z]+)\s+(\d{1,2}),?\s+(\d{3,4})$")
+
+
 @lru_cache(maxsize=4096)
 def mention_pattern(entity: str) -> re.Pattern[str] | None:
-    """Regex for mentions of `entity` (any surface form with the same normalisation)."""
+    """Regex for mentions of `entity` (any surface form with the same normalisation; a full date in
+    either order: "23 September 1962" is also "September 23, 1962")."""
     words = normalize_entity(entity).split()
     if not words:
         return None
-    body = r"\s+".join(re.escape(w) for w in words)
+    body = _date_forms(" ".join(words)) or r"\s+".join(re.escape(w) for w in words)
     return re.compile(rf"(?<!\w)(?:(?:the|a|an)\s+)?(?P<name>{body})(?!\w)", re.IGNORECASE)
+
+
+def _date_forms(entity: str) -> str:
+    """An alternation of a full date's two written orders, or "" for anything else."""
+    day_first = _DAY_MONTH_YEAR.match(entity)
+    month_first = _MONTH_DAY_YEAR.match(entity)
+    if day_first:
+        day, month, year = day_first.groups()
+    elif month_first:
+        month, day, year = month_first.groups()
+    else:
+        return ""
+    day, month, year = re.escape(day), re.escape(month), re.escape(year)
+    return rf"(?:{day}\s+{month},?\s+{year}|{month}\s+{day},?\s+{year})"
 
 
 def find_mentions(text: str, entity: str, within: Span | None = None) -> list[Span]:

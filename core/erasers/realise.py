@@ -40,23 +40,57 @@ KNOWN_VERBS = set(IRREGULAR_PAST) | {
 VERB_RELATION = re.compile(r"^([a-z]+)_(in|at|for|to|from|with|as|on|by|under|into|of)$")
 
 
+_REPEATABLE = {"was", "is"}  # "was born ... and was a member of": every other verb is said once
+
+
 def realise_facts(facts: Iterable[Triple], past: bool = True) -> str:
     """One sentence per head saying every fact that has a template; "" when none has."""
-    by_head: dict[str, list[str]] = {}
     facts = [f for f in facts if f.head[:1].isupper()]  # a name, not an extraction fragment
-    born_in = {f.head: f.tail for f in facts if f.relation == "place_of_birth"}
+    tails: dict[str, dict[str, list[str]]] = {}
     for fact in facts:
-        if fact.relation == "place_of_birth" and any(
-            f.head == fact.head and f.relation == "date_of_birth" for f in facts
-        ):
-            continue  # said with the date: "was born in Guildford on 20 January 1946"
-        phrase = predicate(fact.relation, fact.tail, past)
-        if fact.relation == "date_of_birth" and fact.head in born_in:
-            phrase = phrase.replace("was born", f"was born in {born_in[fact.head]}", 1)
-        if phrase and phrase not in by_head.get(fact.head, []):
-            by_head.setdefault(fact.head, []).append(phrase)
-    sentences = [f"{head} {_join(phrases)}." for head, phrases in by_head.items()]
+        said = tails.setdefault(fact.head, {}).setdefault(fact.relation, [])
+        if fact.tail not in said:
+            said.append(fact.tail)
+    sentences = []
+    for head, relations in tails.items():
+        phrases = _head_phrases(relations, past)
+        if phrases:
+            sentences.append(f"{head} {_join(phrases)}.")
     return " ".join(sentences)
+
+
+def _head_phrases(relations: dict[str, list[str]], past: bool) -> list[str]:
+    """The verb phrases of one head's facts: one per relation ("was a director, a presenter and a
+    writer"), birth date, place and name said together ("was born Mark McDermott in Albany on 1 May
+    1961"), each verb once."""
+    birth = _birth_phrase(relations)
+    phrases = [birth] if birth else []
+    for relation, values in relations.items():
+        if relation in {"date_of_birth", "place_of_birth", "birth_name"}:
+            continue
+        phrase = _relation_phrase(relation, values, past)
+        verbs = {p.split()[0] for p in phrases if p.split()[0] not in _REPEATABLE}
+        if phrase and phrase not in phrases and phrase.split()[0] not in verbs:
+            phrases.append(phrase)
+    return phrases
+
+
+def _birth_phrase(relations: dict[str, list[str]]) -> str:
+    parts = []
+    if relations.get("birth_name"):
+        parts.append(relations["birth_name"][0])
+    if relations.get("place_of_birth"):
+        parts.append(f"in {relations['place_of_birth'][0]}")
+    if relations.get("date_of_birth"):
+        date = relations["date_of_birth"][0]
+        parts.append(f"{'in' if _YEAR_ONLY.match(date) else 'on'} {date}")
+    return "was born " + " ".join(parts) if parts else ""
+
+
+def _relation_phrase(relation: str, values: list[str], past: bool) -> str:
+    if relation == "occupation" and len(values) > 1:
+        return f"{'was' if past else 'is'} " + _join([_with_article(v) for v in values])
+    return predicate(relation, _join(values), past)
 
 
 def predicate(relation: str, tail: str, past: bool = True) -> str:
@@ -87,7 +121,8 @@ def predicate(relation: str, tail: str, past: bool = True) -> str:
     if relation in templates:
         return templates[relation]
     match = VERB_RELATION.match(relation)
-    if match and match.group(1) in KNOWN_VERBS:
+    # a verb's relation reads only with a named tail ("moved to Paris", not "began as apprentice")
+    if match and match.group(1) in KNOWN_VERBS and tail[:1].isupper():
         verb, preposition = match.groups()
         return f"{past_tense(verb) if past else present_tense(verb)} {preposition} {tail}"
     return ""

@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.erasers.base import Edit, apply_replacements, edits_between
+from core.erasers.discourse import restore_first_mentions
 from core.erasers.fluency import Parser, article_disagreements, sentence_breakage, sentence_pieces
 from core.erasers.mentions import find_mentions
 from core.erasers.realise import DEMONYM, realise_facts
@@ -83,18 +84,65 @@ def repair_removals(
     removed = removed_tokens(doc, [span for span, _new, _reason, _keys in removals])
     public = list(public)
     replacements: list[Removal] = []
-    for sent in segments(doc):
+    rewritten: dict[int, str] = {}
+    pieces = segments(doc)
+    for index, sent in enumerate(pieces):
         if not any(t.i in removed for t in sent):
             continue
         new = repaired_sentence(doc, sent, removed, public, parse)
+        rewritten[index] = new
         span = (sent.start_char, sent.end_char)
         reason, keys = _reasons_inside(removals, span)
         if not new:
             span = _with_following_space(text, span)
         replacements.append((span, new, reason, keys))
+    replacements = _end_cut_sentences(text, pieces, rewritten, replacements)
     new_text, coarse = apply_replacements(text, replacements)
     new_text = capitalise_new_sentence_starts(text, new_text)
+    new_text = restore_first_mentions(doc, new_text, parse)
     return new_text, rediff(text, new_text, coarse)
+
+
+def _end_cut_sentences(
+    text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
+) -> list[Removal]:
+    """A sentence cut into segments ("He was editor of X, 1854-56; proprietor of Y.") whose last
+    segments all went ends with the full stop they carried, not with the kept segment's ";"."""
+    ends = _sentence_ends(text)
+    by_span = {r[0][0]: r for r in replacements}
+    for index, sent in enumerate(pieces):
+        final = (
+            sent.end_char in ends
+            or "\n" in text[sent.end_char : sent.end_char + 1]
+            or index == len(pieces) - 1
+        )
+        if (
+            not final
+            or index not in rewritten
+            or rewritten[index]
+            or not sent.text.rstrip().endswith((".", "!", "?"))
+        ):
+            continue
+        earlier = index - 1
+        while earlier >= 0 and earlier in rewritten and not rewritten[earlier]:
+            earlier -= 1
+        if (
+            earlier < 0
+            or pieces[earlier].end_char in ends
+            or "\n" in text[pieces[earlier].end_char : sent.start_char]
+        ):
+            continue
+        kept = rewritten.get(earlier, pieces[earlier].text)
+        if kept.rstrip().endswith((".", "!", "?")):
+            continue
+        ended = re.sub(r"[\s,;:–—-]+$", "", kept) + sent.text.rstrip()[-1]
+        start = pieces[earlier].start_char
+        if start in by_span:
+            old = by_span[start]
+            by_span[start] = (old[0], ended, old[2], old[3])
+        else:
+            by_span[start] = ((start, pieces[earlier].end_char), ended, "", ())
+    return sorted(by_span.values(), key=lambda r: r[0][0])
 
 
 def capitalise_new_sentence_starts(original: str, text: str) -> str:
@@ -121,7 +169,7 @@ def segments(doc: Any) -> list[Any]:
     for token in doc:
         depth = max(0, depth + (token.text == "(") - (token.text == ")"))
         boundary = (
-            token.is_space
+            (token.is_space and "\n" in token.text)
             or "\n" in token.whitespace_
             or (token.text == ";" and depth == 0)
             or (token.idx + len(token.text)) in ends

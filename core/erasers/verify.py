@@ -24,7 +24,8 @@ from dataclasses import replace
 import networkx as nx
 
 from core.erasers.base import EraseRequest, Rewrite
-from core.erasers.graph_guided import ParseCache, units_for
+from core.erasers.graph_guided import ParseCache, naming_no_private_tail, units_for
+from core.erasers.mentions import find_mentions, inside_longer_entity, mentions_entity, surname
 from core.erasers.repair import rediff, repair_removals
 from core.extract.base import Extractor
 from core.filters import PrivacyDefinition
@@ -56,8 +57,11 @@ def verify_and_repair(
     definition = request.definition
     # name variants of one person are one node, as the grading reads G' (`core.names`)
     aliases = definition.alias_map or name_aliases(request.triples)
+    attempted: set[tuple[str, TripleKey]] = set()  # a tail mention is removed once, not every round
     for round_number in range(1, max_rounds + 1):
         removals = _surviving_private(triples, definition, texts)
+        for doc_id, items in private_tails_named(request, texts, parse, titles, attempted).items():
+            removals.setdefault(doc_id, []).extend(items)
         if not removals:
             removals = _connection_cuts(triples, definition, texts, aliases)
         if not removals:
@@ -104,6 +108,47 @@ def _surviving_private(
         if triple.key in definition.private:
             found[triple.doc_id].append((triple, f"private {format_key(triple.key)} still present: removed"))
     return dict(found)
+
+
+def private_tails_named(
+    request: EraseRequest,
+    texts: dict[str, str],
+    parse: ParseCache,
+    titles: Mapping[str, str] | None,
+    attempted: set[tuple[str, TripleKey]],
+) -> dict[str, list[tuple[Triple, str]]]:
+    """A passage's private fact whose head is still named there (text or title) and whose tail is still
+    said there, in any sentence: a list page names "Japanese" for a public member after the private
+    member lost it, and a reader of the passage still pairs the two. Each such tail mention goes (a
+    name that merely contains the tail, "American" in "American Psycho", is not a mention)."""
+    found: dict[str, list[tuple[Triple, str]]] = defaultdict(list)
+    for triple in request.triples:
+        text = texts.get(triple.doc_id, "")
+        if (
+            triple.key not in request.definition.private
+            or not text.strip()
+            or (triple.doc_id, triple.key) in attempted
+        ):
+            continue
+        named_in = (titles or {}).get(triple.doc_id, "") + "\n" + text
+        if not _head_named(named_in, triple.head):
+            continue
+        doc = parse(text)
+        reason = f"private {format_key(triple.key)}: its tail is still said beside its head: removed"
+        for mention in find_mentions(text, triple.tail):
+            if inside_longer_entity(doc, mention):
+                continue
+            sentence = next((s for s in doc.sents if s.start_char <= mention[0] < s.end_char), None)
+            if sentence is not None:
+                span = (sentence.start_char, sentence.end_char)
+                found[triple.doc_id].append((replace(triple, span=span), reason))
+                attempted.add((triple.doc_id, triple.key))
+    return dict(found)
+
+
+def _head_named(text: str, head: str) -> bool:
+    last = surname(head)
+    return mentions_entity(text, head) or (len(last) > 3 and mentions_entity(text, last))
 
 
 def edge_cost(key: TripleKey, definition: PrivacyDefinition, cheap_total: int) -> int:
@@ -169,12 +214,10 @@ def _connection_cuts(
 
 def _sayable_public(triples: Sequence[Triple], definition: PrivacyDefinition) -> dict[str, list[Triple]]:
     """Per document, the public occurrences that name no private tail (a repair may say them again)."""
-    private_tails = {t.key[2] for t in triples if t.key in definition.private}
-    found: dict[str, list[Triple]] = defaultdict(list)
-    for triple in triples:
-        if triple.key in definition.public and not {triple.key[0], triple.key[2]} & private_tails:
-            found[triple.doc_id].append(triple)
-    return found
+    by_doc: dict[str, list[Triple]] = defaultdict(list)
+    for triple in naming_no_private_tail(triples, definition):  # a tail private anywhere in the set
+        by_doc[triple.doc_id].append(triple)
+    return dict(by_doc)
 
 
 def _apply(

@@ -1,0 +1,41 @@
+"""A pronoun keeps someone to refer to when the sentence that named the person goes (PopQA dev passages)."""
+
+import pytest
+
+from core.erasers.discourse import restore_first_mentions
+from core.models import get_spacy
+
+SEITZ = (
+    "Franz Seitz Sr. (14 May 1887 – 7 March 1952) was a German film director. He directed 59 films "
+    "between 1920 and 1952. His son Franz Seitz Jr. was a film producer."
+)
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return get_spacy()
+
+
+def test_the_first_orphaned_pronoun_gets_the_name_back(nlp):
+    rewrite = "He directed 59 films. His son was a film producer."
+    assert restore_first_mentions(nlp(SEITZ), rewrite, nlp) == (
+        "Franz Seitz Sr. directed 59 films. His son was a film producer."
+    )
+
+
+def test_a_possessive_pronoun_becomes_a_possessive_name(nlp):
+    original = "Bruce Kemp was an English painter. His son was a film producer."
+    assert restore_first_mentions(nlp(original), "His son was a film producer.", nlp) == (
+        "Bruce Kemp's son was a film producer."
+    )
+
+
+def test_a_rewrite_that_still_names_the_person_is_left_alone(nlp):
+    rewrite = "Franz Seitz Sr. was a director. He directed 59 films."
+    assert restore_first_mentions(nlp(SEITZ), rewrite, nlp) == rewrite
+
+
+def test_a_passage_that_began_with_a_pronoun_is_left_alone(nlp):
+    original = "He directed 59 films between 1920 and 1952. His son Franz Seitz Jr. was a film producer."
+    rewrite = "He directed 59 films. His son was a film producer."
+    assert restore_first_mentions(nlp(original), rewrite, nlp) == rewrite
