@@ -78,6 +78,11 @@ BROKEN = [
         "He was assistant editor He was founder and publisher of Forest and Stream.",
         "sentences run together",
     ),
+    (
+        'In 2007 he said he regarded the association "a bastion against Islam".',
+        'In 2007 he said he regarded the association ".',
+        "emptied bracket",
+    ),
 ]
 
 

@@ -160,3 +160,21 @@ def test_a_sentence_whose_last_segments_went_keeps_its_full_stop(nlp):
     new, _edits = repair_removals(text, doc, [((start, end), "", "private", ())], (), nlp)
     assert new.startswith("He was assistant editor of the New Haven Register, 1854–56. He was founder")
     assert not broken_in_rewrite(text, new, nlp)
+
+
+def test_a_removed_inner_bracket_does_not_close_the_outer_one(nlp):
+    sentence = (
+        "Hermann Kober (born 1888 in Beuthen, Germany (now Bytom, Poland), died 4 October 1973 in Birmingham, "
+        "England) was a Jewish-German mathematician."
+    )
+    text, lost = _erase(nlp, sentence, ["Germany (now Bytom, Poland)"])
+    assert not lost
+    assert text.startswith(
+        "Hermann Kober (born 1888 in Beuthen, died 4 October 1973 in Birmingham, England) was"
+    )
+
+
+def test_emptied_quotes_go_and_a_title_goes_whole(nlp):
+    assert tidy('He said he regarded the association "".') == "He said he regarded the association."
+    text, _lost = _erase(nlp, "In 1994 he won the Nobel Prize in Literature and a medal.", ["Literature"])
+    assert text == "In 1994 he won a medal."

@@ -1,47 +1,59 @@
 """What a deletion does to the sentences around it: a pronoun must still have someone to refer to.
 
-When the sentence that named a person goes (every fact in it private), the next sentence's
-"He" or "His" is left with nobody to refer to ("He directed 59 films. His son was a film
-producer."). The first such pronoun is replaced by the name of the passage's topic (the
-person the original names most often, in their longest form) when the original named them
-before it. A passage that began with a pronoun is left as it was: its reader had no name
-either.
+When the passage's opening sentence, the one that named its subject, goes (every fact in it
+private), the next sentence's "He" or "His" is left with nobody to refer to ("He directed 59
+films. His son was a film producer."). When the rewrite names nobody before its first
+pronoun, that pronoun is replaced by the person the original opened with (the first person
+named in its first sentence). Only the opening is mended: further in, who "he" is depends on
+the sentences between, and a wrong name ("John Wilson returned." for Finlay's return) is worse
+than a pronoun without one. A passage that began with a pronoun is left as it was.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Any
 
 from core.erasers.fluency import Parser, sentence_pieces
 
 SUBJECT_PRONOUNS = {"he", "she"}
 POSSESSIVE_PRONOUNS = {"his", "her"}
+_SUFFIX = re.compile(r"(?:['’]s|,?\s+(?:QC|KC|MBE|OBE|CBE|CB|KBE|MP))+$")
 _PRONOUN = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b")
 
 
 def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = None) -> str:
     """`text` (a rewrite of the doc's text) with a pronoun that lost its antecedent replaced by the name."""
-    # a one-word "person" is as often a place the small parser mislabels ("Glasgow returned.")
-    people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and len(_full_name(ent).split()) > 1]
-    if not people:
+    people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and _full_name(ent)]
+    subject = _opening_person(original_doc)
+    if subject is None:
         return text
     names = _name_forms(people)
     pieces = sentence_pieces(text)
     for index, piece in enumerate(pieces):
+        if not piece.strip():
+            continue
         if _names_someone(piece, names):
             return text
         match = _PRONOUN.search(piece)
         if match is None:
             continue
-        position = _original_position(original_doc.text, piece, match.start())
-        name = _antecedent(original_doc, people, position)
-        if name is None:
-            return text
-        pieces[index] = _with_name(piece, match, name, parse)
+        if _original_position(original_doc.text, piece, match.start()) < subject.end_char:
+            return text  # the original said this pronoun before naming anyone
+        pieces[index] = _with_name(piece, match, _full_name(subject), parse)
         return "".join(pieces)
     return text
+
+
+def _opening_person(doc: Any) -> Any | None:
+    """The first person named in the original's first sentence (after a title line), or None."""
+    for sentence in list(doc.sents)[:2]:
+        people = [ent for ent in sentence.ents if ent.label_ == "PERSON" and len(_full_name(ent).split()) > 1]
+        if people:
+            return people[0]
+        if sentence.text.strip() and "\n" not in sentence.text.strip():
+            return None
+    return None
 
 
 def _name_forms(people: list[Any]) -> set[str]:
@@ -69,31 +81,17 @@ def _original_position(original: str, piece: str, offset: int) -> int:
     return len(original)
 
 
-def _antecedent(doc: Any, people: list[Any], position: int) -> str | None:
-    """The person a pronoun at `position` of the original referred to: the passage's topic (the person
-    named most often, by surname) when named before it; None without anyone named before it."""
-    before = [ent for ent in people if ent.end_char <= position]
-    if not before:
-        return None
-    counts = Counter(_surname(ent) for ent in people)
-    topic = max(before, key=lambda ent: (counts[_surname(ent)], -ent.start))
-    forms = [_full_name(ent) for ent in people if _surname(ent) == _surname(topic)]
-    return max(forms, key=len)
-
-
-def _surname(ent: Any) -> str:
-    return _full_name(ent).split()[-1]
-
-
 def _full_name(ent: Any) -> str:
-    """The entity with capitalised name words the small parser left outside it ("William Archibald| Wall")."""
+    """The entity with capitalised name words the small parser left outside it ("William Archibald| Wall"),
+    without a possessive ending."""
     doc = ent.doc
     end = ent.end
     while (
         end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text[:1].isupper() and not doc[end].ent_type_
     ):
         end += 1
-    return doc[ent.start : end].text.strip(" ,;:")
+    name = doc[ent.start : end].text.strip(" ,;:")
+    return _SUFFIX.sub("", name).strip(" ,")
 
 
 def _with_name(piece: str, match: re.Match[str], name: str, parse: Parser | None) -> str:

@@ -42,7 +42,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "conjunction without conjunct": re.compile(
         rf"\b{CONJUNCTIONS}{_END}|(?:^|[(,;]\s*){CONJUNCTIONS}\s*[,;]", re.IGNORECASE
     ),
-    "emptied bracket": re.compile(r"\(\s*[,;:–—\-]*\s*\)|\[\s*\]"),
+    "emptied bracket": re.compile(r"\(\s*[,;:–—\-]*\s*\)|\[\s*\]|\"\s*\"|“\s*”|\s\"\s*[.,;:]"),
     "half-emptied bracket": re.compile(r"\(\s*[,;:–—\-]|[,;:–—\-]\s*\)"),
     "born without complement": re.compile(
         r"\b(?:born|née|died|nee)\s*(?:[,;:)]|\.(?!\w))|\bborn\s+(?:is|was|are|were|died)\b",
@@ -56,7 +56,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "comma between subject and verb": re.compile(r"\b(?:[Hh]e|[Ss]he|[a-z]{3,}),\s+(?:is|was|are|were)\s"),
     # "He was assistant editor He was founder": a sentence lost its full stop
     "sentences run together": re.compile(
-        r"[a-z]\s+(?:He|She|They|His|Her|Their|It|Its|This|These)\s+[a-z]{2,}"
+        r"[a-z0-9]\s+(?:He|She|They|His|Her|Their|It|Its|This|These)\s+[a-z]{2,}"
     ),
     "dangling hyphen": re.compile(r"(?:^|\s)-\w|\w-(?:\s|$)|\s[–—]\s*[,.;:)]|[(,;]\s*[–—]\s"),
     "unfinished sentence": re.compile(r",\s*$"),

@@ -49,7 +49,7 @@ def realise_facts(facts: Iterable[Triple], past: bool = True) -> str:
     tails: dict[str, dict[str, list[str]]] = {}
     for fact in facts:
         said = tails.setdefault(fact.head, {}).setdefault(fact.relation, [])
-        if fact.tail not in said:
+        if fact.tail.strip() and fact.tail not in said:
             said.append(fact.tail)
     sentences = []
     for head, relations in tails.items():
@@ -88,8 +88,17 @@ def _birth_phrase(relations: dict[str, list[str]]) -> str:
 
 
 def _relation_phrase(relation: str, values: list[str], past: bool) -> str:
+    if not values:
+        return ""
     if relation == "occupation" and len(values) > 1:
         return f"{'was' if past else 'is'} " + _join([_with_article(v) for v in values])
+    if relation == "country_of_citizenship":
+        demonyms = [v for v in values if DEMONYM.search(v)]
+        return (
+            f"{'was' if past else 'is'} {_join(demonyms)}"
+            if demonyms
+            else predicate(relation, values[0], past)
+        )
     return predicate(relation, _join(values), past)
 
 

@@ -38,6 +38,8 @@ from core.types import Span, Triple, TripleKey
 Removal = tuple[Span, str, str, tuple[TripleKey, ...]]
 
 WHOLE_ENTITY_LABELS = {"DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT", "ORDINAL"}
+# a title cut anywhere says nothing ("the case of Terry v. [Ohio]"): it goes whole
+TITLE_LABELS = {"LAW", "WORK_OF_ART", "EVENT", "PRODUCT"}
 NAME_LABELS = {"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW"}
 ORPHAN_DEPS = {
     "det", "predet", "poss", "amod", "compound", "nummod", "case", "aux", "auxpass", "neg", "prep",
@@ -217,15 +219,65 @@ def repaired_sentence(
     local = {t.i for t in sent if t.i in removed}
     keep = public_tail_tokens(doc, sent, public)
     local, needs_realising = close_deletions(sent, local, keep)
-    candidate = "" if needs_realising else render(sent, local)
+    candidate = "" if needs_realising or not only_adjuncts_removed(sent, local) else render(sent, local)
     if candidate and not sentence_breakage(sent.text, candidate, parse) and _has_verb(sent, local):
         return candidate
     if sent[-1].text == ";":
         return ""  # a list member: a sentence said in its place would break the list
-    facts = [
-        _with_article(doc.text, t) for t in public if _stated_in(doc, sent, t) and not _named(candidate, t)
-    ]
+    facts = [_with_article(doc.text, t) for t in public if _stated_in(doc, sent, t)]
     return realise_facts(facts, past=_is_past(sent))
+
+
+# what a sentence can lose and still say the rest as written: modifiers, appositions, relative
+# clauses, a list member, a bracket's content, a time or place adjunct. Losing an object, a
+# predicate, a subject or a negation leaves a stub that reads as a different claim ("He was director.",
+# "he coached at the youth.", "She has been published among other publications.").
+ADJUNCT_DEPS = {
+    "amod", "compound", "appos", "nummod", "advmod", "npadvmod", "relcl", "acl", "conj", "cc", "parataxis",
+    "punct", "det", "poss", "predet", "quantmod", "nmod", "case", "prt", "mark", "advcl", "meta", "dep",
+}  # fmt: skip
+PLACE_OR_TIME = {"DATE", "TIME", "GPE", "LOC", "FAC"}
+
+
+def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
+    """Whether every removed subtree of the sentence is an adjunct its head can do without."""
+    for token in sent:
+        if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
+            continue
+        if token.is_punct or token.text in {"(", ")", "[", "]"} or _inside_brackets(sent, token):
+            continue
+        if token.dep_ == "prep" and not _droppable_prep(token, removed):
+            return False
+        if token.dep_ != "prep" and token.dep_ not in ADJUNCT_DEPS:
+            return False
+        if token.dep_ == "conj" and not _has_kept_conj(token.head, removed) and token.head.i in removed:
+            return False
+    return True
+
+
+def _droppable_prep(prep: Any, removed: set[int]) -> bool:
+    """A prepositional phrase its head can lose: a modifier of a noun with its article, a time or place,
+    or one beside the verb's object."""
+    head = prep.head
+    if head.pos_ == "NOUN" and not any(
+        c.dep_ in {"det", "poss"} and c.i not in removed for c in head.children
+    ):
+        return False  # a bare noun needs its phrase: "He was director [of the museum]."
+    if head.pos_ not in VERB_POS:
+        return True  # a noun's or adjective's modifier ("a member [of the party]")
+    if any(t.ent_type_ in PLACE_OR_TIME for t in prep.subtree if t.i != prep.i):
+        return True
+    kept = [c for c in head.children if c.i not in removed and c.dep_ in OBJECT_OF_VERB | {"prep"}]
+    return bool(kept) or head.lemma_ in STANDS_ALONE
+
+
+def _inside_brackets(sent: Any, token: Any) -> bool:
+    depth = 0
+    for other in sent:
+        if other.i >= token.i:
+            break
+        depth += (other.text == "(") - (other.text == ")")
+    return depth > 0
 
 
 def _with_article(text: str, triple: Triple) -> Triple:
@@ -261,9 +313,27 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
                 _lost_of_complement(token, removed)
         if len(removed) == before:
             break
+    _pair_brackets(sent, removed)
     root = sent.root
     kept = [t for t in sent if t.i not in removed and not t.is_punct]
     return removed, root.i in removed and bool(kept) and not any(t.pos_ in VERB_POS for t in kept)
+
+
+def _pair_brackets(sent: Any, removed: set[int]) -> None:
+    """A bracket goes with its partner: "(born 1888 in Beuthen, [Germany (now Bytom, Poland)], died ...)"
+    must not keep the inner ")" and so close the outer bracket early. An emptied pair goes whole; a pair
+    whose content stays keeps both ends."""
+    opened: list[int] = []
+    for token in sent:
+        if token.text == "(":
+            opened.append(token.i)
+        elif token.text == ")" and opened:
+            start, end = opened.pop(), token.i
+            inside = range(start + 1, end)
+            if all(i in removed for i in inside):
+                removed.update((start, end))
+            else:
+                removed.difference_update((start, end))
 
 
 MONTH = (
@@ -300,7 +370,7 @@ def _expand_entity(label: str, inside: list[int], removed: set[int]) -> None:
         cut = sum(1 for i in inside if i in removed)
         if not cut or cut == len(inside):
             return
-        if label in WHOLE_ENTITY_LABELS or (label in NAME_LABELS and 2 * cut >= len(inside)):
+        if label in WHOLE_ENTITY_LABELS | TITLE_LABELS or (label in NAME_LABELS and 2 * cut >= len(inside)):
             removed.update(inside)
 
 
@@ -326,6 +396,9 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # tidy() turns "(– 1875)" into "(died 1875)" and drops "(–)"
         if token.i in removed or token.head.i == token.i or token.head.i not in removed:
             continue
+        if token.dep_ == "cc" and not _kept_conjunct_before(token, removed):
+            removed.add(token.i)  # "won [the Nobel Prize] and a medal": the list's first member went
+            continue
         if token.dep_ in {"conj", "cc"} or (
             token.dep_ in {"det", "predet"} and _has_kept_conj(token.head, removed)
         ):
@@ -336,6 +409,12 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # hung on a removed second conjunct but said before the first: shared by both
         if token.dep_ in ORPHAN_DEPS:
             removed.update(_subtree(token))
+
+
+def _kept_conjunct_before(cc: Any, removed: set[int]) -> bool:
+    head = cc.head
+    members = [head] + [c for c in head.children if c.dep_ == "conj"]
+    return any(m.i < cc.i and m.i not in removed for m in members)
 
 
 def _has_kept_conj(token: Any, removed: set[int]) -> bool:
@@ -590,6 +669,7 @@ _LONE_APOSTROPHE = re.compile(r"(?<=\s)['’]s?\s+")
 _LONE_DASH = re.compile(r"\s*[—]\s*(?=(?:and|or|but)\b|[,.;:)]|$)")
 _LEADING_PUNCT = re.compile(r"^[\s,;:–—-]+")
 _SPACES = re.compile(r"[ \t]{2,}")
+_EMPTY_QUOTES = re.compile(r"\s*(?:\"\s*\"|“\s*”)")
 
 
 def _strongest_mark(match: re.Match[str]) -> str:
@@ -605,6 +685,7 @@ def tidy(text: str, capitalise: bool = True) -> str:
     text = _BORN_ALONE.sub("(", text)
     for _round in range(3):
         text = _EMPTY_BRACKET.sub("", text)
+        text = _EMPTY_QUOTES.sub("", text)
         text = _BRACKET_OPEN_PUNCT.sub("(", text)
         text = _BRACKET_CLOSE_PUNCT.sub(")", text)
         text = _DOUBLED.sub(_strongest_mark, text)
@@ -692,10 +773,6 @@ def _stated_in(doc: Any, sent: Any, triple: Triple) -> bool:
     if not find_mentions(doc.text, triple.tail, within=span):
         return False
     return _overlaps(triple.span, span) or bool(find_mentions(doc.text, triple.head, within=span))
-
-
-def _named(text: str, triple: Triple) -> bool:
-    return bool(find_mentions(text, triple.tail)) and bool(find_mentions(text, triple.head))
 
 
 def _has_verb(sent: Any, removed: set[int]) -> bool:
