@@ -164,8 +164,8 @@ def test_a_sentence_whose_last_segments_went_keeps_its_full_stop(nlp):
 
 def test_a_removed_inner_bracket_does_not_close_the_outer_one(nlp):
     sentence = (
-        "Hermann Kober (born 1888 in Beuthen, Germany (now Bytom, Poland), died 4 October 1973 in Birmingham, "
-        "England) was a Jewish-German mathematician."
+        "Hermann Kober (born 1888 in Beuthen, Germany (now Bytom, Poland), died 4 October 1973 in "
+        "Birmingham, England) was a Jewish-German mathematician."
     )
     text, lost = _erase(nlp, sentence, ["Germany (now Bytom, Poland)"])
     assert not lost

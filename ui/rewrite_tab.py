@@ -7,14 +7,16 @@ document changed. Erasers run, and downstream accuracy is measured, only on a bu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import gradio as gr
 
 from core.erasers import ERASER_NAMES, get_eraser
 from core.erasers.answer import answer_is_correct, answer_question
+from core.erasers.fluency import Broken, broken_in_rewrite
 from core.erasers.pipeline import tools_for
+from core.models import get_spacy
 from core.rewrites import RewriteRun, run_label, surviving_connections
 from core.serialize import triple_from_dict
 from core.settings import Settings
@@ -465,6 +467,8 @@ def render_diff(ws: Workspace, run: RewriteRun, doc_id: str | None) -> str:
     ]
     right = [Layer(e.rewrite_span, "rps-ins", e.reason or e.kind) for e in rewrite.edits]
     right += _surviving_layers(run, rewrite.doc_id, set(rewrite.removed))
+    broken = broken_in_rewrite(rewrite.original, rewrite.text, get_spacy())
+    right += broken_layers(broken)
     original_html = layered_text(rewrite.original, _private_layers(ws, rewrite.doc_id) + left)
     rewrite_html = layered_text(rewrite.text, right)
     title = ws.source_title(rewrite.doc_id)
@@ -473,13 +477,31 @@ def render_diff(ws: Workspace, run: RewriteRun, doc_id: str | None) -> str:
     legend = (
         '<div class="rps-legend"><span class="rps-private">private triple (sentence)</span>'
         '<span class="rps-del">removed</span><span class="rps-ins">inserted / replaced</span>'
-        '<span class="rps-leak">private triple re-extracted from the rewrite</span></div>'
+        '<span class="rps-leak">private triple re-extracted from the rewrite</span>'
+        '<span class="rps-broken">reads broken (fluency checker)</span></div>'
     )
     return (
         (f'<p class="rps-problems">{esc(STATE_TEXT[STALE])}</p>' if stale else "")
+        + broken_notice(broken)
         + legend
         + side_by_side(f"Original: {title}", original_html, f"Rewrite ({run.label})", rewrite_html)
         + (f'<ul class="rps-note">{"".join(f"<li>{esc(n)}</li>" for n in notes)}</ul>' if notes else "")
+    )
+
+
+def broken_layers(broken: Sequence[Broken]) -> list[Layer]:
+    """The rewrite's broken constructions, marked where they are."""
+    return [Layer(b.span, "rps-broken", f"reads broken: {b.kind}") for b in broken]
+
+
+def broken_notice(broken: Sequence[Broken]) -> str:
+    """A line above the diff when the fluency checker flags the rewrite (it never reaches SFT data)."""
+    if not broken:
+        return ""
+    kinds = ", ".join(dict.fromkeys(b.kind for b in broken))
+    return (
+        f'<p class="rps-problems rps-broken-notice">This rewrite does not read as written English '
+        f"({len(broken)} broken construction(s): {esc(kinds)}); marked below.</p>"
     )
 
 
