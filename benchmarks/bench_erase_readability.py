@@ -21,7 +21,7 @@ used while the rules were written):
 
 `--sample N` writes N changed passages drawn at random (`--sample-seed`, 0 by default) to
 benchmarks/results/readability_sample.md, before and after, for a person to read.
-Writes benchmarks/results/readability.json.
+Writes benchmarks/results/readability.json (readability-TAG.json with `--tag TAG`).
 """
 
 from __future__ import annotations
@@ -149,6 +149,7 @@ def main() -> None:
     parser.add_argument("--held-back-from", type=int, default=41, help="first held-back set (1-based)")
     parser.add_argument("--sample", type=int, default=0)
     parser.add_argument("--sample-seed", type=int, default=0)
+    parser.add_argument("--tag", default="", help="write readability-TAG.json (other erasers, fewer sets)")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     workdir = RESULTS / "readability"
@@ -167,7 +168,8 @@ def main() -> None:
         print(name, json.dumps(report[name], indent=1))
         if args.sample and name == args.erasers.split(",")[0]:
             write_sample(rows, args.sample, parse, RESULTS / "readability_sample.md", args.sample_seed)
-    (RESULTS / "readability.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    name = f"readability-{args.tag}.json" if args.tag else "readability.json"
+    (RESULTS / name).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

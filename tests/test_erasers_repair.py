@@ -4,7 +4,14 @@ import pytest
 
 from core.erasers.fluency import broken_in_rewrite
 from core.erasers.realise import predicate, realise_facts
-from core.erasers.repair import close_deletions, render, repair_removals, segments, tidy
+from core.erasers.repair import (
+    close_deletions,
+    only_adjuncts_removed,
+    render,
+    repair_removals,
+    segments,
+    tidy,
+)
 from core.models import get_spacy
 from core.types import Triple
 
@@ -178,3 +185,24 @@ def test_emptied_quotes_go_and_a_title_goes_whole(nlp):
     assert tidy('He said he regarded the association "".') == "He said he regarded the association."
     text, _lost = _erase(nlp, "In 1994 he won the Nobel Prize in Literature and a medal.", ["Literature"])
     assert text == "In 1994 he won a medal."
+
+
+def test_a_role_keeps_its_of_phrase_and_a_superlative_its_restriction(nlp):
+    # PopQA dev sentences: "Eiland is a former head." and "the first cookbook author" read as other claims
+    assert not only_adjuncts_removed(
+        *_removal(
+            nlp,
+            "Eiland is a former head of the National Security Council.",
+            "of the National Security Council",
+        )
+    )
+    first = "In 1742 Smith became the first cookbook author published in colonial America."
+    assert not only_adjuncts_removed(*_removal(nlp, first, "published in colonial America"))
+    assert only_adjuncts_removed(*_removal(nlp, "In 1742 Smith moved to a house in Boston.", "in Boston"))
+
+
+def _removal(nlp, sentence: str, phrase: str):
+    doc = nlp(sentence)
+    start = sentence.index(phrase)
+    segment = segments(doc)[0]
+    return segment, {t.i for t in doc if start <= t.idx < start + len(phrase)}

@@ -56,6 +56,13 @@ RELATIONAL_NOUNS = {
     "son", "wife", "husband", "father", "mother", "brother", "sister", "child", "widow", "grandson",
     "granddaughter", "nephew", "niece", "cousin",
 }  # fmt: skip
+# roles that say nothing without their "of" phrase ("a former head [of X]", "an associate director [of Y]")
+ROLE_NOUNS = {
+    "head", "director", "chairman", "chairwoman", "chair", "president", "founder", "co-founder", "leader",
+    "chief", "secretary", "editor", "manager", "captain", "commander", "governor", "mayor", "dean",
+    "principal", "rector", "minister", "ambassador", "representative", "deputy", "vice-president",
+    "treasurer", "curator", "professor", "coach", "owner", "author", "creator", "inventor",
+}  # fmt: skip
 # adjectives that say nothing without what followed them ("being able [to play as a wicket-keeper]")
 ADJECTIVES_WITH_COMPLEMENT = {
     "able",
@@ -244,6 +251,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
     for token in sent:
         if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
             continue
+        if _restricts_a_superlative(token):
+            return False  # "the first cookbook author [published in colonial America]" would claim more
         if token.is_punct or token.text in {"(", ")", "[", "]"} or _inside_brackets(sent, token):
             continue
         if token.dep_ == "prep" and not _droppable_prep(token, removed):
@@ -255,14 +264,26 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
     return True
 
 
+def _restricts_a_superlative(token: Any) -> bool:
+    """A modifier of a noun that is "the first", "the only", "the largest" ...: it limits the claim."""
+    noun = token.head
+    if token.dep_ not in {"prep", "acl", "relcl", "amod", "compound"} or noun.pos_ not in {"NOUN", "PROPN"}:
+        return False
+    return any(
+        c.tag_ in {"JJS", "RBS"} or c.lower_ in {"first", "last", "only", "sole"} or c.ent_type_ == "ORDINAL"
+        for c in noun.children
+        if c.i != token.i
+    )
+
+
 def _droppable_prep(prep: Any, removed: set[int]) -> bool:
     """A prepositional phrase its head can lose: a modifier of a noun with its article, a time or place,
     or one beside the verb's object."""
     head = prep.head
-    if head.pos_ == "NOUN" and not any(
-        c.dep_ in {"det", "poss"} and c.i not in removed for c in head.children
-    ):
+    if head.tag_ == "NN" and not any(c.dep_ in {"det", "poss"} and c.i not in removed for c in head.children):
         return False  # a bare noun needs its phrase: "He was director [of the museum]."
+    if prep.lower_ == "of" and head.lemma_.lower() in ROLE_NOUNS:
+        return False  # "Eiland is a former head [of the National Security Council]": head of what?
     if head.pos_ not in VERB_POS:
         return True  # a noun's or adjective's modifier ("a member [of the party]")
     if any(t.ent_type_ in PLACE_OR_TIME for t in prep.subtree if t.i != prep.i):
