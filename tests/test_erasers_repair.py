@@ -206,3 +206,12 @@ def _removal(nlp, sentence: str, phrase: str):
     start = sentence.index(phrase)
     segment = segments(doc)[0]
     return segment, {t.i for t in doc if start <= t.idx < start + len(phrase)}
+
+
+def test_a_removed_last_clause_leaves_the_full_stop(nlp):
+    sentence = (
+        "His next promotion was to commander on 2 September 1795, and he was then raised to post-captain "
+        "on 9 July 1798."
+    )
+    text, _lost = _erase(nlp, sentence, ["and he was then raised to post-captain on 9 July 1798"])
+    assert text == "His next promotion was to commander on 2 September 1795."

@@ -335,9 +335,23 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         if len(removed) == before:
             break
     _pair_brackets(sent, removed)
+    _keep_the_full_stop(sent, removed)
     root = sent.root
     kept = [t for t in sent if t.i not in removed and not t.is_punct]
     return removed, root.i in removed and bool(kept) and not any(t.pos_ in VERB_POS for t in kept)
+
+
+def _keep_the_full_stop(sent: Any, removed: set[int]) -> None:
+    """A removed last clause ("..., and he was then raised to post-captain on 9 July 1798.") takes its
+    words, not the sentence's full stop: without it the next sentence runs on ("1795 He captured")."""
+    if not any(t.i not in removed and not t.is_punct for t in sent):
+        return
+    for token in reversed(sent):
+        if token.text in {".", "!", "?"}:
+            removed.discard(token.i)
+            return
+        if not token.is_punct and not token.is_space:
+            return
 
 
 def _pair_brackets(sent: Any, removed: set[int]) -> None:
