@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +22,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_S = 15.0  # a writer waits this long for another writer before "database is locked"
-SQLITE_HEADER = b"SQLite format 3\x00"
 log = logging.getLogger("rps.storage")
 _MIGRATION_LOCK = threading.Lock()  # alembic's `context` proxy is process-global, not thread-safe
 
@@ -225,19 +225,40 @@ def open_database(target: str | Path) -> Engine:
 
 
 def _check_sqlite_header(path: Path) -> None:
+    """Refuse a file that is not a SQLite database, asking SQLite itself.
+
+    Never open() and close() the file here: closing any descriptor of a file drops every POSIX lock
+    this process holds on it, SQLite's own included. Another process closing its last connection
+    would then take the database as unused and delete the WAL that this process's connections still
+    write to: their commits would land in a deleted file, seen by this process only. SQLite shares
+    one descriptor per file among the connections of a process, so checking through it is safe.
+    """
     if not path.exists() or path.stat().st_size == 0:
         return
     try:
-        with path.open("rb") as handle:
-            header = handle.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        message = f"database {path} cannot be read: {exc.strerror}. Check its permissions."
-        raise DatabaseFileError(message) from exc
-    if header != SQLITE_HEADER:
+        probe = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S)
+        try:
+            probe.execute("PRAGMA schema_version").fetchone()
+        finally:
+            probe.close()
+    except sqlite3.DatabaseError as exc:
+        if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_NOTADB:
+            message = f"database {path} cannot be read: {exc}. Check its permissions."
+            raise DatabaseFileError(message) from exc
         raise DatabaseFileError(
-            f"{path} is not a SQLite database (it starts with {header[:16]!r}). "
+            f"{path} is not a SQLite database (it starts with {_first_bytes(path)!r}). "
             "Start with --db pointing to a new or existing studio database, or move this file away."
-        )
+        ) from exc
+
+
+def _first_bytes(path: Path) -> bytes:
+    """The file's first bytes, for the message only: SQLite refused it, so no connection of this
+    process holds a lock on it that closing this descriptor could drop."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(16)
+    except OSError:
+        return b""
 
 
 def _check_revision(engine: Engine, path: str) -> str | None:
