@@ -77,6 +77,7 @@ class ReviewItem:
     candidate: StoredCandidate
     reviews: tuple[tuple[str, str], ...]  # (annotator, decision) already on this candidate
     remaining: int  # candidates left in this view for this annotator, this one included
+    version: int = 0  # of the asking annotator's review of it (0: none yet); `review` checks it
 
 
 @dataclass(frozen=True)
@@ -235,8 +236,7 @@ class AnnotationStore:
             if row is None:
                 return None
             remaining = session.scalar(select(func.count()).select_from(CandidateRow).where(condition)) or 0
-            reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
-            return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining)
+            return _review_item(row, remaining, annotator_id)
 
     def item(
         self, candidate_id: int, view: str = "all", annotator: str = "", overlap: bool = False
@@ -246,14 +246,13 @@ class AnnotationStore:
             row = session.get(CandidateRow, candidate_id)
             if row is None:
                 raise AnnotationStoreError(f"no candidate {candidate_id}")
-            remaining = 1
+            remaining, annotator_id = 1, None
             if annotator:
                 annotator_id = _annotator_id(session, _clean_annotator(annotator))
                 condition = _view_condition(view, annotator_id, overlap)
                 count = select(func.count()).select_from(CandidateRow).where(condition)
                 remaining = session.scalar(count) or 0
-            reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
-            return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining)
+            return _review_item(row, remaining, annotator_id)
 
     def review(
         self,
@@ -497,6 +496,13 @@ def _clean_annotator(name: str) -> str:
     if len(clean) > 200:
         raise AnnotationStoreError("an annotator name is at most 200 characters")
     return clean
+
+
+def _review_item(row: CandidateRow, remaining: int, annotator_id: int | None) -> ReviewItem:
+    """`row` as a review item, read in the caller's transaction with the asking annotator's version."""
+    reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
+    version = next((r.version for r in row.reviews if r.annotator_id == annotator_id), 0)
+    return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining, version)
 
 
 def _annotator_id(session: Session, name: str) -> int:

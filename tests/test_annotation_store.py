@@ -89,6 +89,22 @@ def test_queue_views_reviews_undo_and_progress(store: AnnotationStore) -> None:
         store.next_item("   ")
 
 
+def test_an_item_carries_the_asking_annotators_review_version(store: AnnotationStore) -> None:
+    c = fill(store, 2)
+    assert store.next_item("ann", view="all").version == 0
+    store.review(c[0], "ann", "accept", expected_version=0)
+    store.review(c[0], "bob", "reject")
+    assert store.next_item("ann", view="all").version == 1
+    store.review(c[0], "ann", "reject", expected_version=1)
+    assert store.item(c[0], "all", "ann").version == 2
+    assert store.item(c[0], "all", "bob").version == 1
+    assert store.item(c[0]).version == 0  # nobody asking
+    with pytest.raises(AnnotationStoreError, match="changed elsewhere"):
+        store.review(c[0], "ann", "accept", expected_version=1)
+    assert store.undo_last("ann") == c[0]
+    assert store.item(c[0], "all", "ann").version == 0
+
+
 def test_accepted_examples_use_the_latest_edit_and_skip_rejections(store: AnnotationStore) -> None:
     c = fill(store, 3)
     store.review(c[0], "ann", "accept")
