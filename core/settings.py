@@ -142,7 +142,7 @@ HELP: dict[str, str] = {
     "relik_timeout_s": "seconds the relik worker may take for one document, in all, before it is stopped",
     "llm_base_url": "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (key: RPS_LLM_API_KEY)",
     "llm_model": "model name at that endpoint",
-    "llm_timeout_s": "seconds to wait for the endpoint",
+    "llm_timeout_s": "seconds one call to the endpoint may take in all (a reply trickled slower is stopped)",
     "local_lm": "local folder or hub id of the causal LM ('' = embedded SmolLM2-135M-Instruct)",
     "embedder": "local folder or hub id of a sentence-transformers model ('' = embedded all-MiniLM-L6-v2)",
     "aback_lookahead_m": "ABack look-ahead m: tokens generated to verify a suspected leak",
