@@ -42,6 +42,7 @@ class Settings:
     relik_model: str = "relik-ie/relik-relation-extraction-small"
     relik_startup_timeout_s: float = 900.0  # the worker loads its model within this, or is stopped
     relik_timeout_s: float = 300.0  # one document's answer, in all (noise lines do not extend it)
+    extract_worker_timeout_s: float = 3600.0  # one studio extraction in its worker process, in all
 
     # OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp server)
     llm_base_url: str = ""
@@ -140,6 +141,9 @@ HELP: dict[str, str] = {
     "relik_model": "ReLiK model id or path (read by the relik worker)",
     "relik_startup_timeout_s": "seconds the relik worker may take to load its model before it is stopped",
     "relik_timeout_s": "seconds the relik worker may take for one document, in all, before it is stopped",
+    "extract_worker_timeout_s": (
+        "seconds one extraction in the studio's worker process may take in all before the process is stopped"
+    ),
     "llm_base_url": "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (key: RPS_LLM_API_KEY)",
     "llm_model": "model name at that endpoint",
     "llm_timeout_s": "seconds one call to the endpoint may take in all (a reply trickled slower is stopped)",
