@@ -243,7 +243,10 @@ def _check_sqlite_header(path: Path) -> None:
             probe.close()
     except sqlite3.DatabaseError as exc:
         if getattr(exc, "sqlite_errorcode", None) != sqlite3.SQLITE_NOTADB:
-            message = f"database {path} cannot be read: {exc}. Check its permissions."
+            message = (
+                f"database {path} cannot be read: {exc}. Check its permissions, "
+                "and that no other program holds it locked."
+            )
             raise DatabaseFileError(message) from exc
         raise DatabaseFileError(
             f"{path} is not a SQLite database (it starts with {_first_bytes(path)!r}). "
