@@ -7,12 +7,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export GRADIO_ANALYTICS_ENABLED := False
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run test install install-dev browser lint bench bench-erase clean
+.PHONY: run test install install-dev browser postgresql lint bench bench-erase clean
 
 run: install
 	$(BIN)/python app.py
 
-test: install-dev browser lint
+test: install-dev browser postgresql lint
 	$(BIN)/python -m pytest -q
 
 install: $(VENV)/.installed
@@ -35,6 +35,11 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt requirements-ray
 browser:
 	@command -v chromium >/dev/null || ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium chromium-driver)
 
+# Debian's PostgreSQL for the storage, concurrency and kill tests: each session starts its own
+# server in a temporary directory (tests/postgres_server.py); nothing runs as a system service.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q postgresql)
+
 lint: install-dev
 	$(BIN)/ruff check .
 
@@ -46,6 +51,7 @@ bench: install
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_aback.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_loading.py
 	PYTHONPATH=. $(BIN)/python benchmarks/bench_split.py
+	PYTHONPATH=. $(BIN)/python benchmarks/bench_reliability.py
 
 # Eraser4RAG's tables on real retrieval sets: make bench-erase ERASE_DATA=path/to/popqa_dev.jsonl
 bench-erase: install

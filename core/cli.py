@@ -35,6 +35,7 @@ from core import settings as settings_module
 from core.documents import BadRecords, InputError
 from core.extract import available_extractors, get_extractor
 from core.graph import format_key
+from core.saving import OverwriteRefused
 from core.settings import Settings
 from core.workspace import SPLIT_METHODS, Workspace
 
@@ -57,6 +58,10 @@ def _progress_bar(description: str):
 
 
 def cmd_extract(args: argparse.Namespace, settings: Settings) -> int:
+    if args.save and not args.overwrite:
+        with _repository(settings) as repo:
+            if repo.name_taken(args.save):
+                raise OverwriteRefused(args.save.strip())  # before the extraction, not after it
     workspace = Workspace()
     if args.sample:
         workspace.load_sample()
@@ -80,7 +85,8 @@ def cmd_extract(args: argparse.Namespace, settings: Settings) -> int:
     )
     _print_graph_per_question(workspace)
     if args.save:
-        workspace.save(_repository(settings), args.save)
+        with _repository(settings) as repo:
+            workspace.save(repo, args.save, overwrite=args.overwrite)
         print(f"saved as {args.save!r} in {settings.db}")
     return 1 if errors else 0
 
@@ -417,6 +423,11 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("files", nargs="*", help=".txt .md .pdf .json .jsonl")
     extract.add_argument("--sample", action="store_true", help="include the sample corpus")
     extract.add_argument("--save", metavar="NAME", help="save corpus and triples under NAME")
+    extract.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --save: replace a saved workspace of that name (without it, an existing name is refused)",
+    )
     extract.add_argument(
         "--skip-bad",
         action="store_true",

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from core import jsonlimits
 from core.types import Corpus, Document, Query, RetrievalSet
 
 SUPPORTED_EXTENSIONS = (".txt", ".md", ".pdf", ".json", ".jsonl")
@@ -291,6 +292,12 @@ def slugify(text: str) -> str:
 # ---------------------------------------------------------------------------- text and PDF
 
 
+def check_size(file: str, size: int, max_bytes: int) -> None:
+    """InputError for a file over the upload limit, decided from its size before it is read."""
+    if size > max_bytes:
+        raise _too_big(file, size, max_bytes)
+
+
 def _too_big(file: str, size: int, max_bytes: int) -> InputError:
     return InputError(
         file,
@@ -398,9 +405,11 @@ class _Records:
 
 def _json_corpus(file: str, stem: str, text: str, skip_bad: bool) -> Corpus:
     try:
-        value = json.loads(text)
+        value = jsonlimits.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(file, line=exc.lineno, message=_json_error_message(exc)) from exc
+    except jsonlimits.JsonLimitError as exc:
+        raise InputError(file, line=exc.line, message=exc.reason) from exc
     items = value if isinstance(value, list) else [value]
     if not items:
         raise InputError(file, message="empty list: no records or documents")
@@ -445,9 +454,12 @@ def _jsonl_corpus(file: str, stem: str, lines: list[str | InputError], skip_bad:
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            item = jsonlimits.loads(line)
         except json.JSONDecodeError as exc:
             records.add([], None, [InputError(file, line=line_number, message=_json_error_message(exc))])
+            continue
+        except jsonlimits.JsonLimitError as exc:
+            records.add([], None, [InputError(file, line=line_number, message=exc.reason)])
             continue
         context = _RecordContext(file=file, line=line_number, path="", source=f"{file}, line {line_number}")
         records.add(*_record_or_document(item, context, f"{stem}-q{line_number}", f"{stem}-l{line_number}"))

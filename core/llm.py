@@ -120,12 +120,19 @@ class OpenAICompatibleClient(CountingChatClient):
             raise ChatError(f"no model name for endpoint {redact_url(base_url)}: set RPS_LLM_MODEL")
         from openai import OpenAI
 
+        from core.http_deadline import deadline_client
+
         self.base_url = base_url
         self.shown_url = redact_url(base_url)  # what messages show: no credentials
         self.model = model
         self.name = f"openai:{model}"
+        self.timeout_s = timeout_s
         self._client = OpenAI(
-            base_url=base_url, api_key=api_key or "not-needed", timeout=timeout_s, max_retries=0
+            base_url=base_url,
+            api_key=api_key or "not-needed",
+            timeout=timeout_s,
+            max_retries=0,
+            http_client=deadline_client(timeout_s),
         )
 
     def chat_with_usage(
@@ -138,21 +145,29 @@ class OpenAICompatibleClient(CountingChatClient):
         validate_messages(messages)
         import openai
 
+        from core.http_deadline import deadline
+
         extra: dict[str, Any] = {} if seed is None else {"seed": seed}
         try:
-            response = self._client.chat.completions.create(
-                model=self.model,
-                messages=messages,  # type: ignore[arg-type]
-                max_tokens=max_tokens,
-                temperature=temperature,
-                **extra,
-            )
+            with deadline(self.timeout_s) as expired:
+                response = self._client.chat.completions.create(
+                    model=self.model,
+                    messages=messages,  # type: ignore[arg-type]
+                    max_tokens=max_tokens,
+                    temperature=temperature,
+                    **extra,
+                )
         except openai.APIStatusError as exc:
             raise ChatError(
                 f"endpoint {self.shown_url} (model {self.model!r}) answered HTTP {exc.status_code}: "
                 f"{_short(self._redacted(exc.message))}"
             ) from None
         except openai.APIError as exc:
+            if expired.is_set():
+                raise ChatError(
+                    f"endpoint {self.shown_url} (model {self.model!r}) did not answer within "
+                    f"{self.timeout_s:g} s in all (setting llm_timeout_s); the call was stopped"
+                ) from None
             raise ChatError(
                 f"endpoint {self.shown_url} (model {self.model!r}) failed: "
                 f"{type(exc).__name__}: {_short(self._redacted(str(exc)))}"

@@ -3,12 +3,18 @@
 It exposes the local model to other tools (`python -m core.openai_server --port 8000`)
 and gives the tests a real HTTP endpoint. Routes: `POST /v1/chat/completions`,
 `GET /v1/models`. No streaming, one choice per request.
+
+Bounded and guarded: with an API key every request needs `Authorization: Bearer KEY` (the command
+line refuses to start without one, RPS_OPENAI_SERVER_KEY); a body must declare its length, at most
+`max_body_bytes`, and arrive within `read_timeout_s`.
 """
 
 from __future__ import annotations
 
 import argparse
+import hmac
 import json
+import os
 import threading
 import time
 import uuid
@@ -16,14 +22,24 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from core import jsonlimits
 from core.llm import ChatClient, ChatError, ChatReply, Message
 
 Responder = Callable[[list[Message]], str]
 DEFAULT_MODEL_NAME = "local"
+DEFAULT_MAX_BODY_BYTES = 1_000_000
+DEFAULT_READ_TIMEOUT_S = 30.0
+KEY_ENV = "RPS_OPENAI_SERVER_KEY"
 
 
 class _BadRequest(ValueError):
     pass
+
+
+class _HttpError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _as_responder(
@@ -73,11 +89,60 @@ def _completion(model: str, reply: str | ChatReply) -> dict[str, Any]:
 
 
 def _make_handler(
-    respond: Callable[[list[Message], dict[str, Any]], str | ChatReply], model_name: str
+    respond: Callable[[list[Message], dict[str, Any]], str | ChatReply],
+    model_name: str,
+    api_key: str,
+    max_body_bytes: int,
+    read_timeout_s: float,
 ) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        timeout = read_timeout_s  # each read of the request line and headers
+
         def log_message(self, format: str, *args: Any) -> None:  # quiet by default
             return
+
+        def _authorised(self) -> bool:
+            if not api_key:
+                return True
+            given = self.headers.get("Authorization", "")
+            if hmac.compare_digest(given.encode(), f"Bearer {api_key}".encode()):
+                return True
+            self._error(
+                401, "missing or wrong API key: send 'Authorization: Bearer KEY'", "authentication_error"
+            )
+            return False
+
+        def _read_body(self) -> bytes:
+            """The declared body, read within `read_timeout_s` in all; _HttpError when refused."""
+            declared = (self.headers.get("Content-Length") or "").strip()
+            if not declared:
+                raise _HttpError(411, "a Content-Length header is required")
+            if not declared.isdigit():
+                raise _HttpError(400, f"invalid Content-Length {declared[:20]!r}")
+            length = int(declared)
+            if length > max_body_bytes:
+                raise _HttpError(
+                    413, f"request body of {length:,} bytes is over the limit of {max_body_bytes:,}"
+                )
+            deadline = time.monotonic() + read_timeout_s
+            chunks: list[bytes] = []
+            remaining = length
+            while remaining:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _HttpError(408, f"the request body did not arrive within {read_timeout_s:g} s")
+                self.connection.settimeout(left)
+                try:
+                    chunk = self.rfile.read1(min(remaining, 65536))
+                except TimeoutError:
+                    raise _HttpError(
+                        408, f"the request body did not arrive within {read_timeout_s:g} s"
+                    ) from None
+                if not chunk:
+                    raise _HttpError(400, "the request body ended before its Content-Length")
+                chunks.append(chunk)
+                remaining -= len(chunk)
+            return b"".join(chunks)
 
         def _send_json(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()
@@ -91,6 +156,8 @@ def _make_handler(
             self._send_json(status, {"error": {"message": message, "type": kind}})
 
         def do_GET(self) -> None:
+            if not self._authorised():
+                return
             if self.path.rstrip("/") in {"/v1/models", "/models"}:
                 self._send_json(
                     200,
@@ -100,16 +167,23 @@ def _make_handler(
                 self._error(404, f"no route GET {self.path}", "not_found")
 
         def do_POST(self) -> None:
+            if not self._authorised():
+                return
             if self.path.rstrip("/") not in {"/v1/chat/completions", "/chat/completions"}:
                 self._error(404, f"no route POST {self.path}", "not_found")
                 return
             try:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                raw = self._read_body()
+            except _HttpError as exc:
+                self.close_connection = True
+                self._error(exc.status, str(exc), "invalid_request_error")
+                return
+            try:
+                body = jsonlimits.loads(raw.decode("utf-8") or "{}")
                 if not isinstance(body, dict):
                     raise _BadRequest("request body must be a JSON object")
                 messages = _parse_messages(body)
-            except ValueError as exc:
+            except (ValueError, UnicodeDecodeError) as exc:
                 self._error(400, f"bad request: {exc}", "invalid_request_error")
                 return
             try:
@@ -127,12 +201,18 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 0,
     model_name: str = DEFAULT_MODEL_NAME,
+    *,
+    api_key: str = "",
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    read_timeout_s: float = DEFAULT_READ_TIMEOUT_S,
 ) -> tuple[ThreadingHTTPServer, str]:
-    """Start serving in a daemon thread; returns (server, base_url ending in /v1).
+    """Start serving in a daemon thread; returns (server, base_url ending in /v1). With `api_key`,
+    requests without it are refused (401); in-process test servers may leave it empty.
 
     Stop it with `server.shutdown(); server.server_close()`.
     """
-    server = ThreadingHTTPServer((host, port), _make_handler(_as_responder(client_or_fn), model_name))
+    handler = _make_handler(_as_responder(client_or_fn), model_name, api_key, max_body_bytes, read_timeout_s)
+    server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="openai-server", daemon=True)
     thread.start()
@@ -148,10 +228,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--model", default="", help="local folder or hub id; default: embedded SmolLM2")
+    parser.add_argument("--max-body-bytes", type=int, default=DEFAULT_MAX_BODY_BYTES)
+    parser.add_argument("--read-timeout-s", type=float, default=DEFAULT_READ_TIMEOUT_S)
     args = parser.parse_args(argv)
+    api_key = os.environ.get(KEY_ENV, "")
+    if not api_key:
+        parser.error(f"set {KEY_ENV} to the API key clients must send (Authorization: Bearer KEY)")
     settings = from_env()
     client = LocalChatClient(args.model or settings.local_lm, settings.cache_dir)
-    server, base_url = serve(client, args.host, args.port, model_name=args.model or DEFAULT_MODEL_NAME)
+    server, base_url = serve(
+        client,
+        args.host,
+        args.port,
+        model_name=args.model or DEFAULT_MODEL_NAME,
+        api_key=api_key,
+        max_body_bytes=args.max_body_bytes,
+        read_timeout_s=args.read_timeout_s,
+    )
     print(f"serving {client.name} at {base_url} (Ctrl-C to stop)", flush=True)
     try:
         threading.Event().wait()

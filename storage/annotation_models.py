@@ -105,6 +105,7 @@ class ReviewRow(Base):
     edited_text: Mapped[str] = mapped_column(Text, default="")
     seconds: Mapped[float] = mapped_column(Float, default=0.0)
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    version: Mapped[int] = mapped_column(Integer, default=1)  # bumped when the annotator changes it
 
     candidate: Mapped[CandidateRow] = relationship(back_populates="reviews")
     annotator: Mapped[AnnotatorRow] = relationship()

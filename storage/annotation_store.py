@@ -9,7 +9,6 @@ migrations' head. Every public method is one transaction.
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, and_, create_engine, delete, event, exists, func, select
+from sqlalchemy import and_, exists, func, select
 from sqlalchemy.orm import Session, aliased
 
 from core.annotation.candidates import CandidateProposal
@@ -34,13 +33,18 @@ from storage.annotation_models import (
     ReviewRow,
     TrainingRunRow,
 )
-from storage.db import current_revision, head_revision, session_factory, transaction, upgrade_to_head
+from storage.db import (
+    insert_ignoring_duplicates,
+    lock_key,
+    open_database,
+    session_factory,
+    transaction,
+    write_session_factory,
+)
 from storage.models import utc_now
 
 VIEWS = ("pending", "filtered-out", "disagreed", "all")
 POSITIVE = ("accept", "edit")  # a reviewed candidate that goes into the training set
-BUSY_TIMEOUT_MS = 10_000
-_UPGRADE_LOCK = threading.Lock()
 
 
 class AnnotationStoreError(RuntimeError):
@@ -73,6 +77,7 @@ class ReviewItem:
     candidate: StoredCandidate
     reviews: tuple[tuple[str, str], ...]  # (annotator, decision) already on this candidate
     remaining: int  # candidates left in this view for this annotator, this one included
+    version: int = 0  # of the asking annotator's review of it (0: none yet); `review` checks it
 
 
 @dataclass(frozen=True)
@@ -108,37 +113,12 @@ class TrainingRun:
     finished_at: datetime | None = field(default=None)
 
 
-def make_store_engine(url_or_path: str | Path) -> Engine:
-    """An engine on a SQLAlchemy URL or a SQLite file path (its folder is created)."""
-    text = str(url_or_path)
-    if "://" in text:
-        engine = create_engine(text)
-    else:
-        path = Path(text).expanduser()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-    return engine
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    if cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "memory":
-        cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.close()
-
-
 class AnnotationStore:
     def __init__(self, url_or_path: str | Path) -> None:
         self.url = str(url_or_path)
-        self._engine = make_store_engine(url_or_path)
-        with _UPGRADE_LOCK:  # Alembic's context is module-global: one upgrade at a time per process
-            if current_revision(self._engine) != head_revision():
-                upgrade_to_head(self._engine)
+        self._engine = open_database(url_or_path)  # migrations run under a cross-process lock
         self._sessions = session_factory(self._engine)
+        self._writes = write_session_factory(self._engine)
 
     def close(self) -> None:
         self._engine.dispose()
@@ -150,7 +130,7 @@ class AnnotationStore:
         self.close()
 
     def _transaction(self) -> AbstractContextManager[Session]:
-        return transaction(self._sessions, AnnotationStoreError, self.url)
+        return transaction(self._writes, AnnotationStoreError, self.url)
 
     # --- annotators -----------------------------------------------------------------------------
 
@@ -256,8 +236,7 @@ class AnnotationStore:
             if row is None:
                 return None
             remaining = session.scalar(select(func.count()).select_from(CandidateRow).where(condition)) or 0
-            reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
-            return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining)
+            return _review_item(row, remaining, annotator_id)
 
     def item(
         self, candidate_id: int, view: str = "all", annotator: str = "", overlap: bool = False
@@ -267,19 +246,29 @@ class AnnotationStore:
             row = session.get(CandidateRow, candidate_id)
             if row is None:
                 raise AnnotationStoreError(f"no candidate {candidate_id}")
-            remaining = 1
+            remaining, annotator_id = 1, None
             if annotator:
                 annotator_id = _annotator_id(session, _clean_annotator(annotator))
                 condition = _view_condition(view, annotator_id, overlap)
                 count = select(func.count()).select_from(CandidateRow).where(condition)
                 remaining = session.scalar(count) or 0
-            reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
-            return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining)
+            return _review_item(row, remaining, annotator_id)
 
     def review(
-        self, candidate_id: int, annotator: str, decision: str, edited_text: str = "", seconds: float = 0.0
+        self,
+        candidate_id: int,
+        annotator: str,
+        decision: str,
+        edited_text: str = "",
+        seconds: float = 0.0,
+        expected_version: int | None = None,
     ) -> int:
-        """Record (or replace) `annotator`'s decision on a candidate; returns the review id."""
+        """Record (or replace) `annotator`'s decision on a candidate; returns the review id.
+
+        `expected_version`: the version of this annotator's review the decision was made on (0: none
+        yet, see `review_version`); if it changed meanwhile (another tab, another device) nothing is
+        written and the error says to reload the item.
+        """
         if decision not in DECISIONS:
             raise AnnotationStoreError(f"decision {decision!r} is not one of {DECISIONS}")
         if decision == "edit" and not edited_text.strip():
@@ -288,22 +277,42 @@ class AnnotationStore:
             if session.get(CandidateRow, candidate_id) is None:
                 raise AnnotationStoreError(f"no candidate {candidate_id}")
             annotator_id = _annotator_id(session, _clean_annotator(annotator))
-            session.execute(
-                delete(ReviewRow).where(
+            lock_key(session, f"review:{candidate_id}:{annotator_id}")
+            row = session.scalar(
+                select(ReviewRow).where(
                     ReviewRow.candidate_id == candidate_id, ReviewRow.annotator_id == annotator_id
                 )
             )
-            row = ReviewRow(
-                candidate_id=candidate_id,
-                annotator_id=annotator_id,
-                decision=decision,
-                edited_text=edited_text if decision == "edit" else "",
-                seconds=max(0.0, float(seconds)),
-                created_at=utc_now(),
-            )
-            session.add(row)
+            current = row.version if row is not None else 0
+            if expected_version is not None and expected_version != current:
+                raise AnnotationStoreError(
+                    f"candidate {candidate_id}: your review changed elsewhere since you opened it (version "
+                    f"{expected_version}, now {current}); nothing was saved. "
+                    "Reload the item and review again."
+                )
+            if row is None:
+                row = ReviewRow(candidate_id=candidate_id, annotator_id=annotator_id, version=1)
+                session.add(row)
+            else:
+                row.version = current + 1
+            row.decision = decision
+            row.edited_text = edited_text if decision == "edit" else ""
+            row.seconds = max(0.0, float(seconds))
+            row.created_at = utc_now()
             session.flush()
             return row.id
+
+    def review_version(self, candidate_id: int, annotator: str) -> int:
+        """The version of `annotator`'s review of the candidate (0: not reviewed by them yet)."""
+        with self._sessions() as session:
+            version = session.scalar(
+                select(ReviewRow.version)
+                .join(AnnotatorRow, AnnotatorRow.id == ReviewRow.annotator_id)
+                .where(
+                    ReviewRow.candidate_id == candidate_id, AnnotatorRow.name == _clean_annotator(annotator)
+                )
+            )
+            return int(version or 0)
 
     def undo_last(self, annotator: str) -> int | None:
         """Delete `annotator`'s latest review; returns its candidate id (None when there is none)."""
@@ -489,18 +498,25 @@ def _clean_annotator(name: str) -> str:
     return clean
 
 
+def _review_item(row: CandidateRow, remaining: int, annotator_id: int | None) -> ReviewItem:
+    """`row` as a review item, read in the caller's transaction with the asking annotator's version."""
+    reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
+    version = next((r.version for r in row.reviews if r.annotator_id == annotator_id), 0)
+    return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining, version)
+
+
 def _annotator_id(session: Session, name: str) -> int:
+    """The annotator's id; a first use creates it (two first uses at once both get the one row)."""
     found = session.scalar(select(AnnotatorRow.id).where(AnnotatorRow.name == name))
     if found is not None:
         return found
-    row = AnnotatorRow(name=name, created_at=utc_now())
-    session.add(row)
-    session.flush()
-    return row.id
+    insert_ignoring_duplicates(session, AnnotatorRow, {"name": name, "created_at": utc_now()})
+    return int(session.scalar(select(AnnotatorRow.id).where(AnnotatorRow.name == name)))
 
 
 def _task_id(session: Session, task: AnnotationTask) -> int:
     key = task.key
+    lock_key(session, "task:" + key)
     found = session.scalar(select(AnnotationTaskRow.id).where(AnnotationTaskRow.key == key))
     if found is not None:
         return found
@@ -526,6 +542,7 @@ def _task_id(session: Session, task: AnnotationTask) -> int:
 
 def _candidate_id(session: Session, task_id: int, proposal: CandidateProposal, scores: Scores | None) -> int:
     digest = text_hash(proposal.text)
+    lock_key(session, f"candidate:{task_id}:{proposal.source}:{digest}")
     found = session.scalar(
         select(CandidateRow.id).where(
             CandidateRow.task_id == task_id,

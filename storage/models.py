@@ -93,6 +93,9 @@ class CorpusRow(Base):
     owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     visibility: Mapped[str] = mapped_column(String(20), default="private")
     kind: Mapped[str] = mapped_column(String(20), default=SAVED)
+    # Bumped by every write of the workspace (0005_versions): a save names the version it started from.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    content_digest: Mapped[str] = mapped_column(String(64), default="")  # of documents, queries, triples
 
     owner: Mapped[UserRow] = relationship()
     shared_with: Mapped[list[UserRow]] = relationship(secondary="shares", order_by="UserRow.name")

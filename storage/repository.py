@@ -21,17 +21,33 @@ from sqlalchemy.orm import Session, selectinload
 
 from core.filters import PrivacyDefinition
 from core.rewrites import RewriteRun
+from core.saving import (
+    LoadedWorkspace,
+    OverwriteRefused,
+    SaveConflict,
+    WorkspaceSave,
+    content_digest,
+)
 from core.serialize import (
     BundleError,
     export_bundle,
     import_bundle,
+    parse_bundle_json,
     privacy_definition_from_dict,
     privacy_definition_to_dict,
     rewrite_run_from_dict,
     rewrite_run_to_dict,
 )
 from core.types import Corpus, Document, Query, Triple
-from storage.db import open_database, session_factory, transaction
+from storage.db import (
+    display_name,
+    is_url,
+    lock_key,
+    open_database,
+    session_factory,
+    transaction,
+    write_session_factory,
+)
 from storage.models import (
     ANNOTATION_STATUSES,
     LOCAL_USER,
@@ -90,13 +106,38 @@ class Annotation:
     metrics: dict[str, Any]
 
 
+class ConflictError(StorageError, SaveConflict):
+    """A save based on an older version of the workspace; nothing was written."""
+
+    def __init__(self, name: str, expected: int, current: int, content_digest: str) -> None:
+        SaveConflict.__init__(self, name, expected, current, content_digest)
+        self.field = None
+
+
+class NameTakenError(StorageError, OverwriteRefused):
+    """The name is taken and the save did not ask to overwrite; nothing was written."""
+
+    def __init__(self, name: str) -> None:
+        OverwriteRefused.__init__(self, name)
+        self.field = None
+
+
 class Repository:
-    """A SQLite file holding saved corpora; opening it brings its schema up to date."""
+    """A SQLite file (or a PostgreSQL URL) holding saved corpora; opening it brings its schema up to date.
+
+    Writes run in write transactions (SQLite: BEGIN IMMEDIATE), so what a write reads first (a
+    version, whether a name exists) is still true when it commits.
+    """
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path).expanduser()
-        self._engine = open_database(self.path)  # DatabaseFileError explains a file it cannot use
+        self.path: Path | str = display_name(path) if is_url(path) else Path(path).expanduser()
+        self._engine = open_database(path)  # DatabaseFileError explains a database it cannot use
         self._sessions = session_factory(self._engine)
+        self._writes = write_session_factory(self._engine)
+
+    @property
+    def dialect(self) -> str:
+        return self._engine.dialect.name
 
     def close(self) -> None:
         self._engine.dispose()
@@ -110,7 +151,89 @@ class Repository:
         self.close()
 
     def _transaction(self) -> AbstractContextManager[Session]:
-        return transaction(self._sessions, StorageError, self.path)
+        return transaction(self._writes, StorageError, self.path)
+
+    def _snapshot(self) -> Session:
+        """A read session whose reads all see one committed state (PostgreSQL: REPEATABLE READ;
+        SQLite: one read transaction of the WAL)."""
+        session = self._sessions()
+        if self.dialect == "postgresql":
+            session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        return session
+
+    # --- whole workspaces ---------------------------------------------------------------------
+
+    def save_workspace(
+        self,
+        name: str,
+        state: WorkspaceSave,
+        *,
+        expected_version: int | None,
+        overwrite: bool = False,
+        owner: str = LOCAL_USER,
+    ) -> int:
+        """Write a whole workspace in one transaction; returns its new version.
+
+        A new name is created. An existing one is written only if `expected_version` is its current
+        version (checked inside the write transaction), or with `overwrite`; otherwise nothing is
+        written and ConflictError (it moved on) or NameTakenError (no version was given) says so.
+        """
+        name = _saved_name(name)
+        with self._transaction() as session:
+            _lock_name(session, name)
+            row = session.scalar(select(CorpusRow).where(CorpusRow.name == name))
+            if row is None:
+                if state.corpus is None:
+                    raise StorageError(f"no saved corpus named {name!r}")
+                row = CorpusRow(
+                    name=name, owner=_user_row(session, owner), kind=SAVED, visibility="private", version=1
+                )
+                session.add(row)
+                session.flush()
+            elif overwrite:
+                _bump_version(session, row)
+            elif expected_version is None:
+                raise NameTakenError(name)
+            else:
+                _claim_version(session, row, expected_version)
+            _write_workspace(session, row, state)
+            session.flush()
+            return int(session.scalar(select(CorpusRow.version).where(CorpusRow.id == row.id)) or 0)
+
+    def load_workspace(self, name: str) -> LoadedWorkspace:
+        """Corpus, triples, meta, every definition and rewrite run of `name`, read in one snapshot."""
+        with self._snapshot() as session:
+            row = _corpus_row(session, name)
+            corpus, triples = _content_of(session, row.id)
+            definitions = {
+                d.name: _definition_from_row(d)
+                for d in session.scalars(
+                    select(PrivacyDefinitionRow).where(PrivacyDefinitionRow.corpus_id == row.id)
+                )
+            }
+            runs = session.scalars(
+                select(RewriteRunRow)
+                .options(selectinload(RewriteRunRow.rewrites))
+                .where(RewriteRunRow.corpus_id == row.id)
+                .order_by(RewriteRunRow.id)
+            )
+            try:
+                rewrite_runs = [_rewrite_run_from_row(run) for run in runs]
+            except BundleError as exc:
+                raise StorageError(f"a saved rewrite of {name!r} is damaged: {exc.message}") from exc
+            return LoadedWorkspace(
+                corpus=corpus,
+                triples=triples,
+                meta=dict(row.meta or {}),
+                definitions=definitions,
+                rewrite_runs=rewrite_runs,
+                version=row.version,
+                content_digest=row.content_digest,
+            )
+
+    def workspace_version(self, name: str) -> int:
+        with self._sessions() as session:
+            return _corpus_row(session, name).version
 
     # --- corpora --------------------------------------------------------------------------------
 
@@ -187,6 +310,7 @@ class Repository:
         """Store a privacy definition of a saved corpus; `settings` records how it was made (ratio, seed)."""
         with self._transaction() as session:
             corpus_row = _corpus_row(session, corpus_name)
+            _bump_version(session, corpus_row)
             _store_definition(
                 session, corpus_row, _clean_name(name, "definition name"), definition, settings, overwrite
             )
@@ -202,6 +326,7 @@ class Repository:
         transaction; the corpus itself is not written (the fast path of a batch split)."""
         with self._transaction() as session:
             corpus_row = _corpus_row(session, corpus_name)
+            _bump_version(session, corpus_row)
             for name in delete:
                 session.delete(_definition_row(session, corpus_name, name))
             for name, definition in definitions.items():
@@ -241,7 +366,9 @@ class Repository:
 
     def delete_definition(self, corpus_name: str, name: str) -> None:
         with self._transaction() as session:
-            session.delete(_definition_row(session, corpus_name, name))
+            row = _definition_row(session, corpus_name, name)
+            _bump_version(session, row.corpus)
+            session.delete(row)
 
     # --- rewrite runs -------------------------------------------------------------------------
 
@@ -253,6 +380,7 @@ class Repository:
         """
         with self._transaction() as session:
             corpus_row = _corpus_row(session, corpus_name)
+            _bump_version(session, corpus_row)
             corpus_row.rewrite_runs.clear()
             session.flush()
             corpus_row.rewrite_runs = [_rewrite_run_row(run) for run in runs]
@@ -293,7 +421,7 @@ class Repository:
                 },
                 [_rewrite_run_from_row(run) for run in row.rewrite_runs],
             )
-        return json.dumps(bundle, ensure_ascii=False, indent=2)
+        return json.dumps(bundle, ensure_ascii=False, indent=2, allow_nan=False)
 
     def import_json(self, text: str, name: str | None = None, owner: str = LOCAL_USER) -> str:
         """Store a JSON bundle as a new corpus (named `name` or the bundle's name); returns the stored name.
@@ -301,11 +429,7 @@ class Repository:
         All or nothing: on any error the database is unchanged.
         """
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StorageError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-        try:
-            bundle = import_bundle(data)
+            bundle = import_bundle(parse_bundle_json(text))
             extractor, corpus_meta, settings = _stored_meta(bundle.meta, set(bundle.definitions))
         except BundleError as exc:
             raise StorageError(f"invalid bundle: {exc.message}", field=exc.field) from exc
@@ -559,6 +683,18 @@ class ScopedRepository:
     def list_corpora(self) -> list[CorpusSummary]:
         return self.repository.list_corpora(visible_to=self.user)
 
+    def save_workspace(
+        self, name: str, state: WorkspaceSave, *, expected_version: int | None, overwrite: bool = False
+    ) -> int:
+        self._writable(name)
+        return self.repository.save_workspace(
+            name, state, expected_version=expected_version, overwrite=overwrite, owner=self.user
+        )
+
+    def load_workspace(self, name: str) -> LoadedWorkspace:
+        self._readable(name)
+        return self.repository.load_workspace(name)
+
     def load_corpus(self, name: str) -> tuple[Corpus, list[Triple]]:
         self._readable(name)
         return self.repository.load_corpus(name)
@@ -731,13 +867,82 @@ def _store_corpus(
         session.add(row)
     else:
         _delete_content(session, row.id)
+        _bump_version(session, row)
         row.updated_at = utc_now()
     row.extractor = extractor
+    row.content_digest = content_digest(corpus, triples)
     row.meta = _json_dict(meta, "meta")
     session.flush()
     _insert_content(session, row.id, corpus, triples)
     session.expire(row, ["documents", "queries", "triples"])  # written past the ORM's collections
     return row
+
+
+def _lock_name(session: Session, name: str) -> None:
+    """Two first saves of one new name queue instead of one failing on the unique name."""
+    lock_key(session, "corpus:" + name)
+
+
+def _bump_version(session: Session, row: CorpusRow) -> None:
+    session.execute(
+        update(CorpusRow)
+        .where(CorpusRow.id == row.id)
+        .values(version=CorpusRow.version + 1, updated_at=utc_now())
+        .execution_options(synchronize_session=False)
+    )
+    session.expire(row, ["version", "updated_at"])
+
+
+def _claim_version(session: Session, row: CorpusRow, expected: int) -> None:
+    """Move the workspace from version `expected` to the next, or raise ConflictError: one UPDATE
+    with the version in its WHERE, so the check and the write are one step in either database."""
+    result = session.execute(
+        update(CorpusRow)
+        .where(CorpusRow.id == row.id, CorpusRow.version == expected)
+        .values(version=CorpusRow.version + 1, updated_at=utc_now())
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        current, digest = session.execute(
+            select(CorpusRow.version, CorpusRow.content_digest).where(CorpusRow.id == row.id)
+        ).one()
+        raise ConflictError(row.name, expected, int(current), digest)
+    session.expire(row, ["version", "updated_at"])
+
+
+def _write_workspace(session: Session, row: CorpusRow, state: WorkspaceSave) -> None:
+    """The body of `save_workspace` once the name is claimed: content (only if it changed), meta,
+    definitions and rewrite runs."""
+    if state.corpus is not None and (state.content_digest != row.content_digest or not row.content_digest):
+        _delete_content(session, row.id)
+        _insert_content(session, row.id, state.corpus, state.triples)
+        row.extractor = state.extractor
+        row.content_digest = state.content_digest
+        session.expire(row, ["documents", "queries", "triples"])
+    meta = dict(row.meta or {})
+    meta.update(state.meta)
+    for key in state.meta_removed:
+        meta.pop(key, None)
+    row.meta = _json_dict(meta, "meta")
+    stored = set(
+        session.scalars(select(PrivacyDefinitionRow.name).where(PrivacyDefinitionRow.corpus_id == row.id))
+    )
+    stale = [n for n in stored if state.owns_definition(n) and n not in state.definitions]
+    if stale:
+        session.execute(
+            delete(PrivacyDefinitionRow)
+            .where(PrivacyDefinitionRow.corpus_id == row.id, PrivacyDefinitionRow.name.in_(stale))
+            .execution_options(synchronize_session=False)
+        )
+        session.expire(row, ["definitions"])
+    for name, definition in state.definitions.items():
+        _store_definition(
+            session, row, _clean_name(name, "definition name"), definition, state.definition_settings, True
+        )
+    if state.rewrite_runs is not None:
+        row.rewrite_runs.clear()
+        session.flush()
+        row.rewrite_runs = [_rewrite_run_row(run) for run in state.rewrite_runs]
 
 
 def _delete_content(session: Session, *corpus_ids: int) -> None:

@@ -60,3 +60,24 @@ def test_bad_file_is_reported_by_name_and_line_and_good_files_still_load(tmp_pat
 def test_missing_corpus_is_a_clear_error(tmp_path, capsys):
     assert main(["--db", str(tmp_path / "x.sqlite3"), "risk", "nosuch"]) == 2
     assert "no saved corpus named 'nosuch'" in capsys.readouterr().err
+
+
+def test_extract_save_refuses_an_existing_name_without_overwrite(tmp_path, capsys):
+    from storage.repository import Repository
+
+    db = str(tmp_path / "cli.sqlite3")
+    assert main(["--db", db, "extract", "--sample", "--save", "notes"]) == 0
+    capsys.readouterr()
+    with Repository(db) as repo:
+        before = (repo.workspace_version("notes"), repo.export_json("notes"))
+    text = tmp_path / "one.txt"
+    text.write_text("Marie Curie was born in Warsaw.", encoding="utf-8")
+    assert main(["--db", db, "extract", str(text), "--save", "notes"]) == 2
+    err = capsys.readouterr().err
+    assert "'notes' already exists" in err and "--overwrite" in err and "nothing was saved" in err
+    with Repository(db) as repo:
+        assert (repo.workspace_version("notes"), repo.export_json("notes")) == before  # unchanged
+    assert main(["--db", db, "extract", str(text), "--save", "notes", "--overwrite"]) == 0
+    with Repository(db) as repo:
+        corpus, _ = repo.load_corpus("notes")
+        assert [d.title for d in corpus.documents] == ["one"]

@@ -8,6 +8,7 @@ offset handling and error paths are the real ones.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,34 @@ def test_close_stops_the_process(worker):
     process = extractor._process
     extractor.close()
     assert process.poll() is not None
+
+
+def _fake_interpreter(tmp_path: Path, body: str) -> str:
+    """An executable standing in for the relik interpreter (it ignores the server script)."""
+    script = tmp_path / "python"
+    script.write_text("#!/bin/sh\n" + body, encoding="utf-8")
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_a_worker_printing_endless_noise_is_stopped_at_its_deadline(tmp_path):
+    noisy = _fake_interpreter(tmp_path, "echo 'warming up' >&2\nwhile true; do echo 'not json'; done\n")
+    extractor = RelikExtractor(noisy, "fake", startup_timeout_s=2, request_timeout_s=2)
+    started = time.monotonic()
+    with pytest.raises(ExtractionError, match=r"did not answer within 2 s.*stopped.*warming up"):
+        extractor.extract("doc-9", TEXT)
+    assert time.monotonic() - started < 6  # killed at the deadline, not politely waited for
+    assert extractor._process is None  # stopped, not left running
+
+
+def test_a_silent_worker_error_carries_its_stderr(tmp_path):
+    silent = _fake_interpreter(tmp_path, "echo 'CUDA out of memory' >&2\nsleep 60\n")
+    extractor = RelikExtractor(silent, "fake", startup_timeout_s=1, request_timeout_s=1)
+    with pytest.raises(ExtractionError, match="last messages: CUDA out of memory"):
+        extractor.extract("doc-10", TEXT)
+
+
+def test_worker_deadlines_are_settings():
+    settings = Settings(relik_python=sys.executable, relik_startup_timeout_s=7, relik_timeout_s=3)
+    extractor = get_extractor("relik", settings)
+    assert (extractor.startup_timeout_s, extractor.request_timeout_s) == (7, 3)

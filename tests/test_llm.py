@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
 import urllib.request
 
 import pytest
@@ -118,3 +121,59 @@ def test_credentials_in_the_endpoint_url_never_reach_messages():
         client.chat([{"role": "user", "content": "hi"}])
     assert base_url in str(failed.value)
     assert "pw-123" not in str(failed.value) and "ann:" not in str(failed.value)
+
+
+def _trickling_server(stage: str) -> tuple[str, threading.Event]:
+    """An endpoint that answers a byte every 0.2 s forever: in its headers, or in its body.
+    Each read gets a byte well within the client's per-read timeout; only an overall deadline ends it."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve_one() -> None:
+        connection, _ = listener.accept()
+        with connection, listener:
+            connection.recv(65536)  # the request (small: one chat message)
+            head = b"HTTP/1.1 200 OK\r\n"
+            if stage == "body":
+                head += b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+            connection.sendall(head)
+            while not stop.wait(0.2):
+                try:
+                    connection.sendall(b"x" if stage == "headers" else b" ")
+                except OSError:  # the client hung up: what the deadline should cause
+                    return
+
+    threading.Thread(target=serve_one, daemon=True).start()
+    return f"http://127.0.0.1:{listener.getsockname()[1]}/v1", stop
+
+
+@pytest.mark.parametrize("stage", ["headers", "body"])
+def test_a_trickling_endpoint_is_stopped_at_the_overall_deadline(stage: str) -> None:
+    base_url, stop = _trickling_server(stage)
+    client = OpenAICompatibleClient(base_url, "slow", timeout_s=1.5)
+    outcome: list[BaseException | str] = []
+
+    def call() -> None:
+        try:
+            outcome.append(client.chat([{"role": "user", "content": "hi"}]))
+        except BaseException as exc:  # asserted below
+            outcome.append(exc)
+
+    started = time.monotonic()
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(20)
+    stop.set()
+    elapsed = time.monotonic() - started
+    assert not worker.is_alive(), "the call outlived its deadline"
+    assert isinstance(outcome[0], ChatError), outcome
+    assert "within 1.5 s in all" in str(outcome[0]) and "llm_timeout_s" in str(outcome[0])
+    assert 1.4 <= elapsed < 6.0, elapsed
+
+
+def test_calls_after_a_stopped_one_still_answer(echo_server) -> None:
+    base_url, _seen = echo_server
+    client = OpenAICompatibleClient(base_url, "scripted", timeout_s=1.0)
+    for _ in range(3):  # each call on its own connection: a late watchdog touches none of them
+        assert client.chat([{"role": "user", "content": "hi"}]) == "echo: HI"
+        time.sleep(0.4)

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from core.extract import get_extractor
+from core.saving import OverwriteRefused
 from core.settings import Settings
 from core.types import triple_key
 from core.workspace import EXCLUDED, INFERABLE, PRIVATE, PUBLIC, QUERY, Workspace
@@ -284,7 +285,9 @@ def test_sources_without_triples_stay_extracted_after_a_reload(ws: Workspace, ex
         assert [d.id for d in fresh.pending_sources().documents] == [document.id]
         # Saving over a corpus keeps the meta that others stored.
         repo.save_corpus("imported", ws.corpus, ws.triples, meta={"origin": "bundle"})
-        ws.save(repo, "imported")
+        with pytest.raises(OverwriteRefused, match="'imported' already exists"):
+            ws.save(repo, "imported")  # another workspace's name: only an explicit choice overwrites it
+        ws.save(repo, "imported", overwrite=True)
         assert repo.corpus_meta("imported") == {"origin": "bundle", "extracted_ids": sorted(ws.extracted_ids)}
     finally:
         repo.close()

@@ -11,12 +11,15 @@ from types import ModuleType
 from typing import Any
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from core.extract import get_extractor
 from core.settings import Settings
+from core.throttle import SignInThrottle
 from core.workspace import Workspace
 from ui import messages
 from ui.context import MESSAGE, StudioContext
+from ui.http_limits import CLIENT_ADDRESS, BodyLimit, RecordClientAddress
 from ui.render import vis_asset_dir
 from ui.sessions import (
     BROWSER_STATE_SECRET,
@@ -65,8 +68,7 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
     if repository is None:
         from storage.repository import Repository
 
-        Path(settings.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        repository = Repository(settings.db)
+        repository = Repository(settings.db)  # a SQLite path (its folder is created) or a database URL
     gr.set_static_paths([str(vis_asset_dir())])
     notice = shared_address_notice(settings)
     if notice:
@@ -186,13 +188,27 @@ def _ready_message(ws: Workspace) -> str:
     )
 
 
-def _sign_in_checker(repository: Any) -> Any:
+def _sign_in_checker(repository: Any, throttle: SignInThrottle | None = None) -> Any:
     """Gradio awaits a coroutine in its login route; bcrypt's deliberate ~0.3 s runs in a worker
-    thread so a sign-in (or a guessing script) never stalls the server's event loop."""
+    thread so a sign-in (or a guessing script) never stalls the server's event loop. After
+    FREE_FAILURES failures for one user name or from one address, each attempt waits out an
+    exponential back-off (refused without checking the password) and is logged."""
     import anyio
 
+    throttle = throttle or SignInThrottle()
+
     async def check(username: str, password: str) -> bool:
-        return await anyio.to_thread.run_sync(repository.verify_user, username, password)
+        address = CLIENT_ADDRESS.get()
+        wait = throttle.wait_s(username, address)
+        if wait > 0:
+            log.warning("sign-in refused for %r from %s: throttled for %.1f s more", username, address, wait)
+            return False
+        if await anyio.to_thread.run_sync(repository.verify_user, username, password):
+            throttle.succeeded(username, address)
+            return True
+        failures = throttle.failed(username, address)
+        log.warning("failed sign-in for %r from %s (%d in a row)", username, address, failures)
+        return False
 
     return check
 
@@ -208,6 +224,14 @@ def launch_kwargs(settings: Settings, repository: Any = None) -> dict[str, Any]:
         "show_error": True,
         # scripts a tab needs on every page (e.g. the review tab's keyboard shortcuts)
         "head": "".join(getattr(module, "HEAD", "") for module in tab_modules()),
+        # one setting bounds uploads (Gradio, per file) and every other request body (BodyLimit)
+        "max_file_size": settings.max_upload_bytes,
+        "app_kwargs": {
+            "middleware": [
+                Middleware(RecordClientAddress),
+                Middleware(BodyLimit, max_bytes=settings.max_upload_bytes),
+            ]
+        },
     }
     if settings.auth:
         if repository is None or not repository.list_users():

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,7 @@ def build(ctx: StudioContext) -> None:
                     gr.Dropdown(label="Saved workspaces", choices=[], allow_custom_value=False, scale=2),
                 )
                 load = ctx.register("load", gr.Button("Load", scale=1))
+            save_confirm = ctx.confirmation("save_workspace")
             # Sharing matters only with sign-in; without it the studio has one user.
             with gr.Row(visible=ctx.settings.auth):
                 share_users = ctx.register(
@@ -80,6 +83,7 @@ def build(ctx: StudioContext) -> None:
                 import_file = ctx.register(
                     "import_file", gr.File(label="Import JSON bundle", file_types=[".json"], type="filepath")
                 )
+            export_confirm = ctx.confirmation("export_json")
         summary = ctx.register("documents_summary", gr.HTML())
         documents = ctx.register("documents", gr.HTML())
 
@@ -87,8 +91,11 @@ def build(ctx: StudioContext) -> None:
     repo_for = ctx.repository_for
 
     def on_upload(ws: Workspace, paths: list[str] | None) -> tuple[Any, ...]:
-        items = [(Path(p).name, Path(p).read_bytes()) for p in paths or []]
-        errors = ws.add_files(items, settings.max_upload_bytes)
+        try:
+            errors = ws.add_paths(paths or [], settings.max_upload_bytes)
+        finally:
+            remove_uploads(paths or [])
+        items = paths or []
         loaded = len(items) - len(errors)
         message = f"Loaded {loaded} of {len(items)} file(s)." + (
             " Problems are listed below." if errors else ""
@@ -171,9 +178,21 @@ def build(ctx: StudioContext) -> None:
         """Owner and sharing of a saved workspace, said only where there are several users."""
         return f" ({repo.sharing(name).describe()})" if settings.auth else ""
 
-    def on_save(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
+    def overwrite_question(ws: Workspace, name: str | None) -> str | None:
+        """Asked before a save or export replaces a workspace other than the one loaded here."""
+        target = (name or ws.name or "").strip()
+        if not target or (target == ws.name and ws.saved_version is not None):
+            return None
+        if not ctx.repository.name_taken(target):
+            return None
+        return (
+            f"A saved workspace named {target!r} already exists. Overwrite it? Its documents, triples "
+            "and privacy definitions are replaced by this workspace's."
+        )
+
+    def on_save(ws: Workspace, name: str, request: gr.Request, overwrite: bool = False) -> tuple[Any, ...]:
         repo = repo_for(request)
-        ws.save(repo, name)
+        ws.save(repo, name, overwrite=overwrite)
         return ws, f"Saved as {ws.name!r}{who_sees(repo, ws.name)}.", saved_choices(repo, ws.name)
 
     def on_load(ws: Workspace, name: str | None, request: gr.Request) -> tuple[Any, ...]:
@@ -194,10 +213,10 @@ def build(ctx: StudioContext) -> None:
         sharing = repo_for(request).set_sharing(ws.name, users=users.split(","), public=bool(public))
         return ws, f"{ws.name!r}: {sharing.describe()}."
 
-    def on_export(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
+    def on_export(ws: Workspace, name: str, request: gr.Request, overwrite: bool = False) -> tuple[Any, ...]:
         repo = repo_for(request)
         name = (name or ws.name).strip()
-        ws.save(repo, name)
+        ws.save(repo, name, overwrite=overwrite)
         folder = Path(tempfile.mkdtemp(prefix="rps-export-"))
         target = folder / f"{_safe_filename(name)}.json"
         target.write_text(repo.export_json(name), encoding="utf-8")
@@ -235,10 +254,14 @@ def build(ctx: StudioContext) -> None:
     )
     ctx.action(load_sample.click, on_load_sample, [], [], api_name="load_sample")
     ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")
-    ctx.action(save.click, on_save, [save_name], [saved], api_name="save_workspace")
+    ask = overwrite_question
+    wire_overwrite_check(ctx, save, save_confirm, on_save, ask, [save_name], [saved], "save_workspace")
     ctx.action(load.click, on_load, [saved], [save_name], api_name="load_workspace")
     ctx.action(share.click, on_share, [share_users, share_public], [], api_name="share_workspace")
-    ctx.action(export.click, on_export, [save_name], [export_file, saved], api_name="export_json")
+    export_outputs = [export_file, saved]
+    wire_overwrite_check(
+        ctx, export, export_confirm, on_export, ask, [save_name], export_outputs, "export_json"
+    )
     ctx.action(import_file.upload, on_import, [import_file], [saved, import_file], api_name="import_json")
 
     ctx.add_view(lambda ws: (render_summary(ws), render_documents(ws)), [summary, documents])
@@ -380,3 +403,45 @@ def _preview(text: str) -> str:
 
 def cancelled_note() -> str:
     return f'<span class="rps-note">{esc(CANCELLED_TEXT)}</span>'
+
+
+def wire_overwrite_check(
+    ctx: Any,
+    button: Any,
+    confirmation: Any,
+    handler: Callable[..., tuple[Any, ...]],
+    question: Callable[[Workspace, str | None], str | None],
+    inputs: list[Any],
+    outputs: list[Any],
+    api_name: str,
+) -> None:
+    """`button` saves at once unless `question` has something to ask (the name is another saved
+    workspace); then only the confirmation's yes button saves, and only it may overwrite.
+    Endpoints: `<api_name>` (asks first) and `<api_name>_overwrite`."""
+    shown = [confirmation.row, confirmation.prompt]
+
+    def ask_first(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
+        asked = question(ws, name)
+        if asked is None:
+            return (*handler(ws, name, request), gr.Row(visible=False), "")
+        skipped = [gr.skip() for _ in outputs]
+        prompt = status_html(asked, "question")
+        return (ws, f"{asked} Confirm or cancel below.", *skipped, gr.Row(visible=True), prompt)
+
+    def overwrite(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
+        return (*handler(ws, name, request, overwrite=True), gr.Row(visible=False), "")
+
+    ctx.action(button.click, ask_first, inputs, [*outputs, *shown], api_name=api_name)
+    ctx.action(
+        confirmation.yes.click, overwrite, inputs, [*outputs, *shown], api_name=f"{api_name}_overwrite"
+    )
+    confirmation.no.click(
+        lambda: (gr.Row(visible=False), ""), [], shown, api_visibility="private", show_progress="hidden"
+    )
+
+
+def remove_uploads(paths: list[str]) -> None:
+    """Delete Gradio's temporary copies of uploaded files once read: nothing of them stays on disk."""
+    for path in map(Path, paths):
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)

@@ -12,10 +12,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import signal
+import sys
+import tempfile
 import threading
 import time
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 Progress = Callable[[int, int], None]
@@ -90,6 +95,7 @@ PROCESS_THRESHOLD_CHARS = 50_000
 POLL_S = 0.2
 IDLE_WORKERS_KEPT = 2  # warm workers (models loaded) kept for the next long extraction
 WORKER_NICENESS = 10  # background work yields the CPU to interactive requests
+STDERR_LINES = 8  # of a worker's stderr, quoted in an error about it
 
 
 @dataclass
@@ -97,11 +103,29 @@ class _Worker:
     process: Any
     tasks: Any
     events: Any
+    stderr: Path  # the worker's fd 2: its last lines go into every error about it
 
     def stop(self) -> None:
+        """End the worker and everything it started (a relik subprocess): its process group."""
         if self.process.is_alive():
-            self.process.terminate()
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):  # not its own group yet
+                self.process.terminate()
         self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(timeout=5)
+        self.stderr.unlink(missing_ok=True)
+
+    def stderr_tail(self, lines: int = STDERR_LINES) -> str:
+        try:
+            with self.stderr.open("rb") as handle:
+                handle.seek(max(0, handle.seek(0, os.SEEK_END) - 4096))
+                text = handle.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        return " | ".join(line.strip() for line in text.splitlines()[-lines:] if line.strip())
 
 
 class WorkerPool:
@@ -117,11 +141,14 @@ class WorkerPool:
                 worker = self._idle.pop()
                 if worker.process.is_alive():
                     return worker
+                worker.stop()
         context = multiprocessing.get_context("spawn")  # no fork of a threaded server
         tasks, events = context.Queue(), context.Queue()
-        process = context.Process(target=_worker_loop, args=(tasks, events), daemon=True)
+        handle, name = tempfile.mkstemp(prefix="rps-extract-", suffix=".stderr")
+        os.close(handle)
+        process = context.Process(target=_worker_loop, args=(tasks, events, name), daemon=True)
         process.start()
-        return _Worker(process, tasks, events)
+        return _Worker(process, tasks, events, Path(name))
 
     def release(self, worker: _Worker) -> None:
         with self._lock:
@@ -165,9 +192,16 @@ class ProcessExtractor:
                 worker.stop()
 
     def _follow(self, worker: _Worker, progress: Progress | None) -> list[Any]:
+        limit = float(self.settings.extract_worker_timeout_s)
+        deadline = time.monotonic() + limit
         while True:
             if self.cancelled is not None and self.cancelled.is_set():
                 raise Cancelled
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the {self.name} extraction took longer than {limit:g} s in all (setting "
+                    f"extract_worker_timeout_s) and was stopped{_last_lines(worker)}"
+                )
             alive = worker.process.is_alive()
             try:
                 # A process that has exited may still have its last message in the pipe.
@@ -176,6 +210,7 @@ class ProcessExtractor:
                 if not alive:
                     raise RuntimeError(
                         f"the {self.name} extraction process stopped (exit code {worker.process.exitcode})"
+                        f"{_last_lines(worker)}"
                     ) from None
                 continue
             if kind == "progress" and progress is not None:
@@ -186,9 +221,23 @@ class ProcessExtractor:
                 raise RuntimeError(payload[0])
 
 
-def _worker_loop(tasks: Any, events: Any) -> None:
-    """A worker process: extract each task, streaming progress; models stay loaded between tasks."""
+def _last_lines(worker: _Worker) -> str:
+    tail = worker.stderr_tail()
+    return f". Last lines of its stderr: {tail}" if tail else ". It wrote nothing to stderr."
+
+
+def _worker_loop(tasks: Any, events: Any, stderr: str) -> None:
+    """A worker process: extract each task, streaming progress; models stay loaded between tasks.
+
+    Its own process group, so that stopping it also ends what it started; its stderr (native
+    libraries' output included) goes to a file the parent quotes when the worker fails or hangs.
+    """
+    os.setpgrp()
+    descriptor = os.open(stderr, os.O_WRONLY | os.O_APPEND)
+    os.dup2(descriptor, 2)
+    os.close(descriptor)
     os.nice(WORKER_NICENESS)
+    print(f"extraction worker {os.getpid()} started", file=sys.stderr, flush=True)
     from core.extract import get_extractor
 
     def report(done: int, total: int) -> None:
@@ -196,9 +245,11 @@ def _worker_loop(tasks: Any, events: Any) -> None:
 
     while True:
         name, settings, items, titles = tasks.get()
+        print(f"{name} extraction of {len(items)} passage(s)", file=sys.stderr, flush=True)
         try:
             events.put(
                 ("done", get_extractor(name, settings).extract_many(items, progress=report, titles=titles))
             )
         except Exception as exc:  # reported to the parent, which shows it to the user
+            traceback.print_exc()
             events.put(("error", str(exc) or type(exc).__name__))

@@ -71,7 +71,7 @@ def build(ctx: StudioContext) -> None:
             undo = ctx.register("review-undo", gr.Button("Undo (u)"))
             skip = ctx.register("review-skip", gr.Button("Skip (s)"))
         progress = ctx.register("review-progress", gr.Markdown(""))
-        shown = gr.State(value=None)  # {"candidate": id, "at": monotonic seconds}
+        shown = gr.State(value=None)  # {"candidate": id, "at": monotonic seconds, "version": int}
         with gr.Accordion("Train the rewriter on accepted items", open=False):
             gr.Markdown(
                 "SFT (TRL SFTTrainer + LoRA) on every accepted item, then RL from that adapter. "
@@ -223,7 +223,9 @@ class _Store:
         if not shown:
             raise ValueError("no item is shown: press Start first")
         seconds = time.monotonic() - shown["at"]
-        self.store.review(shown["candidate"], annotator, decision, text, seconds)
+        # the version this page showed: a decision made meanwhile in another tab is not overwritten
+        version = shown.get("version")
+        self.store.review(shown["candidate"], annotator, decision, text, seconds, expected_version=version)
         return self.show(
             annotator, view, overlap, note=f"Saved: {decision} (candidate {shown['candidate']})."
         )
@@ -251,7 +253,7 @@ class _Store:
             f"{html.escape(note)} {item.remaining} item(s) left in *{view}*. "
             f"Task {item.task.id}, candidate {c.id}."
         )
-        shown = {"candidate": c.id, "at": time.monotonic()}
+        shown = {"candidate": c.id, "at": time.monotonic(), "version": item.version}
         return (
             status,
             diff_html(item.task.text, c.text, item.task.private_spans),

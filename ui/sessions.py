@@ -27,6 +27,7 @@ BROWSER_STORAGE_KEY = "rps-browser-session"
 # browser's owner; the session id's protection is its randomness (128 bits).
 BROWSER_STATE_SECRET = "rps-browser-session-v1"
 WORKSPACE_NAME_META = "workspace_name"
+WORKSPACE_VERSION_META = "workspace_version"  # the named workspace's version this session is based on
 _BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
@@ -54,7 +55,7 @@ def corpus_token(ws: Workspace) -> int:
 def marks_token(ws: Workspace) -> int:
     """Changes when the marks of any scope (whole corpus or one question), the scope or the name change."""
     other_scopes = frozenset((scope, frozenset(marks)) for scope, marks in ws.scope_marks.items())
-    return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name))
+    return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name, ws.saved_version))
 
 
 def rewrites_token(ws: Workspace) -> int:
@@ -80,7 +81,11 @@ class Autosaver:
             return False
         name = self.repository.session_name(key)
         ws.load(self.repository, name)  # documents, triples, scope and every scope's marks
-        ws.name = str(self.repository.corpus_meta(name).get(WORKSPACE_NAME_META) or "")
+        meta = self.repository.corpus_meta(name)
+        ws.name = str(meta.get(WORKSPACE_NAME_META) or "")
+        version = meta.get(WORKSPACE_VERSION_META)
+        ws.saved_version = version if isinstance(version, int) and ws.name else None
+        ws.base_marks = {}  # unknown: a merge on the next save keeps every mark of both sides
         self._saved[key] = (corpus_token(ws), marks_token(ws), rewrites_token(ws))
         return True
 
@@ -94,7 +99,11 @@ class Autosaver:
             return False
         corpus_changed = last is None or last[0] != tokens[0]
         marks_changed = corpus_changed or last is None or last[1] != tokens[1]
-        meta: dict[str, Any] = {EXTRACTED_IDS_META: sorted(ws.extracted_ids), WORKSPACE_NAME_META: ws.name}
+        meta: dict[str, Any] = {
+            EXTRACTED_IDS_META: sorted(ws.extracted_ids),
+            WORKSPACE_NAME_META: ws.name,
+            WORKSPACE_VERSION_META: ws.saved_version,
+        }
         if ws.scope is not None:
             meta[SCOPE_META] = ws.scope
         self.repository.save_session(

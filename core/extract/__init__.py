@@ -46,7 +46,12 @@ def _llm(settings: Settings) -> Extractor:
 def _relik(settings: Settings) -> Extractor:
     from core.extract.relik_worker import RelikExtractor
 
-    return RelikExtractor(settings.relik_python, settings.relik_model)
+    return RelikExtractor(
+        settings.relik_python,
+        settings.relik_model,
+        startup_timeout_s=settings.relik_startup_timeout_s,
+        request_timeout_s=settings.relik_timeout_s,
+    )
 
 
 EXTRACTORS: dict[str, Callable[[Settings], Extractor]] = {"spacy": _spacy, "llm": _llm, "relik": _relik}

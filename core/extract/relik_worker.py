@@ -11,6 +11,7 @@ import json
 import queue
 import subprocess
 import threading
+import time
 import weakref
 from collections import deque
 from pathlib import Path
@@ -24,6 +25,7 @@ SERVER_SCRIPT = Path(__file__).resolve().with_name("relik_server.py")
 DEFAULT_BACKEND = "relik:Relik"
 SETUP_HINT = "set RPS_RELIK_PYTHON to an interpreter with relik installed; see README and docs/EXTRACTION.md"
 STDERR_TAIL_LINES = 20
+MAX_QUEUED_LINES = 10_000  # unread worker output held at most (the pump then waits)
 
 
 class RelikExtractor(Extractor):
@@ -47,7 +49,7 @@ class RelikExtractor(Extractor):
         self.startup_timeout_s = startup_timeout_s
         self.request_timeout_s = request_timeout_s
         self._process: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[str | None] = queue.Queue(maxsize=MAX_QUEUED_LINES)
         self._stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._lock = threading.Lock()
 
@@ -70,7 +72,7 @@ class RelikExtractor(Extractor):
             raise ExtractionError(
                 f"cannot start the relik worker with {self.python!r}: {exc}; {SETUP_HINT}"
             ) from exc
-        self._lines = queue.Queue()
+        self._lines = queue.Queue(maxsize=MAX_QUEUED_LINES)
         self._stderr_tail.clear()
         threading.Thread(target=_pump_lines, args=(process.stdout, self._lines), daemon=True).start()
         threading.Thread(target=_pump_tail, args=(process.stderr, self._stderr_tail), daemon=True).start()
@@ -88,6 +90,12 @@ class RelikExtractor(Extractor):
             _stop(self._process)
             self._process = None
 
+    def _kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait(timeout=5)
+            self._process = None
+
     def __enter__(self) -> RelikExtractor:
         return self
 
@@ -95,14 +103,21 @@ class RelikExtractor(Extractor):
         self.close()
 
     def _next_message(self, timeout_s: float, doing: str) -> dict[str, Any]:
-        """The next JSON object the worker prints (other stdout lines are skipped)."""
+        """The next JSON object the worker prints, within `timeout_s` in all: other stdout lines
+        are skipped but do not extend the deadline (a worker printing endless noise is stopped)."""
+        deadline = time.monotonic() + timeout_s
         while True:
             try:
-                line = self._lines.get(timeout=timeout_s)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise queue.Empty
+                line = self._lines.get(timeout=left)
             except queue.Empty:
-                self.close()
+                tail = self._stderr_text()
+                self._kill()  # it did not answer: no polite shutdown to wait for
                 raise ExtractionError(
-                    f"the relik worker did not answer within {timeout_s:.0f} s while {doing}"
+                    f"the relik worker did not answer within {timeout_s:g} s while {doing} (stopped); "
+                    f"its last messages: {tail}"
                 ) from None
             if line is None:
                 raise ExtractionError(self._death_message(doing))
@@ -113,11 +128,16 @@ class RelikExtractor(Extractor):
             if isinstance(message, dict):
                 return message
 
+    def _stderr_text(self) -> str:
+        tail = " | ".join(line.strip() for line in self._stderr_tail if line.strip())[-800:]
+        return tail or "(none)"
+
     def _death_message(self, doing: str) -> str:
         code = self._process.wait(timeout=5) if self._process is not None else None
         self._process = None
-        tail = " | ".join(line.strip() for line in self._stderr_tail if line.strip())[-800:]
-        return f"the relik worker exited (code {code}) while {doing}; its last messages: {tail or '(none)'}"
+        return (
+            f"the relik worker exited (code {code}) while {doing}; its last messages: {self._stderr_text()}"
+        )
 
     # -- extraction ----------------------------------------------------------------------
 

@@ -155,3 +155,28 @@ def test_two_annotators_submitting_at_the_same_moment_both_land(review_studio) -
     assert errors == []
     with AnnotationStore(db) as store:
         assert store.decision_pairs("carol", "dave") == [("accept", "reject")]
+
+
+def test_a_decision_made_meanwhile_in_another_tab_is_not_overwritten(review_studio) -> None:
+    """One annotator, two sessions on the same item: the second decision is refused with what to
+    do, and goes through once that session has shown the item again."""
+    from gradio_client import Client
+    from gradio_client.exceptions import AppError
+
+    url, db = review_studio
+    first, second = Client(url, verbose=False), Client(url, verbose=False)
+    for client in (first, second):
+        client.predict("erin", "all", True, api_name="/review_show")
+    first.predict("erin", "all", True, api_name="/review_accept")
+    with pytest.raises(AppError) as refused:
+        second.predict("erin", "all", True, api_name="/review_reject")
+    assert "changed elsewhere" in str(refused.value) and "Reload the item" in str(refused.value)
+    with AnnotationStore(db) as store:
+        candidate = store.next_item("erin", "all").candidate.id
+        assert store.review_version(candidate, "erin") == 1
+        assert [p.accepted for p in store.progress() if p.annotator == "erin"] == [1]
+    second.predict("erin", "all", True, api_name="/review_show")
+    second.predict("erin", "all", True, api_name="/review_reject")
+    with AnnotationStore(db) as store:
+        assert store.review_version(candidate, "erin") == 2
+        assert [(p.accepted, p.rejected) for p in store.progress() if p.annotator == "erin"] == [(0, 1)]
