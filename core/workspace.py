@@ -47,6 +47,7 @@ from core.risk import InferenceRisk, inference_risks
 from core.types import (
     Corpus,
     Document,
+    Query,
     RetrievalSet,
     Triple,
     TripleKey,
@@ -59,6 +60,7 @@ Progress = Callable[[int, int], None]
 DEFAULT_DEFINITION_NAME = "default"
 EXTRACTED_IDS_META = "extracted_ids"  # corpus meta key: sources already extracted (some yield no triple)
 SCOPE_META = "scope"  # corpus meta key: the query id the workspace was scoped to ("" = whole corpus)
+UNDO_META = "undo"  # corpus meta key: every scope's undo steps (`undo_to_meta`)
 WHOLE_CORPUS = ""  # scope name of the whole corpus in `scope_marks`
 
 # Status of a triple in the privacy definition (codes used by data and styles).
@@ -90,6 +92,7 @@ STATUS_EXPLANATIONS = {
     "public set (filter a)",
 }
 UNDO_DEPTH = 20  # mark changes that can be undone
+EXTRACT_BATCHES = 20  # an extraction keeps its work batch by batch (a Cancel loses one batch at most)
 
 
 def status_label(status: str) -> str:
@@ -125,6 +128,8 @@ class Workspace:
     all_rewrite_runs: dict[str, dict[str, RewriteRun]] = field(default_factory=dict)
     # Earlier states of `marked_private`, newest last (at most UNDO_DEPTH).
     mark_history: list[frozenset[TripleKey]] = field(default_factory=list, compare=False)
+    # The undo steps of the scopes not in view, by scope name; they come back with their scope.
+    scope_histories: dict[str, list[frozenset[TripleKey]]] = field(default_factory=dict, compare=False)
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
     # Other derived views by name ("all_keys", "query_keys", "statuses", "risks", "titles").
     _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -383,6 +388,7 @@ class Workspace:
         self.extracted_ids = set()
         self.marked_private = set()
         self.mark_history = []
+        self.scope_histories = {}
         self.scope = None
         self.scope_marks = {}
         self.held_back = {}
@@ -393,15 +399,29 @@ class Workspace:
     # -- extraction --------------------------------------------------------------------------
 
     def extract(self, extractor: Any, progress: Progress | None = None) -> int:
-        """Extract triples from documents and queries not extracted yet; returns #new triples."""
+        """Extract triples from documents and queries not extracted yet; returns #new triples.
+
+        Sources are extracted in up to EXTRACT_BATCHES batches, each kept as soon as it is done: an
+        exception (a Cancel raised from `progress`) loses only the batch in progress. `progress`
+        counts sources, (done, total), whatever unit the extractor counts in."""
         pending = self.pending_sources()
         if not pending.documents and not pending.queries:
             return 0
-        new_triples = extract_corpus(pending, extractor, progress=progress)
-        self.triples = self.triples + list(new_triples)
-        self.extracted_ids |= pending.document_ids() | pending.query_ids()
-        self._triples_changed()
-        return len(new_triples)
+        batches = source_batches(pending, EXTRACT_BATCHES)
+        total = sum(len(b.documents) + len(b.queries) for b in batches)
+        added = done = 0
+        for batch in batches:
+            size = len(batch.documents) + len(batch.queries)
+            scaled = None if progress is None else _scaled_progress(progress, done, size, total)
+            new_triples = extract_corpus(batch, extractor, progress=scaled)
+            self.triples = self.triples + list(new_triples)
+            self.extracted_ids |= batch.document_ids() | batch.query_ids()
+            self._triples_changed()
+            added += len(new_triples)
+            done += size
+            if progress is not None:
+                progress(done, total)
+        return added
 
     # -- scope -------------------------------------------------------------------------------
 
@@ -420,9 +440,13 @@ class Workspace:
         if scope is not None and scope not in self._retrieval_sets():
             raise KeyError(f"no question with id {scope!r} in this workspace")
         self._stash_marks()
+        if self.mark_history:  # undo steps belong to the scope they were made in, and wait for it
+            self.scope_histories[_scope_name(self.scope)] = self.mark_history
+        else:
+            self.scope_histories.pop(_scope_name(self.scope), None)
         self.scope = scope
         self.marked_private = self.scope_marks.pop(_scope_name(scope), set())
-        self.mark_history = []  # undo steps belong to the scope they were made in
+        self.mark_history = self.scope_histories.pop(_scope_name(scope), [])
         self._scope_changed()
 
     def _stash_marks(self) -> None:
@@ -488,6 +512,11 @@ class Workspace:
         """Keep the marks as they are now so the coming change can be undone."""
         self.mark_history.append(frozenset(self.marked_private))
         del self.mark_history[:-UNDO_DEPTH]
+
+    def undo_to_meta(self) -> dict[str, list[list[list[str]]]]:
+        """Every scope's undo steps as JSON (scope name -> steps, oldest first -> triple keys)."""
+        histories = {**self.scope_histories, _scope_name(self.scope): self.mark_history}
+        return {name: [_keys_json(step) for step in steps] for name, steps in histories.items() if steps}
 
     def undo(self) -> int:
         """Put back the marks as they were before the last change; returns how many are marked."""
@@ -741,6 +770,11 @@ class Workspace:
             meta.pop(SCOPE_META, None)
         else:
             meta[SCOPE_META] = self.scope
+        undo_steps = self.undo_to_meta()
+        if undo_steps:
+            meta[UNDO_META] = undo_steps
+        else:
+            meta.pop(UNDO_META, None)
         repo.save_corpus(name, self.corpus, self.triples, extractor=extractor, meta=meta, overwrite=True)
         self.name = name
         self.save_definitions(repo)
@@ -777,7 +811,8 @@ class Workspace:
         self.scope = saved_scope if isinstance(saved_scope, str) and saved_scope in query_ids else None
         self.marked_private = self.scope_marks.pop(_scope_name(self.scope), set())
         self.held_back = {}
-        self.mark_history = []
+        self.scope_histories = undo_from_meta(meta.get(UNDO_META), query_ids | {""})
+        self.mark_history = self.scope_histories.pop(_scope_name(self.scope), [])
         self._triples_changed()
         self.all_rewrite_runs = {}
         for run in repo.load_rewrites(name):
@@ -835,6 +870,53 @@ class Workspace:
             if limit is not None and len(rows) >= limit:
                 break
         return rows
+
+
+def source_batches(corpus: Corpus, count: int) -> list[Corpus]:
+    """The documents, then the queries, of `corpus` in at most `count` batches of similar size."""
+    sources: list[Any] = [*corpus.documents, *corpus.queries]
+    size = max(1, -(-len(sources) // max(1, count)))
+    batches = []
+    for start in range(0, len(sources), size):
+        part = sources[start : start + size]
+        batches.append(
+            Corpus(
+                documents=[s for s in part if isinstance(s, Document)],
+                queries=[s for s in part if isinstance(s, Query)],
+            )
+        )
+    return batches
+
+
+def _scaled_progress(progress: Progress, base: int, size: int, total: int) -> Progress:
+    """A batch's progress (in the extractor's own unit) as sources of the whole extraction."""
+
+    def report(done: int, of: int) -> None:
+        progress(base + (size * done // of if of else 0), total)
+
+    return report
+
+
+def _keys_json(keys: Iterable[TripleKey]) -> list[list[str]]:
+    return sorted([list(key) for key in keys])
+
+
+def undo_from_meta(stored: Any, scope_names: set[str]) -> dict[str, list[frozenset[TripleKey]]]:
+    """Undo steps stored by `Workspace.undo_to_meta` (scopes no longer present, or bad entries, skipped)."""
+    histories: dict[str, list[frozenset[TripleKey]]] = {}
+    if not isinstance(stored, dict):
+        return histories
+    for name, steps in stored.items():
+        if name not in scope_names or not isinstance(steps, list):
+            continue
+        history: list[frozenset[TripleKey]] = []
+        for step in steps[-UNDO_DEPTH:]:
+            if isinstance(step, list):
+                keys = (tuple(k) for k in step if isinstance(k, list) and len(k) == 3)
+                history.append(frozenset(k for k in keys if all(isinstance(p, str) for p in k)))
+        if history:
+            histories[name] = history
+    return histories
 
 
 def _scope_name(scope: str | None) -> str:

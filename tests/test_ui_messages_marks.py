@@ -42,10 +42,11 @@ def test_actions_escape_their_message_and_their_errors():
     def bad(ws, title):
         raise KeyError(f"no entity {title}")
 
-    _, status = _user_errors(ok)("ws", IMG)
+    _, status, result = _user_errors(ok)(Workspace(), IMG)
     assert "<img" not in status and "&lt;img" in status
+    assert result["message"] == f"Added {IMG}"  # the JSON result for scripts carries the plain text
     with pytest.raises(gr.Error) as caught:
-        _user_errors(bad)("ws", IMG)
+        _user_errors(bad)(Workspace(), IMG)
     assert "<img" not in caught.value.message and "&lt;img" in caught.value.message
 
 

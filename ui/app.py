@@ -93,20 +93,23 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
             for module in tab_modules():
                 module.build(ctx)
         ctx.finish()
-        ctx.refresh(
-            demo.load(
-                _open_session(settings, autosaver, notice),
-                [state, browser_id],
-                [
-                    state,
-                    ctx.get(MESSAGE),
-                    browser_id,
-                    ctx.session_state,
-                    ctx.user_state,
-                    ctx.get("session_info"),
-                ],
-                api_visibility="private",
-                show_progress="minimal",
+        # An action taken before this load ended had no session to be saved in: save once more now.
+        ctx.autosave_after(
+            ctx.refresh(
+                demo.load(
+                    _open_session(settings, autosaver, notice),
+                    [state, browser_id],
+                    [
+                        state,
+                        ctx.get(MESSAGE),
+                        browser_id,
+                        ctx.session_state,
+                        ctx.user_state,
+                        ctx.get("session_info"),
+                    ],
+                    api_visibility="private",
+                    show_progress="minimal",
+                )
             )
         )
     demo.studio_context = ctx  # type: ignore[attr-defined]

@@ -33,6 +33,8 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,13 +44,16 @@ from gradio.components import Component
 
 from core.settings import Settings
 from core.workspace import Workspace
-from ui import messages
+from ui import api, messages
 from ui.sessions import Autosaver, user_of
 
 log = logging.getLogger("rps.ui")
 
 ELEM_PREFIX = "rps-"
 MESSAGE = "message"  # the registered status line every action writes to
+# Every view render runs in this one queue, so renders start in the order the page sent them.
+VIEWS_CONCURRENCY_ID = "rps-views"
+STAMP = "view_stamp"  # the registered hidden number that orders view renders (`ViewClock`)
 
 Render = Callable[[Workspace], Any]
 
@@ -56,6 +61,78 @@ Render = Callable[[Workspace], Any]
 def elem_id(name: str) -> str:
     """The DOM id a registered component gets (`#rps-<name>`)."""
     return ELEM_PREFIX + name
+
+
+class ViewClock:
+    """Drops view updates that belong to an older state.
+
+    The page stamps every view render when it sends it (`STAMP_JS`: a counter in the page, so the
+    stamp orders renders by the moment their inputs were read). A render's value for a component is
+    replaced by `gr.skip()` when a render stamped later for that component has already started:
+    whatever order the server runs and finishes them in, the newest inputs win. A render without a
+    stamp (an API call, which chains no view render) is never dropped."""
+
+    MAX_SESSIONS = 5000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._latest: OrderedDict[str, dict[int, float]] = OrderedDict()
+
+    def start(self, session: str, components: Sequence[Component], stamp: float) -> None:
+        with self._lock:
+            latest = self._latest.setdefault(session, {})
+            self._latest.move_to_end(session)
+            for component in components:
+                latest[component._id] = max(latest.get(component._id, 0.0), stamp)
+            while len(self._latest) > self.MAX_SESSIONS:
+                self._latest.popitem(last=False)
+
+    def newest(
+        self, session: str, stamp: float, components: Sequence[Component], values: Sequence[Any]
+    ) -> list:
+        """`values` with a `gr.skip()` for each component a later-stamped render writes."""
+        with self._lock:
+            latest = self._latest.get(session, {})
+            return [
+                value if latest.get(component._id, 0.0) <= stamp else gr.skip()
+                for component, value in zip(components, values, strict=True)
+            ]
+
+
+def stamp_js(inputs: int) -> str:
+    """Frontend code run as a view render is sent: its first input (the stamp) becomes the page's
+    next render number; the other inputs pass unchanged."""
+    return (
+        "(...args) => { window.__rpsViewStamp = (window.__rpsViewStamp || 0) + 1; "
+        f"const values = args.slice(0, {inputs}); values[0] = window.__rpsViewStamp; return values; }}"
+    )
+
+
+def fresh_only(
+    clock: ViewClock, render: Callable[..., Any], outputs: Sequence[Component], selected: bool = False
+) -> Callable[..., Any]:
+    """`render` (after a leading stamp input) whose values are dropped per component once a
+    later-stamped render of it has started; with `selected`, render gets the select event's data last."""
+    outputs = list(outputs)
+
+    def run(request: gr.Request, stamp: Any, *values: Any) -> Any:
+        return _stamped(request, stamp, values)
+
+    def run_selected(request: gr.Request, evt: gr.SelectData, stamp: Any, *values: Any) -> Any:
+        return _stamped(request, stamp, (*values, evt))
+
+    def _stamped(request: gr.Request, stamp: Any, values: tuple) -> Any:
+        session = getattr(request, "session_hash", None) or ""
+        stamped = isinstance(stamp, int | float) and stamp > 0
+        if stamped:
+            clock.start(session, outputs, float(stamp))
+        rendered = render(*values)
+        results = [rendered] if len(outputs) == 1 else list(rendered)
+        if stamped:
+            results = clock.newest(session, float(stamp), outputs, results)
+        return results[0] if len(outputs) == 1 else results
+
+    return run_selected if selected else run
 
 
 @dataclass
@@ -75,6 +152,7 @@ class StudioContext:
     session_state: gr.State | None = None
     autosaver: Autosaver | None = None
     components: dict[str, Component] = field(default_factory=dict)
+    clock: ViewClock = field(default_factory=ViewClock)
     _views: list[_View] = field(default_factory=list)
     _changing_events: list[Any] = field(default_factory=list)
 
@@ -85,6 +163,9 @@ class StudioContext:
         if getattr(component, "elem_id", None) is None:
             component.elem_id = elem_id(name)
         self.components[name] = component
+        if name == MESSAGE:  # the status line's place in the layout: the hidden parts go with it
+            self._result()
+            self._stamp()
         return component
 
     def repository_for(self, request: gr.Request | None) -> Any:
@@ -128,13 +209,19 @@ class StudioContext:
         event = trigger(
             _user_errors(handler),
             inputs=[self.workspace_state, *inputs],
-            outputs=[self.workspace_state, self.get(MESSAGE), *outputs],
+            outputs=[self.workspace_state, self.get(MESSAGE), *outputs, self._result()],
             api_name=api_name,
             show_progress=show_progress,
             **event_options,
         )
         self._changing_events.append(event)
         return event
+
+    def _result(self) -> Component:
+        """The hidden JSON every action also writes (`ui.api.action_result`), for scripts."""
+        if api.RESULT not in self.components:
+            self.register(api.RESULT, gr.JSON(visible=False, label="result"))
+        return self.components[api.RESULT]
 
     def confirmation(self, name: str) -> Confirmation:
         """A hidden "are you sure?" row, placed where it is called in the layout; wire it with
@@ -200,24 +287,59 @@ class StudioContext:
     def view_inputs(self) -> list[Component]:
         return [comp for view in self._views for comp in view.inputs]
 
+    def _stamp(self) -> Component:
+        """The hidden number every view render carries as its first input (see `ViewClock`)."""
+        if STAMP not in self.components:
+            self.register(STAMP, gr.Number(value=0, visible=False))
+        return self.components[STAMP]
+
     def refresh(self, event: Any) -> Any:
         """Chain a re-render of all views after `event` (an event listener's dependency)."""
+        outputs = self.view_outputs()
+        inputs = [self._stamp(), self.workspace_state, *self.view_inputs()]
         return event.then(
-            self.render_all,
-            inputs=[self.workspace_state, *self.view_inputs()],
-            outputs=self.view_outputs(),
+            fresh_only(self.clock, self.render_all, outputs),
+            inputs=inputs,
+            outputs=outputs,
+            js=stamp_js(len(inputs)),
             api_visibility="private",
             show_progress="hidden",
+            concurrency_id=VIEWS_CONCURRENCY_ID,
+            concurrency_limit=self.settings.concurrency or None,
+        )
+
+    def view_event(
+        self,
+        trigger: Callable[..., Any],
+        render: Callable[..., Any],
+        inputs: Sequence[Component],
+        outputs: Sequence[Component],
+        selected: bool = False,
+    ) -> Any:
+        """Re-render some views on `trigger` (a filter change, a row click that only changes a view);
+        an update older than another render of the same component is dropped (`ViewClock`)."""
+        stamped_inputs = [self._stamp(), *inputs]
+        return trigger(
+            fresh_only(self.clock, render, outputs, selected),
+            inputs=stamped_inputs,
+            outputs=list(outputs),
+            js=stamp_js(len(stamped_inputs)),
+            api_visibility="private",
+            show_progress="hidden",
+            concurrency_id=VIEWS_CONCURRENCY_ID,
+            concurrency_limit=self.settings.concurrency or None,
         )
 
     def finish(self) -> None:
         """Re-render every view and autosave after every action; call once after all tabs are built."""
+        api.build(self)
         for event in self._changing_events:
             if self._views:
                 self.refresh(event)
-            self._autosave_after(event)
+            self.autosave_after(event)
 
-    def _autosave_after(self, event: Any) -> None:
+    def autosave_after(self, event: Any) -> None:
+        """Chain one autosave of the page's session after `event` when it succeeds."""
         if self.autosaver is None or self.session_state is None or self.user_state is None:
             return
         event.success(  # a refused action changed nothing worth saving
@@ -255,7 +377,12 @@ def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
         def wrapped_stream(*args: Any, **kwargs: Any) -> Any:
             try:
                 for result in handler(*args, **kwargs):
-                    yield (result[0], messages.status_html(result[1]), *result[2:])
+                    yield (
+                        result[0],
+                        messages.status_html(result[1]),
+                        *result[2:],
+                        api.action_result(result[0], str(result[1])),
+                    )
             except gr.Error:
                 raise
             except (ValueError, LookupError, RuntimeError, OSError) as exc:
@@ -272,7 +399,12 @@ def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
         # RuntimeError covers ExtractionError, ChatError and StorageError, whose messages are for users.
         except (ValueError, LookupError, RuntimeError, OSError) as exc:
             raise user_error(user_message(exc), handler.__name__) from exc
-        return (result[0], messages.status_html(result[1]), *result[2:])
+        return (
+            result[0],
+            messages.status_html(result[1]),
+            *result[2:],
+            api.action_result(result[0], str(result[1])),
+        )
 
     return wrapped
 

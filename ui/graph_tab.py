@@ -46,7 +46,13 @@ def build(ctx: StudioContext) -> None:
         # The paper's unit: one graph per question and its retrieved passages.
         scope = ctx.register(
             "scope",
-            gr.Dropdown(label="Question (retrieval set)", choices=[(WHOLE_CORPUS_LABEL, "")], value=""),
+            # set_scope checks the id itself: an API session's dropdown never got the page's choices.
+            gr.Dropdown(
+                label="Question (retrieval set)",
+                choices=[(WHOLE_CORPUS_LABEL, "")],
+                value="",
+                allow_custom_value=True,
+            ),
         )
         with gr.Row():
             doc_filter = ctx.register(
@@ -189,13 +195,7 @@ def build(ctx: StudioContext) -> None:
         trigger = component.release if isinstance(component, gr.Slider) else component.change
         if isinstance(component, gr.Textbox):
             trigger = component.submit
-        trigger(
-            render_filtered,
-            [ctx.workspace_state, *filters],
-            [graph, table],
-            api_visibility="private",
-            show_progress="hidden",
-        )
+        ctx.view_event(trigger, render_filtered, [ctx.workspace_state, *filters], [graph, table])
 
 
 def _toggle(ws: Workspace, key: TripleKey) -> tuple[Any, ...]:
@@ -271,12 +271,12 @@ def render_graph(
             relation=relation or None,
             search=text or None,
         )
-        view = visible_part(sub.edges, max_nodes)
+        view = visible_part(sub.edges, max_nodes, priority=ws.private_keys())
         edges_shown = {key: sub.edges[key] for key in view.keys}
         nodes, edges = graph_elements(
             edges_shown, ws.statuses(), ws.corpus, _titles(ws), ws.graph.label, ws.graph.documents_mentioning
         )
-        page_data = graph_data(nodes, edges)
+        page_data = graph_data(nodes, edges, question_groups(ws, [node.id for node in nodes]))
         empty = "No triple matches these filters."
         filtered = len(sub.edges) < len(ws.graph)
         caption = view.summary() + (f" ({len(ws.graph)} triples before the filters.)" if filtered else "")
@@ -285,11 +285,26 @@ def render_graph(
     return caption_html + srcdoc_iframe(graph_page(page_data, js, css, empty=empty), "Knowledge graph")
 
 
+def question_groups(ws: Workspace, nodes: list[str]) -> dict[str, str] | None:
+    """In the whole-corpus view of a corpus with questions: each entity's question (the one whose
+    passages mention it; "" when several or none do), so the graph reads as clusters with a legend."""
+    if ws.scope is not None or not ws.corpus.queries:
+        return None
+    question_of_source = {}
+    for query in ws.corpus.queries:
+        question_of_source[query.id] = query.text
+        for doc_id in query.doc_ids:
+            question_of_source.setdefault(doc_id, query.text)
+    groups = {}
+    for node in nodes:
+        questions = {question_of_source.get(source, "") for source in ws.graph.documents_mentioning(node)}
+        groups[node] = questions.pop() if len(questions) == 1 else ""
+    return groups
+
+
 def render_table(ws: Workspace, doc: str, entity: str, relation: str, text: str) -> list[list[str]]:
     rows = ws.triples_table(doc_id=doc, entity=entity, relation=relation, search=text, limit=TABLE_MAX_ROWS)
-    return [
-        [status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r)] for r in rows
-    ]
+    return [[status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r)] for r in rows]
 
 
 def _document_cell(row: dict[str, Any]) -> str:

@@ -104,7 +104,10 @@ def build(ctx: StudioContext) -> None:
                 label="Metrics per method (whole set; D_special as in the paper's Table 1)",
             ),
         )
-        scatter = ctx.register("rewrite_scatter", gr.Plot(label="r_pub against r_pri (one point per method)"))
+        # the title is drawn above the axes by the figure: gradio's label would cover the top-left points
+        scatter = ctx.register(
+            "rewrite_scatter", gr.Plot(label="r_pub against r_pri (one point per method)", show_label=False)
+        )
         with gr.Row():
             method = ctx.register("rewrite_method", gr.Dropdown(label="Method", choices=[], value=None))
             document = ctx.register("rewrite_document", gr.Dropdown(label="Document", choices=[], value=None))
@@ -155,12 +158,11 @@ def build(ctx: StudioContext) -> None:
     ctx.add_view(render_accuracy, [accuracy])
     ctx.add_view(render_selection, [method, document, diff, doc_metrics, graph], [method, document])
     for trigger in (method.input, document.input):
-        trigger(
+        ctx.view_event(
+            trigger,
             render_selection,
             [ctx.workspace_state, method, document],
             [method, document, diff, doc_metrics, graph],
-            api_visibility="private",
-            show_progress="hidden",
         )
 
 
@@ -359,6 +361,7 @@ def render_scatter(ws: Workspace) -> Any:
         ylabel="r_pub (higher keeps more)",
     )
     axes.grid(alpha=0.3)
+    axes.set_title("r_pub against r_pri, one point per method (best: top left)", fontsize=10)
     if not points:
         axes.text(0.5, 0.5, "no metrics yet", ha="center", va="center", color="#666")
     return figure
@@ -412,10 +415,12 @@ def render_selection(ws: Workspace, label: str | None, doc_id: str | None) -> tu
     doc_ids = [d for _, d in doc_choices]
     if run is not None and doc_id not in doc_ids:
         doc_id = _first_changed(run) or (doc_ids[0] if doc_ids else None)
+    # A value the new choices lack (another question's document) would make every later event
+    # that reads this dropdown fail, so the value is always one of the choices or None.
     method_update = gr.Dropdown(
         choices=[(_method_name(ws.rewrite_runs[lbl]), lbl) for lbl in labels], value=label
     )
-    doc_update = gr.Dropdown(choices=doc_choices, value=doc_id)
+    doc_update = gr.Dropdown(choices=doc_choices, value=doc_id if doc_id in doc_ids else None)
     if run is None:
         empty = '<p class="rps-empty">Run an eraser to see its rewrites here.</p>'
         return method_update, doc_update, empty, [], empty

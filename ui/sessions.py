@@ -16,7 +16,7 @@ from typing import Any
 
 import gradio as gr
 
-from core.workspace import EXTRACTED_IDS_META, SCOPE_META, Workspace
+from core.workspace import EXTRACTED_IDS_META, SCOPE_META, UNDO_META, Workspace
 from ui import messages
 
 log = logging.getLogger("rps.sessions")
@@ -54,7 +54,8 @@ def corpus_token(ws: Workspace) -> int:
 def marks_token(ws: Workspace) -> int:
     """Changes when the marks of any scope (whole corpus or one question), the scope or the name change."""
     other_scopes = frozenset((scope, frozenset(marks)) for scope, marks in ws.scope_marks.items())
-    return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name))
+    undo_steps = (len(ws.mark_history), tuple(sorted((k, len(v)) for k, v in ws.scope_histories.items())))
+    return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name, undo_steps))
 
 
 def rewrites_token(ws: Workspace) -> int:
@@ -97,6 +98,9 @@ class Autosaver:
         meta: dict[str, Any] = {EXTRACTED_IDS_META: sorted(ws.extracted_ids), WORKSPACE_NAME_META: ws.name}
         if ws.scope is not None:
             meta[SCOPE_META] = ws.scope
+        undo_steps = ws.undo_to_meta()
+        if undo_steps:
+            meta[UNDO_META] = undo_steps
         self.repository.save_session(
             key,
             user,

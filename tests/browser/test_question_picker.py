@@ -41,6 +41,8 @@ def test_bad_records_then_good_ones_then_pick_a_question(page, studio_url, artif
     upload = tmp_path / "popqa_two.jsonl"
     upload.write_text("\n".join([first, '{"question": broken', bad]) + "\n", encoding="utf-8")
     page.locator("#rps-upload input[type=file]").set_input_files(str(upload))
+    wait_message(page, r"add the upload to them, or replace them")  # the workspace holds the sample
+    page.locator("#rps-upload_merge").click()
     wait_message(page, r"Load the 1 good record\(s\)")
     errors = page.locator("#rps-upload_errors")
     expect(errors).to_contain_text("line 2")

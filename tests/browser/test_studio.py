@@ -10,12 +10,14 @@ from playwright.sync_api import expect
 from tests.browser.graph_frames import evaluate_in_graph, ready_frame, srcdoc, wait_for_rerender
 
 pytestmark = pytest.mark.browser
+# On a machine whose cores are busy with other work, start-up and re-renders take tens of seconds.
+LOADED = 180_000
 
 NOTE = "Ada Brook works for Zephyr Labs. Zephyr Labs is located in Northport. Ada Brook plays the violin.\n"
 
 
 def wait_message(page, pattern: str) -> None:
-    expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=60_000)
+    expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=LOADED)
 
 
 def open_tab(page, name: str) -> None:
@@ -29,6 +31,7 @@ RED_DASHED_EDGES = (
 
 
 def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, artifacts, tmp_path):
+    page.set_default_timeout(LOADED // 2)
     page.goto(studio_url)
     wait_message(page, r"\d+ triple\(s\)")  # the sample corpus was extracted on load
     page.screenshot(path=str(artifacts / "01-documents.png"), full_page=True)
@@ -36,6 +39,8 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     note = tmp_path / "field_notes.txt"
     note.write_text(NOTE, encoding="utf-8")
     page.locator("#rps-upload input[type=file]").set_input_files(str(note))
+    wait_message(page, r"add the upload to them, or replace them")  # the workspace holds the sample
+    page.locator("#rps-upload_merge").click()
     wait_message(page, r"Loaded 1 of 1 file")
     expect(page.locator("#rps-documents")).to_contain_text("field_notes")
 

@@ -63,6 +63,8 @@ def test_markup_in_documents_and_entities_never_runs(page, studio_url, artifacts
     bundle = tmp_path / "evil.json"
     bundle.write_text(json.dumps({"title": IMG, "text": TEXT.replace("Mallory", "Trudy")}), encoding="utf-8")
     page.locator("#rps-upload input[type=file]").set_input_files(str(bundle))
+    wait_message(page, r"add the upload to them, or replace them")  # the workspace holds the sample
+    page.locator("#rps-upload_merge").click()
     wait_message(page, r"Loaded 1 of 1 file")
     expect(page.locator("#rps-documents")).to_contain_text(SCRIPT)  # shown as text
     assert_nothing_ran(page)
