@@ -108,6 +108,36 @@ def stamp_js(inputs: int) -> str:
     )
 
 
+# Installed once on page load: every pointer, mouse or key event on a table cell records, per table
+# (`rps-<name>`), the texts of the row as the page shows it at that moment; `shown_row_js` reads it.
+RECORD_SHOWN_ROWS_JS = """() => {
+  if (window.__rpsShownRows) return;
+  window.__rpsShownRows = {};
+  const record = (event) => {
+    const cell = event.target && event.target.closest && event.target.closest('[role=gridcell][data-row]');
+    const table = cell && cell.closest('[id^="rps-"]');
+    if (!table) return;
+    const cells = [...table.querySelectorAll(`[role=gridcell][data-row="${cell.dataset.row}"]`)];
+    const column = (c) => Number((c.dataset.testid || '').split('-').pop());
+    cells.sort((a, b) => column(a) - column(b));
+    window.__rpsShownRows[table.id] = cells.map((c) => c.innerText.trim());
+  };
+  for (const type of ['pointerdown', 'mousedown', 'click', 'keydown']) {
+    document.addEventListener(type, record, true);
+  }
+}"""
+
+
+def shown_row_js(name: str, inputs: int) -> str:
+    """Frontend code run as a row click is sent: its last input becomes the row of table `name` as the
+    page showed it when clicked (JSON; "" when unknown), whatever the table's data holds by then."""
+    return (
+        "(...args) => { const values = args.slice(0, "
+        f"{inputs}); const shown = (window.__rpsShownRows || {{}})[{elem_id(name)!r}]; "
+        f"values[{inputs - 1}] = shown ? JSON.stringify(shown) : ''; return values; }}"
+    )
+
+
 def fresh_only(
     clock: ViewClock, render: Callable[..., Any], outputs: Sequence[Component], selected: bool = False
 ) -> Callable[..., Any]:
@@ -217,6 +247,31 @@ class StudioContext:
         self._changing_events.append(event)
         return event
 
+    def row_action(
+        self,
+        table: Any,
+        name: str,
+        handler: Callable[..., tuple[Any, ...]],
+        *,
+        api_name: str,
+    ) -> Any:
+        """Wire a click on a row of `table` (registered as `name`) to an action that names its target
+        by the row as the page showed it: handler(workspace, shown_row_json, evt: gr.SelectData).
+        Every click is sent (none dropped while an earlier one is pending) and marking clicks run
+        one at a time."""
+        shown = self.register(f"{name}_shown_row", gr.Textbox(visible=False))
+        return self.action(
+            table.select,
+            handler,
+            [shown],
+            [],
+            api_name=api_name,
+            js=shown_row_js(name, 2),
+            trigger_mode="multiple",
+            concurrency_id="rps-row-clicks",
+            concurrency_limit=1,
+        )
+
     def _result(self) -> Component:
         """The hidden JSON every action also writes (`ui.api.action_result`), for scripts."""
         if api.RESULT not in self.components:
@@ -304,6 +359,10 @@ class StudioContext:
             js=stamp_js(len(inputs)),
             api_visibility="private",
             show_progress="hidden",
+            # Every render runs: with gradio's default ("once") a render asked for while an earlier
+            # one of the same event was still pending in the page was dropped, and the view kept
+            # showing an older state. ViewClock orders the renders.
+            trigger_mode="multiple",
             concurrency_id=VIEWS_CONCURRENCY_ID,
             concurrency_limit=self.settings.concurrency or None,
         )
@@ -326,6 +385,10 @@ class StudioContext:
             js=stamp_js(len(stamped_inputs)),
             api_visibility="private",
             show_progress="hidden",
+            # Every render runs: with gradio's default ("once") a render asked for while an earlier
+            # one of the same event was still pending in the page was dropped, and the view kept
+            # showing an older state. ViewClock orders the renders.
+            trigger_mode="multiple",
             concurrency_id=VIEWS_CONCURRENCY_ID,
             concurrency_limit=self.settings.concurrency or None,
         )
@@ -333,6 +396,9 @@ class StudioContext:
     def finish(self) -> None:
         """Re-render every view and autosave after every action; call once after all tabs are built."""
         api.build(self)
+        page = gr.context.Context.root_block
+        if page is not None:
+            page.load(None, js=RECORD_SHOWN_ROWS_JS, api_visibility="private", show_progress="hidden")
         for event in self._changing_events:
             if self._views:
                 self.refresh(event)

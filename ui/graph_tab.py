@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import gradio as gr
@@ -116,12 +117,8 @@ def build(ctx: StudioContext) -> None:
 
     filters = [doc_filter, entity_filter, relation_filter, search, max_nodes]
 
-    def on_select(ws: Workspace, evt: gr.SelectData) -> tuple[Any, ...]:
-        row = evt.row_value
-        if not row or len(row) < 4:
-            raise ValueError("click a triple row to mark it private")
-        key = triple_key(row[1], row[2], row[3])
-        return _toggle(ws, key)
+    def on_select(ws: Workspace, shown: str, evt: gr.SelectData) -> tuple[Any, ...]:
+        return _toggle(ws, clicked_key(ws, shown, evt.row_value))
 
     def on_toggle_text(ws: Workspace, text: str) -> tuple[Any, ...]:
         return _toggle(ws, parse_key(text))
@@ -157,7 +154,7 @@ def build(ctx: StudioContext) -> None:
         ws.undo()
         return ws, f"Undone: the marks are back as they were. {_counts(ws)}"
 
-    ctx.action(table.select, on_select, [], [], api_name="select_triple")
+    ctx.row_action(table, "triples", on_select, api_name="select_triple")
     ctx.action(toggle.click, on_toggle_text, [toggle_key], [], api_name="toggle_triple")
     ctx.action(mark.click, on_mark_entity, [mark_choice], [], api_name="mark_entity")
     ctx.action(undo.click, on_undo, [], [], api_name="undo_marks")
@@ -207,6 +204,31 @@ def _toggle(ws: Workspace, key: TripleKey) -> tuple[Any, ...]:
     if marked and status != "private":  # the filters did not keep it: say so in the same words
         text += f", but it is {status_label(status)}"
     return ws, f"{text}. {_counts(ws)}"
+
+
+def clicked_key(ws: Workspace, shown: str, row_value: Any) -> TripleKey:
+    """The triple of a clicked row: the row as the page showed it (`shown`, JSON of its cells) when
+    known, else the row the table's data held; never a row position."""
+    row = _shown_cells(shown) or row_value
+    if not row or len(row) < 4:
+        raise ValueError("click a triple row to mark it private")
+    key = triple_key(str(row[1]), str(row[2]), str(row[3]))
+    if key not in ws.all_keys():
+        raise ValueError(
+            f"The clicked row ({key[0]}, {key[1]}, {key[2]}) is no longer in this workspace's triples; "
+            "nothing was marked. Click the row again now that the table is up to date."
+        )
+    return key
+
+
+def _shown_cells(shown: str) -> list[str] | None:
+    try:
+        cells = json.loads(shown) if shown else None
+    except json.JSONDecodeError:
+        return None
+    if isinstance(cells, list) and all(isinstance(c, str) for c in cells):
+        return cells
+    return None
 
 
 def render_undo(ws: Workspace) -> Any:
