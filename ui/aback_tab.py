@@ -41,6 +41,7 @@ from ui.render import esc, html_table
 
 DEMO_RECORDS = 12
 DEMO_STORAGE_KEY = "rps-aback-demo"
+BROWSER_STATES = {DEMO_STORAGE_KEY: 0}  # kept in the browser (`StudioContext.remember_in_browser`)
 DEFAULT_QUERY = attack_query("How much should someone save each month for retirement?", "repeat")
 BASELINE_CHOICES = [(DEFENCES[name].title, name) for name in
                     ("no_retrieval", "system_prompt", "prompt_guide", "post_mask", "data_sanitisation")]
@@ -327,7 +328,7 @@ def build(ctx: StudioContext) -> None:
                     "generation "
                     "backtracks there.")
         demo_state = gr.State(value=None)
-        remembered = gr.BrowserState(0, storage_key=DEMO_STORAGE_KEY)
+        remembered = ctx.browser_state(DEMO_STORAGE_KEY)
         status = ctx.register("aback_status", gr.HTML(""))
         with gr.Row():
             with gr.Column(scale=3):

@@ -89,8 +89,12 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
         )
         ctx.register("session_info", gr.HTML(_session_info(LOCAL_USER, settings, notice)))
         ctx.register(MESSAGE, gr.HTML(messages.status_html("Loading…"), elem_classes=["rps-message"]))
+        modules = tab_modules()
+        for module in modules:
+            for storage_key, default in getattr(module, "BROWSER_STATES", {}).items():
+                ctx.remember_in_browser(storage_key, default)
         with gr.Tabs():
-            for module in tab_modules():
+            for module in modules:
                 module.build(ctx)
         ctx.finish()
         # An action taken before this load ended had no session to be saved in: save once more now.

@@ -183,6 +183,8 @@ class StudioContext:
     autosaver: Autosaver | None = None
     components: dict[str, Component] = field(default_factory=dict)
     clock: ViewClock = field(default_factory=ViewClock)
+    # Values kept in the browser's localStorage, by storage key (`remember_in_browser`).
+    browser_states: dict[str, Any] = field(default_factory=dict)
     _views: list[_View] = field(default_factory=list)
     _changing_events: list[Any] = field(default_factory=list)
 
@@ -197,6 +199,24 @@ class StudioContext:
             self._result()
             self._stamp()
         return component
+
+    def remember_in_browser(self, storage_key: str, default: Any) -> Any:
+        """A `gr.BrowserState` placed here in the layout; call it at the page's top level, before
+        the tabs: a BrowserState inside a tab reads the browser's storage only once that tab is
+        first shown, too late for the page load that restores what it keeps."""
+        state = gr.BrowserState(default, storage_key=storage_key)
+        self.browser_states[storage_key] = state
+        return state
+
+    def browser_state(self, storage_key: str) -> Any:
+        """The BrowserState `remember_in_browser` made for `storage_key` (a tab module lists its keys
+        and defaults in `BROWSER_STATES`)."""
+        try:
+            return self.browser_states[storage_key]
+        except KeyError:
+            raise KeyError(
+                f"no BrowserState for {storage_key!r}: list it in the tab module's BROWSER_STATES"
+            ) from None
 
     def repository_for(self, request: gr.Request | None) -> Any:
         """The store as the request's user sees it (their own, shared and public workspaces)."""

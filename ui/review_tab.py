@@ -52,6 +52,7 @@ document.addEventListener('keydown', (event) => {
 
 
 ANNOTATOR_STORAGE_KEY = "rps-annotator"
+BROWSER_STATES = {ANNOTATOR_STORAGE_KEY: ""}  # kept in the browser (`StudioContext.remember_in_browser`)
 
 
 def build(ctx: StudioContext) -> None:
@@ -61,7 +62,7 @@ def build(ctx: StudioContext) -> None:
         with gr.Row():
             annotator = ctx.register("review-annotator", gr.Textbox(label="Annotator", max_lines=1, scale=2))
             # The annotator's name lasts over a reload: kept in this browser's localStorage.
-            remembered = gr.BrowserState("", storage_key=ANNOTATOR_STORAGE_KEY)
+            remembered = ctx.browser_state(ANNOTATOR_STORAGE_KEY)
             view = ctx.register("review-view", gr.Radio(VIEWS, value="pending", label="Show", scale=3))
             overlap = ctx.register(
                 "review-overlap", gr.Checkbox(label="Overlap mode (two people review the same items)")
