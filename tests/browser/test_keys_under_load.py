@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.load import busy_cores
+from tests.browser.tabs import open_tab
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +56,7 @@ def test_row_clicks_mark_the_shown_triple_while_the_cores_are_busy(page, studio_
     with busy_cores():
         page.goto(studio_url)
         expect(page.locator("#rps-message")).to_contain_text(re.compile(r"\d+ triple\(s\)"), timeout=SLOW)
-        page.get_by_role("tab", name="Knowledge graph & privacy").click()
+        open_tab(page, "Knowledge graph & privacy")
         clicked: list[tuple[str, str, str]] = []
         for round_number, term in enumerate(SEARCHES * 2):
             search(page, term)

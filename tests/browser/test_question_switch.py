@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.tabs import open_tab
+
 pytestmark = pytest.mark.browser
 
 SLOW = 90_000
@@ -36,13 +38,13 @@ def table_text(page) -> str:
 def test_switching_questions_after_a_rewrite_keeps_every_view_on_the_question(page, studio_url, artifacts):
     page.goto(studio_url)
     wait_message(page, r"\d+ triple\(s\)")
-    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    open_tab(page, "Knowledge graph & privacy")
     choose_question(page, QUESTIONS[0])
     page.locator("#rps-random_split").click()
     wait_message(page, r"Random split\. Triples: \d+ private")
     expect(page.locator("#rps-undo_marks")).to_have_text("Undo (1)", timeout=SLOW)
 
-    page.get_by_role("tab", name="Rewrite (Eraser4RAG)").click()
+    open_tab(page, "Rewrite (Eraser4RAG)")
     boxes = page.locator("#rps-rewrite_erasers")
     for label in boxes.locator("label").all():
         if label.locator("input").is_checked():
@@ -52,7 +54,7 @@ def test_switching_questions_after_a_rewrite_keeps_every_view_on_the_question(pa
     wait_message(page, r"mask: (\d+) of \1 document\(s\) rewritten")
     expect(page.locator("#rps-rewrite_document input")).not_to_have_value("", timeout=SLOW)
 
-    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    open_tab(page, "Knowledge graph & privacy")
     for question, must_show in ((QUESTIONS[1], "Tomas Reyl"), (QUESTIONS[2], "Corvane Logistics")):
         choose_question(page, question)
         expect(page.locator("#rps-triples")).to_contain_text(must_show, timeout=SLOW)
@@ -61,16 +63,16 @@ def test_switching_questions_after_a_rewrite_keeps_every_view_on_the_question(pa
         expect(page.locator("#rps-scope input")).to_have_value(re.compile(re.escape(question)))
     assert "Mara Voss" not in table_text(page) or "Corvane" in table_text(page)
     expect(page.locator(TOASTS)).to_have_count(0)
-    page.get_by_role("tab", name="Rewrite (Eraser4RAG)").click()
+    open_tab(page, "Rewrite (Eraser4RAG)")
     expect(page.locator("#rps-rewrite_runs")).to_contain_text("No rewrites yet", timeout=SLOW)
     expect(page.locator("#rps-rewrite_document input")).to_have_value("")
     page.screenshot(path=str(artifacts / "question-switch.png"), full_page=True)
 
     # back on question 1: its run, its marks and its undo step are still there
-    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    open_tab(page, "Knowledge graph & privacy")
     choose_question(page, QUESTIONS[0])
     expect(page.locator("#rps-undo_marks")).to_have_text("Undo (1)", timeout=SLOW)
-    page.get_by_role("tab", name="Rewrite (Eraser4RAG)").click()
+    open_tab(page, "Rewrite (Eraser4RAG)")
     expect(page.locator("#rps-rewrite_runs")).to_contain_text("mask", timeout=SLOW)
     expect(page.locator(TOASTS)).to_have_count(0)
     assert not page.dialogs

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.load import busy_cores
+from tests.browser.tabs import open_tab
 
 pytestmark = pytest.mark.browser
 
@@ -42,14 +43,14 @@ def test_early_action_undo_annotator_and_demo_records_survive_a_reload(page, stu
         # when it came first, else it waits, counted, for Extract triples
         page.wait_for_function(AT_MOST_THE_ADDED_TEXT_PENDING, timeout=SLOW)
 
-        page.get_by_role("tab", name="Knowledge graph & privacy").click()
+        open_tab(page, "Knowledge graph & privacy")
         page.locator("#rps-random_split").click()
         wait_message(page, r"Random split\. Triples: \d+ private")
         expect(page.locator("#rps-undo_marks")).to_have_text("Undo (1)", timeout=SLOW)
 
-        page.get_by_role("tab", name="Review rewrites").click()
+        open_tab(page, "Review rewrites")
         page.locator("#rps-review-annotator input, #rps-review-annotator textarea").first.fill("carol")
-        page.get_by_role("tab", name="ABack generation").click()
+        open_tab(page, "ABack generation")
         page.locator("#rps-aback_load_demo").click()
         expect(page.locator("#rps-aback_status")).to_contain_text("Loaded 12 PriGenQA", timeout=SLOW)
         page.wait_for_function(
@@ -60,12 +61,12 @@ def test_early_action_undo_annotator_and_demo_records_survive_a_reload(page, stu
         page.reload()
         wait_message(page, r"Restored your workspace")
         expect(page.locator("#rps-documents")).to_contain_text(TITLE, timeout=SLOW)
-        page.get_by_role("tab", name="Knowledge graph & privacy").click()
+        open_tab(page, "Knowledge graph & privacy")
         expect(page.locator("#rps-undo_marks")).to_have_text("Undo (1)", timeout=SLOW)
-        page.get_by_role("tab", name="Review rewrites").click()
+        open_tab(page, "Review rewrites")
         name = page.locator("#rps-review-annotator input, #rps-review-annotator textarea").first
         expect(name).to_have_value("carol", timeout=SLOW)
-        page.get_by_role("tab", name="ABack generation").click()
+        open_tab(page, "ABack generation")
         records = page.locator("#rps-aback_records")
         expect(records).to_contain_text("12 PriGenQA-style demo records", timeout=SLOW)
         page.screenshot(path=str(artifacts / "reload-under-load.png"), full_page=True)

@@ -17,6 +17,7 @@ from core.annotation.scoring import Scores
 from storage.annotation_store import AnnotationStore
 from tests.annotation_fixtures import tiny_task
 from tests.browser.conftest import ARTIFACTS, REPO, _free_port, _wait_until_served
+from tests.browser.tabs import open_tab
 
 pytestmark = pytest.mark.browser
 XSS = "<img src=x onerror=\"document.title='pwned'\">"
@@ -65,7 +66,7 @@ def review_studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
 def test_keyboard_accept_edit_undo_and_a_second_annotator(page, review_studio, artifacts) -> None:
     url, db = review_studio
     page.goto(url)
-    page.get_by_role("tab", name="Review rewrites").click()
+    open_tab(page, "Review rewrites")
     page.locator("#rps-review-annotator textarea, #rps-review-annotator input").first.fill("ann")
     page.locator("#rps-review-load").click()
     candidate = page.locator("#rps-review-candidate")
@@ -118,7 +119,7 @@ def test_training_panel_shows_the_stored_run_live(page, review_studio) -> None:
         run = store.start_run("sft", {"learning_rate": 5e-5}, 2)
         store.log_points(run, [{"step": 1, "loss": 2.0}, {"step": 2, "loss": 1.4}])
     page.goto(url)
-    page.get_by_role("tab", name="Review rewrites").click()
+    open_tab(page, "Review rewrites")
     page.get_by_text("Train the rewriter on accepted items").click()
     status = page.locator("#rps-train-status")
     expect(status).to_contain_text(f"Run {run} (sft): running, 2 point(s)", timeout=20_000)
@@ -131,7 +132,7 @@ def test_training_panel_shows_the_stored_run_live(page, review_studio) -> None:
     expect(status).to_contain_text("finished, 3 point(s)", timeout=20_000)
     page.locator("#rps-train-curve").screenshot(path=str(ARTIFACTS / "train-curve.png"))
     page.reload()
-    page.get_by_role("tab", name="Review rewrites").click()
+    open_tab(page, "Review rewrites")
     page.get_by_text("Train the rewriter on accepted items").click()
     expect(page.locator("#rps-train-status")).to_contain_text("finished, 3 point(s)", timeout=20_000)
 

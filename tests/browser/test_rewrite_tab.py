@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import evaluate_in_graph
+from tests.browser.tabs import open_tab
 from tests.browser.test_xss import assert_nothing_ran
 
 pytestmark = pytest.mark.browser
@@ -47,13 +48,13 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     page.locator("#rps-extract").click()
     wait_message(page, r"spacy: [1-9]\d* new triple")
 
-    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    open_tab(page, "Knowledge graph & privacy")
     page.locator("#rps-mark_entity_choice input").fill("Mallory Quinn")
     page.keyboard.press("Enter")
     page.locator("#rps-mark_entity").click()
     wait_message(page, r"Marked \d+ more triple")
 
-    page.get_by_role("tab", name="Rewrite (Eraser4RAG)").click()
+    open_tab(page, "Rewrite (Eraser4RAG)")
     expect(page.locator("#rps-rewrite_runs")).to_contain_text("No rewrites yet", timeout=SLOW)
     boxes = page.locator("#rps-rewrite_erasers")
     for label in boxes.locator("label").all():
@@ -99,20 +100,20 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     page.screenshot(path=str(artifacts / "rewrite-01-diff.png"), full_page=True)
     assert_nothing_ran(page)
 
-    page.get_by_role("tab", name="Cross-document risk").click()
+    open_tab(page, "Cross-document risk")
     expect(page.locator("#rps-risk_summary")).to_contain_text(
         "r_connect after rewriting with mask", timeout=SLOW
     )
 
     # Changing the definition keeps the run and marks it stale; nothing is re-run.
-    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    open_tab(page, "Knowledge graph & privacy")
     page.locator("#rps-random_split").click()
     wait_message(page, r"Random split\.|Confirm or cancel")  # replacing marks may ask first
     confirm = page.locator("#rps-confirm_random_split_yes")
     if confirm.count() and confirm.is_visible():
         confirm.click()
     wait_message(page, r"Random split\..* \d+ private")
-    page.get_by_role("tab", name="Rewrite (Eraser4RAG)").click()
+    open_tab(page, "Rewrite (Eraser4RAG)")
     expect(page.locator("#rps-rewrite_runs")).to_contain_text("stale", timeout=SLOW)
     expect(metrics.locator('[data-testid="cell-0-1"]')).to_have_text("stale", timeout=SLOW)
     expect(page.locator("#rps-rewrite_diff")).to_contain_text("stale", timeout=SLOW)

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import evaluate_in_graph, ready_frame, srcdoc, wait_for_rerender
+from tests.browser.tabs import open_tab
 
 pytestmark = pytest.mark.browser
 # On a machine whose cores are busy with other work, start-up and re-renders take tens of seconds.
@@ -18,10 +19,6 @@ NOTE = "Ada Brook works for Zephyr Labs. Zephyr Labs is located in Northport. Ad
 
 def wait_message(page, pattern: str) -> None:
     expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=LOADED)
-
-
-def open_tab(page, name: str) -> None:
-    page.get_by_role("tab", name=name).click()
 
 
 RED_DASHED_EDGES = (

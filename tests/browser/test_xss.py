@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import settled_frame, srcdoc, wait_for_rerender
+from tests.browser.tabs import open_tab
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +74,7 @@ def test_markup_in_documents_and_entities_never_runs(page, studio_url, artifacts
     wait_message(page, r"spacy: [1-9]\d* new triple")
     page.screenshot(path=str(artifacts / "xss-01-documents.png"), full_page=True)
 
-    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    open_tab(page, "Knowledge graph & privacy")
     page.locator("#rps-filter_search textarea, #rps-filter_search input").first.fill("xss")
     page.keyboard.press("Enter")
     expect(page.locator("#rps-triples")).to_contain_text("onerror")  # the markup entity, as text
@@ -96,7 +97,7 @@ def test_markup_in_documents_and_entities_never_runs(page, studio_url, artifacts
     page.screenshot(path=str(artifacts / "xss-02-graph.png"), full_page=True)
     assert_nothing_ran(page)
 
-    page.get_by_role("tab", name="Cross-document risk").click()
+    open_tab(page, "Cross-document risk")
     expect(page.locator("#rps-risk_summary")).to_contain_text("private triple(s)")
     click_everything_in_graph(page, "rps-risk_graph")
     page.screenshot(path=str(artifacts / "xss-03-risk.png"), full_page=True)
