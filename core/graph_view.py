@@ -5,9 +5,12 @@ best-connected entity (breadth-first). What is left out is counted, so the page 
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+
+import networkx as nx
 
 from core.graph import adjacency, components_of
 from core.types import TripleKey
@@ -115,3 +118,26 @@ def _neighbourhood(keys: list[TripleKey], budget: int, wanted: Collection[Triple
                 seen.add(neighbour)
                 queue.append(neighbour)
     return seen
+
+
+LAYOUT_MAX_NODES = 400  # above this the page lays the graph out itself (a server layout costs seconds)
+LAYOUT_SPACING = 90.0  # about the pixels between neighbouring entities, as the page's own layout
+LAYOUT_SEED = 7
+
+
+def layout_positions(
+    keys: Iterable[TripleKey], seed: int = LAYOUT_SEED, max_nodes: int = LAYOUT_MAX_NODES
+) -> dict[str, tuple[float, float]]:
+    """A place for every entity of `keys` (force-directed, the same for the same keys and seed), in
+    the page's pixels; {} above `max_nodes` entities. Graphs drawn with these places put each entity
+    where it is in the others: the rewritten graph is laid out like the original."""
+    graph = nx.Graph()
+    edges = sorted({tuple(sorted((head, tail))) for head, _relation, tail in keys})
+    graph.add_nodes_from(sorted({node for edge in edges for node in edge}))
+    graph.add_edges_from(edges)
+    count = graph.number_of_nodes()
+    if not count or count > max_nodes:
+        return {}
+    scale = LAYOUT_SPACING * math.sqrt(count)
+    placed = nx.spring_layout(graph, seed=seed, iterations=50)
+    return {node: (round(float(x) * scale, 1), round(float(y) * scale, 1)) for node, (x, y) in placed.items()}

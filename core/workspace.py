@@ -28,6 +28,7 @@ from core.erasers.pipeline import SPLIT_METHODS, SplitRecipe, Tools, private_mar
 from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
+from core.graph_view import layout_positions
 from core.metrics import r_connect
 from core.names import name_aliases
 from core.rewrites import (
@@ -210,6 +211,11 @@ class Workspace:
     def all_keys(self) -> frozenset[TripleKey]:
         return self._cached("all_keys", lambda: frozenset(t.key for t in self.scoped_triples()))
 
+    def node_positions(self) -> dict[str, tuple[float, float]]:
+        """Where the scope's entities are drawn (`graph_view.layout_positions` of all its triples, {}
+        for a graph too large): its graph, its risk graph and its rewrites' graphs share them."""
+        return self._cached("node_positions", lambda: layout_positions(self.all_keys()))
+
     def name_aliases(self) -> dict[str, str]:
         """Name variants of one person in the scope (`core.names`): one node for split, filters and risk."""
         return self._cached("name_aliases", lambda: name_aliases(self.scoped_triples()))
@@ -319,7 +325,9 @@ class Workspace:
     def _scope_changed(self) -> None:
         """Drop the views of the scope (its graph, keys, statuses, risks) and refilter its marks."""
         self._graph = None
-        self._forget("scoped_triples", "all_keys", "name_aliases", "query_keys", "statuses", "risks")
+        self._forget(
+            "scoped_triples", "all_keys", "node_positions", "name_aliases", "query_keys", "statuses", "risks"
+        )
         known = self.all_keys()
         self.marked_private &= known
         self._refresh_definition()

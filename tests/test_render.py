@@ -200,3 +200,40 @@ def test_an_insertion_point_is_a_bar_not_a_character() -> None:
 
     html = layered_text("Mara lives here.", [Layer((5, 5), "rps-del", "inserted here: <b>x</b>")])
     assert "‸" not in html and 'class="rps-caret rps-del"' in html and "&lt;b&gt;" in html
+
+
+def test_graphs_of_one_scope_draw_each_entity_in_the_same_place() -> None:
+    """The rewritten graph is laid out like the original: places come from the scope's whole graph
+    (the same keys in any order give the same places), and a graph page keeps them."""
+    from core.graph_view import layout_positions
+    from core.workspace import Workspace
+
+    keys = [("ada", "work_for", "zephyr"), ("zephyr", "located_in", "northport"), ("ada", "play", "violin")]
+    places = layout_positions(keys)
+    assert set(places) == {"ada", "zephyr", "northport", "violin"}
+    assert layout_positions(list(reversed(keys))) == places
+    assert layout_positions(keys, max_nodes=3) == {}  # too large: the page lays it out itself
+
+    ws = Workspace()
+    ws.add_text("Ada works for Zephyr. Zephyr is located in Northport.", "notes")
+    doc_id = ws.corpus.documents[0].id
+    ws.triples = [
+        Triple("Ada", "work_for", "Zephyr", doc_id, (0, 3)),
+        Triple("Zephyr", "located_in", "Northport", doc_id, (0, 3)),
+    ]
+    ws._triples_changed()
+    first = ws.node_positions()
+    assert set(first) == {"ada", "zephyr", "northport"} and ws.node_positions() is first  # cached
+    ws.triples = ws.triples[:1]
+    ws._triples_changed()
+    assert set(ws.node_positions()) == {"ada", "zephyr"}  # recomputed for the new graph
+
+    corpus, triples = _sample()
+    edges = {t.key: [t] for t in triples}
+    nodes, graph_edges = graph_elements(edges, {}, corpus, {}, lambda n: n, lambda n: ["d1"])
+    given = {nodes[0].id: (12.5, -40.0)}
+    data = graph_data(nodes, graph_edges, positions=given)
+    placed = [n for n in data["nodes"] if "x" in n]
+    assert [(n["id"], n["x"], n["y"]) for n in placed] == [(nodes[0].id, 12.5, -40.0)]
+    page = graph_page(data, "/vis.js", "/vis.css")
+    assert "fixed: true" in page  # the page keeps a given place

@@ -66,35 +66,71 @@ def elem_id(name: str) -> str:
 class ViewClock:
     """Drops view updates that belong to an older state.
 
-    The page stamps every view render when it sends it (`STAMP_JS`: a counter in the page, so the
-    stamp orders renders by the moment their inputs were read). A render's value for a component is
-    replaced by `gr.skip()` when a render stamped later for that component has already started:
-    whatever order the server runs and finishes them in, the newest inputs win. A render without a
-    stamp (an API call, which chains no view render) is never dropped."""
+    Every view render reads the newest state the server knows: the workspace, and each view input
+    (a filter) as the page last changed it. The page stamps every render as it sends it (`stamp_js`:
+    a counter in the page); a filter change stores its inputs under that stamp (`remember`), the
+    newest stamp per input winning, and a render uses the stored values instead of the ones the page
+    gathered for it, which may be older than its stamp (the page reads inputs, then awaits, then
+    stamps). Renders are numbered in the order they start (`start`), under the same lock that hands
+    them the stored inputs, so a later-started render has newer or equal inputs; a render's value
+    for a component is replaced by `gr.skip()` when a later-started render also writes it
+    (`newest`). Whatever order the server runs and finishes them in, the newest state wins. A render
+    without a stamp (an API call) reads and writes nothing here and is never dropped."""
 
     MAX_SESSIONS = 5000
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._latest: OrderedDict[str, dict[int, float]] = OrderedDict()
+        self._tickets: OrderedDict[str, int] = OrderedDict()
+        self._latest: dict[str, dict[int, int]] = {}  # session -> component id -> ticket
+        self._inputs: dict[str, dict[int, tuple[float, Any]]] = {}  # session -> id -> (stamp, value)
 
-    def start(self, session: str, components: Sequence[Component], stamp: float) -> None:
+    def remember(
+        self, session: str, stamp: float, components: Sequence[Component], values: Sequence[Any]
+    ) -> None:
+        """Store view input values the page sent under `stamp`; an input keeps its newest value."""
         with self._lock:
+            stored = self._inputs.setdefault(session, {})
+            for component, value in zip(components, values, strict=True):
+                if isinstance(component, gr.State):
+                    continue
+                if stored.get(component._id, (0.0, None))[0] < stamp:
+                    stored[component._id] = (stamp, value)
+
+    def start(
+        self,
+        session: str,
+        outputs: Sequence[Component],
+        inputs: Sequence[Component],
+        values: Sequence[Any],
+    ) -> tuple[int, list[Any]]:
+        """This render's ticket and its input values, the stored (newest) ones where known."""
+        with self._lock:
+            ticket = self._tickets.get(session, 0) + 1
+            self._tickets[session] = ticket
+            self._tickets.move_to_end(session)
             latest = self._latest.setdefault(session, {})
-            self._latest.move_to_end(session)
-            for component in components:
-                latest[component._id] = max(latest.get(component._id, 0.0), stamp)
-            while len(self._latest) > self.MAX_SESSIONS:
-                self._latest.popitem(last=False)
+            for component in outputs:
+                latest[component._id] = ticket
+            stored = self._inputs.get(session, {})
+            current = [
+                stored[c._id][1] if c._id in stored else value
+                for c, value in zip(inputs, values, strict=True)
+            ]
+            while len(self._tickets) > self.MAX_SESSIONS:
+                old, _ = self._tickets.popitem(last=False)
+                self._latest.pop(old, None)
+                self._inputs.pop(old, None)
+            return ticket, current
 
     def newest(
-        self, session: str, stamp: float, components: Sequence[Component], values: Sequence[Any]
+        self, session: str, ticket: int, components: Sequence[Component], values: Sequence[Any]
     ) -> list:
-        """`values` with a `gr.skip()` for each component a later-stamped render writes."""
+        """`values` with a `gr.skip()` for each component a later-started render writes."""
         with self._lock:
             latest = self._latest.get(session, {})
             return [
-                value if latest.get(component._id, 0.0) <= stamp else gr.skip()
+                value if latest.get(component._id, 0) <= ticket else gr.skip()
                 for component, value in zip(components, values, strict=True)
             ]
 
@@ -139,27 +175,35 @@ def shown_row_js(name: str, inputs: int) -> str:
 
 
 def fresh_only(
-    clock: ViewClock, render: Callable[..., Any], outputs: Sequence[Component], selected: bool = False
+    clock: ViewClock,
+    render: Callable[..., Any],
+    outputs: Sequence[Component],
+    inputs: Sequence[Component],
+    *,
+    selected: bool = False,
+    changes_inputs: bool = False,
 ) -> Callable[..., Any]:
-    """`render` (after a leading stamp input) whose values are dropped per component once a
-    later-stamped render of it has started; with `selected`, render gets the select event's data last."""
-    outputs = list(outputs)
+    """`render` (after a leading stamp input) of the newest state (`ViewClock`): `inputs` are the
+    components of its other inputs; `changes_inputs` (a filter change) stores their values first.
+    With `selected`, render gets the select event's data last."""
+    outputs, inputs = list(outputs), list(inputs)
 
     def run(request: gr.Request, stamp: Any, *values: Any) -> Any:
         return _stamped(request, stamp, values)
 
     def run_selected(request: gr.Request, evt: gr.SelectData, stamp: Any, *values: Any) -> Any:
-        return _stamped(request, stamp, (*values, evt))
+        return _stamped(request, stamp, values, evt)
 
-    def _stamped(request: gr.Request, stamp: Any, values: tuple) -> Any:
+    def _stamped(request: gr.Request, stamp: Any, values: tuple, *extra: Any) -> Any:
         session = getattr(request, "session_hash", None) or ""
-        stamped = isinstance(stamp, int | float) and stamp > 0
-        if stamped:
-            clock.start(session, outputs, float(stamp))
-        rendered = render(*values)
+        if not (isinstance(stamp, int | float) and stamp > 0):
+            return render(*values, *extra)
+        if changes_inputs:
+            clock.remember(session, float(stamp), inputs, values)
+        ticket, current = clock.start(session, outputs, inputs, values)
+        rendered = render(*current, *extra)
         results = [rendered] if len(outputs) == 1 else list(rendered)
-        if stamped:
-            results = clock.newest(session, float(stamp), outputs, results)
+        results = clock.newest(session, ticket, outputs, results)
         return results[0] if len(outputs) == 1 else results
 
     return run_selected if selected else run
@@ -373,7 +417,7 @@ class StudioContext:
         outputs = self.view_outputs()
         inputs = [self._stamp(), self.workspace_state, *self.view_inputs()]
         return event.then(
-            fresh_only(self.clock, self.render_all, outputs),
+            fresh_only(self.clock, self.render_all, outputs, inputs[1:]),
             inputs=inputs,
             outputs=outputs,
             js=stamp_js(len(inputs)),
@@ -399,7 +443,7 @@ class StudioContext:
         an update older than another render of the same component is dropped (`ViewClock`)."""
         stamped_inputs = [self._stamp(), *inputs]
         return trigger(
-            fresh_only(self.clock, render, outputs, selected),
+            fresh_only(self.clock, render, outputs, inputs, selected=selected, changes_inputs=not selected),
             inputs=stamped_inputs,
             outputs=list(outputs),
             js=stamp_js(len(stamped_inputs)),

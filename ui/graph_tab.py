@@ -298,7 +298,8 @@ def render_graph(
         nodes, edges = graph_elements(
             edges_shown, ws.statuses(), ws.corpus, _titles(ws), ws.graph.label, ws.graph.documents_mentioning
         )
-        page_data = graph_data(nodes, edges, question_groups(ws, [node.id for node in nodes]))
+        groups = question_groups(ws, [node.id for node in nodes])
+        page_data = graph_data(nodes, edges, groups, positions=ws.node_positions())
         empty = "No triple matches these filters."
         filtered = len(sub.edges) < len(ws.graph)
         caption = view.summary() + (f" ({len(ws.graph)} triples before the filters.)" if filtered else "")

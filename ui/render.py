@@ -202,12 +202,17 @@ SHARED_GROUP_COLOUR = "#d9d9d9"
 
 
 def graph_data(
-    nodes: Sequence[GraphNode], edges: Sequence[GraphEdge], groups: Mapping[str, str] | None = None
+    nodes: Sequence[GraphNode],
+    edges: Sequence[GraphEdge],
+    groups: Mapping[str, str] | None = None,
+    positions: Mapping[str, tuple[float, float]] | None = None,
 ) -> dict[str, Any]:
     """The JSON the graph page reads: vis-network options plus details for the panel.
 
     `groups` (node id -> group name, e.g. the question whose passages mention it) colours the nodes
-    and adds a legend of the groups; "" is the shared/no-question group, drawn grey."""
+    and adds a legend of the groups; "" is the shared/no-question group, drawn grey. A node with a
+    place in `positions` (`Workspace.node_positions`) is drawn there; the page lays out the others."""
+    positions = positions or {}
     names = list(dict.fromkeys(name for name in (groups or {}).values() if name))
     colour_of = {name: GROUP_COLOURS[i % len(GROUP_COLOURS)] for i, name in enumerate(names)}
     vis_nodes = [
@@ -225,6 +230,7 @@ def graph_data(
                 if groups
                 else {}
             ),
+            **({"x": positions[n.id][0], "y": positions[n.id][1]} if n.id in positions else {}),
         }
         for n in nodes
     ]
@@ -322,8 +328,12 @@ _PAGE_SCRIPT = """
     document.getElementById('graph').appendChild(el('div', 'vis-network did not load.', null)).id = 'empty';
     return;
   }
+  // A node with a place (x, y) given by the server stays there, so the graphs of one question (its
+  // graph, risk graph, rewritten graph) draw each entity in the same place; physics places the rest.
+  const placed = data.nodes.filter(n => n.x !== undefined).length;
   const nodes = new vis.DataSet(data.nodes.map(n => Object.assign({id: n.id, label: n.label, size: n.size},
-    n.colour ? {color: {background: n.colour, border: '#666666'}} : {})));
+    n.colour ? {color: {background: n.colour, border: '#666666'}} : {},
+    n.x !== undefined ? {x: n.x, y: n.y, fixed: true} : {})));
   const legend = document.getElementById('legend');
   if (legend && data.groups && data.groups.length) {
     legend.appendChild(el('div', 'Entities by question (their passages):', 'hint'));
@@ -354,7 +364,7 @@ _PAGE_SCRIPT = """
             font: {size: 14, strokeWidth: 3, strokeColor: '#ffffff'}},
     edges: {font: {size: 11, align: 'middle', color: '#555', strokeWidth: 3, strokeColor: '#ffffff'},
             smooth: false},
-    physics: {solver: 'forceAtlas2Based',
+    physics: {enabled: placed < data.nodes.length, solver: 'forceAtlas2Based',
               forceAtlas2Based: {gravitationalConstant: -90, springLength: 110, avoidOverlap: 0.4},
               stabilization: {enabled: true, iterations: 400, fit: true}},
     interaction: {hover: true, tooltipDelay: 150},
@@ -374,12 +384,14 @@ _PAGE_SCRIPT = """
     network.fit({animation: false});
     keepLabelsLegible();
   }
-  network.once('stabilizationIterationsDone', () => {
+  function settled() {
     drawing.remove();
     network.setOptions({physics: false});
     fitToFrame();
     document.body.dataset.ready = '1';
-  });
+  }
+  if (placed < data.nodes.length) network.once('stabilizationIterationsDone', settled);
+  else settled();  // nothing to lay out
   network.on('zoom', keepLabelsLegible);
   new ResizeObserver(fitToFrame).observe(container);
   network.on('click', params => {

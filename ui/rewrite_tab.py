@@ -543,14 +543,15 @@ def render_rewritten_graph(ws: Workspace, run: RewriteRun) -> str:
     )
     js, css = vis_urls()
     page = graph_page(
-        graph_data(nodes, graph_edges),
+        graph_data(nodes, graph_edges, positions=ws.node_positions()),
         js,
         css,
         empty="No triples re-extracted from the rewrites.",
         legend=("private", "leak", "public"),
     )
     caption = (
-        f'<div class="rps-caption">Graph of the rewritten documents ({esc(run.label)}): '
+        f'<div class="rps-caption">Graph of the rewritten documents ({esc(run.label)}), each entity '
+        "where the original graph draws it: "
         f"{len(paths)} private triple(s) still connected (red: a surviving private triple or a path that "
         "reconnects a private head and tail)."
         + (f" Showing {len(edges)} of {total} triples, red ones first." if total > len(edges) else "")

@@ -201,7 +201,7 @@ def render_risk_graph(
     )
     js, css = vis_urls()
     page = graph_page(
-        graph_data(nodes, graph_edges),
+        graph_data(nodes, graph_edges, positions=ws.node_positions()),
         js,
         css,
         empty="No private triples, so nothing is at risk.",

@@ -6,6 +6,7 @@ panes of the diff, never run.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -30,6 +31,15 @@ TEXT = (
 
 def wait_message(page, pattern: str) -> None:
     expect(page.locator("#rps-message")).to_contain_text(re.compile(pattern), timeout=2 * SLOW)
+
+
+def drawn_places(page, elem: str) -> dict[str, tuple[float, float]]:
+    """The places the graph page `elem` was given for its entities (its JSON block)."""
+    page_html = page.locator(f"#{elem} iframe").get_attribute("srcdoc") or ""
+    found = re.search(r'<script id="graph-data" type="application/json">(.*?)</script>', page_html, re.S)
+    assert found, f"no graph data in #{elem}"
+    nodes = json.loads(found.group(1))["nodes"]
+    return {n["id"]: (n["x"], n["y"]) for n in nodes if "x" in n}
 
 
 def choose(page, elem: str, option: str) -> None:
@@ -93,6 +103,14 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     expect(page.locator("#rps-rewrite_doc_metrics")).to_contain_text("Evil", timeout=SLOW)
     edges = evaluate_in_graph(page, "rps-rewrite_graph", "window.network.body.data.edges.get().length")
     assert edges > 0  # re-extracted triples
+    # laid out like the original: each entity of both graphs is drawn where the original graph has it
+    original_places = drawn_places(page, "rps-graph")
+    rewritten_places = evaluate_in_graph(page, "rps-rewrite_graph", "window.network.getPositions()")
+    shared = set(original_places) & set(rewritten_places)
+    assert len(shared) >= 3
+    for node in shared:
+        assert rewritten_places[node]["x"] == pytest.approx(original_places[node][0], abs=0.5)
+        assert rewritten_places[node]["y"] == pytest.approx(original_places[node][1], abs=0.5)
     # the matplotlib figure (an image; the plot's own label is off so it covers no point)
     expect(page.locator("#rps-rewrite_scatter img").first).to_be_visible(timeout=SLOW)
     page.locator("#rps-rewrite_graph").screenshot(path=str(artifacts / "rewrite-01-graph.png"))
