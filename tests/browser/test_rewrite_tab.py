@@ -108,9 +108,9 @@ def test_run_mask_see_diff_metrics_and_stale(page, studio_url, artifacts):
     rewritten_places = evaluate_in_graph(page, "rps-rewrite_graph", "window.network.getPositions()")
     shared = set(original_places) & set(rewritten_places)
     assert len(shared) >= 3
-    for node in shared:
-        assert rewritten_places[node]["x"] == pytest.approx(original_places[node][0], abs=0.5)
-        assert rewritten_places[node]["y"] == pytest.approx(original_places[node][1], abs=0.5)
+    for node in shared:  # vis reports whole pixels
+        assert rewritten_places[node]["x"] == pytest.approx(original_places[node][0], abs=1.0)
+        assert rewritten_places[node]["y"] == pytest.approx(original_places[node][1], abs=1.0)
     # the matplotlib figure (an image; the plot's own label is off so it covers no point)
     expect(page.locator("#rps-rewrite_scatter img").first).to_be_visible(timeout=SLOW)
     page.locator("#rps-rewrite_graph").screenshot(path=str(artifacts / "rewrite-01-graph.png"))
