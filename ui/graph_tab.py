@@ -171,19 +171,20 @@ def build(ctx: StudioContext) -> None:
         graph_html = render_graph(ws, doc, entity, relation, text, int(limit or MAX_NODES_DEFAULT))
         return graph_html, render_table(ws, doc, entity, relation, text)
 
-    def render_choices(ws: Workspace, doc: str, entity: str, relation: str, chosen: str | None) -> tuple:
+    def render_choices(ws: Workspace, doc: str, entity: str, relation: str) -> tuple:
         return (
             _dropdown([("All", "")] + [(ws.source_title(d), d) for d in _source_ids(ws)], doc),
             _dropdown([("All", "")] + [(label, label) for label in _entity_labels(ws)], entity),
             _dropdown([("All", "")] + [(r, r) for r in sorted({k[1] for k in ws.all_keys()})], relation),
-            gr.Dropdown(choices=_entity_labels(ws), value=chosen or None),
+            # choices only: the value is what the user is typing, and this render's copy may be older
+            gr.Dropdown(choices=_entity_labels(ws)),
         )
 
     ctx.add_view(render_scope, [scope])
     ctx.add_view(
         render_choices,
         [doc_filter, entity_filter, relation_filter, mark_choice],
-        [doc_filter, entity_filter, relation_filter, mark_choice],
+        [doc_filter, entity_filter, relation_filter],
     )
     ctx.add_view(render_filtered, [graph, table], filters)
     ctx.add_view(render_moves, [moves])
