@@ -37,7 +37,7 @@ def test_a_refresh_renders_the_newest_filter_even_when_stamped_after_gathering_a
         return f"table filtered by {text}", "moves"
 
     filter_render = fresh_only(
-        clock, lambda ws, text: f"table filtered by {text}", [table], [state, search], changes_inputs=True
+        clock, lambda ws, text: f"table filtered by {text}", [table], [state, search], changed=search
     )
     refresh = fresh_only(clock, render, [table, moves], [state, search])
     assert filter_render(request(), 5, "ws", "asthma") == "table filtered by asthma"
@@ -64,5 +64,21 @@ def test_a_filter_keeps_its_newest_value_and_api_calls_are_never_dropped():
     clock.remember("s1", 3, [state, search], ["ws", "older"])  # sent earlier, arrived later
     _, current = clock.start("s1", [table], [state, search], ["ws", "gathered"])
     assert current == ["ws", "newest"]
-    unstamped = fresh_only(clock, lambda ws, text: text, [table], [state, search], changes_inputs=True)
+    unstamped = fresh_only(clock, lambda ws, text: text, [table], [state, search], changed=search)
     assert unstamped(request(), 0, "ws", "from a script") == "from a script"
+
+
+def test_another_filters_change_keeps_the_newest_search():
+    """A dropdown changed by a render sends all filters, the search as gathered before the user's
+    newest search: only the dropdown's own value is stored."""
+    with gr.Blocks():
+        state, search, entity, table = gr.State(), gr.Textbox(), gr.Dropdown(), gr.Textbox()
+    clock = ViewClock()
+
+    def render(ws, text, who):
+        return f"{who}/{text}"
+
+    by_search = fresh_only(clock, render, [table], [state, search, entity], changed=search)
+    by_entity = fresh_only(clock, render, [table], [state, search, entity], changed=entity)
+    assert by_search(request(), 5, "ws", "Lindqvist", "") == "/Lindqvist"
+    assert by_entity(request(), 6, "ws", "Harrow Vale", "Mara") == "Mara/Lindqvist"

@@ -68,14 +68,15 @@ class ViewClock:
 
     Every view render reads the newest state the server knows: the workspace, and each view input
     (a filter) as the page last changed it. The page stamps every render as it sends it (`stamp_js`:
-    a counter in the page); a filter change stores its inputs under that stamp (`remember`), the
-    newest stamp per input winning, and a render uses the stored values instead of the ones the page
-    gathered for it, which may be older than its stamp (the page reads inputs, then awaits, then
-    stamps). Renders are numbered in the order they start (`start`), under the same lock that hands
-    them the stored inputs, so a later-started render has newer or equal inputs; a render's value
-    for a component is replaced by `gr.skip()` when a later-started render also writes it
-    (`newest`). Whatever order the server runs and finishes them in, the newest state wins. A render
-    without a stamp (an API call) reads and writes nothing here and is never dropped."""
+    a counter in the page); a filter change stores the changed filter's value under that stamp
+    (`remember`; the other inputs it gathered may be older), the newest stamp per input winning, and
+    a render uses the stored values instead of the ones the page gathered for it, which may be older
+    than its stamp (the page reads inputs, then awaits, then stamps). Renders are numbered in the
+    order they start (`start`), under the same lock that hands them the stored inputs, so a
+    later-started render has newer or equal inputs; a render's value for a component is replaced by
+    `gr.skip()` when a later-started render also writes it (`newest`). Whatever order the server runs
+    and finishes them in, the newest state wins. A render without a stamp (an API call) reads and
+    writes nothing here and is never dropped."""
 
     MAX_SESSIONS = 5000
 
@@ -181,12 +182,14 @@ def fresh_only(
     inputs: Sequence[Component],
     *,
     selected: bool = False,
-    changes_inputs: bool = False,
+    changed: Component | None = None,
 ) -> Callable[..., Any]:
     """`render` (after a leading stamp input) of the newest state (`ViewClock`): `inputs` are the
-    components of its other inputs; `changes_inputs` (a filter change) stores their values first.
+    components of its other inputs; `changed` (the filter whose change sent this render, one of
+    `inputs`) has its value stored first: only its value is sure to be the page's newest.
     With `selected`, render gets the select event's data last."""
     outputs, inputs = list(outputs), list(inputs)
+    position = inputs.index(changed) if changed is not None and changed in inputs else None
 
     def run(request: gr.Request, stamp: Any, *values: Any) -> Any:
         return _stamped(request, stamp, values)
@@ -198,8 +201,8 @@ def fresh_only(
         session = getattr(request, "session_hash", None) or ""
         if not (isinstance(stamp, int | float) and stamp > 0):
             return render(*values, *extra)
-        if changes_inputs:
-            clock.remember(session, float(stamp), inputs, values)
+        if position is not None:
+            clock.remember(session, float(stamp), [inputs[position]], [values[position]])
         ticket, current = clock.start(session, outputs, inputs, values)
         rendered = render(*current, *extra)
         results = [rendered] if len(outputs) == 1 else list(rendered)
@@ -442,8 +445,9 @@ class StudioContext:
         """Re-render some views on `trigger` (a filter change, a row click that only changes a view);
         an update older than another render of the same component is dropped (`ViewClock`)."""
         stamped_inputs = [self._stamp(), *inputs]
+        changed = None if selected else getattr(trigger, "__self__", None)  # `component.change` -> component
         return trigger(
-            fresh_only(self.clock, render, outputs, inputs, selected=selected, changes_inputs=not selected),
+            fresh_only(self.clock, render, outputs, inputs, selected=selected, changed=changed),
             inputs=stamped_inputs,
             outputs=list(outputs),
             js=stamp_js(len(stamped_inputs)),
