@@ -54,6 +54,7 @@ MESSAGE = "message"  # the registered status line every action writes to
 # Every view render runs in this one queue, so renders start in the order the page sent them.
 VIEWS_CONCURRENCY_ID = "rps-views"
 STAMP = "view_stamp"  # the registered hidden number that orders view renders (`ViewClock`)
+SETTLE = "views_settle"  # the registered hidden button the page clicks for one last render (`SETTLE_JS`)
 
 Render = Callable[[Workspace], Any]
 
@@ -136,13 +137,34 @@ class ViewClock:
             ]
 
 
-def stamp_js(inputs: int) -> str:
+def stamp_js(inputs: int, counted: bool = True) -> str:
     """Frontend code run as a view render is sent: its first input (the stamp) becomes the page's
-    next render number; the other inputs pass unchanged."""
+    next render number; the other inputs pass unchanged. A `counted` render is also counted in
+    flight until `SETTLE_JS` runs after it."""
+    count = (
+        "window.__rpsInFlight = (window.__rpsInFlight || 0) + 1; "
+        "if (window.__rpsInFlight > 1) window.__rpsOverlap = true; "
+        if counted
+        else ""
+    )
     return (
         "(...args) => { window.__rpsViewStamp = (window.__rpsViewStamp || 0) + 1; "
-        f"const values = args.slice(0, {inputs}); values[0] = window.__rpsViewStamp; return values; }}"
+        f"{count}const values = args.slice(0, {inputs}); values[0] = window.__rpsViewStamp; return values; }}"
     )
+
+
+# Run in the page after each counted view render. The page applies a render's values with awaits
+# between components, so of two renders in flight at once the older can still land last on a busy
+# machine; once none is in flight after such an overlap, one more render of the newest state is
+# asked for (the hidden SETTLE button), so what stays on screen is always the newest state.
+SETTLE_JS = f"""() => {{
+  window.__rpsInFlight = Math.max(0, (window.__rpsInFlight || 1) - 1);
+  if (window.__rpsInFlight === 0 && window.__rpsOverlap) {{
+    window.__rpsOverlap = false;
+    const button = document.getElementById({elem_id(SETTLE)!r});
+    if (button) button.click();
+  }}
+}}"""
 
 
 # Installed once on page load: every pointer, mouse or key event on a table cell records, per table
@@ -245,6 +267,7 @@ class StudioContext:
         if name == MESSAGE:  # the status line's place in the layout: the hidden parts go with it
             self._result()
             self._stamp()
+            self.register(SETTLE, gr.Button("Show the newest views", visible="hidden"))
         return component
 
     def remember_in_browser(self, storage_key: str, default: Any) -> Any:
@@ -419,7 +442,7 @@ class StudioContext:
         """Chain a re-render of all views after `event` (an event listener's dependency)."""
         outputs = self.view_outputs()
         inputs = [self._stamp(), self.workspace_state, *self.view_inputs()]
-        return event.then(
+        render = event.then(
             fresh_only(self.clock, self.render_all, outputs, inputs[1:]),
             inputs=inputs,
             outputs=outputs,
@@ -433,6 +456,11 @@ class StudioContext:
             concurrency_id=VIEWS_CONCURRENCY_ID,
             concurrency_limit=self.settings.concurrency or None,
         )
+        self._settle_after(render)
+        return render
+
+    def _settle_after(self, render: Any) -> None:
+        render.then(None, js=SETTLE_JS, api_visibility="private", show_progress="hidden", queue=False)
 
     def view_event(
         self,
@@ -446,11 +474,12 @@ class StudioContext:
         an update older than another render of the same component is dropped (`ViewClock`)."""
         stamped_inputs = [self._stamp(), *inputs]
         changed = None if selected else getattr(trigger, "__self__", None)  # `component.change` -> component
-        return trigger(
+        # A row click's focus is not counted: the settling render would draw the view unfocused.
+        event = trigger(
             fresh_only(self.clock, render, outputs, inputs, selected=selected, changed=changed),
             inputs=stamped_inputs,
             outputs=list(outputs),
-            js=stamp_js(len(stamped_inputs)),
+            js=stamp_js(len(stamped_inputs), counted=not selected),
             api_visibility="private",
             show_progress="hidden",
             # Every render runs: with gradio's default ("once") a render asked for while an earlier
@@ -460,6 +489,9 @@ class StudioContext:
             concurrency_id=VIEWS_CONCURRENCY_ID,
             concurrency_limit=self.settings.concurrency or None,
         )
+        if not selected:
+            self._settle_after(event)
+        return event
 
     def finish(self) -> None:
         """Re-render every view and autosave after every action; call once after all tabs are built."""
@@ -467,6 +499,11 @@ class StudioContext:
         page = gr.context.Context.root_block
         if page is not None:
             page.load(None, js=RECORD_SHOWN_ROWS_JS, api_visibility="private", show_progress="hidden")
+        if self._views and SETTLE in self.components:
+            settle = self.components[SETTLE].click(
+                None, js="() => {}", api_visibility="private", show_progress="hidden", queue=False
+            )
+            self.refresh(settle)
         for event in self._changing_events:
             if self._views:
                 self.refresh(event)
