@@ -137,12 +137,15 @@ class ViewClock:
             ]
 
 
+VIEWS_SETTLED_JS = "() => !window.__rpsInFlight && !window.__rpsOverlap && !window.__rpsSettling"
+
+
 def stamp_js(inputs: int, counted: bool = True) -> str:
     """Frontend code run as a view render is sent: its first input (the stamp) becomes the page's
     next render number; the other inputs pass unchanged. A `counted` render is also counted in
     flight until `SETTLE_JS` runs after it."""
     count = (
-        "window.__rpsInFlight = (window.__rpsInFlight || 0) + 1; "
+        "window.__rpsInFlight = (window.__rpsInFlight || 0) + 1; window.__rpsSettling = false; "
         "if (window.__rpsInFlight > 1) window.__rpsOverlap = true; "
         if counted
         else ""
@@ -157,12 +160,13 @@ def stamp_js(inputs: int, counted: bool = True) -> str:
 # between components, so of two renders in flight at once the older can still land last on a busy
 # machine; once none is in flight after such an overlap, one more render of the newest state is
 # asked for (the hidden SETTLE button), so what stays on screen is always the newest state.
+# `VIEWS_SETTLED_JS` tells a test (or a script) that no render is in flight or about to be.
 SETTLE_JS = f"""() => {{
   window.__rpsInFlight = Math.max(0, (window.__rpsInFlight || 1) - 1);
   if (window.__rpsInFlight === 0 && window.__rpsOverlap) {{
     window.__rpsOverlap = false;
     const button = document.getElementById({elem_id(SETTLE)!r});
-    if (button) button.click();
+    if (button) {{ window.__rpsSettling = true; button.click(); }}
   }}
 }}"""
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import evaluate_in_graph, ready_frame, srcdoc, wait_for_rerender
-from tests.browser.tabs import open_tab
+from tests.browser.tabs import open_tab, wait_views_settled
 
 pytestmark = pytest.mark.browser
 # On a machine whose cores are busy with other work, start-up and re-renders take tens of seconds.
@@ -47,6 +47,7 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     open_tab(page, "Knowledge graph & privacy")
     page.locator("#rps-filter_search textarea, #rps-filter_search input").first.fill("Ada Brook")
     page.keyboard.press("Enter")
+    wait_views_settled(page)
     expect(page.locator('#rps-triples [data-testid="cell-0-1"]')).to_contain_text("Ada Brook")
     before = srcdoc(page, "rps-graph")
     assert evaluate_in_graph(page, "rps-graph", RED_DASHED_EDGES) == 0
@@ -56,6 +57,8 @@ def test_upload_extract_mark_private_updates_graph_and_risk(page, studio_url, ar
     assert "Nothing is private yet" in risk_before
 
     open_tab(page, "Knowledge graph & privacy")
+    wait_views_settled(page)
+    expect(page.locator('#rps-triples [data-testid="cell-0-1"]')).to_contain_text("Ada Brook")
     relation = page.locator('#rps-triples [data-testid="cell-0-2"]').inner_text().strip()
     tail = page.locator('#rps-triples [data-testid="cell-0-3"]').inner_text().strip()
     page.locator('#rps-triples [data-testid="cell-0-1"]').click()
