@@ -345,15 +345,15 @@ class StudioContext:
         self,
         table: Any,
         name: str,
+        shown: Component,
         handler: Callable[..., tuple[Any, ...]],
         *,
         api_name: str,
     ) -> Any:
         """Wire a click on a row of `table` (registered as `name`) to an action that names its target
-        by the row as the page showed it: handler(workspace, shown_row_json, evt: gr.SelectData).
-        Every click is sent (none dropped while an earlier one is pending) and marking clicks run
-        one at a time."""
-        shown = self.register(f"{name}_shown_row", gr.Textbox(visible=False))
+        by the row as the page showed it: handler(workspace, shown_row_json, evt: gr.SelectData);
+        `shown` is a hidden Textbox placed in the table's tab that carries the row. Every click is
+        sent (none dropped while an earlier one is pending) and marking clicks run one at a time."""
         return self.action(
             table.select,
             handler,

@@ -113,6 +113,7 @@ def build(ctx: StudioContext) -> None:
                 # Named twin of the row click, for scripts and tests: "head | relation | tail".
                 toggle_key = ctx.register("toggle_key", gr.Textbox(visible=False))
                 toggle = ctx.register("toggle_triple", gr.Button("Toggle", visible=False))
+                shown_row = ctx.register("triples_shown_row", gr.Textbox(visible=False))
         moves = ctx.register("filter_moves", gr.HTML())
 
     filters = [doc_filter, entity_filter, relation_filter, search, max_nodes]
@@ -154,7 +155,7 @@ def build(ctx: StudioContext) -> None:
         ws.undo()
         return ws, f"Undone: the marks are back as they were. {_counts(ws)}"
 
-    ctx.row_action(table, "triples", on_select, api_name="select_triple")
+    ctx.row_action(table, "triples", shown_row, on_select, api_name="select_triple")
     ctx.action(toggle.click, on_toggle_text, [toggle_key], [], api_name="toggle_triple")
     ctx.action(mark.click, on_mark_entity, [mark_choice], [], api_name="mark_entity")
     ctx.action(undo.click, on_undo, [], [], api_name="undo_marks")
