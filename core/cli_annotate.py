@@ -49,6 +49,10 @@ def cmd_tasks(args: argparse.Namespace, settings: Settings) -> int:
 
     ratio = settings.private_ratio if args.annotate_ratio is None else args.annotate_ratio
     seed = settings.seed if args.annotate_seed is None else args.annotate_seed
+    if args.workspace:
+        return _tasks_from_saved_workspace(args, settings)
+    if not args.input:
+        raise SystemExit("give a retrieval JSONL file, or --workspace NAME for a saved workspace's marks")
     bar, update = _bar("building tasks", "record")
     with bar:
         tasks = tasks_from_retrieval_file(
@@ -64,6 +68,31 @@ def cmd_tasks(args: argparse.Namespace, settings: Settings) -> int:
         store.add_tasks(tasks)
         added = store.counts()["tasks"] - before
     print(f"{len(tasks)} task(s) from {args.input} ({added} new, {len(tasks) - added} already stored)")
+    return 0
+
+
+def _tasks_from_saved_workspace(args: argparse.Namespace, settings: Settings) -> int:
+    """Tasks from the marks made in the studio, as saved under a workspace name in --db."""
+    from core.annotation.run import tasks_from_workspace
+    from core.workspace import Workspace
+    from storage.repository import Repository
+
+    workspace = Workspace()
+    with Repository(settings.db) as repo:
+        workspace.load(repo, args.workspace)  # an unknown name is reported by the CLI's error handler
+    tasks = tasks_from_workspace(
+        workspace, f"workspace:{args.workspace}", _window_sentences(args.windows, settings)
+    )
+    if not tasks:
+        raise SystemExit(
+            f"workspace {args.workspace!r} has no private triple: mark some in the studio and save it again"
+        )
+    with _store(settings) as store:
+        before = store.counts()["tasks"]
+        store.add_tasks(tasks)
+        added = store.counts()["tasks"] - before
+    stored = f"{added} new, {len(tasks) - added} already stored"
+    print(f"{len(tasks)} task(s) from workspace {args.workspace} ({stored})")
     return 0
 
 
@@ -281,7 +310,10 @@ def add_commands(commands: Any) -> None:
     annotate = commands.add_parser("annotate", help="annotation tasks, candidates, export and import")
     sub = annotate.add_subparsers(dest="annotate_command", required=True)
     tasks = sub.add_parser("tasks", help="tasks from a retrieval JSONL file (one graph and split per record)")
-    tasks.add_argument("input", metavar="IN.jsonl")
+    tasks.add_argument("input", metavar="IN.jsonl", nargs="?", help="retrieval records (or --workspace)")
+    tasks.add_argument(
+        "--workspace", help="a workspace saved in the studio (--db): tasks from its own private marks"
+    )
     tasks.add_argument("--ratio", type=float, dest="annotate_ratio", help="private share (--private-ratio)")
     tasks.add_argument("--seed", type=int, dest="annotate_seed", help="split seed (the global --seed)")
     tasks.add_argument(

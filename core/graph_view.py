@@ -5,9 +5,12 @@ best-connected entity (breadth-first). What is left out is counted, so the page 
 
 from __future__ import annotations
 
+import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+
+import networkx as nx
 
 from core.graph import adjacency, components_of
 from core.types import TripleKey
@@ -49,10 +52,19 @@ class GraphView:
         return "".join(parts)
 
 
-def visible_part(keys: Iterable[TripleKey], max_nodes: int) -> GraphView:
-    """The components (or one neighbourhood) of `keys` to draw with at most `max_nodes` entities."""
+def visible_part(
+    keys: Iterable[TripleKey], max_nodes: int, priority: Collection[TripleKey] = ()
+) -> GraphView:
+    """The components (or one neighbourhood) of `keys` to draw with at most `max_nodes` entities.
+
+    Components holding a `priority` triple (the private ones) come first, and a component too large
+    for the budget is cut around the entity with the most of them: after a split, the private
+    triples are what the reader looks for."""
     keys = list(dict.fromkeys(keys))
+    wanted = set(priority)
     groups = _components(keys)
+    if wanted:
+        groups.sort(key=lambda group: not any(key in wanted for key in group[1]))  # stable: size order kept
     nodes_total = sum(len(nodes) for nodes, _ in groups)
     budget = max(1, max_nodes)
     chosen_nodes: set[str] = set()
@@ -63,7 +75,7 @@ def visible_part(keys: Iterable[TripleKey], max_nodes: int) -> GraphView:
             chosen_nodes |= nodes
             shown += 1
         elif shown == 0:  # the largest component alone is too big: its densest neighbourhood
-            chosen_nodes = _neighbourhood(group_keys, budget)
+            chosen_nodes = _neighbourhood(group_keys, budget, wanted)
             shown, cut = 1, True
             break
     visible = tuple(k for k in keys if k[0] in chosen_nodes and k[2] in chosen_nodes)
@@ -89,10 +101,12 @@ def _components(keys: list[TripleKey]) -> list[tuple[set[str], list[TripleKey]]]
     return sorted(by_root.values(), key=lambda group: (-len(group[0]), -len(group[1]), min(group[1])))
 
 
-def _neighbourhood(keys: list[TripleKey], budget: int) -> set[str]:
-    """Up to `budget` entities reached breadth-first from the entity with the most triples."""
+def _neighbourhood(keys: list[TripleKey], budget: int, wanted: Collection[TripleKey] = ()) -> set[str]:
+    """Up to `budget` entities reached breadth-first from the entity with the most `wanted` triples,
+    then the most triples."""
     adj = adjacency(keys)
-    start = min(adj, key=lambda node: (-len(adj[node]), node))  # the best-connected entity
+    wanted_at = {node: sum(key in wanted for _other, key in adj[node]) for node in adj}
+    start = min(adj, key=lambda node: (-wanted_at[node], -len(adj[node]), node))
     seen = {start}
     queue = deque([start])
     while queue and len(seen) < budget:
@@ -104,3 +118,26 @@ def _neighbourhood(keys: list[TripleKey], budget: int) -> set[str]:
                 seen.add(neighbour)
                 queue.append(neighbour)
     return seen
+
+
+LAYOUT_MAX_NODES = 400  # above this the page lays the graph out itself (a server layout costs seconds)
+LAYOUT_SPACING = 90.0  # about the pixels between neighbouring entities, as the page's own layout
+LAYOUT_SEED = 7
+
+
+def layout_positions(
+    keys: Iterable[TripleKey], seed: int = LAYOUT_SEED, max_nodes: int = LAYOUT_MAX_NODES
+) -> dict[str, tuple[float, float]]:
+    """A place for every entity of `keys` (force-directed, the same for the same keys and seed), in
+    the page's pixels; {} above `max_nodes` entities. Graphs drawn with these places put each entity
+    where it is in the others: the rewritten graph is laid out like the original."""
+    graph = nx.Graph()
+    edges = sorted({tuple(sorted((head, tail))) for head, _relation, tail in keys})
+    graph.add_nodes_from(sorted({node for edge in edges for node in edge}))
+    graph.add_edges_from(edges)
+    count = graph.number_of_nodes()
+    if not count or count > max_nodes:
+        return {}
+    scale = LAYOUT_SPACING * math.sqrt(count)
+    placed = nx.spring_layout(graph, seed=seed, iterations=50)
+    return {node: (round(float(x) * scale, 1), round(float(y) * scale, 1)) for node, (x, y) in placed.items()}

@@ -112,6 +112,7 @@ class Settings:
     annotate_concurrency: int = 4  # parallel requests to the chat endpoint
     annotate_retries: int = 3  # retries of a failed request (exponential backoff)
     annotate_backoff_s: float = 1.0  # first retry delay, doubled each retry
+    review_words_per_minute: int = 400  # review: a decision faster than reading at this speed is warned about
 
     @property
     def annotation_store_url(self) -> str:
@@ -204,6 +205,7 @@ HELP: dict[str, str] = {
     "annotate_concurrency": "annotation: parallel requests to the chat endpoint",
     "annotate_retries": "annotation: retries of a failed request, with exponential backoff",
     "annotate_backoff_s": "annotation: seconds before the first retry (doubled each retry)",
+    "review_words_per_minute": "review: warn about a decision faster than reading the item at this speed",
 }
 
 

@@ -38,6 +38,7 @@ from core.erasers.pipeline import SPLIT_METHODS, SplitRecipe, Tools, private_mar
 from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
+from core.graph_view import layout_positions
 from core.metrics import r_connect
 from core.names import name_aliases
 from core.rewrites import (
@@ -58,6 +59,7 @@ from core.saving import LoadedWorkspace, SaveConflict, WorkspaceSave, content_di
 from core.types import (
     Corpus,
     Document,
+    Query,
     RetrievalSet,
     Triple,
     TripleKey,
@@ -72,6 +74,7 @@ MERGE_BACKOFF_S = 0.02
 MAX_MERGE_ATTEMPTS = 20  # a save merging into a newer version retries at most this often
 EXTRACTED_IDS_META = "extracted_ids"  # corpus meta key: sources already extracted (some yield no triple)
 SCOPE_META = "scope"  # corpus meta key: the query id the workspace was scoped to ("" = whole corpus)
+UNDO_META = "undo"  # corpus meta key: every scope's undo steps (`undo_to_meta`)
 WHOLE_CORPUS = ""  # scope name of the whole corpus in `scope_marks`
 
 # Status of a triple in the privacy definition (codes used by data and styles).
@@ -103,6 +106,7 @@ STATUS_EXPLANATIONS = {
     "public set (filter a)",
 }
 UNDO_DEPTH = 20  # mark changes that can be undone
+EXTRACT_BATCHES = 20  # an extraction keeps its work batch by batch (a Cancel loses one batch at most)
 
 
 def status_label(status: str) -> str:
@@ -142,6 +146,8 @@ class Workspace:
     # marks at that moment: a save checks the version, a merge applies our changes since then.
     saved_version: int | None = field(default=None, compare=False)
     base_marks: dict[str, frozenset[TripleKey]] = field(default_factory=dict, compare=False)
+    # The undo steps of the scopes not in view, by scope name; they come back with their scope.
+    scope_histories: dict[str, list[frozenset[TripleKey]]] = field(default_factory=dict, compare=False)
     _graph: KnowledgeGraph | None = field(default=None, repr=False, compare=False)
     # Other derived views by name ("all_keys", "query_keys", "statuses", "risks", "titles").
     _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -223,6 +229,11 @@ class Workspace:
 
     def all_keys(self) -> frozenset[TripleKey]:
         return self._cached("all_keys", lambda: frozenset(t.key for t in self.scoped_triples()))
+
+    def node_positions(self) -> dict[str, tuple[float, float]]:
+        """Where the scope's entities are drawn (`graph_view.layout_positions` of all its triples, {}
+        for a graph too large): its graph, its risk graph and its rewrites' graphs share them."""
+        return self._cached("node_positions", lambda: layout_positions(self.all_keys()))
 
     def name_aliases(self) -> dict[str, str]:
         """Name variants of one person in the scope (`core.names`): one node for split, filters and risk."""
@@ -333,7 +344,9 @@ class Workspace:
     def _scope_changed(self) -> None:
         """Drop the views of the scope (its graph, keys, statuses, risks) and refilter its marks."""
         self._graph = None
-        self._forget("scoped_triples", "all_keys", "name_aliases", "query_keys", "statuses", "risks")
+        self._forget(
+            "scoped_triples", "all_keys", "node_positions", "name_aliases", "query_keys", "statuses", "risks"
+        )
         known = self.all_keys()
         self.marked_private &= known
         self._refresh_definition()
@@ -417,6 +430,7 @@ class Workspace:
         self.extracted_ids = set()
         self.marked_private = set()
         self.mark_history = []
+        self.scope_histories = {}
         self.scope = None
         self.scope_marks = {}
         self.held_back = {}
@@ -429,15 +443,29 @@ class Workspace:
     # -- extraction --------------------------------------------------------------------------
 
     def extract(self, extractor: Any, progress: Progress | None = None) -> int:
-        """Extract triples from documents and queries not extracted yet; returns #new triples."""
+        """Extract triples from documents and queries not extracted yet; returns #new triples.
+
+        Sources are extracted in up to EXTRACT_BATCHES batches, each kept as soon as it is done: an
+        exception (a Cancel raised from `progress`) loses only the batch in progress. `progress`
+        counts sources, (done, total), whatever unit the extractor counts in."""
         pending = self.pending_sources()
         if not pending.documents and not pending.queries:
             return 0
-        new_triples = extract_corpus(pending, extractor, progress=progress)
-        self.triples = self.triples + list(new_triples)
-        self.extracted_ids |= pending.document_ids() | pending.query_ids()
-        self._triples_changed()
-        return len(new_triples)
+        batches = source_batches(pending, EXTRACT_BATCHES)
+        total = sum(len(b.documents) + len(b.queries) for b in batches)
+        added = done = 0
+        for batch in batches:
+            size = len(batch.documents) + len(batch.queries)
+            scaled = None if progress is None else _scaled_progress(progress, done, size, total)
+            new_triples = extract_corpus(batch, extractor, progress=scaled)
+            self.triples = self.triples + list(new_triples)
+            self.extracted_ids |= batch.document_ids() | batch.query_ids()
+            self._triples_changed()
+            added += len(new_triples)
+            done += size
+            if progress is not None:
+                progress(done, total)
+        return added
 
     # -- scope -------------------------------------------------------------------------------
 
@@ -456,9 +484,13 @@ class Workspace:
         if scope is not None and scope not in self._retrieval_sets():
             raise KeyError(f"no question with id {scope!r} in this workspace")
         self._stash_marks()
+        if self.mark_history:  # undo steps belong to the scope they were made in, and wait for it
+            self.scope_histories[_scope_name(self.scope)] = self.mark_history
+        else:
+            self.scope_histories.pop(_scope_name(self.scope), None)
         self.scope = scope
         self.marked_private = self.scope_marks.pop(_scope_name(scope), set())
-        self.mark_history = []  # undo steps belong to the scope they were made in
+        self.mark_history = self.scope_histories.pop(_scope_name(scope), [])
         self._scope_changed()
 
     def _stash_marks(self) -> None:
@@ -524,6 +556,11 @@ class Workspace:
         """Keep the marks as they are now so the coming change can be undone."""
         self.mark_history.append(frozenset(self.marked_private))
         del self.mark_history[:-UNDO_DEPTH]
+
+    def undo_to_meta(self) -> dict[str, list[list[list[str]]]]:
+        """Every scope's undo steps as JSON (scope name -> steps, oldest first -> triple keys)."""
+        histories = {**self.scope_histories, _scope_name(self.scope): self.mark_history}
+        return {name: [_keys_json(step) for step in steps] for name, steps in histories.items() if steps}
 
     def undo(self) -> int:
         """Put back the marks as they were before the last change; returns how many are marked."""
@@ -820,6 +857,11 @@ class Workspace:
             removed = (SCOPE_META,)
         else:
             meta[SCOPE_META] = self.scope
+        undo_steps = self.undo_to_meta()
+        if undo_steps:
+            meta[UNDO_META] = undo_steps
+        else:
+            removed += (UNDO_META,)
         return WorkspaceSave(
             corpus=self.corpus if with_content else None,
             triples=self.triples if with_content else [],
@@ -887,7 +929,8 @@ class Workspace:
         self.scope = saved_scope if isinstance(saved_scope, str) and saved_scope in query_ids else None
         self.marked_private = self.scope_marks.pop(_scope_name(self.scope), set())
         self.held_back = {}
-        self.mark_history = []
+        self.scope_histories = undo_from_meta(meta.get(UNDO_META), query_ids | {""})
+        self.mark_history = self.scope_histories.pop(_scope_name(self.scope), [])
         self._triples_changed()
         self.all_rewrite_runs = {}
         for run in saved.rewrite_runs:
@@ -947,6 +990,53 @@ class Workspace:
             if limit is not None and len(rows) >= limit:
                 break
         return rows
+
+
+def source_batches(corpus: Corpus, count: int) -> list[Corpus]:
+    """The documents, then the queries, of `corpus` in at most `count` batches of similar size."""
+    sources: list[Any] = [*corpus.documents, *corpus.queries]
+    size = max(1, -(-len(sources) // max(1, count)))
+    batches = []
+    for start in range(0, len(sources), size):
+        part = sources[start : start + size]
+        batches.append(
+            Corpus(
+                documents=[s for s in part if isinstance(s, Document)],
+                queries=[s for s in part if isinstance(s, Query)],
+            )
+        )
+    return batches
+
+
+def _scaled_progress(progress: Progress, base: int, size: int, total: int) -> Progress:
+    """A batch's progress (in the extractor's own unit) as sources of the whole extraction."""
+
+    def report(done: int, of: int) -> None:
+        progress(base + (size * done // of if of else 0), total)
+
+    return report
+
+
+def _keys_json(keys: Iterable[TripleKey]) -> list[list[str]]:
+    return sorted([list(key) for key in keys])
+
+
+def undo_from_meta(stored: Any, scope_names: set[str]) -> dict[str, list[frozenset[TripleKey]]]:
+    """Undo steps stored by `Workspace.undo_to_meta` (scopes no longer present, or bad entries, skipped)."""
+    histories: dict[str, list[frozenset[TripleKey]]] = {}
+    if not isinstance(stored, dict):
+        return histories
+    for name, steps in stored.items():
+        if name not in scope_names or not isinstance(steps, list):
+            continue
+        history: list[frozenset[TripleKey]] = []
+        for step in steps[-UNDO_DEPTH:]:
+            if isinstance(step, list):
+                keys = (tuple(k) for k in step if isinstance(k, list) and len(k) == 3)
+                history.append(frozenset(k for k in keys if all(isinstance(p, str) for p in k)))
+        if history:
+            histories[name] = history
+    return histories
 
 
 def _scope_name(scope: str | None) -> str:

@@ -28,21 +28,21 @@ def test_save_and_export_over_another_workspace_ask_first(tmp_path: Path) -> Non
     ws.add_text("Ada Lovelace was born in London.", "Ada")
 
     for api_name in ("save_workspace", "export_json"):
-        ws, message, *outputs, row, prompt = endpoint(demo, api_name)(ws, "notes", request)
+        ws, message, *outputs, row, prompt, _result = endpoint(demo, api_name)(ws, "notes", request)
         assert "&#x27;notes&#x27; already exists" in message and "Overwrite it?" in message
         assert row.visible is True and "Overwrite it?" in prompt
         assert all(isinstance(o, type(gr.skip())) for o in outputs)
         assert (repo.workspace_version("notes"), repo.export_json("notes")) == before  # unchanged
 
-    ws, message, _, row, _ = endpoint(demo, "save_workspace_overwrite")(ws, "notes", request)
+    ws, message, _, row, _, _result = endpoint(demo, "save_workspace_overwrite")(ws, "notes", request)
     assert "Saved as &#x27;notes&#x27;" in message and row.visible is False
     loaded, _ = repo.load_corpus("notes")
     assert [d.title for d in loaded.documents] == ["Ada"]
 
     # Saving again under the name it was saved as needs no question (its version is checked).
     ws.add_text("Charles Babbage was born in London.", "Babbage")
-    ws, message, _, row, _ = endpoint(demo, "save_workspace")(ws, "notes", request)
+    ws, message, _, row, _, _result = endpoint(demo, "save_workspace")(ws, "notes", request)
     assert "Saved as &#x27;notes&#x27;" in message and row.visible is False
-    ws, message, path, _, row, _ = endpoint(demo, "export_json")(ws, "", request)
+    ws, message, path, _, row, _, _result = endpoint(demo, "export_json")(ws, "", request)
     assert "Exported &#x27;notes&#x27;" in message and Path(path).exists()
     repo.close()

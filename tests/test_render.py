@@ -148,7 +148,7 @@ def test_risk_view_lists_triples_inferable_from_public_ones_with_their_path():
     from core.settings import Settings
     from core.types import triple_key
     from core.workspace import Workspace
-    from ui.risk_tab import render_risk_graph, render_risk_view
+    from ui.risk_tab import key_of_row, render_risk_graph, render_risk_view
 
     ws = Workspace()
     ws.load_sample()
@@ -161,5 +161,79 @@ def test_risk_view_lists_triples_inferable_from_public_ones_with_their_path():
     assert inferable[0][0] == "Mara Voss —residence→ Harrow Vale"
     assert "Lindqvist Robotics" in inferable[0][4]  # the public path through her employer
     assert EDGE_STYLES["inferable"]["color"] in graph
-    focused = render_risk_graph(ws, focus_row=len(rows) - 1)
+    focus = key_of_row(ws, rows[-1][0])
+    assert focus == triple_key("Mara Voss", "residence", "Harrow Vale")
+    focused = render_risk_graph(ws, focus_key=focus)
     assert "Lindqvist Robotics" in focused and "residence" in focused
+
+
+def test_private_triples_are_drawn_first_and_entities_are_grouped_by_question() -> None:
+    from core.graph_view import visible_part
+
+    big = [("hub", "knows", f"person{i}") for i in range(30)]
+    private = ("mara", "lives_in", "vale")
+    view = visible_part([*big, private], max_nodes=10, priority={private})
+    assert private in view.keys  # its small component comes before the large one
+    cut = visible_part(
+        [*big, ("person3", "lives_in", "vale")], max_nodes=4, priority={("person3", "lives_in", "vale")}
+    )
+    assert ("person3", "lives_in", "vale") in cut.keys  # the cut starts at the private triple
+
+    from core.extract import get_extractor
+    from core.settings import Settings
+    from core.workspace import Workspace
+    from ui.graph_tab import question_groups, render_graph
+
+    ws = Workspace()
+    ws.load_sample()
+    ws.extract(get_extractor("spacy", Settings()))
+    groups = question_groups(ws, list(ws.graph.nodes()))
+    assert groups and "Where does Mara Voss work?" in set(groups.values())
+    page = render_graph(ws, "", "", "", "")
+    assert "Entities by question" in page and "Where does Mara Voss work?" in page
+    ws.set_scope("retriever-queries-q1")
+    assert question_groups(ws, list(ws.graph.nodes())) is None  # one question in view: no legend needed
+
+
+def test_an_insertion_point_is_a_bar_not_a_character() -> None:
+    from ui.render import Layer, layered_text
+
+    html = layered_text("Mara lives here.", [Layer((5, 5), "rps-del", "inserted here: <b>x</b>")])
+    assert "‸" not in html and 'class="rps-caret rps-del"' in html and "&lt;b&gt;" in html
+
+
+def test_graphs_of_one_scope_draw_each_entity_in_the_same_place() -> None:
+    """The rewritten graph is laid out like the original: places come from the scope's whole graph
+    (the same keys in any order give the same places), and a graph page keeps them."""
+    from core.graph_view import layout_positions
+    from core.workspace import Workspace
+
+    keys = [("ada", "work_for", "zephyr"), ("zephyr", "located_in", "northport"), ("ada", "play", "violin")]
+    places = layout_positions(keys)
+    assert set(places) == {"ada", "zephyr", "northport", "violin"}
+    assert layout_positions(list(reversed(keys))) == places
+    assert layout_positions(keys, max_nodes=3) == {}  # too large: the page lays it out itself
+
+    ws = Workspace()
+    ws.add_text("Ada works for Zephyr. Zephyr is located in Northport.", "notes")
+    doc_id = ws.corpus.documents[0].id
+    ws.triples = [
+        Triple("Ada", "work_for", "Zephyr", doc_id, (0, 3)),
+        Triple("Zephyr", "located_in", "Northport", doc_id, (0, 3)),
+    ]
+    ws._triples_changed()
+    first = ws.node_positions()
+    assert set(first) == {"ada", "zephyr", "northport"} and ws.node_positions() is first  # cached
+    ws.triples = ws.triples[:1]
+    ws._triples_changed()
+    assert set(ws.node_positions()) == {"ada", "zephyr"}  # recomputed for the new graph
+
+    corpus, triples = _sample()
+    edges = {t.key: [t] for t in triples}
+    nodes, graph_edges = graph_elements(edges, {}, corpus, {}, lambda n: n, lambda n: ["d1"])
+    given = {nodes[0].id: (12.5, -40.0)}
+    data = graph_data(nodes, graph_edges, positions=given)
+    placed = [n for n in data["nodes"] if "x" in n]
+    assert [(n["id"], n["x"], n["y"]) for n in placed] == [(nodes[0].id, 12.5, -40.0)]
+    page = graph_page(data, "/vis.js", "/vis.css")
+    assert "fixed: true" in page  # the page keeps a given place

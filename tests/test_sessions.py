@@ -255,12 +255,13 @@ def test_tab_handlers_act_as_the_signed_in_user(tmp_path: Path) -> None:
     bundle = tmp_path / "field-notes.json"
     bundle.write_text(repo.export_json("field-notes"), encoding="utf-8")
 
-    ws, message, choices, _ = endpoint(demo, "import_json")(Workspace(), str(bundle), alice)
+    ws, message, choices, _, result = endpoint(demo, "import_json")(Workspace(), str(bundle), alice)
     assert message == status_html("Imported as 'field-notes-2'.")  # bob's name is skipped, not revealed
+    assert result["message"] == "Imported as 'field-notes-2'." and result["workspace"]["documents"] > 0
     assert [value for _, value in choices.choices] == ["field-notes-2"]
-    ws, message = endpoint(demo, "share_workspace")(ws, "bob", False, alice)
+    ws, message, _ = endpoint(demo, "share_workspace")(ws, "bob", False, alice)
     assert message == status_html("'field-notes-2': owner alice; private, shared with bob.")
-    ws, message, _ = endpoint(demo, "load_workspace")(Workspace(), "field-notes-2", bob)
+    ws, message, _, _ = endpoint(demo, "load_workspace")(Workspace(), "field-notes-2", bob)
     loaded = status_html("Loaded 'field-notes-2' (owner alice; private, shared with bob)")
     assert message.startswith(loaded.removesuffix("</span>"))
     with pytest.raises(gr.Error, match="taken by another user"):
@@ -268,3 +269,34 @@ def test_tab_handlers_act_as_the_signed_in_user(tmp_path: Path) -> None:
     with pytest.raises(gr.Error, match="no saved corpus named &#x27;field-notes&#x27;"):
         endpoint(demo, "load_workspace")(Workspace(), "field-notes", alice)
     repo.close()
+
+
+def test_undo_steps_follow_their_question_and_last_over_a_reload(tmp_path: Path) -> None:
+    corpus, triples = sample_corpus_and_triples()
+    second = Query("q2", "Who manages Dave?", ("Bob",), ("d2",))
+    ws = Workspace(
+        corpus=Corpus(documents=corpus.documents, queries=[*corpus.queries, second]),
+        triples=list(triples),
+        extracted_ids={"d1", "d2", "q1", "q2"},
+    )
+    ws._triples_changed()
+    ws.set_scope("q1")
+    ws.random_split(1.0, 1, method="uniform")
+    first_marks = set(ws.marked_private)
+    ws.set_scope("q2")
+    assert ws.mark_history == []  # question 2 has no undo step of its own
+    ws.random_split(0.5, 2, method="uniform")
+    ws.set_scope("q1")
+    assert len(ws.mark_history) == 1 and ws.marked_private == first_marks  # its own step is back
+    with Repository(tmp_path / "undo.sqlite3") as repo:
+        key = session_key(LOCAL_USER, valid_browser_id(None))
+        assert Autosaver(repo).save(ws, key, LOCAL_USER)
+        restored = Workspace()
+        assert Autosaver(repo).restore(restored, key, LOCAL_USER)
+    assert restored.mark_history == ws.mark_history
+    assert {k: len(v) for k, v in restored.scope_histories.items()} == {"q2": 1}
+    restored.undo()
+    assert restored.marked_private == set()
+    restored.set_scope("q2")
+    restored.undo()
+    assert restored.marked_private == set()

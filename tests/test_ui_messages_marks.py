@@ -42,10 +42,11 @@ def test_actions_escape_their_message_and_their_errors():
     def bad(ws, title):
         raise KeyError(f"no entity {title}")
 
-    _, status = _user_errors(ok)("ws", IMG)
+    _, status, result = _user_errors(ok)(Workspace(), IMG)
     assert "<img" not in status and "&lt;img" in status
+    assert result["message"] == f"Added {IMG}"  # the JSON result for scripts carries the plain text
     with pytest.raises(gr.Error) as caught:
-        _user_errors(bad)("ws", IMG)
+        _user_errors(bad)(Workspace(), IMG)
     assert "<img" not in caught.value.message and "&lt;img" in caught.value.message
 
 
@@ -200,3 +201,23 @@ def test_long_extraction_runs_in_a_worker_process_and_cancel_ends_it():
     with pytest.raises(Cancelled):
         cancelled.extract(ProcessExtractor("spacy", settings, flag, pool=pool))
     assert not worker.process.is_alive() and cancelled.triples == []
+
+
+def test_a_row_click_marks_the_row_the_page_showed_not_the_tables_data(ws: Workspace):
+    """The page sends the clicked row's cells as it showed them; the table's data may already hold
+    another render whose row at that position is another triple."""
+    import json
+
+    from ui.graph_tab import clicked_key, render_table
+
+    shown, other = render_table(ws, "", "", "", "Ada")[:2]
+    assert shown[1:4] != other[1:4]
+    key = clicked_key(ws, json.dumps(shown), other)
+    assert key == triple_key(shown[1], shown[2], shown[3])
+    assert clicked_key(ws, "", other) == triple_key(other[1], other[2], other[3])  # no shown row recorded
+    assert clicked_key(ws, "not json", other) == triple_key(other[1], other[2], other[3])
+    gone = json.dumps(["public", "Ida", "work_for", "Zephyr", "a"])
+    with pytest.raises(ValueError, match="no longer in this workspace"):
+        clicked_key(ws, gone, other)
+    with pytest.raises(ValueError, match="click a triple row"):
+        clicked_key(ws, "", [])

@@ -291,3 +291,30 @@ def test_sources_without_triples_stay_extracted_after_a_reload(ws: Workspace, ex
         assert repo.corpus_meta("imported") == {"origin": "bundle", "extracted_ids": sorted(ws.extracted_ids)}
     finally:
         repo.close()
+
+
+def test_a_cancelled_extraction_keeps_the_batches_it_finished(extractor) -> None:
+    from core.workspace import EXTRACT_BATCHES
+
+    workspace = Workspace()
+    for number in range(2 * EXTRACT_BATCHES):
+        workspace.add_text(f"Person{number} Vale works for Firm{number} Labs.", f"note {number}")
+    seen: list[tuple[int, int]] = []
+
+    class Cancelled(Exception):
+        pass
+
+    def cancel_midway(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done >= total // 2:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        workspace.extract(extractor, progress=cancel_midway)
+    assert {total for _, total in seen} == {2 * EXTRACT_BATCHES}  # one unit: sources
+    kept = len(workspace.extracted_ids)
+    assert 0 < kept < 2 * EXTRACT_BATCHES
+    assert len(workspace.pending_sources().documents) == 2 * EXTRACT_BATCHES - kept
+    assert {t.doc_id for t in workspace.triples} <= workspace.extracted_ids and workspace.triples
+    workspace.extract(extractor)  # the rest, once
+    assert len(workspace.extracted_ids) == 2 * EXTRACT_BATCHES

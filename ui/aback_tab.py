@@ -27,6 +27,7 @@ from core.aback.indicators import (
     filter_indicators,
     indicators_from_lines,
     indicators_to_lines,
+    not_in_query,
 )
 from core.aback.pii import PiiOptions
 from core.retrieval import retriever_for
@@ -39,6 +40,8 @@ from ui.messages import status_html
 from ui.render import esc, html_table
 
 DEMO_RECORDS = 12
+DEMO_STORAGE_KEY = "rps-aback-demo"
+BROWSER_STATES = {DEMO_STORAGE_KEY: 0}  # kept in the browser (`StudioContext.remember_in_browser`)
 DEFAULT_QUERY = attack_query("How much should someone save each month for retirement?", "repeat")
 BASELINE_CHOICES = [(DEFENCES[name].title, name) for name in
                     ("no_retrieval", "system_prompt", "prompt_guide", "post_mask", "data_sanitisation")]
@@ -68,6 +71,21 @@ _STOP_EVENTS: dict[str, threading.Event] = {}  # session hash -> the stop event 
 
 
 @dataclass(frozen=True)
+class RetrievedSet:
+    """One question's retrieval: the records found and the indicators detected in them.
+
+    The indicator box belongs to the last RetrievedSet; Generate uses the box only while the question
+    and its records are the same, and otherwise detects the indicators again for the question asked."""
+
+    query: str
+    doc_ids: tuple[str, ...]
+    indicators: tuple[Indicator, ...]
+
+    def belongs_to(self, query: str, hits: Sequence[tuple[Document, float]]) -> bool:
+        return self.query == query.strip() and self.doc_ids == tuple(doc.id for doc, _ in hits)
+
+
+@dataclass(frozen=True)
 class DemoDatabase:
     """The demo records loaded in this session (their case summaries are the retrieval database)."""
 
@@ -88,10 +106,22 @@ def database(ws: Workspace, demo: DemoDatabase | None) -> list[Document]:
 
 def retrieve(ws: Workspace, demo: DemoDatabase | None, query: str, k: int,
              settings: Settings) -> list[tuple[Document, float]]:
+    if not query.strip():
+        raise ValueError("type a question first")
     documents = database(ws, demo)
     if not documents:
         raise ValueError("the retrieval database is empty: add documents or load the PriGenQA demo records")
-    return retriever_for(documents, settings.embedder).top_k(query, int(k))
+    hits = retriever_for(documents, settings.embedder).top_k(query, int(k))
+    if not hits:
+        raise ValueError("nothing was retrieved for this question: add documents or load the demo records")
+    return hits
+
+
+def retrieved_set(ws: Workspace, query: str, hits: Sequence[tuple[Document, float]], settings: Settings,
+                  use_llm: bool = False) -> RetrievedSet:
+    """The records of `hits` and the indicators detected in them, for `query`."""
+    found = detected_indicators(ws, [doc for doc, _ in hits], settings, use_llm=use_llm)
+    return RetrievedSet(query.strip(), tuple(doc.id for doc, _ in hits), tuple(found))
 
 
 def detected_indicators(ws: Workspace, documents: Sequence[Document], settings: Settings,
@@ -237,9 +267,10 @@ def _state_badge(label: str) -> str:
     return f'<span style="{STATE_STYLES.get(label, "")};padding:0 4px">{esc(label)}</span>'
 
 
-def render_timeline(events: Sequence[Any]) -> str:
+def render_timeline(events: Sequence[Any], watched: int | None = None) -> str:
     if not events:
-        return '<p class="rps-empty">No leak detected: no backtracking happened.</p>'
+        among = "" if watched is None else f" none of the {watched} watched indicator(s) was written"
+        return f'<p class="rps-empty">No backtracking happened:{among or " no leak was detected"}.</p>'
     blocks = []
     for number, event in enumerate(events, start=1):
         rows = [
@@ -297,6 +328,7 @@ def build(ctx: StudioContext) -> None:
                     "generation "
                     "backtracks there.")
         demo_state = gr.State(value=None)
+        remembered = ctx.browser_state(DEMO_STORAGE_KEY)
         status = ctx.register("aback_status", gr.HTML(""))
         with gr.Row():
             with gr.Column(scale=3):
@@ -319,7 +351,7 @@ def build(ctx: StudioContext) -> None:
             with gr.Column(scale=2):
                 indicators = ctx.register("aback_indicators", gr.Textbox(
                     label="Privacy indicators (one per line; filled on Retrieve, editable)", lines=10))
-                detected_state = gr.State(value=[])
+                detected_state = gr.State(value=None)  # the RetrievedSet the indicator box belongs to
                 with gr.Row():
                     type_filter = ctx.register("aback_indicator_types", gr.CheckboxGroup(
                         [], value=[], label="indicator types (untick to drop)"))
@@ -346,27 +378,35 @@ def build(ctx: StudioContext) -> None:
             with gr.Column(scale=2):
                 gr.Markdown("**Unprotected answer and baselines** (leaked indicators highlighted)")
                 answers_html = ctx.register("aback_answers", gr.HTML())
+                aback_result = ctx.register("aback_result", gr.JSON(visible=False, label="answers"))
 
     def on_load_demo() -> tuple[DemoDatabase, str, str]:
         demo = DemoDatabase(tuple(generate(DEMO_RECORDS, settings.seed)))
         loaded = f"Loaded {len(demo.records)} PriGenQA-style demo records as the retrieval database."
         return demo, status_html(loaded), render_records([])
 
+    def on_page_load(count: Any) -> tuple[Any, ...]:
+        if not isinstance(count, int) or count <= 0:
+            return gr.skip(), gr.skip()
+        demo = DemoDatabase(tuple(generate(min(count, DEMO_RECORDS), settings.seed)))
+        note = f"{len(demo.records)} PriGenQA-style demo records are the retrieval database (loaded earlier)."
+        return demo, f'<p class="rps-empty">{esc(note)} Press Retrieve.</p>'
+
     def on_retrieve(ws: Workspace, demo: DemoDatabase | None, text: str, top: float,
                     llm_indicators: bool, score: float) -> tuple[Any, ...]:
         try:
             hits = retrieve(ws, demo, text, int(top or 1), settings)
-            found = detected_indicators(ws, [doc for doc, _ in hits], settings, use_llm=llm_indicators)
+            found = retrieved_set(ws, text, hits, settings, use_llm=llm_indicators)
         except (ValueError, RuntimeError) as exc:
             raise user_error(exc) from exc
-        choices = indicator_types(found)
+        choices = indicator_types(found.indicators)
         kinds = [kind for _label, kind in choices]
-        return (render_records(hits), kept_indicator_lines(found, kinds, score),
-                status_html(f"Retrieved {len(hits)} record(s); {len(found)} indicator(s)."), found,
+        return (render_records(hits), kept_indicator_lines(found.indicators, kinds, score),
+                status_html(f"Retrieved {len(hits)} record(s); {len(found.indicators)} indicator(s)."), found,
                 gr.update(choices=choices, value=kinds))
 
-    def on_filter(found: list[Indicator], kinds: list[str], score: float) -> str:
-        return kept_indicator_lines(found or [], kinds or [], score)
+    def on_filter(found: RetrievedSet | None, kinds: list[str], score: float) -> str:
+        return kept_indicator_lines(found.indicators if found else [], kinds or [], score)
 
     def on_stop(request: gr.Request) -> Any:
         message = stop_generation(request.session_hash or "")
@@ -376,18 +416,29 @@ def build(ctx: StudioContext) -> None:
 
     def on_generate(ws: Workspace, demo: DemoDatabase | None, text: str, top: float, lines: str,
                     tokens: float, chosen: list[str], m: float, l: float, d: float,  # noqa: E741
-                    hsm_method: str, request: gr.Request) -> Iterator[tuple[str, str, str, str, str, str]]:
+                    hsm_method: str, found: RetrievedSet | None, kinds: list[str], score: float,
+                    llm_indicators: bool, request: gr.Request) -> Iterator[tuple[Any, ...]]:
         knobs = AbackKnobs(int(m or 1), int(l or 1), int(d or 1), hsm_method or "hmm")
+        box = IndicatorBox(lines or "", found, list(kinds or []), float(score or 0.0), bool(llm_indicators))
         session = request.session_hash or ""
         stop_event = _STOP_EVENTS[session] = threading.Event()
         try:
-            yield from generate_view(ws, demo, text, int(top or 1), lines, int(tokens or 1), chosen or [],
+            yield from generate_view(ws, demo, text, int(top or 1), box, int(tokens or 1), chosen or [],
                                      settings, knobs, stop_event)
         finally:
             if _STOP_EVENTS.get(session) is stop_event:
                 del _STOP_EVENTS[session]
 
-    load_demo.click(on_load_demo, [], [demo_state, status, records_html], api_name="aback_load_demo")
+    loaded_demo = load_demo.click(on_load_demo, [], [demo_state, status, records_html],
+                                  api_name="aback_load_demo")
+    # The demo records last over a reload: this browser remembers that it loaded them (they are
+    # generated again, the same, from the seed).
+    loaded_demo.success(lambda: DEMO_RECORDS, [], [remembered], api_visibility="private",
+                        show_progress="hidden", queue=False)
+    page = gr.context.Context.root_block
+    if page is not None:
+        page.load(on_page_load, [remembered], [demo_state, records_html], api_visibility="private",
+                  show_progress="hidden")
     retrieve_button.click(on_retrieve, [ctx.workspace_state, demo_state, query, k, use_llm, min_score],
                           [records_html, indicators, status, detected_state, type_filter],
                           api_name="aback_retrieve")
@@ -403,8 +454,9 @@ def build(ctx: StudioContext) -> None:
     ).then(
         on_generate,
         [ctx.workspace_state, demo_state, query, k, indicators, max_tokens, baselines,
-         knob_m, knob_l, knob_d, method],
-        [records_html, indicators, stream_html, timeline_html, answers_html, status],
+         knob_m, knob_l, knob_d, method, detected_state, type_filter, min_score, use_llm],
+        [records_html, indicators, stream_html, timeline_html, answers_html, status, detected_state,
+         type_filter, aback_result],
         api_name="aback_generate",
     ).then(
         lambda: button_states(running=False), [], [generate_button, stop_button],
@@ -417,21 +469,88 @@ def button_states(running: bool) -> tuple[Any, Any]:
     return gr.update(interactive=not running), gr.update(interactive=running)
 
 
-def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, lines: str, max_tokens: int,
-                  chosen: Sequence[str], settings: Settings, knobs: AbackKnobs | None = None,
-                  stop_event: threading.Event | None = None) -> Iterator[tuple[str, str, str, str, str, str]]:
-    """The Generate handler: stream ABack, then the unprotected answer and the chosen baselines."""
+@dataclass(frozen=True)
+class IndicatorBox:
+    """The indicator box as Generate reads it: its lines, the retrieval they belong to, the filters."""
+
+    lines: str
+    found: RetrievedSet | None = None
+    kept_types: list[str] | None = None  # None: every type
+    min_score: float = 0.0
+    use_llm: bool = False
+
+
+@dataclass(frozen=True)
+class WatchList:
+    """What Generate watches: the indicator lines shown, the retrieval they come from, and why."""
+
+    lines: str
+    found: RetrievedSet
+    type_choices: Any  # a gr.update for the type filter (gr.skip() when unchanged)
+    note: str  # "" when the box was used as it was
+
+
+def watch_list(ws: Workspace, text: str, hits: Sequence[tuple[Document, float]], box: IndicatorBox,
+               settings: Settings) -> WatchList:
+    """The indicator box when it belongs to this question and these records, else indicators detected
+    again in the records retrieved for `text` (the box's type and score filters carried over)."""
+    if box.found is not None and box.found.belongs_to(text, hits) and box.lines.strip():
+        return WatchList(box.lines, box.found, gr.skip(), "")
+    found = retrieved_set(ws, text, hits, settings, use_llm=box.use_llm)
+    kinds = [kind for _label, kind in indicator_types(found.indicators)]
+    if box.found is not None and box.kept_types is not None:
+        dropped = {indicator.kind for indicator in box.found.indicators} - set(box.kept_types)
+        kinds = [kind for kind in kinds if kind not in dropped]
+    lines = kept_indicator_lines(found.indicators, kinds, box.min_score)
+    if box.found is None or not box.lines.strip():
+        note = f"Indicators detected in the {len(hits)} record(s) retrieved for this question. "
+    else:
+        note = ("The indicator box held another question's indicators: they were replaced by those of "
+                f"the {len(hits)} record(s) retrieved for this question. ")
+    choices = gr.update(choices=indicator_types(found.indicators), value=kinds)
+    return WatchList(lines, found, choices, note)
+
+
+def answer_verdict(defence: str, text: str, indicators: Sequence[str],
+                   backtracks: int | None = None) -> dict[str, Any]:
+    """One answer for scripts: its text, the indicators it prints and the verdict ("leak"/"no leak")."""
+    from core.aback.monitor import LeakMonitor
+
+    leaked = list(dict.fromkeys(leak.indicator for leak in LeakMonitor(indicators).find_leaks(text)))
+    verdict: dict[str, Any] = {"defence": defence, "text": text, "leaks": leaked,
+                               "verdict": "leak" if leaked else "no leak"}
+    if backtracks is not None:
+        verdict["backtracks"] = backtracks
+    return verdict
+
+
+def verdict_indicators(watched: Sequence[str], found: RetrievedSet, question: str) -> list[str]:
+    """The indicators an answer's "leak" label is computed against: the watched ones and every value
+    detected in the records (a type unticked in the box still leaks when printed)."""
+    detected = not_in_query([indicator.text for indicator in found.indicators], question)
+    return list(dict.fromkeys([*watched, *detected]))
+
+
+def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, box: IndicatorBox | str,
+                  max_tokens: int, chosen: Sequence[str], settings: Settings, knobs: AbackKnobs | None = None,
+                  stop_event: threading.Event | None = None) -> Iterator[tuple[Any, ...]]:
+    """The Generate handler: stream ABack, then the unprotected answer and the chosen baselines.
+
+    Yields (records, indicator lines, ABack stream, timeline, answers, status, RetrievedSet, type
+    filter update). Retrieval and the watch list are always those of `text` (see `watch_list`)."""
     from core.aback.decode import ABackConfig, guarded_generate
 
+    if isinstance(box, str):
+        box = IndicatorBox(box)
     if not text.strip():
         raise user_error("Type a query first.")
     try:
         hits = retrieve(ws, demo, text, k, settings)
-    except ValueError as exc:
+        watch = watch_list(ws, text, hits, box, settings)
+    except (ValueError, RuntimeError) as exc:
         raise user_error(exc) from exc
     documents = [doc for doc, _ in hits]
-    if not lines.strip():
-        lines = suggested_indicators(ws, documents, settings)
+    lines = watch.lines
     indicator_texts = [indicator.text for indicator in indicators_from_lines(lines)]
     records_view = render_records(hits)
     overrides = knobs.overrides() if knobs is not None else {}
@@ -439,26 +558,46 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, l
         config = ABackConfig.from_settings(settings, max_new_tokens=max_tokens, **overrides)
     except ValueError as exc:
         raise user_error(exc) from exc
+    watched = config.watched(indicator_texts, text)
+    judged = verdict_indicators(watched, watch.found, text)
     messages = rag_messages(text, documents)
-    stream, timeline, status = "", "", "Generating with ABack…"
+    note = watch.note
+    stream, timeline, status = "", "", f"{note}Generating with ABack, watching {len(watched)} indicator(s)…"
     final = None
-    for update in guarded_generate(messages, config.watched(indicator_texts, text), config, settings=settings,
+
+    verdicts: list[dict[str, Any]] = []  # for scripts: each answer's text and its leaks
+
+    def view(answers: Sequence[str], message: str, first: bool = False, last: bool = False) -> tuple:
+        choices = watch.type_choices if first else gr.skip()
+        answers_html = join_answers(answers)
+        result = {"question": text, "records": list(watch.found.doc_ids), "watched": watched,
+                  "answers": verdicts} if last else gr.skip()
+        return (records_view, lines, stream, timeline, answers_html, status_html(message), watch.found,
+                choices, result)
+
+    yield view([], status, first=True)
+    for update in guarded_generate(messages, watched, config, settings=settings,
                                    stop_event=stop_event, question=text):
         final = update
-        stream, timeline = render_stream(update, config.mask), render_timeline(update.events)
-        yield records_view, lines, stream, timeline, join_answers([]), status_html(status)
+        stream, timeline = render_stream(update, config.mask), render_timeline(update.events, len(watched))
+        yield view([], status)
     backtracks = len(final.events) if final else 0
     if final is not None and final.stopped:
         stopped = f"Stopped after {len(final.tokens)} token(s); {backtracks} backtrack(s). Baselines not run."
-        yield records_view, lines, stream, timeline, join_answers([]), status_html(stopped)
+        verdicts.append(answer_verdict("aback", final.text, judged, backtracks))
+        yield view([], note + stopped, last=True)
         return
-    generator = Generator(max_new_tokens=max_tokens, aback_config=config, settings=settings)
     answers: list[str] = []  # rendered once per answer (one monitor each), re-joined for every update
+    if final is not None:
+        answers.append(render_answer("ABack (final answer)", final.text, judged))
+        verdicts.append(answer_verdict("aback", final.text, judged, backtracks))
+    generator = Generator(max_new_tokens=max_tokens, aback_config=config, settings=settings)
     for name in ["no_protection", *[c for c in chosen if c in DEFENCES and c != "aback"]]:
         defence = get_defence(name)
-        status = f"ABack done ({backtracks} backtrack(s)); running {defence.title}…"
-        yield records_view, lines, stream, timeline, join_answers(answers), status_html(status)
-        result = defence.answer(text, documents, indicator_texts, generator)
-        answers.append(render_answer(defence.title, result.text, indicator_texts))
-    status = f"Done: ABack backtracked {backtracks} time(s); {len(answers)} comparison answer(s)."
-    yield records_view, lines, stream, timeline, join_answers(answers), status_html(status)
+        status = f"{note}ABack done ({backtracks} backtrack(s)); running {defence.title}…"
+        yield view(answers, status)
+        result = defence.answer(text, documents, watched, generator)
+        answers.append(render_answer(defence.title, result.text, judged))
+        verdicts.append(answer_verdict(name, result.text, judged))
+    status = f"{note}Done: ABack backtracked {backtracks} time(s); {len(answers) - 1} comparison answer(s)."
+    yield view(answers, status, last=True)

@@ -91,24 +91,31 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
         )
         ctx.register("session_info", gr.HTML(_session_info(LOCAL_USER, settings, notice)))
         ctx.register(MESSAGE, gr.HTML(messages.status_html("Loading…"), elem_classes=["rps-message"]))
+        modules = tab_modules()
+        for module in modules:
+            for storage_key, default in getattr(module, "BROWSER_STATES", {}).items():
+                ctx.remember_in_browser(storage_key, default)
         with gr.Tabs():
-            for module in tab_modules():
+            for module in modules:
                 module.build(ctx)
         ctx.finish()
-        ctx.refresh(
-            demo.load(
-                _open_session(settings, autosaver, notice),
-                [state, browser_id],
-                [
-                    state,
-                    ctx.get(MESSAGE),
-                    browser_id,
-                    ctx.session_state,
-                    ctx.user_state,
-                    ctx.get("session_info"),
-                ],
-                api_visibility="private",
-                show_progress="minimal",
+        # An action taken before this load ended had no session to be saved in: save once more now.
+        ctx.autosave_after(
+            ctx.refresh(
+                demo.load(
+                    _open_session(settings, autosaver, notice),
+                    [state, browser_id],
+                    [
+                        state,
+                        ctx.get(MESSAGE),
+                        browser_id,
+                        ctx.session_state,
+                        ctx.user_state,
+                        ctx.get("session_info"),
+                    ],
+                    api_visibility="private",
+                    show_progress="minimal",
+                )
             )
         )
     demo.studio_context = ctx  # type: ignore[attr-defined]

@@ -33,6 +33,8 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,13 +44,17 @@ from gradio.components import Component
 
 from core.settings import Settings
 from core.workspace import Workspace
-from ui import messages
+from ui import api, messages
 from ui.sessions import Autosaver, user_of
 
 log = logging.getLogger("rps.ui")
 
 ELEM_PREFIX = "rps-"
 MESSAGE = "message"  # the registered status line every action writes to
+# Every view render runs in this one queue, so renders start in the order the page sent them.
+VIEWS_CONCURRENCY_ID = "rps-views"
+STAMP = "view_stamp"  # the registered hidden number that orders view renders (`ViewClock`)
+SETTLE = "views_settle"  # the registered hidden button the page clicks for one last render (`SETTLE_JS`)
 
 Render = Callable[[Workspace], Any]
 
@@ -56,6 +62,180 @@ Render = Callable[[Workspace], Any]
 def elem_id(name: str) -> str:
     """The DOM id a registered component gets (`#rps-<name>`)."""
     return ELEM_PREFIX + name
+
+
+class ViewClock:
+    """Drops view updates that belong to an older state.
+
+    Every view render reads the newest state the server knows: the workspace, and each view input
+    (a filter) as the page last changed it. The page stamps every render as it sends it (`stamp_js`:
+    a counter in the page); a filter change stores the changed filter's value under that stamp
+    (`remember`; the other inputs it gathered may be older), the newest stamp per input winning, and
+    a render uses the stored values instead of the ones the page gathered for it, which may be older
+    than its stamp (the page reads inputs, then awaits, then stamps). Renders are numbered in the
+    order they start (`start`), under the same lock that hands them the stored inputs, so a
+    later-started render has newer or equal inputs; a render's value for a component is replaced by
+    `gr.skip()` when a later-started render also writes it (`newest`). Whatever order the server runs
+    and finishes them in, the newest state wins. A render without a stamp (an API call) reads and
+    writes nothing here and is never dropped."""
+
+    MAX_SESSIONS = 5000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tickets: OrderedDict[str, int] = OrderedDict()
+        self._latest: dict[str, dict[int, int]] = {}  # session -> component id -> ticket
+        self._inputs: dict[str, dict[int, tuple[float, Any]]] = {}  # session -> id -> (stamp, value)
+
+    def remember(
+        self, session: str, stamp: float, components: Sequence[Component], values: Sequence[Any]
+    ) -> None:
+        """Store view input values the page sent under `stamp`; an input keeps its newest value."""
+        with self._lock:
+            stored = self._inputs.setdefault(session, {})
+            for component, value in zip(components, values, strict=True):
+                if isinstance(component, gr.State):
+                    continue
+                if stored.get(component._id, (0.0, None))[0] < stamp:
+                    stored[component._id] = (stamp, value)
+
+    def start(
+        self,
+        session: str,
+        outputs: Sequence[Component],
+        inputs: Sequence[Component],
+        values: Sequence[Any],
+    ) -> tuple[int, list[Any]]:
+        """This render's ticket and its input values, the stored (newest) ones where known."""
+        with self._lock:
+            ticket = self._tickets.get(session, 0) + 1
+            self._tickets[session] = ticket
+            self._tickets.move_to_end(session)
+            latest = self._latest.setdefault(session, {})
+            for component in outputs:
+                latest[component._id] = ticket
+            stored = self._inputs.get(session, {})
+            current = [
+                stored[c._id][1] if c._id in stored else value
+                for c, value in zip(inputs, values, strict=True)
+            ]
+            while len(self._tickets) > self.MAX_SESSIONS:
+                old, _ = self._tickets.popitem(last=False)
+                self._latest.pop(old, None)
+                self._inputs.pop(old, None)
+            return ticket, current
+
+    def newest(
+        self, session: str, ticket: int, components: Sequence[Component], values: Sequence[Any]
+    ) -> list:
+        """`values` with a `gr.skip()` for each component a later-started render writes."""
+        with self._lock:
+            latest = self._latest.get(session, {})
+            return [
+                value if latest.get(component._id, 0) <= ticket else gr.skip()
+                for component, value in zip(components, values, strict=True)
+            ]
+
+
+VIEWS_SETTLED_JS = "() => !window.__rpsInFlight && !window.__rpsOverlap && !window.__rpsSettling"
+
+
+def stamp_js(inputs: int, counted: bool = True) -> str:
+    """Frontend code run as a view render is sent: its first input (the stamp) becomes the page's
+    next render number; the other inputs pass unchanged. A `counted` render is also counted in
+    flight until `SETTLE_JS` runs after it."""
+    count = (
+        "window.__rpsInFlight = (window.__rpsInFlight || 0) + 1; window.__rpsSettling = false; "
+        "if (window.__rpsInFlight > 1) window.__rpsOverlap = true; "
+        if counted
+        else ""
+    )
+    return (
+        "(...args) => { window.__rpsViewStamp = (window.__rpsViewStamp || 0) + 1; "
+        f"{count}const values = args.slice(0, {inputs}); values[0] = window.__rpsViewStamp; return values; }}"
+    )
+
+
+# Run in the page after each counted view render. The page applies a render's values with awaits
+# between components, so of two renders in flight at once the older can still land last on a busy
+# machine; once none is in flight after such an overlap, one more render of the newest state is
+# asked for (the hidden SETTLE button), so what stays on screen is always the newest state.
+# `VIEWS_SETTLED_JS` tells a test (or a script) that no render is in flight or about to be.
+SETTLE_JS = f"""() => {{
+  window.__rpsInFlight = Math.max(0, (window.__rpsInFlight || 1) - 1);
+  if (window.__rpsInFlight === 0 && window.__rpsOverlap) {{
+    window.__rpsOverlap = false;
+    const button = document.getElementById({elem_id(SETTLE)!r});
+    if (button) {{ window.__rpsSettling = true; button.click(); }}
+  }}
+}}"""
+
+
+# Installed once on page load: every pointer, mouse or key event on a table cell records, per table
+# (`rps-<name>`), the texts of the row as the page shows it at that moment; `shown_row_js` reads it.
+RECORD_SHOWN_ROWS_JS = """() => {
+  if (window.__rpsShownRows) return;
+  window.__rpsShownRows = {};
+  const record = (event) => {
+    const cell = event.target && event.target.closest && event.target.closest('[role=gridcell][data-row]');
+    const table = cell && cell.closest('[id^="rps-"]');
+    if (!table) return;
+    const cells = [...table.querySelectorAll(`[role=gridcell][data-row="${cell.dataset.row}"]`)];
+    const column = (c) => Number((c.dataset.testid || '').split('-').pop());
+    cells.sort((a, b) => column(a) - column(b));
+    window.__rpsShownRows[table.id] = cells.map((c) => c.innerText.trim());
+  };
+  for (const type of ['pointerdown', 'mousedown', 'click', 'keydown']) {
+    document.addEventListener(type, record, true);
+  }
+}"""
+
+
+def shown_row_js(name: str, inputs: int) -> str:
+    """Frontend code run as a row click is sent: its last input becomes the row of table `name` as the
+    page showed it when clicked (JSON; "" when unknown), whatever the table's data holds by then."""
+    return (
+        "(...args) => { const values = args.slice(0, "
+        f"{inputs}); const shown = (window.__rpsShownRows || {{}})[{elem_id(name)!r}]; "
+        f"values[{inputs - 1}] = shown ? JSON.stringify(shown) : ''; return values; }}"
+    )
+
+
+def fresh_only(
+    clock: ViewClock,
+    render: Callable[..., Any],
+    outputs: Sequence[Component],
+    inputs: Sequence[Component],
+    *,
+    selected: bool = False,
+    changed: Component | None = None,
+) -> Callable[..., Any]:
+    """`render` (after a leading stamp input) of the newest state (`ViewClock`): `inputs` are the
+    components of its other inputs; `changed` (the filter whose change sent this render, one of
+    `inputs`) has its value stored first: only its value is sure to be the page's newest.
+    With `selected`, render gets the select event's data last."""
+    outputs, inputs = list(outputs), list(inputs)
+    position = inputs.index(changed) if changed is not None and changed in inputs else None
+
+    def run(request: gr.Request, stamp: Any, *values: Any) -> Any:
+        return _stamped(request, stamp, values)
+
+    def run_selected(request: gr.Request, evt: gr.SelectData, stamp: Any, *values: Any) -> Any:
+        return _stamped(request, stamp, values, evt)
+
+    def _stamped(request: gr.Request, stamp: Any, values: tuple, *extra: Any) -> Any:
+        session = getattr(request, "session_hash", None) or ""
+        if not (isinstance(stamp, int | float) and stamp > 0):
+            return render(*values, *extra)
+        if position is not None:
+            clock.remember(session, float(stamp), [inputs[position]], [values[position]])
+        ticket, current = clock.start(session, outputs, inputs, values)
+        rendered = render(*current, *extra)
+        results = [rendered] if len(outputs) == 1 else list(rendered)
+        results = clock.newest(session, ticket, outputs, results)
+        return results[0] if len(outputs) == 1 else results
+
+    return run_selected if selected else run
 
 
 @dataclass
@@ -75,6 +255,9 @@ class StudioContext:
     session_state: gr.State | None = None
     autosaver: Autosaver | None = None
     components: dict[str, Component] = field(default_factory=dict)
+    clock: ViewClock = field(default_factory=ViewClock)
+    # Values kept in the browser's localStorage, by storage key (`remember_in_browser`).
+    browser_states: dict[str, Any] = field(default_factory=dict)
     _views: list[_View] = field(default_factory=list)
     _changing_events: list[Any] = field(default_factory=list)
 
@@ -85,7 +268,29 @@ class StudioContext:
         if getattr(component, "elem_id", None) is None:
             component.elem_id = elem_id(name)
         self.components[name] = component
+        if name == MESSAGE:  # the status line's place in the layout: the hidden parts go with it
+            self._result()
+            self._stamp()
+            self.register(SETTLE, gr.Button("Show the newest views", visible="hidden"))
         return component
+
+    def remember_in_browser(self, storage_key: str, default: Any) -> Any:
+        """A `gr.BrowserState` placed here in the layout; call it at the page's top level, before
+        the tabs: a BrowserState inside a tab reads the browser's storage only once that tab is
+        first shown, too late for the page load that restores what it keeps."""
+        state = gr.BrowserState(default, storage_key=storage_key)
+        self.browser_states[storage_key] = state
+        return state
+
+    def browser_state(self, storage_key: str) -> Any:
+        """The BrowserState `remember_in_browser` made for `storage_key` (a tab module lists its keys
+        and defaults in `BROWSER_STATES`)."""
+        try:
+            return self.browser_states[storage_key]
+        except KeyError:
+            raise KeyError(
+                f"no BrowserState for {storage_key!r}: list it in the tab module's BROWSER_STATES"
+            ) from None
 
     def repository_for(self, request: gr.Request | None) -> Any:
         """The store as the request's user sees it (their own, shared and public workspaces)."""
@@ -128,13 +333,44 @@ class StudioContext:
         event = trigger(
             _user_errors(handler),
             inputs=[self.workspace_state, *inputs],
-            outputs=[self.workspace_state, self.get(MESSAGE), *outputs],
+            outputs=[self.workspace_state, self.get(MESSAGE), *outputs, self._result()],
             api_name=api_name,
             show_progress=show_progress,
             **event_options,
         )
         self._changing_events.append(event)
         return event
+
+    def row_action(
+        self,
+        table: Any,
+        name: str,
+        shown: Component,
+        handler: Callable[..., tuple[Any, ...]],
+        *,
+        api_name: str,
+    ) -> Any:
+        """Wire a click on a row of `table` (registered as `name`) to an action that names its target
+        by the row as the page showed it: handler(workspace, shown_row_json, evt: gr.SelectData);
+        `shown` is a hidden Textbox placed in the table's tab that carries the row. Every click is
+        sent (none dropped while an earlier one is pending) and marking clicks run one at a time."""
+        return self.action(
+            table.select,
+            handler,
+            [shown],
+            [],
+            api_name=api_name,
+            js=shown_row_js(name, 2),
+            trigger_mode="multiple",
+            concurrency_id="rps-row-clicks",
+            concurrency_limit=1,
+        )
+
+    def _result(self) -> Component:
+        """The hidden JSON every action also writes (`ui.api.action_result`), for scripts."""
+        if api.RESULT not in self.components:
+            self.register(api.RESULT, gr.JSON(visible=False, label="result"))
+        return self.components[api.RESULT]
 
     def confirmation(self, name: str) -> Confirmation:
         """A hidden "are you sure?" row, placed where it is called in the layout; wire it with
@@ -200,24 +436,85 @@ class StudioContext:
     def view_inputs(self) -> list[Component]:
         return [comp for view in self._views for comp in view.inputs]
 
+    def _stamp(self) -> Component:
+        """The hidden number every view render carries as its first input (see `ViewClock`)."""
+        if STAMP not in self.components:
+            self.register(STAMP, gr.Number(value=0, visible=False))
+        return self.components[STAMP]
+
     def refresh(self, event: Any) -> Any:
         """Chain a re-render of all views after `event` (an event listener's dependency)."""
-        return event.then(
-            self.render_all,
-            inputs=[self.workspace_state, *self.view_inputs()],
-            outputs=self.view_outputs(),
+        outputs = self.view_outputs()
+        inputs = [self._stamp(), self.workspace_state, *self.view_inputs()]
+        render = event.then(
+            fresh_only(self.clock, self.render_all, outputs, inputs[1:]),
+            inputs=inputs,
+            outputs=outputs,
+            js=stamp_js(len(inputs)),
             api_visibility="private",
             show_progress="hidden",
+            # Every render runs: with gradio's default ("once") a render asked for while an earlier
+            # one of the same event was still pending in the page was dropped, and the view kept
+            # showing an older state. ViewClock orders the renders.
+            trigger_mode="multiple",
+            concurrency_id=VIEWS_CONCURRENCY_ID,
+            concurrency_limit=self.settings.concurrency or None,
         )
+        self._settle_after(render)
+        return render
+
+    def _settle_after(self, render: Any) -> None:
+        render.then(None, js=SETTLE_JS, api_visibility="private", show_progress="hidden", queue=False)
+
+    def view_event(
+        self,
+        trigger: Callable[..., Any],
+        render: Callable[..., Any],
+        inputs: Sequence[Component],
+        outputs: Sequence[Component],
+        selected: bool = False,
+    ) -> Any:
+        """Re-render some views on `trigger` (a filter change, a row click that only changes a view);
+        an update older than another render of the same component is dropped (`ViewClock`)."""
+        stamped_inputs = [self._stamp(), *inputs]
+        changed = None if selected else getattr(trigger, "__self__", None)  # `component.change` -> component
+        # A row click's focus is not counted: the settling render would draw the view unfocused.
+        event = trigger(
+            fresh_only(self.clock, render, outputs, inputs, selected=selected, changed=changed),
+            inputs=stamped_inputs,
+            outputs=list(outputs),
+            js=stamp_js(len(stamped_inputs), counted=not selected),
+            api_visibility="private",
+            show_progress="hidden",
+            # Every render runs: with gradio's default ("once") a render asked for while an earlier
+            # one of the same event was still pending in the page was dropped, and the view kept
+            # showing an older state. ViewClock orders the renders.
+            trigger_mode="multiple",
+            concurrency_id=VIEWS_CONCURRENCY_ID,
+            concurrency_limit=self.settings.concurrency or None,
+        )
+        if not selected:
+            self._settle_after(event)
+        return event
 
     def finish(self) -> None:
         """Re-render every view and autosave after every action; call once after all tabs are built."""
+        api.build(self)
+        page = gr.context.Context.root_block
+        if page is not None:
+            page.load(None, js=RECORD_SHOWN_ROWS_JS, api_visibility="private", show_progress="hidden")
+        if self._views and SETTLE in self.components:
+            settle = self.components[SETTLE].click(
+                None, js="() => {}", api_visibility="private", show_progress="hidden", queue=False
+            )
+            self.refresh(settle)
         for event in self._changing_events:
             if self._views:
                 self.refresh(event)
-            self._autosave_after(event)
+            self.autosave_after(event)
 
-    def _autosave_after(self, event: Any) -> None:
+    def autosave_after(self, event: Any) -> None:
+        """Chain one autosave of the page's session after `event` when it succeeds."""
         if self.autosaver is None or self.session_state is None or self.user_state is None:
             return
         event.success(  # a refused action changed nothing worth saving
@@ -255,7 +552,12 @@ def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
         def wrapped_stream(*args: Any, **kwargs: Any) -> Any:
             try:
                 for result in handler(*args, **kwargs):
-                    yield (result[0], messages.status_html(result[1]), *result[2:])
+                    yield (
+                        result[0],
+                        messages.status_html(result[1]),
+                        *result[2:],
+                        api.action_result(result[0], str(result[1])),
+                    )
             except gr.Error:
                 raise
             except (ValueError, LookupError, RuntimeError, OSError) as exc:
@@ -272,7 +574,12 @@ def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
         # RuntimeError covers ExtractionError, ChatError and StorageError, whose messages are for users.
         except (ValueError, LookupError, RuntimeError, OSError) as exc:
             raise user_error(user_message(exc), handler.__name__) from exc
-        return (result[0], messages.status_html(result[1]), *result[2:])
+        return (
+            result[0],
+            messages.status_html(result[1]),
+            *result[2:],
+            api.action_result(result[0], str(result[1])),
+        )
 
     return wrapped
 

@@ -21,7 +21,7 @@ from ui.render import esc, html_list, html_table
 EXTRACTORS = ("spacy", "llm", "relik")
 PREVIEW_CHARS = 240
 CANCELLATIONS = Cancellations()  # per browser session: the Cancel button stops that session's extraction
-CANCELLED_TEXT = "Extraction cancelled; the workspace is as it was."
+CANCELLED_TEXT = "Extraction cancelled."
 ROWS_SHOWN = 300  # a 5 MB upload holds ~70,000 records: listing all would send ~12 MB per re-render
 
 
@@ -39,6 +39,18 @@ def build(ctx: StudioContext) -> None:
                     ),
                 )
                 upload_errors = ctx.register("upload_errors", gr.HTML())
+                # An upload into a workspace that holds documents asks first: add to them or replace them.
+                with gr.Row(visible=False, elem_classes=["rps-confirm"]) as upload_choice:
+                    upload_prompt = gr.HTML()
+                    upload_merge = gr.Button("Add to them", variant="primary", scale=0, min_width=120)
+                    upload_replace = gr.Button("Replace them", variant="stop", scale=0, min_width=120)
+                    upload_cancel = gr.Button("Cancel", scale=0, min_width=100)
+                ctx.register("upload_choice", upload_choice)
+                ctx.register("upload_choice_prompt", upload_prompt)
+                ctx.register("upload_merge", upload_merge)
+                ctx.register("upload_replace", upload_replace)
+                ctx.register("upload_cancel", upload_cancel)
+                pending_upload = gr.State([])
                 load_good = ctx.register(
                     "load_good_records", gr.Button("Load the good records", visible=False)
                 )
@@ -91,11 +103,36 @@ def build(ctx: StudioContext) -> None:
     repo_for = ctx.repository_for
 
     def on_upload(ws: Workspace, paths: list[str] | None) -> tuple[Any, ...]:
-        try:
-            errors = ws.add_paths(paths or [], settings.max_upload_bytes)
+        paths = list(paths or [])
+        if paths and (ws.corpus.documents or ws.corpus.queries):
+            question = (
+                f"{len(paths)} file(s) uploaded. This workspace already holds {len(ws.corpus.documents)} "
+                f"document(s) and {len(ws.corpus.queries)} question(s): add the upload to them, or "
+                f"replace them (their {len(ws.triples)} triple(s) and {len(ws.marked_private)} private "
+                "mark(s) go too)?"
+            )
+            hidden = (gr.skip(), gr.skip())
+            return ws, question, *hidden, paths, gr.Row(visible=True), status_html(question, "question")
+        return (*add_uploaded(ws, paths), [], gr.Row(visible=False), "")
+
+    def on_upload_merge(ws: Workspace, paths: list[str]) -> tuple[Any, ...]:
+        if not paths:
+            raise ValueError("no upload is waiting: upload the files again")
+        return (*add_uploaded(ws, paths), [], gr.Row(visible=False), "")
+
+    def on_upload_replace(ws: Workspace, paths: list[str]) -> tuple[Any, ...]:
+        if not paths:
+            raise ValueError("no upload is waiting: upload the files again")
+        ws.clear()
+        ws, message, *rest = add_uploaded(ws, paths)
+        return (ws, "Replaced the workspace's documents. " + message, *rest, [], gr.Row(visible=False), "")
+
+    def add_uploaded(ws: Workspace, paths: list[str]) -> tuple[Any, ...]:
+        try:  # each file's size is checked before it is read; the temporary uploads go either way
+            errors = ws.add_paths(paths, settings.max_upload_bytes)
         finally:
-            remove_uploads(paths or [])
-        items = paths or []
+            remove_uploads(paths)
+        items = paths
         loaded = len(items) - len(errors)
         message = f"Loaded {loaded} of {len(items)} file(s)." + (
             " Problems are listed below." if errors else ""
@@ -122,7 +159,7 @@ def build(ctx: StudioContext) -> None:
     ) -> tuple[Any, ...]:
         session = request.session_hash if request is not None else ""
         flag = CANCELLATIONS.start(session)
-        estimate = Estimate(unit="part")
+        estimate = Estimate(unit="source")  # Workspace.extract counts sources, whatever the backend counts
         pending = ws.pending_sources()
         progress((0, len(pending.documents) + len(pending.queries) or 1), desc=f"{name}: starting")
 
@@ -131,13 +168,18 @@ def build(ctx: StudioContext) -> None:
                 raise Cancelled
             progress((done, total), desc=f"{name}: {estimate.describe(done, total)}")
 
+        before = len(ws.triples), len(pending.documents) + len(pending.queries)
         try:
             backend = extractor_for(name, pending, flag)
             added = ws.extract(backend, progress=report)
         except Cancelled:
-            # The cancel button writes the same note; whichever of the two events lands last,
-            # the progress area must still say the extraction was cancelled.
-            return ws, CANCELLED_TEXT, cancelled_note()
+            # The cancel button writes a note too; whichever of the two events lands last, the
+            # progress area must still say the extraction was cancelled, and what it kept.
+            left = ws.pending_sources()
+            text = cancelled_text(
+                len(ws.triples) - before[0], before[1] - len(left.documents) - len(left.queries), before[1]
+            )
+            return ws, text, cancelled_note(text)
         finally:
             CANCELLATIONS.finish(session, flag)
         done = f"{name}: {added} new triple(s); {len(ws.triples)} in total."
@@ -151,12 +193,18 @@ def build(ctx: StudioContext) -> None:
             return ProcessExtractor(name, settings, flag)
         return get_extractor(name, settings)
 
-    def on_cancel(request: gr.Request) -> tuple[str, str]:
+    def on_cancel(ws: Workspace, request: gr.Request) -> tuple[str, str]:
         running = CANCELLATIONS.cancel(request.session_hash if request is not None else "")
         if not running:
             text = "No extraction is running."
             return status_html(text), f'<span class="rps-note">{esc(text)}</span>'
-        return status_html(CANCELLED_TEXT), cancelled_note()
+        left = ws.pending_sources()
+        text = (
+            f"Extraction cancelled: the sources extracted so far are kept ({len(ws.triples)} triple(s) in "
+            f"all); {len(left.documents) + len(left.queries)} source(s) not extracted yet (press Extract "
+            "triples to do them)."
+        )
+        return status_html(text), cancelled_note(text)
 
     def on_load_sample(ws: Workspace) -> tuple[Any, ...]:
         added = ws.load_sample()
@@ -216,6 +264,11 @@ def build(ctx: StudioContext) -> None:
     def on_export(ws: Workspace, name: str, request: gr.Request, overwrite: bool = False) -> tuple[Any, ...]:
         repo = repo_for(request)
         name = (name or ws.name).strip()
+        if not name:
+            raise ValueError(
+                "Type a name in 'Workspace name' first: Export saves the workspace under that name, "
+                "then offers the JSON file to download."
+            )
         ws.save(repo, name, overwrite=overwrite)
         folder = Path(tempfile.mkdtemp(prefix="rps-export-"))
         target = folder / f"{_safe_filename(name)}.json"
@@ -232,7 +285,20 @@ def build(ctx: StudioContext) -> None:
         ws.load(repo, stored)
         return ws, f"Imported as {stored!r}.", saved_choices(repo, stored), None
 
-    ctx.action(upload.upload, on_upload, [upload], [upload_errors, upload], api_name="add_files")
+    choice_outputs = [upload_errors, upload, pending_upload, upload_choice, upload_prompt]
+    ctx.action(upload.upload, on_upload, [upload], choice_outputs, api_name="add_files")
+    for button, handler, name in (
+        (upload_merge, on_upload_merge, "add_files_merge"),
+        (upload_replace, on_upload_replace, "add_files_replace"),
+    ):
+        ctx.action(button.click, handler, [pending_upload], choice_outputs, api_name=name)
+    upload_cancel.click(
+        lambda: ([], gr.Row(visible=False), "", status_html("Upload cancelled: nothing was added.")),
+        [],
+        [pending_upload, upload_choice, upload_prompt, ctx.get(MESSAGE)],
+        api_visibility="private",
+        show_progress="hidden",
+    )
     ctx.action(load_good.click, on_load_good, [], [upload_errors], api_name="load_good_records")
     ctx.action(add_text.click, on_add_text, [paste_title, paste_text], [paste_text], api_name="add_text")
     extraction = ctx.action(
@@ -244,14 +310,16 @@ def build(ctx: StudioContext) -> None:
         show_progress="full",
         show_progress_on=[extract_progress],
     )
-    cancel.click(
+    cancelling = cancel.click(
         on_cancel,
-        [],
+        [ctx.workspace_state],
         [ctx.get(MESSAGE), extract_progress],
         cancels=[extraction],
         api_name="cancel_extract",
         queue=False,
     )
+    # the batches extracted before the Cancel are kept: show and save them
+    ctx.autosave_after(ctx.refresh(cancelling))
     ctx.action(load_sample.click, on_load_sample, [], [], api_name="load_sample")
     ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")
     ask = overwrite_question
@@ -401,10 +469,6 @@ def _preview(text: str) -> str:
     return text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1] + "…"
 
 
-def cancelled_note() -> str:
-    return f'<span class="rps-note">{esc(CANCELLED_TEXT)}</span>'
-
-
 def wire_overwrite_check(
     ctx: Any,
     button: Any,
@@ -445,3 +509,16 @@ def remove_uploads(paths: list[str]) -> None:
     for path in map(Path, paths):
         with contextlib.suppress(OSError):
             path.unlink(missing_ok=True)
+
+
+def cancelled_text(triples: int, sources_done: int, sources: int) -> str:
+    """What a cancelled extraction kept, and what to do next."""
+    left = sources - sources_done
+    return (
+        f"Extraction cancelled: kept {triples} new triple(s) from {sources_done} of {sources} source(s); "
+        f"{left} not extracted yet (press Extract triples to do them)."
+    )
+
+
+def cancelled_note(text: str = CANCELLED_TEXT) -> str:
+    return f'<span class="rps-note">{esc(text)}</span>'

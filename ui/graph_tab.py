@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import gradio as gr
@@ -46,7 +47,13 @@ def build(ctx: StudioContext) -> None:
         # The paper's unit: one graph per question and its retrieved passages.
         scope = ctx.register(
             "scope",
-            gr.Dropdown(label="Question (retrieval set)", choices=[(WHOLE_CORPUS_LABEL, "")], value=""),
+            # set_scope checks the id itself: an API session's dropdown never got the page's choices.
+            gr.Dropdown(
+                label="Question (retrieval set)",
+                choices=[(WHOLE_CORPUS_LABEL, "")],
+                value="",
+                allow_custom_value=True,
+            ),
         )
         with gr.Row():
             doc_filter = ctx.register(
@@ -106,16 +113,13 @@ def build(ctx: StudioContext) -> None:
                 # Named twin of the row click, for scripts and tests: "head | relation | tail".
                 toggle_key = ctx.register("toggle_key", gr.Textbox(visible=False))
                 toggle = ctx.register("toggle_triple", gr.Button("Toggle", visible=False))
+                shown_row = ctx.register("triples_shown_row", gr.Textbox(visible=False))
         moves = ctx.register("filter_moves", gr.HTML())
 
     filters = [doc_filter, entity_filter, relation_filter, search, max_nodes]
 
-    def on_select(ws: Workspace, evt: gr.SelectData) -> tuple[Any, ...]:
-        row = evt.row_value
-        if not row or len(row) < 4:
-            raise ValueError("click a triple row to mark it private")
-        key = triple_key(row[1], row[2], row[3])
-        return _toggle(ws, key)
+    def on_select(ws: Workspace, shown: str, evt: gr.SelectData) -> tuple[Any, ...]:
+        return _toggle(ws, clicked_key(ws, shown, evt.row_value))
 
     def on_toggle_text(ws: Workspace, text: str) -> tuple[Any, ...]:
         return _toggle(ws, parse_key(text))
@@ -151,7 +155,7 @@ def build(ctx: StudioContext) -> None:
         ws.undo()
         return ws, f"Undone: the marks are back as they were. {_counts(ws)}"
 
-    ctx.action(table.select, on_select, [], [], api_name="select_triple")
+    ctx.row_action(table, "triples", shown_row, on_select, api_name="select_triple")
     ctx.action(toggle.click, on_toggle_text, [toggle_key], [], api_name="toggle_triple")
     ctx.action(mark.click, on_mark_entity, [mark_choice], [], api_name="mark_entity")
     ctx.action(undo.click, on_undo, [], [], api_name="undo_marks")
@@ -168,19 +172,20 @@ def build(ctx: StudioContext) -> None:
         graph_html = render_graph(ws, doc, entity, relation, text, int(limit or MAX_NODES_DEFAULT))
         return graph_html, render_table(ws, doc, entity, relation, text)
 
-    def render_choices(ws: Workspace, doc: str, entity: str, relation: str, chosen: str | None) -> tuple:
+    def render_choices(ws: Workspace, doc: str, entity: str, relation: str) -> tuple:
         return (
             _dropdown([("All", "")] + [(ws.source_title(d), d) for d in _source_ids(ws)], doc),
             _dropdown([("All", "")] + [(label, label) for label in _entity_labels(ws)], entity),
             _dropdown([("All", "")] + [(r, r) for r in sorted({k[1] for k in ws.all_keys()})], relation),
-            gr.Dropdown(choices=_entity_labels(ws), value=chosen or None),
+            # choices only: the value is what the user is typing, and this render's copy may be older
+            gr.Dropdown(choices=_entity_labels(ws)),
         )
 
     ctx.add_view(render_scope, [scope])
     ctx.add_view(
         render_choices,
         [doc_filter, entity_filter, relation_filter, mark_choice],
-        [doc_filter, entity_filter, relation_filter, mark_choice],
+        [doc_filter, entity_filter, relation_filter],
     )
     ctx.add_view(render_filtered, [graph, table], filters)
     ctx.add_view(render_moves, [moves])
@@ -189,13 +194,7 @@ def build(ctx: StudioContext) -> None:
         trigger = component.release if isinstance(component, gr.Slider) else component.change
         if isinstance(component, gr.Textbox):
             trigger = component.submit
-        trigger(
-            render_filtered,
-            [ctx.workspace_state, *filters],
-            [graph, table],
-            api_visibility="private",
-            show_progress="hidden",
-        )
+        ctx.view_event(trigger, render_filtered, [ctx.workspace_state, *filters], [graph, table])
 
 
 def _toggle(ws: Workspace, key: TripleKey) -> tuple[Any, ...]:
@@ -207,6 +206,31 @@ def _toggle(ws: Workspace, key: TripleKey) -> tuple[Any, ...]:
     if marked and status != "private":  # the filters did not keep it: say so in the same words
         text += f", but it is {status_label(status)}"
     return ws, f"{text}. {_counts(ws)}"
+
+
+def clicked_key(ws: Workspace, shown: str, row_value: Any) -> TripleKey:
+    """The triple of a clicked row: the row as the page showed it (`shown`, JSON of its cells) when
+    known, else the row the table's data held; never a row position."""
+    row = _shown_cells(shown) or row_value
+    if not row or len(row) < 4:
+        raise ValueError("click a triple row to mark it private")
+    key = triple_key(str(row[1]), str(row[2]), str(row[3]))
+    if key not in ws.all_keys():
+        raise ValueError(
+            f"The clicked row ({key[0]}, {key[1]}, {key[2]}) is no longer in this workspace's triples; "
+            "nothing was marked. Click the row again now that the table is up to date."
+        )
+    return key
+
+
+def _shown_cells(shown: str) -> list[str] | None:
+    try:
+        cells = json.loads(shown) if shown else None
+    except json.JSONDecodeError:
+        return None
+    if isinstance(cells, list) and all(isinstance(c, str) for c in cells):
+        return cells
+    return None
 
 
 def render_undo(ws: Workspace) -> Any:
@@ -271,12 +295,13 @@ def render_graph(
             relation=relation or None,
             search=text or None,
         )
-        view = visible_part(sub.edges, max_nodes)
+        view = visible_part(sub.edges, max_nodes, priority=ws.private_keys())
         edges_shown = {key: sub.edges[key] for key in view.keys}
         nodes, edges = graph_elements(
             edges_shown, ws.statuses(), ws.corpus, _titles(ws), ws.graph.label, ws.graph.documents_mentioning
         )
-        page_data = graph_data(nodes, edges)
+        groups = question_groups(ws, [node.id for node in nodes])
+        page_data = graph_data(nodes, edges, groups, positions=ws.node_positions())
         empty = "No triple matches these filters."
         filtered = len(sub.edges) < len(ws.graph)
         caption = view.summary() + (f" ({len(ws.graph)} triples before the filters.)" if filtered else "")
@@ -285,11 +310,26 @@ def render_graph(
     return caption_html + srcdoc_iframe(graph_page(page_data, js, css, empty=empty), "Knowledge graph")
 
 
+def question_groups(ws: Workspace, nodes: list[str]) -> dict[str, str] | None:
+    """In the whole-corpus view of a corpus with questions: each entity's question (the one whose
+    passages mention it; "" when several or none do), so the graph reads as clusters with a legend."""
+    if ws.scope is not None or not ws.corpus.queries:
+        return None
+    question_of_source = {}
+    for query in ws.corpus.queries:
+        question_of_source[query.id] = query.text
+        for doc_id in query.doc_ids:
+            question_of_source.setdefault(doc_id, query.text)
+    groups = {}
+    for node in nodes:
+        questions = {question_of_source.get(source, "") for source in ws.graph.documents_mentioning(node)}
+        groups[node] = questions.pop() if len(questions) == 1 else ""
+    return groups
+
+
 def render_table(ws: Workspace, doc: str, entity: str, relation: str, text: str) -> list[list[str]]:
     rows = ws.triples_table(doc_id=doc, entity=entity, relation=relation, search=text, limit=TABLE_MAX_ROWS)
-    return [
-        [status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r)] for r in rows
-    ]
+    return [[status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r)] for r in rows]
 
 
 def _document_cell(row: dict[str, Any]) -> str:

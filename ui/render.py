@@ -197,8 +197,24 @@ def _short(text: str, limit: int = NODE_LABEL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def graph_data(nodes: Sequence[GraphNode], edges: Sequence[GraphEdge]) -> dict[str, Any]:
-    """The JSON the graph page reads: vis-network options plus details for the panel."""
+GROUP_COLOURS = ("#9ecae1", "#a1d99b", "#fdae6b", "#bcbddc", "#fdd0a2", "#c7e9c0", "#dadaeb", "#fcbba1")
+SHARED_GROUP_COLOUR = "#d9d9d9"
+
+
+def graph_data(
+    nodes: Sequence[GraphNode],
+    edges: Sequence[GraphEdge],
+    groups: Mapping[str, str] | None = None,
+    positions: Mapping[str, tuple[float, float]] | None = None,
+) -> dict[str, Any]:
+    """The JSON the graph page reads: vis-network options plus details for the panel.
+
+    `groups` (node id -> group name, e.g. the question whose passages mention it) colours the nodes
+    and adds a legend of the groups; "" is the shared/no-question group, drawn grey. A node with a
+    place in `positions` (`Workspace.node_positions`) is drawn there; the page lays out the others."""
+    positions = positions or {}
+    names = list(dict.fromkeys(name for name in (groups or {}).values() if name))
+    colour_of = {name: GROUP_COLOURS[i % len(GROUP_COLOURS)] for i, name in enumerate(names)}
     vis_nodes = [
         {
             "id": n.id,
@@ -206,6 +222,15 @@ def graph_data(nodes: Sequence[GraphNode], edges: Sequence[GraphEdge]) -> dict[s
             "size": n.size,
             "full": n.label,
             "documents": list(n.documents),
+            **(
+                {
+                    "colour": colour_of.get(groups.get(n.id, ""), SHARED_GROUP_COLOUR),
+                    "group": groups.get(n.id, ""),
+                }
+                if groups
+                else {}
+            ),
+            **({"x": positions[n.id][0], "y": positions[n.id][1]} if n.id in positions else {}),
         }
         for n in nodes
     ]
@@ -231,7 +256,10 @@ def graph_data(nodes: Sequence[GraphNode], edges: Sequence[GraphEdge]) -> dict[s
                 ],
             }
         )
-    return {"nodes": vis_nodes, "edges": vis_edges}
+    legend = [{"name": name, "colour": colour_of[name]} for name in names]
+    if groups and any(not groups.get(n.id, "") for n in nodes):
+        legend.append({"name": "in several questions' passages, or none", "colour": SHARED_GROUP_COLOUR})
+    return {"nodes": vis_nodes, "edges": vis_edges, "groups": legend}
 
 
 _PAGE_CSS = """
@@ -246,6 +274,7 @@ html, body { margin: 0; height: 100%; font: 14px/1.4 system-ui, sans-serif; colo
 #panel mark { background: #ffe08a; padding: 0 1px; }
 #panel .hint, #empty { color: #666; }
 #empty { padding: 24px; }
+#drawing { position: absolute; top: 16px; left: 16px; color: #666; }
 #legend { font-size: 12px; margin-top: 12px; color: #444; }
 #legend span { display: inline-block; width: 22px; height: 0; margin: 0 4px 3px 8px; vertical-align: middle; }
 """
@@ -299,20 +328,43 @@ _PAGE_SCRIPT = """
     document.getElementById('graph').appendChild(el('div', 'vis-network did not load.', null)).id = 'empty';
     return;
   }
-  const nodes = new vis.DataSet(data.nodes.map(n => ({id: n.id, label: n.label, size: n.size})));
+  // A node with a place (x, y) given by the server stays there, so the graphs of one question (its
+  // graph, risk graph, rewritten graph) draw each entity in the same place; physics places the rest.
+  const placed = data.nodes.filter(n => n.x !== undefined).length;
+  const nodes = new vis.DataSet(data.nodes.map(n => Object.assign({id: n.id, label: n.label, size: n.size},
+    n.colour ? {color: {background: n.colour, border: '#666666'}} : {},
+    n.x !== undefined ? {x: n.x, y: n.y, fixed: true} : {})));
+  const legend = document.getElementById('legend');
+  if (legend && data.groups && data.groups.length) {
+    legend.appendChild(el('div', 'Entities by question (their passages):', 'hint'));
+    for (const group of data.groups) {
+      const row = el('div', null, 'group');
+      const dot = el('i');
+      dot.style.cssText = 'display:inline-block;width:10px;height:10px;border-radius:5px;margin:0 6px 0 8px;'
+        + 'border:1px solid #666;background:' + group.colour;
+      row.appendChild(dot);
+      row.appendChild(document.createTextNode(group.name));
+      legend.appendChild(row);
+    }
+  }
   const edges = new vis.DataSet(data.edges.map(e => ({
     id: e.id, from: e.from, to: e.to, label: e.label, arrows: e.arrows, color: e.color, dashes: e.dashes,
     width: e.width})));
   // Seeded layout, physics run to a settled state then frozen: the same graph is drawn the
   // same way on every render, and nothing moves after a click.
   const container = document.getElementById('graph');
+  // vis draws nothing until the layout has settled (seconds on a busy machine): say so meanwhile.
+  const drawing = el('div', 'Laying out ' + data.nodes.length + ' entities and ' + data.edges.length
+    + ' triples…', null);
+  drawing.id = 'drawing';
+  document.body.appendChild(drawing);
   const network = new vis.Network(container, {nodes: nodes, edges: edges}, {
     layout: {randomSeed: data.seed, improvedLayout: data.nodes.length <= 120},
     nodes: {shape: 'dot', color: {background: '#9ecae1', border: '#3182bd'},
             font: {size: 14, strokeWidth: 3, strokeColor: '#ffffff'}},
     edges: {font: {size: 11, align: 'middle', color: '#555', strokeWidth: 3, strokeColor: '#ffffff'},
             smooth: false},
-    physics: {solver: 'forceAtlas2Based',
+    physics: {enabled: placed < data.nodes.length, solver: 'forceAtlas2Based',
               forceAtlas2Based: {gravitationalConstant: -90, springLength: 110, avoidOverlap: 0.4},
               stabilization: {enabled: true, iterations: 400, fit: true}},
     interaction: {hover: true, tooltipDelay: 150},
@@ -332,11 +384,14 @@ _PAGE_SCRIPT = """
     network.fit({animation: false});
     keepLabelsLegible();
   }
-  network.once('stabilizationIterationsDone', () => {
+  function settled() {
+    drawing.remove();
     network.setOptions({physics: false});
     fitToFrame();
     document.body.dataset.ready = '1';
-  });
+  }
+  if (placed < data.nodes.length) network.once('stabilizationIterationsDone', settled);
+  else settled();  // nothing to lay out
   network.on('zoom', keepLabelsLegible);
   new ResizeObserver(fitToFrame).observe(container);
   network.on('click', params => {
@@ -446,7 +501,7 @@ class Layer:
 
 def layered_text(text: str, layers: Sequence[Layer]) -> str:
     """Escaped `text` with every layer's span wrapped in `<span class=...>`; overlapping layers
-    combine their classes on the characters they share. Empty spans become a caret."""
+    combine their classes on the characters they share. Empty spans become a caret (a thin bar)."""
     cuts = {0, len(text)}
     for layer in layers:
         cuts.update(clamp_span(text, layer.span))
@@ -460,7 +515,10 @@ def layered_text(text: str, layers: Sequence[Layer]) -> str:
     for start, end in zip(ordered, [*ordered[1:], None], strict=False):
         for layer in carets.get(start, ()):
             css, title = esc(layer.css_class), esc(layer.title)
-            parts.append(f'<span class="rps-caret {css}" title="{title}">‸</span>')
+            # a thin bar, not a character: nothing stray to read or to copy with the text
+            parts.append(
+                f'<span class="rps-caret {css}" title="{title}" role="img" aria-label="{title}"></span>'
+            )
         if end is None:
             break
         covering = [

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import html
 import time
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
 from core.annotation.agreement import cohen_kappa
+from core.erasers import ERASER_NAMES
 from core.erasers.base import edits_between
 from ui import messages
 from ui.context import StudioContext
@@ -49,12 +51,18 @@ document.addEventListener('keydown', (event) => {
 </script>"""
 
 
+ANNOTATOR_STORAGE_KEY = "rps-annotator"
+BROWSER_STATES = {ANNOTATOR_STORAGE_KEY: ""}  # kept in the browser (`StudioContext.remember_in_browser`)
+
+
 def build(ctx: StudioContext) -> None:
-    store = _Store(ctx.settings.annotation_store_url)
+    store = _Store(ctx.settings.annotation_store_url, ctx.settings.review_words_per_minute)
     with gr.Tab("Review rewrites", id="review"):
         gr.Markdown("Review candidate rewrites for training the eraser4rag rewriter. " + SHORTCUTS)
         with gr.Row():
             annotator = ctx.register("review-annotator", gr.Textbox(label="Annotator", max_lines=1, scale=2))
+            # The annotator's name lasts over a reload: kept in this browser's localStorage.
+            remembered = ctx.browser_state(ANNOTATOR_STORAGE_KEY)
             view = ctx.register("review-view", gr.Radio(VIEWS, value="pending", label="Show", scale=3))
             overlap = ctx.register(
                 "review-overlap", gr.Checkbox(label="Overlap mode (two people review the same items)")
@@ -72,6 +80,24 @@ def build(ctx: StudioContext) -> None:
             skip = ctx.register("review-skip", gr.Button("Skip (s)"))
         progress = ctx.register("review-progress", gr.Markdown(""))
         shown = gr.State(value=None)  # {"candidate": id, "at": monotonic seconds, "version": int}
+        with gr.Accordion("Add items from this workspace · export training data", open=False):
+            gr.Markdown(
+                "Make review items from the private marks of the question in view (Knowledge graph tab): "
+                "one task per passage holding a private triple, with a candidate rewrite from the chosen "
+                "eraser (or the chat model), scored like the CLI's `annotate candidates`."
+            )
+            with gr.Row():
+                source = ctx.register(
+                    "review-source",
+                    gr.Dropdown(
+                        [("chat model", "model"), *[(name, name) for name in ERASER_NAMES]],
+                        value="graph-guided",
+                        label="Candidates from",
+                    ),
+                )
+                generate = ctx.register("review-generate", gr.Button("Make items and candidates"))
+                export_sft = ctx.register("review-export-sft", gr.Button("Export SFT data (accepted items)"))
+            export_file = ctx.register("review-export-file", gr.File(label="SFT JSONL", interactive=False))
         with gr.Accordion("Train the rewriter on accepted items", open=False):
             gr.Markdown(
                 "SFT (TRL SFTTrainer + LoRA) on every accepted item, then RL from that adapter. "
@@ -131,6 +157,24 @@ def build(ctx: StudioContext) -> None:
         "review_skip",
     )
     wire(annotator.submit, lambda a, v, o, s: store.show(a, v, o), [], "review_annotator")
+    annotator.change(
+        lambda name: (name or "").strip(),
+        [annotator],
+        [remembered],
+        api_visibility="private",
+        show_progress="hidden",
+        queue=False,
+    )
+    page = gr.context.Context.root_block
+    if page is not None:
+        page.load(  # a name typed before the load ended is kept when none was remembered
+            lambda name: name if isinstance(name, str) and name else gr.skip(),
+            [remembered],
+            [annotator],
+            api_visibility="private",
+            show_progress="hidden",
+            queue=False,
+        )
     wire(view.change, lambda a, v, o, s: store.show(a, v, o) if a.strip() else _empty(""), [], "review_view")
     wire(
         overlap.change,
@@ -138,6 +182,21 @@ def build(ctx: StudioContext) -> None:
         [],
         "review_overlap",
     )
+
+    def on_generate(ws: Any, name: str) -> tuple[Any, ...]:
+        note = store.add_from_workspace(ws, name or "graph-guided", ctx.settings)
+        return (note, *store.show_blank())
+
+    def on_export() -> tuple[Any, ...]:
+        path, count = store.export_sft()
+        if not count:
+            raise ValueError("no accepted item yet: accept or edit candidates above, then export")
+        return f"Exported {count} accepted example(s) as SFT JSONL (prompt/completion).", path
+
+    generate.click(
+        _errors(on_generate), [ctx.workspace_state, source], [status, progress], api_name="review_generate"
+    )
+    export_sft.click(_errors(on_export), [], [status, export_file], api_name="review_export_sft")
 
     trainer = _Trainer(ctx.settings, store)
     train_outputs = [train_status, train_curve]
@@ -196,8 +255,9 @@ def _empty(message: str) -> tuple[Any, ...]:
 class _Store:
     """The store opened on first use (the tab builds without touching the database)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, words_per_minute: int = 400) -> None:
         self.url = url
+        self.words_per_minute = words_per_minute
         self._store: Any = None
 
     @property
@@ -208,6 +268,43 @@ class _Store:
             self._store = AnnotationStore(self.url)
             self._store.fail_interrupted_runs()  # runs of a studio that was killed: failed, with the reason
         return self._store
+
+    def add_from_workspace(self, ws: Any, source_name: str, settings: Any) -> str:
+        """Tasks from the workspace's marks and a candidate per task; a note saying what landed."""
+        from dataclasses import replace
+
+        from core.annotation.run import make_source, run_candidates, tasks_from_workspace
+        from core.extract import get_extractor
+
+        tasks = tasks_from_workspace(ws, f"studio:{ws.name or 'session'}")
+        if not tasks:
+            raise ValueError(
+                "nothing is private in this workspace: mark triples private in the Knowledge graph tab first"
+            )
+        ids = self.store.add_tasks(tasks)
+        stored = [replace(task, id=task_id) for task, task_id in zip(tasks, ids, strict=True)]
+        evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
+        report = run_candidates(self.store, stored, make_source(source_name, settings), evaluator, settings)
+        failed = f"; {len(report.failed)} failed ({_md(report.failed[0])})" if report.failed else ""
+        return (
+            f"{len(tasks)} task(s) from this workspace; {report.stored} candidate(s) from {source_name} "
+            f"stored, {report.passed} passed the automatic filter{failed}. "
+            "Type your name and press Start to review."
+        )
+
+    def show_blank(self) -> tuple:
+        return (self._progress(),)
+
+    def export_sft(self) -> tuple[str | None, int]:
+        import tempfile
+
+        from core.annotation.export import write_jsonl
+
+        examples = [(e.task, e.target) for e in self.store.accepted_examples()]
+        if not examples:
+            return None, 0
+        target = Path(tempfile.mkdtemp(prefix="rps-sft-")) / "sft.jsonl"
+        return str(target), write_jsonl(target, examples)
 
     def show(
         self, annotator: str, view: str, overlap: bool, after: int | None = None, note: str = ""
@@ -226,9 +323,9 @@ class _Store:
         # the version this page showed: a decision made meanwhile in another tab is not overwritten
         version = shown.get("version")
         self.store.review(shown["candidate"], annotator, decision, text, seconds, expected_version=version)
-        return self.show(
-            annotator, view, overlap, note=f"Saved: {decision} (candidate {shown['candidate']})."
-        )
+        note = f"Saved: {decision} (candidate {shown['candidate']})."
+        warning = too_fast(seconds, int(shown.get("words", 0)), self.words_per_minute)
+        return self.show(annotator, view, overlap, note=f"{note} {warning}".strip())
 
     def undo(self, annotator: str, view: str, overlap: bool) -> tuple:
         candidate = self.store.undo_last(annotator)
@@ -241,7 +338,8 @@ class _Store:
         progress = self._progress()
         if item is None:
             return (
-                f"{html.escape(note)} Nothing left in *{view}* for {html.escape(annotator)}.",
+                f"{html.escape(note)} Nothing left in *{view}* for {html.escape(annotator)}. "
+                + empty_hint(view, self.store.counts()),
                 "",
                 "",
                 "",
@@ -253,11 +351,12 @@ class _Store:
             f"{html.escape(note)} {item.remaining} item(s) left in *{view}*. "
             f"Task {item.task.id}, candidate {c.id}."
         )
-        shown = {"candidate": c.id, "at": time.monotonic(), "version": item.version}
+        words = len(item.task.text.split()) + len(c.text.split())
+        shown = {"candidate": c.id, "at": time.monotonic(), "version": item.version, "words": words}
         return (
             status,
-            diff_html(item.task.text, c.text, item.task.private_spans),
-            scores_markdown(item),
+            diff_html(item.task.text, c.text, item.task.private_spans) + private_list_html(item.task),
+            scores_markdown(item, annotator),
             c.text,
             progress,
             shown,
@@ -295,14 +394,63 @@ def _md(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~" else ch for ch in escaped)
 
 
-def scores_markdown(item: Any) -> str:
+def empty_hint(view: str, counts: dict[str, int]) -> str:
+    """What to do when a view is empty."""
+    if not counts.get("candidates"):
+        return (
+            "The store has no candidate yet: mark triples private in the Knowledge graph tab, then use "
+            "*Add items from this workspace* below (or `python -m core.cli annotate tasks`)."
+        )
+    if view == "pending":
+        return "Everything here is reviewed: look at *disagreed* or *all*, or add items from this workspace."
+    return "Choose another view, or add items from this workspace."
+
+
+def too_fast(seconds: float, words: int, words_per_minute: int) -> str:
+    """A warning when `seconds` is shorter than reading `words` at `words_per_minute` ("" otherwise)."""
+    if words_per_minute <= 0 or words <= 0:
+        return ""
+    needed = words * 60.0 / words_per_minute
+    if seconds >= needed:
+        return ""
+    return (
+        f"Warning: decided in {seconds:.1f} s, but reading its {words} words at {words_per_minute} "
+        f"words/min takes {needed:.0f} s. Read the original and the candidate before deciding "
+        "(setting review_words_per_minute)."
+    )
+
+
+def private_list_html(task: Any) -> str:
+    """The task's private triples, named, under the diff (their sentences are highlighted above)."""
+    if not task.private:
+        return '<p class="rps-note">No private triple in this passage.</p>'
+    spans = {(o[0], o[1], o[2]): (o[3], o[4]) for o in task.occurrences}
+    items = "".join(
+        f"<li>{html.escape(head)} —{html.escape(relation)}→ {html.escape(tail)}"
+        + (f": “{html.escape(task.text[slice(*spans[key])].strip())}”" if key in spans else "")
+        + "</li>"
+        for key in task.private
+        for head, relation, tail in [key]
+    )
+    return (
+        '<div id="rps-review-private" class="rps-note"><b>Private triples</b> (their sentences are '
+        f'<span class="rps-private">highlighted</span> in the original): <ul>{items}</ul></div>'
+    )
+
+
+def scores_markdown(item: Any, annotator: str = "") -> str:
     c = item.candidate
 
     def fmt(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.2f}"
 
     verdict = "passed" if c.passed_filter else "**filtered out**"
-    reviews = ", ".join(f"{_md(name)}: {decision}" for name, decision in item.reviews) or "none yet"
+    # Blind review: others' decisions stay hidden until this annotator's own is recorded.
+    decided = any(name == annotator for name, _ in item.reviews)
+    if decided or not item.reviews:
+        reviews = ", ".join(f"{_md(name)}: {decision}" for name, decision in item.reviews) or "none yet"
+    else:
+        reviews = f"{len(item.reviews)} other(s), hidden until you decide"
     leaked = len(c.leaked)
     return (
         f"r_pri {fmt(c.r_pri)} · r_pub {fmt(c.r_pub)} · leak check {leaked} of {len(item.task.private)} "
@@ -425,8 +573,11 @@ class _Trainer:
         import pandas as pd
 
         runs = self.store.store.runs(limit=1)
-        if not runs:
-            return "No training run yet.", pd.DataFrame({"step": [], "value": [], "metric": []})
+        if not runs:  # an empty plot draws "NaN" axes: hide it until there is a point
+            return (
+                "No training run yet: accept or edit candidates above, then press Start training.",
+                gr.LinePlot(value=_no_points(), visible=False),
+            )
         run = runs[0]
         metric = "loss" if run.kind == "sft" else "reward"
         rows = [
@@ -438,4 +589,18 @@ class _Trainer:
             f"Run {run.id} ({run.kind}): **{run.status}**, {len(run.curve)} point(s). "
             f"{html.escape(run.message)} {html.escape(run.artefact_dir)}"
         )
-        return status, pd.DataFrame(rows or {"step": [], "value": [], "metric": []})
+        if not rows:
+            status += " The curve appears with the first logged point."
+        return status, gr.LinePlot(value=pd.DataFrame(rows) if rows else _no_points(), visible=bool(rows))
+
+
+def _no_points() -> Any:
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "step": pd.Series([], dtype=float),
+            "value": pd.Series([], dtype=float),
+            "metric": pd.Series([], dtype=str),
+        }
+    )

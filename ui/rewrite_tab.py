@@ -106,7 +106,10 @@ def build(ctx: StudioContext) -> None:
                 label="Metrics per method (whole set; D_special as in the paper's Table 1)",
             ),
         )
-        scatter = ctx.register("rewrite_scatter", gr.Plot(label="r_pub against r_pri (one point per method)"))
+        # the title is drawn above the axes by the figure: gradio's label would cover the top-left points
+        scatter = ctx.register(
+            "rewrite_scatter", gr.Plot(label="r_pub against r_pri (one point per method)", show_label=False)
+        )
         with gr.Row():
             method = ctx.register("rewrite_method", gr.Dropdown(label="Method", choices=[], value=None))
             document = ctx.register("rewrite_document", gr.Dropdown(label="Document", choices=[], value=None))
@@ -157,12 +160,11 @@ def build(ctx: StudioContext) -> None:
     ctx.add_view(render_accuracy, [accuracy])
     ctx.add_view(render_selection, [method, document, diff, doc_metrics, graph], [method, document])
     for trigger in (method.input, document.input):
-        trigger(
+        ctx.view_event(
+            trigger,
             render_selection,
             [ctx.workspace_state, method, document],
             [method, document, diff, doc_metrics, graph],
-            api_visibility="private",
-            show_progress="hidden",
         )
 
 
@@ -361,6 +363,7 @@ def render_scatter(ws: Workspace) -> Any:
         ylabel="r_pub (higher keeps more)",
     )
     axes.grid(alpha=0.3)
+    axes.set_title("r_pub against r_pri, one point per method (best: top left)", fontsize=10)
     if not points:
         axes.text(0.5, 0.5, "no metrics yet", ha="center", va="center", color="#666")
     return figure
@@ -414,10 +417,12 @@ def render_selection(ws: Workspace, label: str | None, doc_id: str | None) -> tu
     doc_ids = [d for _, d in doc_choices]
     if run is not None and doc_id not in doc_ids:
         doc_id = _first_changed(run) or (doc_ids[0] if doc_ids else None)
+    # A value the new choices lack (another question's document) would make every later event
+    # that reads this dropdown fail, so the value is always one of the choices or None.
     method_update = gr.Dropdown(
         choices=[(_method_name(ws.rewrite_runs[lbl]), lbl) for lbl in labels], value=label
     )
-    doc_update = gr.Dropdown(choices=doc_choices, value=doc_id)
+    doc_update = gr.Dropdown(choices=doc_choices, value=doc_id if doc_id in doc_ids else None)
     if run is None:
         empty = '<p class="rps-empty">Run an eraser to see its rewrites here.</p>'
         return method_update, doc_update, empty, [], empty
@@ -560,14 +565,15 @@ def render_rewritten_graph(ws: Workspace, run: RewriteRun) -> str:
     )
     js, css = vis_urls()
     page = graph_page(
-        graph_data(nodes, graph_edges),
+        graph_data(nodes, graph_edges, positions=ws.node_positions()),
         js,
         css,
         empty="No triples re-extracted from the rewrites.",
         legend=("private", "leak", "public"),
     )
     caption = (
-        f'<div class="rps-caption">Graph of the rewritten documents ({esc(run.label)}): '
+        f'<div class="rps-caption">Graph of the rewritten documents ({esc(run.label)}), each entity '
+        "where the original graph draws it: "
         f"{len(paths)} private triple(s) still connected (red: a surviving private triple or a path that "
         "reconnects a private head and tail)."
         + (f" Showing {len(edges)} of {total} triples, red ones first." if total > len(edges) else "")

@@ -46,9 +46,19 @@ def build(ctx: StudioContext) -> None:
     ctx.add_view(render_risk_view, [summary, table, graph])
 
     def on_select(ws: Workspace, evt: gr.SelectData) -> str:
-        return render_risk_graph(ws, focus_row=evt.index[0])
+        # The row names its triple by what it shows, never by its position in a table that may
+        # have changed since.
+        row = evt.row_value or []
+        return render_risk_graph(ws, focus_key=key_of_row(ws, str(row[0]) if row else ""))
 
-    table.select(on_select, [ctx.workspace_state], [graph], api_visibility="private", show_progress="hidden")
+    ctx.view_event(table.select, on_select, [ctx.workspace_state], [graph], selected=True)
+
+
+def key_of_row(ws: Workspace, shown: str) -> TripleKey | None:
+    """The triple a risk-table row shows (its first cell, `format_key`), or None when no longer there."""
+    label = ws.graph.label
+    candidates = [*ws.private_keys(), *(move.key for move in ws.inferable_moves())]
+    return next((key for key in candidates if format_key(key, label) == shown), None)
 
 
 def render_risk_view(ws: Workspace) -> tuple[str, list[list[str]], str]:
@@ -161,7 +171,7 @@ def rewrite_bars(ws: Workspace) -> str:
 def render_risk_graph(
     ws: Workspace,
     risks: list[InferenceRisk] | None = None,
-    focus_row: int | None = None,
+    focus_key: TripleKey | None = None,
     inferable: list[FilterMove] | None = None,
 ) -> str:
     risks = ws.risks() if risks is None else risks
@@ -169,15 +179,13 @@ def render_risk_graph(
     inferable = ws.inferable_moves() if inferable is None else inferable
     keys: set[TripleKey] = set(private)
     path_keys: set[TripleKey] = set()
-    if focus_row is not None:  # rows: private triples first, then the inferable ones
-        order = private_rows_order(ws, risks)
-        if 0 <= focus_row < len(order):
-            keys = {order[focus_row]}
-            risks = [r for r in risks if r.key == order[focus_row]]
-            inferable = []
-        elif 0 <= focus_row - len(order) < len(inferable):
-            keys, risks = set(), []
-            inferable = [inferable[focus_row - len(order)]]
+    if focus_key is not None and focus_key in private:
+        keys = {focus_key}
+        risks = [r for r in risks if r.key == focus_key]
+        inferable = []
+    elif focus_key is not None:
+        keys, risks = set(), []
+        inferable = [move for move in inferable if move.key == focus_key]
     for risk in risks:
         path_keys.update(risk.path)
     for move in inferable:
@@ -193,7 +201,7 @@ def render_risk_graph(
     )
     js, css = vis_urls()
     page = graph_page(
-        graph_data(nodes, graph_edges),
+        graph_data(nodes, graph_edges, positions=ws.node_positions()),
         js,
         css,
         empty="No private triples, so nothing is at risk.",

@@ -16,7 +16,7 @@ from typing import Any
 
 import gradio as gr
 
-from core.workspace import EXTRACTED_IDS_META, SCOPE_META, Workspace
+from core.workspace import EXTRACTED_IDS_META, SCOPE_META, UNDO_META, Workspace
 from ui import messages
 
 log = logging.getLogger("rps.sessions")
@@ -48,22 +48,31 @@ def valid_browser_id(value: Any) -> str:
 
 def corpus_token(ws: Workspace) -> int:
     """Changes when documents, queries, triples or what was extracted change (str hashes are cached)."""
-    return hash((tuple(ws.corpus.documents), tuple(ws.corpus.queries), tuple(ws.triples),
-                 frozenset(ws.extracted_ids)))
+    return hash(
+        (tuple(ws.corpus.documents), tuple(ws.corpus.queries), tuple(ws.triples), frozenset(ws.extracted_ids))
+    )
 
 
 def marks_token(ws: Workspace) -> int:
     """Changes when the marks of any scope (whole corpus or one question), the scope or the name change."""
     other_scopes = frozenset((scope, frozenset(marks)) for scope, marks in ws.scope_marks.items())
-    return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name, ws.saved_version))
+    undo_steps = (len(ws.mark_history), tuple(sorted((k, len(v)) for k, v in ws.scope_histories.items())))
+    return hash((frozenset(ws.marked_private), ws.scope, other_scopes, ws.name, ws.saved_version, undo_steps))
 
 
 def rewrites_token(ws: Workspace) -> int:
     """Changes when a rewrite run is added, grows, is finished or measured (runs are immutable)."""
     return hash(
         tuple(
-            (scope, label, run.created_at, len(run.rewrites), len(run.problems), bool(run.metrics),
-             bool(run.accuracy))
+            (
+                scope,
+                label,
+                run.created_at,
+                len(run.rewrites),
+                len(run.problems),
+                bool(run.metrics),
+                bool(run.accuracy),
+            )
             for scope, runs in sorted(ws.all_rewrite_runs.items())
             for label, run in sorted(runs.items())
         )
@@ -106,6 +115,9 @@ class Autosaver:
         }
         if ws.scope is not None:
             meta[SCOPE_META] = ws.scope
+        undo_steps = ws.undo_to_meta()
+        if undo_steps:
+            meta[UNDO_META] = undo_steps
         self.repository.save_session(
             key,
             user,

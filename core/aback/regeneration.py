@@ -363,6 +363,35 @@ class WordLoopGuard:
         return banned
 
 
+class EchoGuard(WordLoopGuard):
+    """Tokens that would start a word completing a word n-gram of `source` (the privacy instruction a
+    backtrack adds to the prompt): a small model tends to copy the instruction into the answer."""
+
+    def __init__(self, tokenizer: Any, source: str, n: int = 4) -> None:
+        super().__init__(tokenizer, n, times=2)
+        words = _WORD.findall(source.casefold())
+        self.next_words: dict[tuple[str, ...], set[str]] = defaultdict(set)
+        for i in range(len(words) - n + 1):
+            self.next_words[tuple(words[i : i + n - 1])].add(words[i + n - 1])
+
+    def banned_words(self, text: str) -> set[str]:
+        words = _WORD.findall(text.casefold())
+        if self.n < 2 or len(words) < self.n - 1:
+            return set()
+        return set(self.next_words.get(tuple(words[len(words) - (self.n - 1) :]), set()))
+
+
+def echoed_ngram(text: str, source: str, n: int = 4) -> str | None:
+    """The first word n-gram of `source` that `text` repeats (case-folded words), or None."""
+    source_words = _WORD.findall(source.casefold())
+    grams = {tuple(source_words[i : i + n]) for i in range(len(source_words) - n + 1)}
+    words = _WORD.findall(text.casefold())
+    for i in range(len(words) - n + 1):
+        if tuple(words[i : i + n]) in grams:
+            return " ".join(words[i : i + n])
+    return None
+
+
 def refusal_cut(text: str, before: int) -> int:
     """Character offset just after the last complete sentence ending before `before` (0 if none)."""
     cut = 0

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from core.annotation.candidates import (
     CandidateProposal,
@@ -66,6 +66,28 @@ def tasks_from_retrieval_file(
             tasks.extend(window_tasks(task, window_sentences) if window_sentences > 0 else [task])
         if progress is not None:
             progress(done, len(records))
+    return tasks
+
+
+def tasks_from_workspace(workspace: Any, batch: str, window_sentences: int = 0) -> list[AnnotationTask]:
+    """Tasks from a studio workspace's own marks: every scope (whole corpus or question) with
+    private triples gives one task per document holding one (or per window, as above); the
+    workspace's scope is left as it was."""
+    from core.workspace import definition_name
+
+    tasks: list[AnnotationTask] = []
+    in_view = workspace.scope
+    scopes = [in_view, *[name or None for name in workspace.scope_marks if (name or None) != in_view]]
+    try:
+        for scope in scopes:
+            workspace.set_scope(scope)
+            if workspace.definition is None:
+                continue
+            request = workspace.rewrite_request()
+            for task in tasks_from_request(request, batch=batch, definition=definition_name(scope)):
+                tasks.extend(window_tasks(task, window_sentences) if window_sentences > 0 else [task])
+    finally:
+        workspace.set_scope(in_view)
     return tasks
 
 

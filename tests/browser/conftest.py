@@ -27,7 +27,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-START_TIMEOUT_S = 90
+START_TIMEOUT_S = 180  # a machine whose cores are busy starts the studio slowly
+EXPECT_TIMEOUT_MS = 60_000
 
 
 def _free_port() -> int:
@@ -105,7 +106,11 @@ def studio_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def browser() -> Iterator[object]:
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is not installed: run `make browser` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # Views re-render in a follow-up event; on a machine whose cores are busy that takes seconds,
+    # more than playwright's 5 s default.
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.tabs import open_tab
+
 pytestmark = pytest.mark.browser
 
 TOKEN_STATES = {"S1", "S2", "S3", "S4", "not-inspected", "refusal"}
@@ -15,7 +17,7 @@ SPEED = re.compile(r"first token after (\d+\.\d) s · (\d+\.\d) tokens/s · (\d+
 
 def test_stop_ends_a_running_generation_and_keeps_its_tokens(page, studio_url, artifacts):
     page.goto(studio_url)
-    page.get_by_role("tab", name="ABack generation").click()
+    open_tab(page, "ABack generation")
     generate, stop = page.locator("#rps-aback_generate"), page.locator("#rps-aback_stop")
     expect(stop).to_be_disabled()
     page.locator("#rps-aback_load_demo").click()

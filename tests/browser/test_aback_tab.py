@@ -7,12 +7,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.tabs import open_tab
+
 pytestmark = pytest.mark.browser
 
 
 def test_demo_records_generate_streams_tokens_and_backtracks(page, studio_url, artifacts):
     page.goto(studio_url)
-    page.get_by_role("tab", name="ABack generation").click()
+    open_tab(page, "ABack generation")
     page.locator("#rps-aback_load_demo").click()
     status = page.locator("#rps-aback_status")
     expect(status).to_contain_text(re.compile(r"Loaded 12 PriGenQA"), timeout=30_000)

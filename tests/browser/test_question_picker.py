@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import evaluate_in_graph
+from tests.browser.tabs import open_tab
 
 pytestmark = pytest.mark.browser
 # "All 40 entities and 25 triples shown." / "Showing 59 of 68 entities and 78 of 84 triples (..."
@@ -41,6 +42,8 @@ def test_bad_records_then_good_ones_then_pick_a_question(page, studio_url, artif
     upload = tmp_path / "popqa_two.jsonl"
     upload.write_text("\n".join([first, '{"question": broken', bad]) + "\n", encoding="utf-8")
     page.locator("#rps-upload input[type=file]").set_input_files(str(upload))
+    wait_message(page, r"add the upload to them, or replace them")  # the workspace holds the sample
+    page.locator("#rps-upload_merge").click()
     wait_message(page, r"Load the 1 good record\(s\)")
     errors = page.locator("#rps-upload_errors")
     expect(errors).to_contain_text("line 2")
@@ -57,7 +60,7 @@ def test_bad_records_then_good_ones_then_pick_a_question(page, studio_url, artif
     # the views (the graph's caption too) re-render in a follow-up event after the message
     expect(page.locator("#rps-documents_summary")).not_to_contain_text("not extracted yet")
 
-    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    open_tab(page, "Knowledge graph & privacy")
     whole = caption(page)
     choose(page, "rps-scope", "What is Henry Feilden's occupation?")
     wait_message(page, r"Showing the graph of .What is Henry Feilden's occupation\?. \(25 passages\)")

@@ -16,7 +16,8 @@ from core.annotation.candidates import CandidateProposal
 from core.annotation.scoring import Scores
 from storage.annotation_store import AnnotationStore
 from tests.annotation_fixtures import tiny_task
-from tests.browser.conftest import REPO, _free_port, _wait_until_served
+from tests.browser.conftest import ARTIFACTS, REPO, _free_port, _wait_until_served
+from tests.browser.tabs import open_tab
 
 pytestmark = pytest.mark.browser
 XSS = "<img src=x onerror=\"document.title='pwned'\">"
@@ -65,7 +66,7 @@ def review_studio(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
 def test_keyboard_accept_edit_undo_and_a_second_annotator(page, review_studio, artifacts) -> None:
     url, db = review_studio
     page.goto(url)
-    page.get_by_role("tab", name="Review rewrites").click()
+    open_tab(page, "Review rewrites")
     page.locator("#rps-review-annotator textarea, #rps-review-annotator input").first.fill("ann")
     page.locator("#rps-review-load").click()
     candidate = page.locator("#rps-review-candidate")
@@ -75,9 +76,13 @@ def test_keyboard_accept_edit_undo_and_a_second_annotator(page, review_studio, a
     )
     expect(candidate).to_contain_text("<img src=x")  # shown as text, never parsed
     page.locator("body").click(position={"x": 5, "y": 5})
+    # the private triples, named with their sentences
+    expect(page.locator("#rps-review-private")).to_contain_text("Mara Voss lives in Harrow Vale")
     page.keyboard.press("a")
     expect(candidate).to_contain_text("Candidate 1")
     expect(page.locator("#rps-review-progress")).to_contain_text("ann")
+    # decided at once: faster than anyone reads the item
+    expect(page.locator("#rps-review-status")).to_contain_text("Warning: decided in")
     page.keyboard.press("e")
     edit = page.locator("#rps-review-edit textarea")
     edit.fill("Mara Voss is an architect.")
@@ -95,6 +100,9 @@ def test_keyboard_accept_edit_undo_and_a_second_annotator(page, review_studio, a
     page.locator("#rps-review-annotator textarea, #rps-review-annotator input").first.fill("bob")
     page.locator("#rps-review-overlap input").check()
     expect(candidate).to_contain_text("Candidate 0")
+    scores = page.locator("#rps-review-scores")
+    expect(scores).to_contain_text("hidden until you decide")  # blind: ann's decision is not shown
+    expect(scores).not_to_contain_text("accept")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("r")
     expect(page.locator("#rps-review-progress")).to_contain_text("Cohen's kappa")
@@ -111,16 +119,20 @@ def test_training_panel_shows_the_stored_run_live(page, review_studio) -> None:
         run = store.start_run("sft", {"learning_rate": 5e-5}, 2)
         store.log_points(run, [{"step": 1, "loss": 2.0}, {"step": 2, "loss": 1.4}])
     page.goto(url)
-    page.get_by_role("tab", name="Review rewrites").click()
+    open_tab(page, "Review rewrites")
     page.get_by_text("Train the rewriter on accepted items").click()
     status = page.locator("#rps-train-status")
     expect(status).to_contain_text(f"Run {run} (sft): running, 2 point(s)", timeout=20_000)
+    curve = page.locator("#rps-train-curve")
+    expect(curve).to_contain_text("loss", timeout=20_000)  # the legend of real points
+    assert "NaN" not in curve.inner_text() and "Infinity" not in curve.inner_text()
     with AnnotationStore(db) as store:
         store.log_points(run, [{"step": 3, "loss": 1.1}])
         store.finish_run(run, "finished", "3 point(s)", "/tmp/adapter")
     expect(status).to_contain_text("finished, 3 point(s)", timeout=20_000)
+    page.locator("#rps-train-curve").screenshot(path=str(ARTIFACTS / "train-curve.png"))
     page.reload()
-    page.get_by_role("tab", name="Review rewrites").click()
+    open_tab(page, "Review rewrites")
     page.get_by_text("Train the rewriter on accepted items").click()
     expect(page.locator("#rps-train-status")).to_contain_text("finished, 3 point(s)", timeout=20_000)
 

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import settled_frame, srcdoc, wait_for_rerender
+from tests.browser.tabs import open_tab
 
 pytestmark = pytest.mark.browser
 
@@ -63,6 +64,8 @@ def test_markup_in_documents_and_entities_never_runs(page, studio_url, artifacts
     bundle = tmp_path / "evil.json"
     bundle.write_text(json.dumps({"title": IMG, "text": TEXT.replace("Mallory", "Trudy")}), encoding="utf-8")
     page.locator("#rps-upload input[type=file]").set_input_files(str(bundle))
+    wait_message(page, r"add the upload to them, or replace them")  # the workspace holds the sample
+    page.locator("#rps-upload_merge").click()
     wait_message(page, r"Loaded 1 of 1 file")
     expect(page.locator("#rps-documents")).to_contain_text(SCRIPT)  # shown as text
     assert_nothing_ran(page)
@@ -71,7 +74,7 @@ def test_markup_in_documents_and_entities_never_runs(page, studio_url, artifacts
     wait_message(page, r"spacy: [1-9]\d* new triple")
     page.screenshot(path=str(artifacts / "xss-01-documents.png"), full_page=True)
 
-    page.get_by_role("tab", name="Knowledge graph & privacy").click()
+    open_tab(page, "Knowledge graph & privacy")
     page.locator("#rps-filter_search textarea, #rps-filter_search input").first.fill("xss")
     page.keyboard.press("Enter")
     expect(page.locator("#rps-triples")).to_contain_text("onerror")  # the markup entity, as text
@@ -94,7 +97,7 @@ def test_markup_in_documents_and_entities_never_runs(page, studio_url, artifacts
     page.screenshot(path=str(artifacts / "xss-02-graph.png"), full_page=True)
     assert_nothing_ran(page)
 
-    page.get_by_role("tab", name="Cross-document risk").click()
+    open_tab(page, "Cross-document risk")
     expect(page.locator("#rps-risk_summary")).to_contain_text("private triple(s)")
     click_everything_in_graph(page, "rps-risk_graph")
     page.screenshot(path=str(artifacts / "xss-03-risk.png"), full_page=True)

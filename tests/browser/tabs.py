@@ -1,0 +1,18 @@
+"""Small page helpers of the browser tests: open a tab, wait for the views to settle."""
+
+from __future__ import annotations
+
+
+def open_tab(page, name: str) -> None:
+    """Click the tab `name` in the tab bar. Gradio also lists tabs in an overflow menu whose buttons
+    have the same role and name, and a busy page can hold both for a moment: click a visible one."""
+    page.get_by_role("tab", name=name).filter(visible=True).first.click()
+
+
+def wait_views_settled(page, timeout_ms: int = 180_000) -> None:
+    """Until no view render is in flight or about to be (`ui.context.VIEWS_SETTLED_JS`): on a busy
+    machine the page can show an older render for a moment before the settling one."""
+    from ui.context import VIEWS_SETTLED_JS
+
+    page.wait_for_timeout(500)  # an event just triggered may not have been sent yet
+    page.wait_for_function(VIEWS_SETTLED_JS, timeout=timeout_ms)
