@@ -6,6 +6,7 @@ import hashlib
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -90,9 +91,24 @@ def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
     if cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "memory":
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _switch_to_wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable on commit except on power loss
     cursor.close()
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """PRAGMA journal_mode=WAL, waiting for a lock as long as any statement would: the switch needs the
+    file to itself, and SQLite answers "database is locked" at once, without its busy handler, while
+    another process creates or switches the same new file."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _begin_sqlite(connection: Any) -> None:
