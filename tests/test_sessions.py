@@ -209,14 +209,7 @@ def test_old_sessions_are_pruned_with_their_rows(tmp_path, capsys) -> None:
 
 
 def test_autosave_keeps_every_question_scope_and_its_marks(tmp_path: Path) -> None:
-    corpus, triples = sample_corpus_and_triples()
-    second = Query("q2", "Who manages Dave?", ("Bob",), ("d2",))
-    ws = Workspace(
-        corpus=Corpus(documents=corpus.documents, queries=[*corpus.queries, second]),
-        triples=list(triples),
-        extracted_ids={"d1", "d2", "q1", "q2"},
-    )
-    ws._triples_changed()
+    ws = _two_question_workspace()
     ws.set_scope("q1")
     ws.random_split(1.0, 1, method="uniform")
     ws.set_scope("q2")
@@ -272,14 +265,7 @@ def test_tab_handlers_act_as_the_signed_in_user(tmp_path: Path) -> None:
 
 
 def test_undo_steps_follow_their_question_and_last_over_a_reload(tmp_path: Path) -> None:
-    corpus, triples = sample_corpus_and_triples()
-    second = Query("q2", "Who manages Dave?", ("Bob",), ("d2",))
-    ws = Workspace(
-        corpus=Corpus(documents=corpus.documents, queries=[*corpus.queries, second]),
-        triples=list(triples),
-        extracted_ids={"d1", "d2", "q1", "q2"},
-    )
-    ws._triples_changed()
+    ws = _two_question_workspace()
     ws.set_scope("q1")
     ws.random_split(1.0, 1, method="uniform")
     first_marks = set(ws.marked_private)
@@ -300,3 +286,16 @@ def test_undo_steps_follow_their_question_and_last_over_a_reload(tmp_path: Path)
     restored.set_scope("q2")
     restored.undo()
     assert restored.marked_private == set()
+
+
+def _two_question_workspace() -> Workspace:
+    """The sample corpus with a second question (q2 about d2), every source extracted."""
+    corpus, triples = sample_corpus_and_triples()
+    second = Query("q2", "Who manages Dave?", ("Bob",), ("d2",))
+    ws = Workspace(
+        corpus=Corpus(documents=corpus.documents, queries=[*corpus.queries, second]),
+        triples=list(triples),
+        extracted_ids={"d1", "d2", "q1", "q2"},
+    )
+    ws._triples_changed()
+    return ws
