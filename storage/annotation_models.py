@@ -90,7 +90,8 @@ class CandidateRow(Base):
 
 
 class ReviewRow(Base):
-    """One person's decision on one candidate (undo deletes the row)."""
+    """One person's decision on one candidate (undo deletes the row and keeps its version in
+    `ReviewUndoRow`)."""
 
     __tablename__ = "annotation_reviews"
     __table_args__ = (
@@ -109,6 +110,21 @@ class ReviewRow(Base):
 
     candidate: Mapped[CandidateRow] = relationship(back_populates="reviews")
     annotator: Mapped[AnnotatorRow] = relationship()
+
+
+class ReviewUndoRow(Base):
+    """The version an undone review ended at: the next review of that candidate by that person
+    continues from it, so a decision made on the state before the undo is refused."""
+
+    __tablename__ = "annotation_review_undos"
+
+    candidate_id: Mapped[int] = mapped_column(
+        ForeignKey("annotation_candidates.id", ondelete="CASCADE"), primary_key=True
+    )
+    annotator_id: Mapped[int] = mapped_column(
+        ForeignKey("annotators.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
 
 
 class TrainingRunRow(Base):

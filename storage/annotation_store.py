@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import and_, exists, func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session, aliased, object_session
 
 from core.annotation.candidates import CandidateProposal
 from core.annotation.scoring import Scores
@@ -31,6 +31,7 @@ from storage.annotation_models import (
     AnnotatorRow,
     CandidateRow,
     ReviewRow,
+    ReviewUndoRow,
     TrainingRunRow,
 )
 from storage.db import (
@@ -283,7 +284,7 @@ class AnnotationStore:
                     ReviewRow.candidate_id == candidate_id, ReviewRow.annotator_id == annotator_id
                 )
             )
-            current = row.version if row is not None else 0
+            current = row.version if row is not None else _undone_version(session, candidate_id, annotator_id)
             if expected_version is not None and expected_version != current:
                 raise AnnotationStoreError(
                     f"candidate {candidate_id}: your review changed elsewhere since you opened it (version "
@@ -291,7 +292,7 @@ class AnnotationStore:
                     "Reload the item and review again."
                 )
             if row is None:
-                row = ReviewRow(candidate_id=candidate_id, annotator_id=annotator_id, version=1)
+                row = ReviewRow(candidate_id=candidate_id, annotator_id=annotator_id, version=current + 1)
                 session.add(row)
             else:
                 row.version = current + 1
@@ -303,19 +304,27 @@ class AnnotationStore:
             return row.id
 
     def review_version(self, candidate_id: int, annotator: str) -> int:
-        """The version of `annotator`'s review of the candidate (0: not reviewed by them yet)."""
+        """The version of `annotator`'s review of the candidate (0: never reviewed by them; an undone
+        review keeps counting)."""
         with self._sessions() as session:
+            annotator_id = session.scalar(
+                select(AnnotatorRow.id).where(AnnotatorRow.name == _clean_annotator(annotator))
+            )
+            if annotator_id is None:
+                return 0
             version = session.scalar(
-                select(ReviewRow.version)
-                .join(AnnotatorRow, AnnotatorRow.id == ReviewRow.annotator_id)
-                .where(
-                    ReviewRow.candidate_id == candidate_id, AnnotatorRow.name == _clean_annotator(annotator)
+                select(ReviewRow.version).where(
+                    ReviewRow.candidate_id == candidate_id, ReviewRow.annotator_id == annotator_id
                 )
             )
-            return int(version or 0)
+            return (
+                int(version) if version is not None else _undone_version(session, candidate_id, annotator_id)
+            )
 
     def undo_last(self, annotator: str) -> int | None:
-        """Delete `annotator`'s latest review; returns its candidate id (None when there is none)."""
+        """Delete `annotator`'s latest review; returns its candidate id (None when there is none).
+        The undo is itself a change: the version moves on, so a tab that showed the review refuses to
+        overwrite the pending item."""
         with self._transaction() as session:
             annotator_id = _annotator_id(session, _clean_annotator(annotator))
             row = session.scalars(
@@ -327,6 +336,16 @@ class AnnotationStore:
             if row is None:
                 return None
             candidate_id = row.candidate_id
+            lock_key(session, f"review:{candidate_id}:{annotator_id}")
+            undone = session.get(ReviewUndoRow, (candidate_id, annotator_id))
+            if undone is None:
+                session.add(
+                    ReviewUndoRow(
+                        candidate_id=candidate_id, annotator_id=annotator_id, version=row.version + 1
+                    )
+                )
+            else:
+                undone.version = row.version + 1
             session.delete(row)
             return candidate_id
 
@@ -501,8 +520,21 @@ def _clean_annotator(name: str) -> str:
 def _review_item(row: CandidateRow, remaining: int, annotator_id: int | None) -> ReviewItem:
     """`row` as a review item, read in the caller's transaction with the asking annotator's version."""
     reviews = tuple((r.annotator.name, r.decision) for r in row.reviews)
-    version = next((r.version for r in row.reviews if r.annotator_id == annotator_id), 0)
+    version = next((r.version for r in row.reviews if r.annotator_id == annotator_id), None)
+    if version is None:
+        session = object_session(row)
+        version = _undone_version(session, row.id, annotator_id) if session and annotator_id else 0
     return ReviewItem(_task_from_row(row.task), _candidate_from_row(row), reviews, remaining, version)
+
+
+def _undone_version(session: Session, candidate_id: int, annotator_id: int) -> int:
+    """The version an undone review ended at (0: never reviewed by this annotator)."""
+    version = session.scalar(
+        select(ReviewUndoRow.version).where(
+            ReviewUndoRow.candidate_id == candidate_id, ReviewUndoRow.annotator_id == annotator_id
+        )
+    )
+    return int(version or 0)
 
 
 def _annotator_id(session: Session, name: str) -> int:

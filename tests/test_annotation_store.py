@@ -102,7 +102,21 @@ def test_an_item_carries_the_asking_annotators_review_version(store: AnnotationS
     with pytest.raises(AnnotationStoreError, match="changed elsewhere"):
         store.review(c[0], "ann", "accept", expected_version=1)
     assert store.undo_last("ann") == c[0]
-    assert store.item(c[0], "all", "ann").version == 0
+    assert store.item(c[0], "all", "ann").version == 3  # the undo is a change too
+
+
+def test_a_tab_that_showed_an_undone_review_cannot_overwrite_the_pending_item(store: AnnotationStore) -> None:
+    c = fill(store, 1)
+    store.review(c[0], "ann", "accept", expected_version=0)
+    stale_tab = store.review_version(c[0], "ann")  # 1: another tab still shows the accepted review
+    assert store.undo_last("ann") == c[0]
+    assert store.review_version(c[0], "ann") == 2
+    with pytest.raises(AnnotationStoreError, match="changed elsewhere"):
+        store.review(c[0], "ann", "edit", "Old view.", expected_version=stale_tab)
+    assert store.next_item("ann").candidate.id == c[0]  # still pending, nothing overwritten
+    store.review(c[0], "ann", "reject", expected_version=store.next_item("ann").version)
+    assert store.review_version(c[0], "ann") == 3
+    assert store.undo_last("ann") == c[0] and store.review_version(c[0], "ann") == 4
 
 
 def test_accepted_examples_use_the_latest_edit_and_skip_rejections(store: AnnotationStore) -> None:

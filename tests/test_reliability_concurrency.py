@@ -60,6 +60,7 @@ def test_conflicting_content_changes_are_refused_with_what_to_do(store_target: s
 
 def test_concurrent_first_saves_of_one_name_create_it_once(store_target: str) -> None:
     results = run_together([["create", store_target, "fresh", "10"] for _ in range(PROCESSES)], REPO)
+    assert not [result for result in results if result.startswith("failed")], results
     outcomes = " ".join(results).split()
     assert len(outcomes) == 10 * PROCESSES, results
     assert outcomes.count("created") == 1 and outcomes.count("refused") == 10 * PROCESSES - 1
