@@ -9,6 +9,7 @@ SmolLM2 to any OpenAI-compatible server (OpenAI, vLLM, Ollama, llama.cpp) by set
 from __future__ import annotations
 
 import threading
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -188,9 +189,10 @@ class OpenAICompatibleClient(CountingChatClient):
 class LocalChatClient(CountingChatClient):
     """The local causal LM (default: embedded SmolLM2-135M-Instruct) through its chat template."""
 
-    def __init__(self, name_or_path: str = "", cache_dir: str = "") -> None:
+    def __init__(self, name_or_path: str = "", cache_dir: str = "", timeout_s: float | None = None) -> None:
         self.name_or_path = name_or_path
         self.cache_dir = cache_dir
+        self.timeout_s = timeout_s  # generation time of one reply (setting local_lm_timeout_s)
         self.name = f"local:{name_or_path or 'SmolLM2-135M-Instruct'}"
         self._lock = threading.Lock()
 
@@ -212,19 +214,35 @@ class LocalChatClient(CountingChatClient):
         sampling: dict[str, Any] = {"do_sample": False}
         if temperature > 0:
             sampling = {"do_sample": True, "temperature": temperature}
+        if self.timeout_s:
+            sampling["max_time"] = self.timeout_s
         with self._lock, torch.no_grad():
             if seed is not None:
                 torch.manual_seed(seed)
+            started = time.monotonic()
             output = model.generate(
                 **inputs,
                 max_new_tokens=max_tokens,
                 pad_token_id=tokenizer.pad_token_id or tokenizer.eos_token_id,
                 **sampling,
             )
+            elapsed = time.monotonic() - started
         prompt_tokens = inputs["input_ids"].shape[1]
         new_tokens = output[0, prompt_tokens:]
+        if self.timeout_s and elapsed >= self.timeout_s and not _ended(new_tokens, tokenizer, max_tokens):
+            raise ChatError(
+                f"{self.name} did not finish its reply within {self.timeout_s:g} s "
+                "(setting local_lm_timeout_s); the generation was stopped"
+            )
         text = tokenizer.decode(new_tokens, skip_special_tokens=True).strip()
         return ChatReply(text, int(prompt_tokens), int(new_tokens.shape[0]))
+
+
+def _ended(new_tokens: Any, tokenizer: Any, max_tokens: int) -> bool:
+    """The reply ended on its own (end of sequence) or used its whole token budget."""
+    if int(new_tokens.shape[0]) >= max_tokens:
+        return True
+    return int(new_tokens.shape[0]) > 0 and int(new_tokens[-1]) == tokenizer.eos_token_id
 
 
 def get_chat_client(settings: Settings) -> ChatClient:
@@ -236,7 +254,7 @@ def get_chat_client(settings: Settings) -> ChatClient:
             api_key=settings.llm_api_key,
             timeout_s=settings.llm_timeout_s,
         )
-    return LocalChatClient(settings.local_lm, settings.cache_dir)
+    return LocalChatClient(settings.local_lm, settings.cache_dir, timeout_s=settings.local_lm_timeout_s)
 
 
 def _short(text: str, limit: int = 300) -> str:

@@ -51,6 +51,7 @@ class Settings:
 
     # Local models: "" means the embedded offline default
     local_lm: str = ""  # local folder or hub id of a causal LM
+    local_lm_timeout_s: float = 600.0  # one reply of the local LM, in all
     embedder: str = ""  # local folder or hub id of a sentence-transformers model
 
     # ABack
@@ -149,6 +150,7 @@ HELP: dict[str, str] = {
     "llm_model": "model name at that endpoint",
     "llm_timeout_s": "seconds one call to the endpoint may take in all (a reply trickled slower is stopped)",
     "local_lm": "local folder or hub id of the causal LM ('' = embedded SmolLM2-135M-Instruct)",
+    "local_lm_timeout_s": "seconds one reply of the local LM may take in all (a longer one is stopped)",
     "embedder": "local folder or hub id of a sentence-transformers model ('' = embedded all-MiniLM-L6-v2)",
     "aback_lookahead_m": "ABack look-ahead m: tokens generated to verify a suspected leak",
     "aback_unit_l": "ABack unit length l: tokens per observation unit",

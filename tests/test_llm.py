@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -87,8 +88,6 @@ def test_get_chat_client_prefers_the_endpoint():
 
 @pytest.mark.slow
 def test_local_smollm2_served_over_http_answers(tmp_path):
-    import os
-
     local = LocalChatClient(cache_dir=os.environ["RPS_CACHE_DIR"])
     direct = local.chat([{"role": "user", "content": "What is the capital of France?"}], max_tokens=8)
     server, base_url = serve(local)
@@ -177,3 +176,10 @@ def test_calls_after_a_stopped_one_still_answer(echo_server) -> None:
     for _ in range(3):  # each call on its own connection: a late watchdog touches none of them
         assert client.chat([{"role": "user", "content": "hi"}]) == "echo: HI"
         time.sleep(0.4)
+
+
+@pytest.mark.slow
+def test_a_local_reply_past_its_deadline_is_an_error_naming_the_setting() -> None:
+    local = LocalChatClient(cache_dir=os.environ["RPS_CACHE_DIR"], timeout_s=0.001)
+    with pytest.raises(ChatError, match="local_lm_timeout_s"):
+        local.chat([{"role": "user", "content": "Count from one to one hundred in words."}], max_tokens=200)
