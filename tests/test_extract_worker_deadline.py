@@ -62,3 +62,21 @@ def test_a_hanging_extraction_is_stopped_at_the_deadline_with_its_stderr(
         time.sleep(0.1)
     assert not _running(relik_pid)
     assert list(temporary.iterdir()) == []  # the worker's stderr file went with it
+
+
+def test_stderr_files_of_a_killed_server_are_removed_and_a_living_ones_kept(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from ui.jobs import STDERR_PREFIX, remove_orphaned_stderr_files
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    orphaned = tmp_path / f"{STDERR_PREFIX}{gone.pid}-abc.stderr"
+    living = tmp_path / f"{STDERR_PREFIX}{os.getpid()}-def.stderr"
+    unrelated = tmp_path / "rps-extract-notes.txt"
+    for path in (orphaned, living, unrelated):
+        path.write_text("x", encoding="utf-8")
+    assert remove_orphaned_stderr_files(tmp_path) == 1
+    assert not orphaned.exists() and living.exists() and unrelated.exists()

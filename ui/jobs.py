@@ -128,6 +128,9 @@ class _Worker:
         return " | ".join(line.strip() for line in text.splitlines()[-lines:] if line.strip())
 
 
+STDERR_PREFIX = "rps-extract-"
+
+
 class WorkerPool:
     """Extraction worker processes, started on first need (never at start-up) and kept warm."""
 
@@ -144,7 +147,8 @@ class WorkerPool:
                 worker.stop()
         context = multiprocessing.get_context("spawn")  # no fork of a threaded server
         tasks, events = context.Queue(), context.Queue()
-        handle, name = tempfile.mkstemp(prefix="rps-extract-", suffix=".stderr")
+        remove_orphaned_stderr_files()
+        handle, name = tempfile.mkstemp(prefix=f"{STDERR_PREFIX}{os.getpid()}-", suffix=".stderr")
         os.close(handle)
         process = context.Process(target=_worker_loop, args=(tasks, events, name), daemon=True)
         process.start()
@@ -159,6 +163,28 @@ class WorkerPool:
 
 
 POOL = WorkerPool()
+
+
+def remove_orphaned_stderr_files(folder: Path | None = None) -> int:
+    """Remove the workers' stderr files left by a server that was killed (SIGKILL runs no clean-up):
+    their name holds the server's process id, and that process is gone."""
+    removed = 0
+    for path in Path(folder or tempfile.gettempdir()).glob(f"{STDERR_PREFIX}*.stderr"):
+        owner = path.name[len(STDERR_PREFIX) :].split("-", 1)[0]
+        if owner.isdigit() and not _process_exists(int(owner)):
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it exists
+        return True
+    return True
 
 
 @dataclass
