@@ -21,8 +21,6 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-ANNOTATION_STATUSES = ("pending", "accepted", "rejected")
-
 # Who owns what (revision 0002_users_sessions).
 LOCAL_USER = "local"  # owner of everything when the studio runs without sign-in; cannot sign in
 VISIBILITIES = ("private", "public")  # private: the owner and the users it is shared with
@@ -112,9 +110,6 @@ class CorpusRow(Base):
     definitions: Mapped[list[PrivacyDefinitionRow]] = relationship(
         back_populates="corpus", cascade="all, delete-orphan", order_by="PrivacyDefinitionRow.name"
     )
-    annotations: Mapped[list[AnnotationRow]] = relationship(
-        back_populates="corpus", cascade="all, delete-orphan"
-    )
     rewrite_runs: Mapped[list[RewriteRunRow]] = relationship(
         back_populates="corpus", cascade="all, delete-orphan", order_by="RewriteRunRow.id"
     )
@@ -190,30 +185,6 @@ class PrivacyDefinitionRow(Base):
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
 
     corpus: Mapped[CorpusRow] = relationship(back_populates="definitions")
-
-
-class AnnotationRow(Base):
-    """A model output waiting for (or having had) human review, e.g. a privacy rewrite of a document."""
-
-    __tablename__ = "annotations"
-    __table_args__ = (
-        Index("ix_annotations_status", "status"),
-        Index("ix_annotations_corpus_doc", "corpus_id", "doc_id"),
-    )
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    corpus_id: Mapped[int | None] = mapped_column(ForeignKey("corpora.id", ondelete="CASCADE"))
-    doc_id: Mapped[str] = mapped_column(String(200), default="")
-    kind: Mapped[str] = mapped_column(String(50))
-    prompt: Mapped[str] = mapped_column(Text, default="")
-    model: Mapped[str] = mapped_column(String(200), default="")
-    output: Mapped[str] = mapped_column(Text, default="")
-    status: Mapped[str] = mapped_column(String(20), default="pending")
-    note: Mapped[str] = mapped_column(Text, default="")
-    created_at: Mapped[datetime] = mapped_column(default=utc_now)
-    metrics: Mapped[dict[str, Any]] = mapped_column(default=dict)
-
-    corpus: Mapped[CorpusRow | None] = relationship(back_populates="annotations")
 
 
 class RewriteRunRow(Base):

@@ -1,4 +1,4 @@
-"""The studio's one door to the database: corpora, privacy definitions, bundles and review annotations.
+"""The studio's one door to the database: corpora, privacy definitions, bundles, users and sessions.
 
 Every public method runs in its own transaction, so a failed call leaves the database as it was.
 """
@@ -49,11 +49,9 @@ from storage.db import (
     write_session_factory,
 )
 from storage.models import (
-    ANNOTATION_STATUSES,
     LOCAL_USER,
     SAVED,
     SESSION,
-    AnnotationRow,
     CorpusRow,
     DocumentRow,
     PrivacyDefinitionRow,
@@ -89,21 +87,6 @@ class CorpusSummary:
     definitions: int
     owner: str = LOCAL_USER
     visibility: str = "private"
-
-
-@dataclass(frozen=True)
-class Annotation:
-    id: int
-    corpus_name: str | None
-    doc_id: str
-    kind: str
-    prompt: str
-    model: str
-    output: str
-    status: str
-    note: str
-    created_at: datetime
-    metrics: dict[str, Any]
 
 
 class ConflictError(StorageError, SaveConflict):
@@ -293,7 +276,7 @@ class Repository:
             return [CorpusSummary(*row) for row in session.execute(statement)]
 
     def delete_corpus(self, name: str) -> None:
-        """Delete a corpus with its documents, triples, definitions and annotations."""
+        """Delete a corpus with its documents, triples, definitions and rewrite runs."""
         with self._transaction() as session:
             session.delete(_corpus_row(session, name))
 
@@ -444,57 +427,6 @@ class Repository:
             session.flush()
         return target
 
-    # --- review annotations ---------------------------------------------------------------------
-
-    def add_annotation(
-        self,
-        kind: str,
-        output: str,
-        *,
-        corpus_name: str | None = None,
-        doc_id: str = "",
-        prompt: str = "",
-        model: str = "",
-        metrics: dict[str, Any] | None = None,
-    ) -> int:
-        """Record a model output (e.g. kind "rewrite") for review; it starts as "pending". Returns its id."""
-        with self._transaction() as session:
-            corpus_row = _corpus_row(session, corpus_name) if corpus_name is not None else None
-            row = AnnotationRow(
-                corpus=corpus_row,
-                doc_id=doc_id,
-                kind=_clean_name(kind, "annotation kind"),
-                prompt=prompt,
-                model=model,
-                output=output,
-                metrics=_json_dict(metrics, "metrics"),
-            )
-            session.add(row)
-            session.flush()
-            return row.id
-
-    def list_annotations(self, status: str | None = None, corpus_name: str | None = None) -> list[Annotation]:
-        statement = (
-            select(AnnotationRow).options(selectinload(AnnotationRow.corpus)).order_by(AnnotationRow.id)
-        )
-        if status is not None:
-            statement = statement.where(AnnotationRow.status == _check_status(status))
-        if corpus_name is not None:
-            statement = statement.join(AnnotationRow.corpus).where(CorpusRow.name == corpus_name)
-        with self._sessions() as session:
-            return [_annotation_from_row(row) for row in session.scalars(statement)]
-
-    def set_annotation_status(self, annotation_id: int, status: str, note: str = "") -> Annotation:
-        """Set a review decision (pending, accepted or rejected) with the reviewer's note."""
-        with self._transaction() as session:
-            row = session.get(AnnotationRow, annotation_id)
-            if row is None:
-                raise StorageError(f"no annotation with id {annotation_id}")
-            row.status = _check_status(status)
-            row.note = note
-            session.flush()
-            return _annotation_from_row(row)
-
     # --- users and sign-in (revision 0002_users_sessions) --------------------------------------
 
     def add_user(self, name: str, password: str) -> None:
@@ -607,12 +539,11 @@ class Repository:
             )
             if ids:
                 _delete_content(session, *ids)
-                for model in (PrivacyDefinitionRow, AnnotationRow):
-                    session.execute(
-                        delete(model)
-                        .where(model.corpus_id.in_(ids))
-                        .execution_options(synchronize_session=False)
-                    )
+                session.execute(
+                    delete(PrivacyDefinitionRow)
+                    .where(PrivacyDefinitionRow.corpus_id.in_(ids))
+                    .execution_options(synchronize_session=False)
+                )
                 session.execute(
                     delete(CorpusRow)
                     .where(CorpusRow.id.in_(ids))
@@ -789,13 +720,6 @@ def _clean_name(name: str, what: str) -> str:
     if len(name) > MAX_NAME_LENGTH:
         raise StorageError(f"{what} is longer than {MAX_NAME_LENGTH} characters")
     return name
-
-
-def _check_status(status: str) -> str:
-    if status not in ANNOTATION_STATUSES:
-        expected = ", ".join(ANNOTATION_STATUSES)
-        raise StorageError(f"unknown annotation status {status!r}; expected one of {expected}")
-    return status
 
 
 def _json_dict(value: dict[str, Any] | None, what: str) -> dict[str, Any]:
@@ -1173,22 +1097,6 @@ def _rewrite_run_from_row(row: RewriteRunRow) -> RewriteRun:
             ],
         },
         f"rewrite_runs[{row.label}]",
-    )
-
-
-def _annotation_from_row(row: AnnotationRow) -> Annotation:
-    return Annotation(
-        id=row.id,
-        corpus_name=row.corpus.name if row.corpus is not None else None,
-        doc_id=row.doc_id,
-        kind=row.kind,
-        prompt=row.prompt,
-        model=row.model,
-        output=row.output,
-        status=row.status,
-        note=row.note,
-        created_at=row.created_at,
-        metrics=dict(row.metrics),
     )
 
 

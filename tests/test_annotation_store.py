@@ -195,12 +195,7 @@ def test_previous_release_database_upgrades_in_place(tmp_path: Path) -> None:
             "INSERT INTO documents (corpus_id, position, doc_id, title, text, source) "
             "VALUES (1, 0, 'd', 't', 'Text.', '')"
         )
-        connection.execute(
-            "INSERT INTO annotations (corpus_id, doc_id, kind, prompt, model, output, status, note, "
-            "created_at, metrics) "
-            "VALUES (1, 'd', 'rewrite', 'p', 'm', 'o', 'pending', '', '2026-01-01', '{}')"
-        )
-    tables = ("users", "corpora", "documents", "annotations")
+    tables = ("users", "corpora", "documents")
     before = _dump(path, tables)
     with AnnotationStore(path) as store:
         store.add_tasks([tiny_task()])

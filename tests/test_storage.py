@@ -17,7 +17,7 @@ from storage.models import Base
 from storage.repository import Repository, StorageError
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
 
-TABLES = {"corpora", "documents", "queries", "triples", "privacy_definitions", "annotations"}
+TABLES = {"corpora", "documents", "queries", "triples", "privacy_definitions"}
 
 
 def row_counts(path: Path) -> dict[str, int]:
@@ -200,47 +200,6 @@ def test_failure_after_partial_writes_rolls_back(saved: Repository, db_path: Pat
     with sqlite3.connect(db_path) as connection:
         dump = "\n".join(connection.iterdump())
     assert "sk-should-never-be-stored" not in dump
-
-
-def test_annotation_review_transitions(saved: Repository) -> None:
-    first = saved.add_annotation(
-        "rewrite",
-        "Alice works somewhere.",
-        corpus_name="demo",
-        doc_id="d1",
-        prompt="Remove private facts",
-        model="smollm2",
-        metrics={"leaked": 0},
-    )
-    second = saved.add_annotation("rewrite", "Bob knows someone.")
-    assert [a.status for a in saved.list_annotations()] == ["pending", "pending"]
-
-    accepted = saved.set_annotation_status(first, "accepted", note="reads well")
-    assert (accepted.status, accepted.note, accepted.corpus_name) == ("accepted", "reads well", "demo")
-    saved.set_annotation_status(second, "rejected", note="still leaks")
-    assert [a.id for a in saved.list_annotations(status="accepted")] == [first]
-    assert [a.id for a in saved.list_annotations(status="rejected")] == [second]
-    assert [a.id for a in saved.list_annotations(corpus_name="demo")] == [first]
-
-    reopened = saved.set_annotation_status(second, "pending")
-    assert (reopened.status, reopened.note) == ("pending", "")
-    stored = saved.list_annotations(status="accepted")[0]
-    assert (stored.doc_id, stored.prompt, stored.model, stored.metrics) == (
-        "d1",
-        "Remove private facts",
-        "smollm2",
-        {"leaked": 0},
-    )
-
-    with pytest.raises(StorageError, match="unknown annotation status 'done'"):
-        saved.set_annotation_status(first, "done")
-    with pytest.raises(StorageError, match="no annotation with id"):
-        saved.set_annotation_status(second + 100, "accepted")
-    with pytest.raises(StorageError, match="no saved corpus named 'nope'"):
-        saved.add_annotation("rewrite", "x", corpus_name="nope")
-
-    saved.delete_corpus("demo")
-    assert [a.id for a in saved.list_annotations()] == [second]
 
 
 def test_corpus_meta_is_stored_with_the_corpus(repo: Repository) -> None:

@@ -39,8 +39,6 @@ def test_the_repository_works_the_same_on_both(store_target: str) -> None:
         assert repo.verify_user("ada", PASSWORD) and not repo.verify_user("ada", "wrong password")
         assert repo.set_sharing("notes", users=["ada"], public=False).users == ("ada",)
         assert [s.name for s in repo.for_user("ada").list_corpora()] == ["notes"]
-        repo.add_annotation("rewrite", "text", corpus_name="notes", doc_id="d1")
-        assert repo.list_annotations()[0].status == "pending"
         repo.save_session("k1", "ada", corpus=corpus, triples=triples, extractor="", meta={}, definitions={})
         assert repo.has_session("k1", "ada")
         assert repo.prune_sessions(timedelta(seconds=-1)) == 1

@@ -17,6 +17,7 @@ from storage.repository import Repository, StorageError, session_corpus_name
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
 
 OLD_TABLES = ("corpora", "documents", "queries", "triples", "privacy_definitions", "annotations")
+DROPPED = "annotations"  # unused since review moved to the annotation studio; 0007 drops it
 PASSWORD = "correct horse"
 
 
@@ -78,7 +79,8 @@ def test_0002_upgrades_a_0001_database_in_place_keeping_every_row(tmp_path: Path
         corpus, triples = repo.load_corpus("medical")
         definition = repo.load_definition("medical", "default")
 
-    for table, (columns, rows) in before.items():
+    kept = {table: found for table, found in before.items() if table != DROPPED}
+    for table, (columns, rows) in kept.items():
         assert table_rows(path, table, columns) == rows, table  # every row, every value kept
     assert [(s.name, s.owner, s.visibility, s.triples) for s in listed] == [
         ("demo", LOCAL_USER, "private", 3),
@@ -89,12 +91,14 @@ def test_0002_upgrades_a_0001_database_in_place_keeping_every_row(tmp_path: Path
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(head_revision(),)]
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert not db.execute("SELECT name FROM sqlite_master WHERE name = ?", (DROPPED,)).fetchall()
 
     engine = make_engine(path)  # and back, for an older release: the same rows again
     downgrade_to(engine, "0001_initial")
     engine.dispose()
-    for table, (columns, rows) in before.items():
+    for table, (columns, rows) in kept.items():
         assert columns_of(path, table) == columns and table_rows(path, table) == rows, table
+    assert columns_of(path, DROPPED) == before[DROPPED][0]  # the table is back, empty
 
 
 def test_not_a_database_is_explained_and_left_untouched(tmp_path: Path) -> None:
