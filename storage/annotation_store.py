@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -35,12 +34,9 @@ from storage.annotation_models import (
     TrainingRunRow,
 )
 from storage.db import (
+    Database,
     insert_ignoring_duplicates,
     lock_key,
-    open_database,
-    session_factory,
-    transaction,
-    write_session_factory,
 )
 from storage.models import utc_now
 
@@ -114,24 +110,12 @@ class TrainingRun:
     finished_at: datetime | None = field(default=None)
 
 
-class AnnotationStore:
+class AnnotationStore(Database):
+    error = AnnotationStoreError
+
     def __init__(self, url_or_path: str | Path) -> None:
         self.url = str(url_or_path)
-        self._engine = open_database(url_or_path)  # migrations run under a cross-process lock
-        self._sessions = session_factory(self._engine)
-        self._writes = write_session_factory(self._engine)
-
-    def close(self) -> None:
-        self._engine.dispose()
-
-    def __enter__(self) -> AnnotationStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _transaction(self) -> AbstractContextManager[Session]:
-        return transaction(self._writes, AnnotationStoreError, self.url)
+        super().__init__(url_or_path)  # migrations run under a cross-process lock
 
     # --- annotators -----------------------------------------------------------------------------
 

@@ -8,9 +8,9 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from alembic import command
 from alembic.config import Config
@@ -157,6 +157,35 @@ def transaction(sessions: sessionmaker[Session], error: type[Exception], where: 
         raise error(
             f"the database {where} could not save this: {exc.orig}; nothing was changed, try again"
         ) from exc
+
+
+class Database:
+    """An opened database, its schema at head, with its read and write session factories: how each
+    store (`Repository`, `AnnotationStore`) opens one, so engine set-up is written once."""
+
+    error: ClassVar[type[Exception]] = RuntimeError  # what a refused or failed write becomes
+
+    def __init__(self, target: str | Path) -> None:
+        self.where = display_name(target)
+        self._engine = open_database(target)  # DatabaseFileError explains a database it cannot use
+        self._sessions = session_factory(self._engine)
+        self._writes = write_session_factory(self._engine)
+
+    @property
+    def dialect(self) -> str:
+        return self._engine.dialect.name
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _transaction(self) -> AbstractContextManager[Session]:
+        return transaction(self._writes, self.error, self.where)
 
 
 def alembic_config() -> Config:

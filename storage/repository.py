@@ -9,11 +9,9 @@ import functools
 import json
 import re
 from collections.abc import Iterable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
@@ -40,13 +38,10 @@ from core.serialize import (
 )
 from core.types import Corpus, Document, Query, Triple
 from storage.db import (
+    Database,
     display_name,
     is_url,
     lock_key,
-    open_database,
-    session_factory,
-    transaction,
-    write_session_factory,
 )
 from storage.models import (
     LOCAL_USER,
@@ -105,36 +100,18 @@ class NameTakenError(StorageError, OverwriteRefused):
         self.field = None
 
 
-class Repository:
+class Repository(Database):
     """A SQLite file (or a PostgreSQL URL) holding saved corpora; opening it brings its schema up to date.
 
     Writes run in write transactions (SQLite: BEGIN IMMEDIATE), so what a write reads first (a
     version, whether a name exists) is still true when it commits.
     """
 
+    error = StorageError
+
     def __init__(self, path: str | Path) -> None:
         self.path: Path | str = display_name(path) if is_url(path) else Path(path).expanduser()
-        self._engine = open_database(path)  # DatabaseFileError explains a database it cannot use
-        self._sessions = session_factory(self._engine)
-        self._writes = write_session_factory(self._engine)
-
-    @property
-    def dialect(self) -> str:
-        return self._engine.dialect.name
-
-    def close(self) -> None:
-        self._engine.dispose()
-
-    def __enter__(self) -> Repository:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-    def _transaction(self) -> AbstractContextManager[Session]:
-        return transaction(self._writes, StorageError, self.path)
+        super().__init__(path)
 
     def _snapshot(self) -> Session:
         """A read session whose reads all see one committed state (PostgreSQL: REPEATABLE READ;
