@@ -1,9 +1,13 @@
 import argparse
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
-from core.settings import HELP, Settings, add_arguments, from_args, from_env
+from core.settings import Settings, add_arguments, from_args, from_env, help_of, settings_table
+from ui.settings_tab import settings_table_rows
+
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_defaults_serve_on_localhost_7860():
@@ -40,7 +44,25 @@ def test_api_key_is_read_from_environment_not_stored(monkeypatch):
 
 
 def test_every_setting_has_help_text_for_its_flag():
-    assert {f.name for f in fields(Settings)} == set(HELP)
+    assert all(help_of(f.name).strip() for f in fields(Settings))
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     assert "RPS_MAX_UPLOAD_BYTES" in parser.format_help()
+
+
+def test_readme_settings_table_is_the_one_made_from_the_declarations():
+    """README lists every setting as declared; regenerate it with `python -m core.settings`."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("| flag | environment | default | meaning |")
+    end = text.index("<!-- end of settings table -->")
+    assert text[start:end].strip() == settings_table()
+    assert len(settings_table().splitlines()) == len(fields(Settings)) + 2
+
+
+def test_the_settings_panel_shows_values_without_a_urls_password():
+    settings = Settings(db="postgresql://studio:hunter2secret@db.example/rps", port=8123)
+    rows = {row[0]: row for row in settings_table_rows(settings)}
+    assert len(rows) == len(fields(Settings))
+    assert rows["--port"][2:4] == ["8123", "7860"]
+    assert rows["--db"][2] == "postgresql://db.example/rps" and "hunter2secret" not in str(rows)
+    assert rows["--local-lm"][3] == "embedded SmolLM2-135M-Instruct"

@@ -42,6 +42,7 @@ TAB_MODULES = [
     "ui.rewrite_tab",
     "ui.aback_tab",
     "ui.review_tab",
+    "ui.settings_tab",
 ]
 
 CSS_PATH = Path(__file__).resolve().parents[1] / "assets" / "studio.css"

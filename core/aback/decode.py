@@ -46,39 +46,66 @@ from core.aback.hsm import (
 from core.aback.indicators import not_in_query
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
 from core.aback.regeneration import EchoGuard, RegenerationGuard, WordLoopGuard, refusal_cut
+from core.settings import Settings
 
 if TYPE_CHECKING:
     from core.aback.prototypes import Prototypes
     from core.llm import ChatClient
-    from core.settings import Settings
 
 REVISE_PROMPT_PATH = Path(__file__).resolve().parents[2] / "assets" / "prompts" / "aback_revise.txt"
 Message = dict[str, str]
 ECHO_NGRAM = 4  # words: the answer may not repeat 4 words in a row of the privacy instruction
 
 
+# ABackConfig's field -> the setting it comes from (the transition is parsed from aback_transition).
+SETTING_OF = {
+    "m": "aback_lookahead_m",
+    "l": "aback_unit_l",
+    "d": "aback_window_d",
+    **{
+        name: f"aback_{name}"
+        for name in (
+            "hsm_method",
+            "max_backtracks",
+            "max_new_tokens",
+            "temperature",
+            "top_p",
+            "prior_temperature",
+            "repetition_ngram",
+            "repetition_penalty",
+            "max_backtracks_per_indicator",
+            "block_loops",
+            "skip_query_indicators",
+            "ban_invented",
+        )
+    },
+    "seed": "seed",
+}
+
+
 @dataclass(frozen=True)
 class ABackConfig:
     """ABack's knobs (defaults: `Settings`; reasons in docs/ABACK.md)."""
 
-    m: int = 5  # look-ahead tokens after a suspicious token
-    l: int = 5  # noqa: E741 - tokens per observation unit (the paper's l)
-    d: int = 15  # tokens before the leak that the HSM looks at
-    hsm_method: str = "hmm"  # hmm | llm
+    # Defaults are the settings' defaults (`core.settings`, where each is declared and explained).
+    m: int = Settings.aback_lookahead_m  # look-ahead tokens after a suspicious token
+    l: int = Settings.aback_unit_l  # noqa: E741 - tokens per observation unit (the paper's l)
+    d: int = Settings.aback_window_d  # tokens before the leak that the HSM looks at
+    hsm_method: str = Settings.aback_hsm_method
     transition: tuple[tuple[float, ...], ...] = tuple(tuple(row) for row in DEFAULT_TRANSITION)
-    max_backtracks: int = 3
-    max_new_tokens: int = 96
-    temperature: float = 0.0  # 0 = greedy
-    top_p: float = 1.0
-    seed: int = 0
-    prior_temperature: float = 0.1
+    max_backtracks: int = Settings.aback_max_backtracks
+    max_new_tokens: int = Settings.aback_max_new_tokens
+    temperature: float = Settings.aback_temperature
+    top_p: float = Settings.aback_top_p
+    seed: int = Settings.seed
+    prior_temperature: float = Settings.aback_prior_temperature
     mask: str = "[REDACTED]"
-    repetition_ngram: int = 4  # after a backtrack: no n-gram of this size repeats (0 = off)
-    repetition_penalty: float = 1.3  # after a backtrack: CTRL penalty on the regenerated span (1 = off)
-    max_backtracks_per_indicator: int = 2  # then the answer ends with `refusal`
-    block_loops: bool = True  # word n-gram loop guard from the first token (else after a backtrack only)
-    skip_query_indicators: bool = True  # `watched` drops indicators the user's question already contains
-    ban_invented: bool = True  # after a backtrack: no number or unseen capitalised name the question lacks
+    repetition_ngram: int = Settings.aback_repetition_ngram
+    repetition_penalty: float = Settings.aback_repetition_penalty
+    max_backtracks_per_indicator: int = Settings.aback_max_backtracks_per_indicator
+    block_loops: bool = Settings.aback_block_loops
+    skip_query_indicators: bool = Settings.aback_skip_query_indicators
+    ban_invented: bool = Settings.aback_ban_invented
     refusal: str = "I can't share personal details from these records."
 
     def __post_init__(self) -> None:
@@ -101,25 +128,8 @@ class ABackConfig:
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> ABackConfig:
-        values: dict[str, Any] = {
-            "m": settings.aback_lookahead_m,
-            "l": settings.aback_unit_l,
-            "d": settings.aback_window_d,
-            "hsm_method": settings.aback_hsm_method,
-            "transition": tuple(tuple(row) for row in parse_transition(settings.aback_transition)),
-            "max_backtracks": settings.aback_max_backtracks,
-            "max_new_tokens": settings.aback_max_new_tokens,
-            "temperature": settings.aback_temperature,
-            "top_p": settings.aback_top_p,
-            "seed": settings.seed,
-            "prior_temperature": settings.aback_prior_temperature,
-            "repetition_ngram": settings.aback_repetition_ngram,
-            "repetition_penalty": settings.aback_repetition_penalty,
-            "max_backtracks_per_indicator": settings.aback_max_backtracks_per_indicator,
-            "block_loops": settings.aback_block_loops,
-            "skip_query_indicators": settings.aback_skip_query_indicators,
-            "ban_invented": settings.aback_ban_invented,
-        }
+        values: dict[str, Any] = {ours: getattr(settings, name) for ours, name in SETTING_OF.items()}
+        values["transition"] = tuple(tuple(row) for row in parse_transition(settings.aback_transition))
         values.update(overrides)
         return cls(**values)
 
