@@ -69,9 +69,17 @@ def r_connect(
     private = _keys(private_keys)
     if not private:
         return None
+    return len(connected_private(private, graph_keys, aliases)) / len(private)
+
+
+def connected_private(
+    private_keys: Iterable[Triple | TripleKey],
+    graph_keys: Iterable[Triple | TripleKey],
+    aliases: Mapping[str, str] | None = None,
+) -> set[TripleKey]:
+    """The private triples `r_connect` counts: head and tail connected in the graph of `graph_keys`."""
     components = components_of(_keys(graph_keys), aliases)
-    connected = sum(1 for key in private if components.connected(*ends_of(key, aliases)))
-    return connected / len(private)
+    return {key for key in _keys(private_keys) if components.connected(*ends_of(key, aliases))}
 
 
 def d_special(

@@ -39,7 +39,7 @@ from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
 from core.graph_view import layout_positions
-from core.metrics import r_connect
+from core.metrics import connected_private, r_connect
 from core.names import name_aliases
 from core.rewrites import (
     Answer,
@@ -675,6 +675,11 @@ class Workspace:
         if not private:
             return None
         return r_connect(private, self.all_keys() - private, self.name_aliases())
+
+    def connected_after_erasure(self) -> set[TripleKey]:
+        """The private triples `r_connect_after_erasure` counts as still connected."""
+        private = self.private_keys()
+        return connected_private(private, self.all_keys() - private, self.name_aliases())
 
     # -- rewrites ----------------------------------------------------------------------------
 

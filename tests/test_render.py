@@ -237,3 +237,30 @@ def test_graphs_of_one_scope_draw_each_entity_in_the_same_place() -> None:
     assert [(n["id"], n["x"], n["y"]) for n in placed] == [(nodes[0].id, 12.5, -40.0)]
     page = graph_page(data, "/vis.js", "/vis.css")
     assert "fixed: true" in page  # the page keeps a given place
+
+
+def test_risk_view_says_which_private_triples_r_connect_counts_that_the_table_does_not() -> None:
+    """Marked private: a patient's condition, which their doctor's field of work also names. The table
+    (Eq. 2) sees no inference through a shared condition; r_connect counts the connection. The screen
+    names the triple and says why, so 0 at risk beside r_connect 0.33 is not a contradiction."""
+    from core.extract import get_extractor
+    from core.settings import Settings
+    from core.types import triple_key
+    from core.workspace import Workspace
+    from ui.risk_tab import render_risk_view
+
+    ws = Workspace()
+    ws.load_sample()
+    ws.extract(get_extractor("spacy", Settings()))
+    condition = triple_key("Tomas Reyl", "medical_condition", "asthma")
+    assert condition in ws.all_keys()
+    ws.toggle_private(condition)
+    summary, rows, _ = render_risk_view(ws)
+    assert ws.risks() == [] and ws.connected_after_erasure() == {condition}
+    assert ws.r_connect_after_erasure() == 1.0
+    assert "r_connect counts 1 private triple(s) as still connected" in summary
+    assert "Tomas Reyl —medical_condition→ asthma" in html.unescape(summary)
+    ws.toggle_private(triple_key("Tomas Reyl", "residence", "14 Birch Lane"))
+    summary, _, _ = render_risk_view(ws)
+    assert "r_connect counts 1 private triple(s)" in summary  # the address is not connected: not named
+    assert "14 Birch Lane" not in html.unescape(summary).split("r_connect counts")[1].split("</p>")[0]

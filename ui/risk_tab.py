@@ -148,10 +148,27 @@ def render_summary(
         )
         + ratio_bar(ws.r_connect_before(), "r_connect before rewriting (original documents)")
         + ratio_bar(value, "r_connect after erasing exactly the private triples")
+        + counted_apart(ws, at_risk | {move.key for move in (inferable or ws.inferable_moves())})
         + rewrite_bars(ws)
         + '<p class="rps-note">r_connect: share of private triples whose head and tail stay connected '
         "(lower is safer). Before rewriting every private triple still states its own connection; "
         "the rewrites are graded on the triples re-extracted from them (Rewrite tab).</p></div>"
+    )
+
+
+def counted_apart(ws: Workspace, listed: set[TripleKey]) -> str:
+    """Says which private triples r_connect counts as connected although the table does not list
+    them as at risk, and why, so the two figures never seem to contradict each other."""
+    apart = sorted(ws.connected_after_erasure() - listed)
+    if not apart:
+        return ""
+    names = "; ".join(format_key(key, ws.graph.label) for key in apart)
+    return (
+        f'<p class="rps-note">r_connect counts {len(apart)} private triple(s) as still connected that the '
+        f"table does not list as at risk: {esc(names)}. The table counts what the public facts of other "
+        "documents reveal (Eraser4RAG Eq. 2): no path through a value many facts share (an occupation, a "
+        "field, a condition, a nationality), none inside the stating document alone; r_connect counts any "
+        "connection.</p>"
     )
 
 
