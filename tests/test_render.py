@@ -256,6 +256,7 @@ def test_risk_view_says_which_private_triples_r_connect_counts_that_the_table_do
     assert condition in ws.all_keys()
     ws.toggle_private(condition)
     summary, rows, _ = render_risk_view(ws)
+    assert [row[2] for row in rows] == ["no"]
     assert ws.risks() == [] and ws.connected_after_erasure() == {condition}
     assert ws.r_connect_after_erasure() == 1.0
     assert "r_connect counts 1 private triple(s) as still connected" in summary
