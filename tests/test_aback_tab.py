@@ -17,3 +17,15 @@ def test_answers_join_and_placeholder() -> None:
     assert "Baselines run after ABack" in join_answers([])
     block = render_answer("Post Mask", "no names here", ["Ann Lee"])
     assert "(no leak)" in block and render_answers([("Post Mask", "no names here", ["Ann Lee"])]) == block
+
+
+def test_a_value_the_question_names_is_marked_apart_and_the_badge_says_so() -> None:
+    """Names in the question are not watched; an answer repeating one is never labelled a bare "no leak"."""
+    block = render_answer(
+        "Post Mask", "Mara Voss lives in [REDACTED] with <Elin Voss>.", ["Elin Voss"], ["Mara Voss"]
+    )
+    assert "(1 leak(s); repeats from your question, not watched: Mara Voss)" in block
+    assert '<mark class="rps-aback-echo"' in block and "Mara Voss</mark>" in block
+    assert "&lt;" in block and "<Elin" not in block
+    quiet = render_answer("ABack", "I can't share that.", ["Elin Voss"], ["Mara Voss"])
+    assert "(no leak)" in quiet and "rps-aback-echo" not in quiet

@@ -43,8 +43,10 @@ DEMO_RECORDS = 12
 DEMO_STORAGE_KEY = "rps-aback-demo"
 BROWSER_STATES = {DEMO_STORAGE_KEY: 0}  # kept in the browser (`StudioContext.remember_in_browser`)
 DEFAULT_QUERY = attack_query("How much should someone save each month for retirement?", "repeat")
-BASELINE_CHOICES = [(DEFENCES[name].title, name) for name in
-                    ("no_retrieval", "system_prompt", "prompt_guide", "post_mask", "data_sanitisation")]
+BASELINE_CHOICES = [
+    (DEFENCES[name].title, name)
+    for name in ("no_retrieval", "system_prompt", "prompt_guide", "post_mask", "data_sanitisation")
+]
 STATE_STYLES = {
     "S1": "background:#eeeeee;color:#333",
     "S2": "background:#d6e6ff;color:#0b3d91",
@@ -56,8 +58,10 @@ MASK_STYLE = "background:#333;color:#fff"
 UNINSPECTED_STYLE = "border-bottom:1px dotted #888"
 REFUSAL_STYLE = "background:#e6f4ea;color:#1e5631"
 STATE_NAMES = {"S1": "S1 neutral", "S2": "S2 avoiding", "S3": "S3 leak tendency", "S4": "S4 disclosed"}
-UNINSPECTED_TITLE = ("not inspected: the hidden-state model only labels the d tokens before a leak; "
-                     "the monitor checked this token and found no leak")
+UNINSPECTED_TITLE = (
+    "not inspected: the hidden-state model only labels the d tokens before a leak; "
+    "the monitor checked this token and found no leak"
+)
 LEGEND = (
     *((STATE_STYLES[state], name, f"hidden state {name}") for state, name in STATE_NAMES.items()),
     (UNINSPECTED_STYLE, "not inspected", UNINSPECTED_TITLE),
@@ -104,8 +108,9 @@ def database(ws: Workspace, demo: DemoDatabase | None) -> list[Document]:
     return list(ws.corpus.documents)
 
 
-def retrieve(ws: Workspace, demo: DemoDatabase | None, query: str, k: int,
-             settings: Settings) -> list[tuple[Document, float]]:
+def retrieve(
+    ws: Workspace, demo: DemoDatabase | None, query: str, k: int, settings: Settings
+) -> list[tuple[Document, float]]:
     if not query.strip():
         raise ValueError("type a question first")
     documents = database(ws, demo)
@@ -117,28 +122,39 @@ def retrieve(ws: Workspace, demo: DemoDatabase | None, query: str, k: int,
     return hits
 
 
-def retrieved_set(ws: Workspace, query: str, hits: Sequence[tuple[Document, float]], settings: Settings,
-                  use_llm: bool = False) -> RetrievedSet:
+def retrieved_set(
+    ws: Workspace,
+    query: str,
+    hits: Sequence[tuple[Document, float]],
+    settings: Settings,
+    use_llm: bool = False,
+) -> RetrievedSet:
     """The records of `hits` and the indicators detected in them, for `query`."""
     found = detected_indicators(ws, [doc for doc, _ in hits], settings, use_llm=use_llm)
     return RetrievedSet(query.strip(), tuple(doc.id for doc, _ in hits), tuple(found))
 
 
-def detected_indicators(ws: Workspace, documents: Sequence[Document], settings: Settings,
-                        use_llm: bool = False) -> list[Indicator]:
+def detected_indicators(
+    ws: Workspace, documents: Sequence[Document], settings: Settings, use_llm: bool = False
+) -> list[Indicator]:
     """Graph, PII-detector (Presidio + studio recognisers) and optional LLM indicators, typed and scored."""
     client = None
     if use_llm:
         from core.llm import get_chat_client
 
         client = get_chat_client(settings)
-    return collect_indicators([doc.text for doc in documents], private_entities=ws.private_entities(),
-                              client=client, spacy_model=settings.spacy_model,
-                              options=PiiOptions.from_settings(settings))
+    return collect_indicators(
+        [doc.text for doc in documents],
+        private_entities=ws.private_entities(),
+        client=client,
+        spacy_model=settings.spacy_model,
+        options=PiiOptions.from_settings(settings),
+    )
 
 
-def suggested_indicators(ws: Workspace, documents: Sequence[Document], settings: Settings,
-                         use_llm: bool = False) -> str:
+def suggested_indicators(
+    ws: Workspace, documents: Sequence[Document], settings: Settings, use_llm: bool = False
+) -> str:
     return indicators_to_lines(detected_indicators(ws, documents, settings, use_llm))
 
 
@@ -200,31 +216,42 @@ def _token_span(token: Any) -> str:
         style, title, state = UNINSPECTED_STYLE, UNINSPECTED_TITLE, "not-inspected"
     pending = " rps-aback-pending" if token.pending else ""
     extra = ";opacity:0.55;font-style:italic" if token.pending else ""
-    return (f'<span class="rps-aback-token{pending}" data-state="{esc(state)}" '
-            f'title="{esc(title)}" style="{style}{extra}">{esc(token.text)}</span>')
+    return (
+        f'<span class="rps-aback-token{pending}" data-state="{esc(state)}" '
+        f'title="{esc(title)}" style="{style}{extra}">{esc(token.text)}</span>'
+    )
 
 
 def render_legend() -> str:
-    return " ".join(f'<span class="rps-aback-legend-item" title="{esc(title)}" style="{style};padding:0 4px">'
-                    f"{esc(name)}</span>" for style, name, title in LEGEND)
+    return " ".join(
+        f'<span class="rps-aback-legend-item" title="{esc(title)}" style="{style};padding:0 4px">'
+        f"{esc(name)}</span>"
+        for style, name, title in LEGEND
+    )
 
 
 def render_speed(update: Any) -> str:
     first = "–" if update.first_token_s is None else f"{update.first_token_s:.1f} s"
     speed = update.tokens_per_s
     rate = "–" if speed is None else f"{speed:.1f}"
-    return (f'<span class="rps-aback-speed">first token after {first} · {rate} tokens/s · '
-            f"{update.elapsed_s:.1f} s</span>")
+    return (
+        f'<span class="rps-aback-speed">first token after {first} · {rate} tokens/s · '
+        f"{update.elapsed_s:.1f} s</span>"
+    )
 
 
 def _removed_span(span: Any) -> str:
     start, end = span.leak_span
     text = span.text
-    leak = (f'{esc(text[:start])}<mark class="rps-aback-leak" title="leak point" '
-            f'style="background:#ff4d4d;color:white">⚠{esc(text[start:end])}</mark>{esc(text[end:])}')
+    leak = (
+        f'{esc(text[:start])}<mark class="rps-aback-leak" title="leak point" '
+        f'style="background:#ff4d4d;color:white">⚠{esc(text[start:end])}</mark>{esc(text[end:])}'
+    )
     states = " ".join(dict.fromkeys(t.state for t in span.tokens if t.state))
-    return (f'<del class="rps-aback-removed" data-event="{span.event_index + 1}" title="backtracked '
-            f'(event {span.event_index + 1}; states {esc(states)})" style="color:#999">{leak}</del>')
+    return (
+        f'<del class="rps-aback-removed" data-event="{span.event_index + 1}" title="backtracked '
+        f'(event {span.event_index + 1}; states {esc(states)})" style="color:#999">{leak}</del>'
+    )
 
 
 def render_stream(update: Any, mask: str) -> str:
@@ -245,17 +272,19 @@ def render_stream(update: Any, mask: str) -> str:
     for spans in removed_at.values():
         pieces.extend(_removed_span(span) for span in spans)
     phase = ("stopped" if update.stopped else "done") if update.done else update.phase
-    return (f'<div class="rps-aback-stream" data-phase="{esc(phase)}" style="white-space:pre-wrap;'
-            f'line-height:1.7">{"".join(pieces)}</div>'
-            f'<div class="rps-note">phase: <b>{esc(phase)}</b> · {update.generated_tokens} tokens sampled · '
-            f'{len(update.events)} backtrack(s) · {len(update.masked_leaks)} masked · {render_speed(update)}'
-            f'<br>{render_legend()}</div>')
+    return (
+        f'<div class="rps-aback-stream" data-phase="{esc(phase)}" style="white-space:pre-wrap;'
+        f'line-height:1.7">{"".join(pieces)}</div>'
+        f'<div class="rps-note">phase: <b>{esc(phase)}</b> · {update.generated_tokens} tokens sampled · '
+        f"{len(update.events)} backtrack(s) · {len(update.masked_leaks)} masked · {render_speed(update)}"
+        f"<br>{render_legend()}</div>"
+    )
 
 
 def _probabilities(values: Sequence[float], labels: Sequence[str]) -> str:
     bars = "".join(
         f'<div title="{esc(label)} {value:.2f}" style="display:inline-block;'
-        f'width:{max(1.0, 40 * value):.0f}px;height:8px;margin-right:1px;'
+        f"width:{max(1.0, 40 * value):.0f}px;height:8px;margin-right:1px;"
         f'{STATE_STYLES.get(label, "")}"></div>'
         for value, label in zip(values, labels, strict=False)
     )
@@ -274,10 +303,14 @@ def render_timeline(events: Sequence[Any], watched: int | None = None) -> str:
     blocks = []
     for number, event in enumerate(events, start=1):
         rows = [
-            [str(index + 1), f"{unit.token_start}–{unit.token_end}", esc(unit.text),
-             _state_badge(unit.state.label),
-             _probabilities(unit.prior, ("S1", "S2", "S3")) if unit.prior else "–",
-             _probabilities(unit.posterior, ("S1", "S2", "S3", "S4")) if unit.posterior else "–"]
+            [
+                str(index + 1),
+                f"{unit.token_start}–{unit.token_end}",
+                esc(unit.text),
+                _state_badge(unit.state.label),
+                _probabilities(unit.prior, ("S1", "S2", "S3")) if unit.prior else "–",
+                _probabilities(unit.posterior, ("S1", "S2", "S3", "S4")) if unit.posterior else "–",
+            ]
             for index, unit in enumerate(event.units)
         ]
         table = html_table(["unit", "tokens", "text", "state", "prior p(s|o)", "posterior"], rows)
@@ -291,20 +324,41 @@ def render_timeline(events: Sequence[Any], watched: int | None = None) -> str:
     return "".join(blocks)
 
 
-def render_answer(title: str, text: str, indicators: Sequence[str]) -> str:
-    """One defence's answer with its leaked indicators highlighted (ranges from `merged_ranges`)."""
+ECHO_TITLE = "named in your question, so not watched"
+
+
+def render_answer(title: str, text: str, indicators: Sequence[str], echoed: Sequence[str] = ()) -> str:
+    """One defence's answer with its leaked indicators highlighted (ranges from `merged_ranges`).
+    `echoed`: values the question itself names, so not watched (`aback_skip_query_indicators`); where
+    the answer repeats them they are marked apart and the badge says so, never a bare "no leak"."""
     from core.aback.monitor import LeakMonitor, merged_ranges
 
     leaks = LeakMonitor(indicators).find_leaks(text)
+    echoes = LeakMonitor(echoed).find_leaks(text) if echoed else []
+    leaked = merged_ranges(leaks)
     pieces, position = [], 0
-    for start, end in merged_ranges(leaks):
-        pieces += [esc(text[position:start]), f'<mark class="rps-aback-leak" '
-                   f'style="background:#ff4d4d;color:white">{esc(text[start:end])}</mark>']
+    for start, end in merged_ranges([*leaks, *echoes]):
+        pieces.append(esc(text[position:start]))
+        if any(s < end and start < e for s, e in leaked):
+            pieces.append(
+                f'<mark class="rps-aback-leak" style="background:#ff4d4d;color:white">'
+                f"{esc(text[start:end])}</mark>"
+            )
+        else:
+            pieces.append(
+                f'<mark class="rps-aback-echo" title="{ECHO_TITLE}" style="background:#ffe08a">'
+                f"{esc(text[start:end])}</mark>"
+            )
         position = end
     pieces.append(esc(text[position:]))
     badge = f"{len(leaks)} leak(s)" if leaks else "no leak"
-    return (f'<div class="rps-aback-answer" style="margin:6px 0"><b>{esc(title)}</b> '
-            f'<small>({badge})</small><div style="white-space:pre-wrap">{"".join(pieces)}</div></div>')
+    repeated = list(dict.fromkeys(text[e.start_char : e.end_char] for e in echoes))
+    if repeated:
+        badge += "; repeats from your question, not watched: " + ", ".join(repeated)
+    return (
+        f'<div class="rps-aback-answer" style="margin:6px 0"><b>{esc(title)}</b> '
+        f'<small>({esc(badge)})</small><div style="white-space:pre-wrap">{"".join(pieces)}</div></div>'
+    )
 
 
 def render_answers(answers: Sequence[tuple[str, str, Sequence[str]]]) -> str:
@@ -323,10 +377,12 @@ def join_answers(blocks: Sequence[str]) -> str:
 def build(ctx: StudioContext) -> None:
     settings = ctx.settings
     with gr.Tab("ABack generation", id="aback"):
-        gr.Markdown("Retrieval-augmented answers guarded by **ABack**: indicators are monitored token by "
-                    "token; on a leak the hidden-state model finds where the leaking intention began and "
-                    "generation "
-                    "backtracks there.")
+        gr.Markdown(
+            "Retrieval-augmented answers guarded by **ABack**: indicators are monitored token by "
+            "token; on a leak the hidden-state model finds where the leaking intention began and "
+            "generation "
+            "backtracks there."
+        )
         demo_state = gr.State(value=None)
         remembered = ctx.browser_state(DEMO_STORAGE_KEY)
         status = ctx.register("aback_status", gr.HTML(""))
@@ -334,42 +390,86 @@ def build(ctx: StudioContext) -> None:
             with gr.Column(scale=3):
                 query = ctx.register("aback_query", gr.Textbox(label="Query", value=DEFAULT_QUERY, lines=2))
                 with gr.Row():
-                    k = ctx.register("aback_k", gr.Number(label="records k", value=settings.retrieval_k,
-                                                          precision=0, minimum=1, maximum=10))
-                    max_tokens = ctx.register("aback_max_tokens", gr.Number(
-                        label="max new tokens", value=settings.aback_max_new_tokens, precision=0, minimum=1,
-                        maximum=512))
-                    baselines = ctx.register("aback_baselines", gr.CheckboxGroup(
-                        BASELINE_CHOICES, value=[], label="also run baselines"))
+                    k = ctx.register(
+                        "aback_k",
+                        gr.Number(
+                            label="records k", value=settings.retrieval_k, precision=0, minimum=1, maximum=10
+                        ),
+                    )
+                    max_tokens = ctx.register(
+                        "aback_max_tokens",
+                        gr.Number(
+                            label="max new tokens",
+                            value=settings.aback_max_new_tokens,
+                            precision=0,
+                            minimum=1,
+                            maximum=512,
+                        ),
+                    )
+                    baselines = ctx.register(
+                        "aback_baselines",
+                        gr.CheckboxGroup(BASELINE_CHOICES, value=[], label="also run baselines"),
+                    )
                 with gr.Row():
                     load_demo = ctx.register("aback_load_demo", gr.Button("Load PriGenQA demo records"))
                     retrieve_button = ctx.register("aback_retrieve", gr.Button("Retrieve"))
                     generate_button = ctx.register("aback_generate", gr.Button("Generate", variant="primary"))
-                    stop_button = ctx.register("aback_stop", gr.Button("Stop", variant="stop",
-                                                                       interactive=False))
+                    stop_button = ctx.register(
+                        "aback_stop", gr.Button("Stop", variant="stop", interactive=False)
+                    )
                 records_html = ctx.register("aback_records", gr.HTML(render_records([])))
             with gr.Column(scale=2):
-                indicators = ctx.register("aback_indicators", gr.Textbox(
-                    label="Privacy indicators (one per line; filled on Retrieve, editable)", lines=10))
+                indicators = ctx.register(
+                    "aback_indicators",
+                    gr.Textbox(
+                        label="Privacy indicators (one per line; filled on Retrieve, editable)", lines=10
+                    ),
+                )
                 detected_state = gr.State(value=None)  # the RetrievedSet the indicator box belongs to
                 with gr.Row():
-                    type_filter = ctx.register("aback_indicator_types", gr.CheckboxGroup(
-                        [], value=[], label="indicator types (untick to drop)"))
-                    min_score = ctx.register("aback_min_score", gr.Slider(
-                        0.0, 1.0, value=settings.pii_min_score, step=0.05, label="minimum score"))
-                use_llm = ctx.register("aback_llm_indicators", gr.Checkbox(
-                    label="also ask the chat model for indicators (RPS_LLM_BASE_URL, else the local model)",
-                    value=False))
+                    type_filter = ctx.register(
+                        "aback_indicator_types",
+                        gr.CheckboxGroup([], value=[], label="indicator types (untick to drop)"),
+                    )
+                    min_score = ctx.register(
+                        "aback_min_score",
+                        gr.Slider(0.0, 1.0, value=settings.pii_min_score, step=0.05, label="minimum score"),
+                    )
+                use_llm = ctx.register(
+                    "aback_llm_indicators",
+                    gr.Checkbox(
+                        label=(
+                            "also ask the chat model for indicators (RPS_LLM_BASE_URL, else the local model)"
+                        ),
+                        value=False,
+                    ),
+                )
                 with gr.Accordion("ABack settings", open=False):
                     with gr.Row():
-                        knob_m = ctx.register("aback_m", gr.Number(
-                            label="look-ahead m", value=settings.aback_lookahead_m, precision=0, minimum=1))
-                        knob_l = ctx.register("aback_l", gr.Number(
-                            label="unit length l", value=settings.aback_unit_l, precision=0, minimum=1))
-                        knob_d = ctx.register("aback_d", gr.Number(
-                            label="window d", value=settings.aback_window_d, precision=0, minimum=1))
-                    method = ctx.register("aback_method", gr.Radio(
-                        ["hmm", "llm"], value=settings.aback_hsm_method, label="hidden-state inference"))
+                        knob_m = ctx.register(
+                            "aback_m",
+                            gr.Number(
+                                label="look-ahead m", value=settings.aback_lookahead_m, precision=0, minimum=1
+                            ),
+                        )
+                        knob_l = ctx.register(
+                            "aback_l",
+                            gr.Number(
+                                label="unit length l", value=settings.aback_unit_l, precision=0, minimum=1
+                            ),
+                        )
+                        knob_d = ctx.register(
+                            "aback_d",
+                            gr.Number(
+                                label="window d", value=settings.aback_window_d, precision=0, minimum=1
+                            ),
+                        )
+                    method = ctx.register(
+                        "aback_method",
+                        gr.Radio(
+                            ["hmm", "llm"], value=settings.aback_hsm_method, label="hidden-state inference"
+                        ),
+                    )
         with gr.Row():
             with gr.Column(scale=3):
                 gr.Markdown("**ABack answer** (colour = inferred hidden state; struck through = backtracked)")
@@ -392,8 +492,9 @@ def build(ctx: StudioContext) -> None:
         note = f"{len(demo.records)} PriGenQA-style demo records are the retrieval database (loaded earlier)."
         return demo, f'<p class="rps-empty">{esc(note)} Press Retrieve.</p>'
 
-    def on_retrieve(ws: Workspace, demo: DemoDatabase | None, text: str, top: float,
-                    llm_indicators: bool, score: float) -> tuple[Any, ...]:
+    def on_retrieve(
+        ws: Workspace, demo: DemoDatabase | None, text: str, top: float, llm_indicators: bool, score: float
+    ) -> tuple[Any, ...]:
         try:
             hits = retrieve(ws, demo, text, int(top or 1), settings)
             found = retrieved_set(ws, text, hits, settings, use_llm=llm_indicators)
@@ -401,9 +502,13 @@ def build(ctx: StudioContext) -> None:
             raise user_error(exc) from exc
         choices = indicator_types(found.indicators)
         kinds = [kind for _label, kind in choices]
-        return (render_records(hits), kept_indicator_lines(found.indicators, kinds, score),
-                status_html(f"Retrieved {len(hits)} record(s); {len(found.indicators)} indicator(s)."), found,
-                gr.update(choices=choices, value=kinds))
+        return (
+            render_records(hits),
+            kept_indicator_lines(found.indicators, kinds, score),
+            status_html(f"Retrieved {len(hits)} record(s); {len(found.indicators)} indicator(s)."),
+            found,
+            gr.update(choices=choices, value=kinds),
+        )
 
     def on_filter(found: RetrievedSet | None, kinds: list[str], score: float) -> str:
         return kept_indicator_lines(found.indicators if found else [], kinds or [], score)
@@ -414,53 +519,123 @@ def build(ctx: StudioContext) -> None:
         # after it and stay.
         return gr.update() if message == STOPPING else status_html(message)
 
-    def on_generate(ws: Workspace, demo: DemoDatabase | None, text: str, top: float, lines: str,
-                    tokens: float, chosen: list[str], m: float, l: float, d: float,  # noqa: E741
-                    hsm_method: str, found: RetrievedSet | None, kinds: list[str], score: float,
-                    llm_indicators: bool, request: gr.Request) -> Iterator[tuple[Any, ...]]:
+    def on_generate(
+        ws: Workspace,
+        demo: DemoDatabase | None,
+        text: str,
+        top: float,
+        lines: str,
+        tokens: float,
+        chosen: list[str],
+        m: float,
+        l: float,  # noqa: E741
+        d: float,
+        hsm_method: str,
+        found: RetrievedSet | None,
+        kinds: list[str],
+        score: float,
+        llm_indicators: bool,
+        request: gr.Request,
+    ) -> Iterator[tuple[Any, ...]]:
         knobs = AbackKnobs(int(m or 1), int(l or 1), int(d or 1), hsm_method or "hmm")
         box = IndicatorBox(lines or "", found, list(kinds or []), float(score or 0.0), bool(llm_indicators))
         session = request.session_hash or ""
         stop_event = _STOP_EVENTS[session] = threading.Event()
         try:
-            yield from generate_view(ws, demo, text, int(top or 1), box, int(tokens or 1), chosen or [],
-                                     settings, knobs, stop_event)
+            yield from generate_view(
+                ws,
+                demo,
+                text,
+                int(top or 1),
+                box,
+                int(tokens or 1),
+                chosen or [],
+                settings,
+                knobs,
+                stop_event,
+            )
         finally:
             if _STOP_EVENTS.get(session) is stop_event:
                 del _STOP_EVENTS[session]
 
-    loaded_demo = load_demo.click(on_load_demo, [], [demo_state, status, records_html],
-                                  api_name="aback_load_demo")
+    loaded_demo = load_demo.click(
+        on_load_demo, [], [demo_state, status, records_html], api_name="aback_load_demo"
+    )
     # The demo records last over a reload: this browser remembers that it loaded them (they are
     # generated again, the same, from the seed).
-    loaded_demo.success(lambda: DEMO_RECORDS, [], [remembered], api_visibility="private",
-                        show_progress="hidden", queue=False)
+    loaded_demo.success(
+        lambda: DEMO_RECORDS, [], [remembered], api_visibility="private", show_progress="hidden", queue=False
+    )
     page = gr.context.Context.root_block
     if page is not None:
-        page.load(on_page_load, [remembered], [demo_state, records_html], api_visibility="private",
-                  show_progress="hidden")
-    retrieve_button.click(on_retrieve, [ctx.workspace_state, demo_state, query, k, use_llm, min_score],
-                          [records_html, indicators, status, detected_state, type_filter],
-                          api_name="aback_retrieve")
+        page.load(
+            on_page_load,
+            [remembered],
+            [demo_state, records_html],
+            api_visibility="private",
+            show_progress="hidden",
+        )
+    retrieve_button.click(
+        on_retrieve,
+        [ctx.workspace_state, demo_state, query, k, use_llm, min_score],
+        [records_html, indicators, status, detected_state, type_filter],
+        api_name="aback_retrieve",
+    )
     for control in (type_filter, min_score):
-        control.change(on_filter, [detected_state, type_filter, min_score], [indicators],
-                       api_name=f"aback_filter_{'types' if control is type_filter else 'score'}")
+        control.change(
+            on_filter,
+            [detected_state, type_filter, min_score],
+            [indicators],
+            api_name=f"aback_filter_{'types' if control is type_filter else 'score'}",
+        )
     stop_button.click(on_stop, [], [status], api_name="aback_stop")
     # Generate is disabled and Stop enabled while a run streams; `then` restores them after any ending
     # (done, stopped or an error).
     generate_button.click(
-        lambda: button_states(running=True), [], [generate_button, stop_button],
-        api_visibility="private", show_progress="hidden", queue=False,
+        lambda: button_states(running=True),
+        [],
+        [generate_button, stop_button],
+        api_visibility="private",
+        show_progress="hidden",
+        queue=False,
     ).then(
         on_generate,
-        [ctx.workspace_state, demo_state, query, k, indicators, max_tokens, baselines,
-         knob_m, knob_l, knob_d, method, detected_state, type_filter, min_score, use_llm],
-        [records_html, indicators, stream_html, timeline_html, answers_html, status, detected_state,
-         type_filter, aback_result],
+        [
+            ctx.workspace_state,
+            demo_state,
+            query,
+            k,
+            indicators,
+            max_tokens,
+            baselines,
+            knob_m,
+            knob_l,
+            knob_d,
+            method,
+            detected_state,
+            type_filter,
+            min_score,
+            use_llm,
+        ],
+        [
+            records_html,
+            indicators,
+            stream_html,
+            timeline_html,
+            answers_html,
+            status,
+            detected_state,
+            type_filter,
+            aback_result,
+        ],
         api_name="aback_generate",
     ).then(
-        lambda: button_states(running=False), [], [generate_button, stop_button],
-        api_visibility="private", show_progress="hidden", queue=False,
+        lambda: button_states(running=False),
+        [],
+        [generate_button, stop_button],
+        api_visibility="private",
+        show_progress="hidden",
+        queue=False,
     )
 
 
@@ -490,8 +665,9 @@ class WatchList:
     note: str  # "" when the box was used as it was
 
 
-def watch_list(ws: Workspace, text: str, hits: Sequence[tuple[Document, float]], box: IndicatorBox,
-               settings: Settings) -> WatchList:
+def watch_list(
+    ws: Workspace, text: str, hits: Sequence[tuple[Document, float]], box: IndicatorBox, settings: Settings
+) -> WatchList:
     """The indicator box when it belongs to this question and these records, else indicators detected
     again in the records retrieved for `text` (the box's type and score filters carried over)."""
     if box.found is not None and box.found.belongs_to(text, hits) and box.lines.strip():
@@ -505,20 +681,27 @@ def watch_list(ws: Workspace, text: str, hits: Sequence[tuple[Document, float]],
     if box.found is None or not box.lines.strip():
         note = f"Indicators detected in the {len(hits)} record(s) retrieved for this question. "
     else:
-        note = ("The indicator box held another question's indicators: they were replaced by those of "
-                f"the {len(hits)} record(s) retrieved for this question. ")
+        note = (
+            "The indicator box held another question's indicators: they were replaced by those of "
+            f"the {len(hits)} record(s) retrieved for this question. "
+        )
     choices = gr.update(choices=indicator_types(found.indicators), value=kinds)
     return WatchList(lines, found, choices, note)
 
 
-def answer_verdict(defence: str, text: str, indicators: Sequence[str],
-                   backtracks: int | None = None) -> dict[str, Any]:
+def answer_verdict(
+    defence: str, text: str, indicators: Sequence[str], backtracks: int | None = None
+) -> dict[str, Any]:
     """One answer for scripts: its text, the indicators it prints and the verdict ("leak"/"no leak")."""
     from core.aback.monitor import LeakMonitor
 
     leaked = list(dict.fromkeys(leak.indicator for leak in LeakMonitor(indicators).find_leaks(text)))
-    verdict: dict[str, Any] = {"defence": defence, "text": text, "leaks": leaked,
-                               "verdict": "leak" if leaked else "no leak"}
+    verdict: dict[str, Any] = {
+        "defence": defence,
+        "text": text,
+        "leaks": leaked,
+        "verdict": "leak" if leaked else "no leak",
+    }
     if backtracks is not None:
         verdict["backtracks"] = backtracks
     return verdict
@@ -531,9 +714,18 @@ def verdict_indicators(watched: Sequence[str], found: RetrievedSet, question: st
     return list(dict.fromkeys([*watched, *detected]))
 
 
-def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, box: IndicatorBox | str,
-                  max_tokens: int, chosen: Sequence[str], settings: Settings, knobs: AbackKnobs | None = None,
-                  stop_event: threading.Event | None = None) -> Iterator[tuple[Any, ...]]:
+def generate_view(
+    ws: Workspace,
+    demo: DemoDatabase | None,
+    text: str,
+    k: int,
+    box: IndicatorBox | str,
+    max_tokens: int,
+    chosen: Sequence[str],
+    settings: Settings,
+    knobs: AbackKnobs | None = None,
+    stop_event: threading.Event | None = None,
+) -> Iterator[tuple[Any, ...]]:
     """The Generate handler: stream ABack, then the unprotected answer and the chosen baselines.
 
     Yields (records, indicator lines, ABack stream, timeline, answers, status, RetrievedSet, type
@@ -560,8 +752,10 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, b
         raise user_error(exc) from exc
     watched = config.watched(indicator_texts, text)
     judged = verdict_indicators(watched, watch.found, text)
+    echoed = [indicator for indicator in indicator_texts if indicator not in judged]
     messages = rag_messages(text, documents)
-    note = watch.note
+    unwatched = f"Not watched, because your question names them: {', '.join(echoed)}. " if echoed else ""
+    note = watch.note + unwatched
     stream, timeline, status = "", "", f"{note}Generating with ABack, watching {len(watched)} indicator(s)…"
     final = None
 
@@ -570,14 +764,27 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, b
     def view(answers: Sequence[str], message: str, first: bool = False, last: bool = False) -> tuple:
         choices = watch.type_choices if first else gr.skip()
         answers_html = join_answers(answers)
-        result = {"question": text, "records": list(watch.found.doc_ids), "watched": watched,
-                  "answers": verdicts} if last else gr.skip()
-        return (records_view, lines, stream, timeline, answers_html, status_html(message), watch.found,
-                choices, result)
+        result = (
+            {"question": text, "records": list(watch.found.doc_ids), "watched": watched, "answers": verdicts}
+            if last
+            else gr.skip()
+        )
+        return (
+            records_view,
+            lines,
+            stream,
+            timeline,
+            answers_html,
+            status_html(message),
+            watch.found,
+            choices,
+            result,
+        )
 
     yield view([], status, first=True)
-    for update in guarded_generate(messages, watched, config, settings=settings,
-                                   stop_event=stop_event, question=text):
+    for update in guarded_generate(
+        messages, watched, config, settings=settings, stop_event=stop_event, question=text
+    ):
         final = update
         stream, timeline = render_stream(update, config.mask), render_timeline(update.events, len(watched))
         yield view([], status)
@@ -589,7 +796,7 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, b
         return
     answers: list[str] = []  # rendered once per answer (one monitor each), re-joined for every update
     if final is not None:
-        answers.append(render_answer("ABack (final answer)", final.text, judged))
+        answers.append(render_answer("ABack (final answer)", final.text, judged, echoed))
         verdicts.append(answer_verdict("aback", final.text, judged, backtracks))
     generator = Generator(max_new_tokens=max_tokens, aback_config=config, settings=settings)
     for name in ["no_protection", *[c for c in chosen if c in DEFENCES and c != "aback"]]:
@@ -597,7 +804,7 @@ def generate_view(ws: Workspace, demo: DemoDatabase | None, text: str, k: int, b
         status = f"{note}ABack done ({backtracks} backtrack(s)); running {defence.title}…"
         yield view(answers, status)
         result = defence.answer(text, documents, watched, generator)
-        answers.append(render_answer(defence.title, result.text, judged))
+        answers.append(render_answer(defence.title, result.text, judged, echoed))
         verdicts.append(answer_verdict(name, result.text, judged))
     status = f"{note}Done: ABack backtracked {backtracks} time(s); {len(answers) - 1} comparison answer(s)."
     yield view(answers, status, last=True)
