@@ -98,7 +98,7 @@ STATUS_LABELS = {
 }
 STATUS_EXPLANATIONS = {
     PRIVATE: "marked private and kept private by the filters",
-    PUBLIC: "public: stays in the documents",
+    PUBLIC: "stays in the documents",
     QUERY: "from a query: never private",
     INFERABLE: "marked private, but public triples already connect its entities, so erasing it "
     "alone protects nothing (filter b)",

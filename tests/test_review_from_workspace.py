@@ -37,7 +37,10 @@ def test_review_tab_makes_items_from_the_workspace_and_exports_sft(marked: Works
     db = tmp_path / "studio.sqlite3"
     demo = build_app(Settings(db=str(db), sample_corpus=False))
     note, _progress = endpoint(demo, "review_generate")(marked, "mask")
-    assert "task(s) from this workspace" in note and "candidate(s) from mask stored" in note
+    assert "task(s) from this workspace (whole corpus; question " in note
+    assert "candidate(s) from mask stored" in note
+    q1 = next(q for q in marked.corpus.queries if q.id == "retriever-queries-q1")
+    assert repr(q1.text) in note  # each definition the tasks come from is named
     with AnnotationStore(db) as store:
         tasks = store.tasks()
         assert tasks and {task.definition for task in tasks} == {"default", "default@retriever-queries-q1"}

@@ -82,9 +82,10 @@ def build(ctx: StudioContext) -> None:
         shown = gr.State(value=None)  # {"candidate": id, "at": monotonic seconds, "version": int}
         with gr.Accordion("Add items from this workspace · export training data", open=False):
             gr.Markdown(
-                "Make review items from the private marks of the question in view (Knowledge graph tab): "
-                "one task per passage holding a private triple, with a candidate rewrite from the chosen "
-                "eraser (or the chat model), scored like the CLI's `annotate candidates`."
+                "Make review items from every privacy definition of this workspace (Knowledge graph tab): "
+                "the question in view, every other question with private marks and the whole corpus's "
+                "marks, one task per passage holding a private triple, with a candidate rewrite from the "
+                "chosen eraser (or the chat model), scored like the CLI's `annotate candidates`."
             )
             with gr.Row():
                 source = ctx.register(
@@ -286,8 +287,10 @@ class _Store:
         evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
         report = run_candidates(self.store, stored, make_source(source_name, settings), evaluator, settings)
         failed = f"; {len(report.failed)} failed ({_md(report.failed[0])})" if report.failed else ""
+        definitions = "; ".join(dict.fromkeys(_definition_shown(ws, task.definition) for task in tasks))
         return (
-            f"{len(tasks)} task(s) from this workspace; {report.stored} candidate(s) from {source_name} "
+            f"{len(tasks)} task(s) from this workspace ({definitions}); {report.stored} candidate(s) from "
+            f"{source_name} "
             f"stored, {report.passed} passed the automatic filter{failed}. "
             "Type your name and press Start to review."
         )
@@ -604,3 +607,14 @@ def _no_points() -> Any:
             "metric": pd.Series([], dtype=str),
         }
     )
+
+
+def _definition_shown(ws: Any, definition: str) -> str:
+    """A task's privacy definition as people name it: the whole corpus, or the question's text."""
+    from core.workspace import scope_of
+
+    scope = scope_of(definition)
+    if not scope:
+        return "whole corpus"
+    query = next((q for q in ws.corpus.queries if q.id == scope), None)
+    return f"question {query.text!r}" if query is not None else f"question {scope}"
