@@ -9,7 +9,9 @@ Two modes:
   title). Writes one JSON line per passage and form: every field of every triple the extractor
   returns, in the order it returns them (head, relation, tail, doc_id, span, confidence,
   backend), or the error the passage raised. `--rules OLD_spacy_rules.py` dumps another copy of
-  the rules instead of the installed package (e.g. `git show REV:core/extract/spacy_rules.py`).
+  the rules instead of the installed package (e.g. `git show REV:core/extract/spacy_rules.py`, for a
+  revision from before the rules became the package `core/extract/spacy_rules/`; for a later
+  revision, run `dump` in a checkout of it: `git worktree add /tmp/old REV`).
 * `compare OLD NEW`: prints every passage whose line differs (and passages only one file holds)
   and exits 1 on any difference, 0 when the files agree line for line.
 

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from core.extract.spacy_rules.context import _Candidate
-from core.extract.spacy_rules.tree import _children
-from core.extract.spacy_rules.words import _ORGANISATION_WORDS, NAMING_DEPS, ORGANISATION_LABELS, PLACE_LABELS
+from core.extract.spacy_rules.context import Candidate
+from core.extract.spacy_rules.tree import children
+from core.extract.spacy_rules.words import NAMING_DEPS, ORGANISATION_LABELS, ORGANISATION_WORDS, PLACE_LABELS
 from core.extract.vocabulary import (
     GENERIC_NOUNS,
     KIN_NOUNS,
@@ -20,7 +20,7 @@ from core.extract.vocabulary import (
 class AppositionRules:
     """The appositions rules of `ChunkRules` (a mixin: the state is `ChunkRules`'s)."""
 
-    def _apposition_triples(self, appos: Any) -> Iterator[_Candidate]:
+    def _apposition_triples(self, appos: Any) -> Iterator[Candidate]:
         """ "Mara Voss, a nurse at St Olave Hospital," -> occupation nurse, employer St Olave Hospital."""
         head = appos.head
         if self._label(head) == "NORP":
@@ -43,7 +43,7 @@ class AppositionRules:
             return
         yield from self._describe(subject, appos)
 
-    def _kin_of_clause_subject(self, place: Any, kin: Any) -> Iterator[_Candidate]:
+    def _kin_of_clause_subject(self, place: Any, kin: Any) -> Iterator[Candidate]:
         verb = place.head
         while verb.pos_ not in {"VERB", "AUX"} and verb.head.i != verb.i:
             verb = verb.head
@@ -68,7 +68,7 @@ class AppositionRules:
         if self._label(owner) not in ORGANISATION_LABELS or self._label(possessed) not in ORGANISATION_LABELS:
             return False
         start, end = self._phrase_bounds(possessed)
-        return not any(t.lower_ in _ORGANISATION_WORDS for t in self.doc[start:end])
+        return not any(t.lower_ in ORGANISATION_WORDS for t in self.doc[start:end])
 
     def _is_title_noun(self, noun: Any, name: Any) -> bool:
         """ "the painter Ventura Salimbeni", "a policeman named X": a person's occupation before the name."""
@@ -81,17 +81,17 @@ class AppositionRules:
         between = self.doc[noun.i + 1 : self._phrase_bounds(name)[0]]
         return all(t.lower_ in {"named", "called"} for t in between)
 
-    def _possessive_triples(self, owner: Any) -> Iterator[_Candidate]:
+    def _possessive_triples(self, owner: Any) -> Iterator[Candidate]:
         """Possessive: "Mara's sister Ida" -> (Mara, sibling, Ida); "her father, Danny" -> father."""
         noun = owner.head
         if noun.pos_ != "NOUN":
             if self._is_part_of(owner, noun):
-                yield _Candidate(noun, [], owner, relation="part_of")  # "the Football League's BC Lions"
+                yield Candidate(noun, [], owner, relation="part_of")  # "the Football League's BC Lions"
             return
-        for named in _children(noun, {"appos"}, self):
+        for named in children(noun, {"appos"}, self):
             if not self._is_entity_token(named):
                 continue
             if noun.lemma_.lower() in RELATIONAL_NOUNS:
-                yield _Candidate(owner, [noun.lower_], named)
+                yield Candidate(owner, [noun.lower_], named)
             elif owner.pos_ == "PROPN":  # "Sanjeev Sivan's Malayalam movie, Endless Summer": by its owner
-                yield _Candidate(named, [noun.lower_, "by"], owner)
+                yield Candidate(named, [noun.lower_, "by"], owner)

@@ -10,32 +10,32 @@ from core.extract.degrees import (
 )
 from core.extract.spacy_rules.context import Argument
 from core.extract.spacy_rules.tree import (
-    _children,
-    _degree_bounds,
-    _kind_of_label,
-    _known_for,
-    _noun_phrase_bounds,
-    _prepositional_objects,
+    children,
+    degree_bounds,
+    kind_of_label,
+    known_for,
+    noun_phrase_bounds,
+    prepositional_objects,
 )
 from core.extract.spacy_rules.words import (
-    _LEADING_WORDS,
-    _ORGANISATION_WORDS,
-    _POSTNOMINAL,
-    _TIME_PREPOSITIONS,
     BARE_CLASS_NOUNS,
     CONTROL_DEPS,
     DESCRIPTION_DEPS,
     EVENT_WORDS,
+    LEADING_WORDS,
     MODIFIED_NOUN_DEPS,
     NAMED_LABELS,
+    ORGANISATION_WORDS,
     PERSON_PRONOUNS,
     PERSON_RELATIVES,
     PLACE_LABELS,
     PLACE_NOUNS,
+    POSTNOMINAL,
     RELATIVE_PRONOUNS,
     SUBJECT_DEPS,
     THING_LABELS,
     THING_PRONOUNS,
+    TIME_PREPOSITIONS,
     VALUE_LABELS,
 )
 from core.extract.vocabulary import (
@@ -48,7 +48,7 @@ class ArgumentRules:
     """The arguments rules of `ChunkRules` (a mixin: the state is `ChunkRules`'s)."""
 
     def _subjects(self, verb: Any) -> list[Any]:
-        direct = _children(verb, SUBJECT_DEPS, self)
+        direct = children(verb, SUBJECT_DEPS, self)
         if direct:
             named = [s for s in direct if s.pos_ in {"PRON", "PROPN"} or self._is_entity_token(s)]
             # "A quick, strong player, he is known for ...": the fronted noun describes "he"
@@ -62,7 +62,7 @@ class ArgumentRules:
             return self._subjects(head)
         if verb.dep_ == "advcl" and verb.tag_ in {"VBN", "VBG"} and head is not verb:
             return self._subjects(head)  # "Born in Sicily, Agostino was raised ..."
-        if verb.dep_ == "pcomp" and verb.tag_ == "VBG" and head.lower_ in _TIME_PREPOSITIONS:
+        if verb.dep_ == "pcomp" and verb.tag_ == "VBG" and head.lower_ in TIME_PREPOSITIONS:
             # "before matriculating at X", "after graduating from X, he ...": the clause's subject
             clause = head.head
             return self._subjects(clause) if clause.pos_ in {"VERB", "AUX"} and clause is not head else []
@@ -80,7 +80,7 @@ class ArgumentRules:
             if seen > 8:
                 break
             if token.dep_ == "attr":
-                subjects = _children(token.head, SUBJECT_DEPS, self)
+                subjects = children(token.head, SUBJECT_DEPS, self)
                 if not subjects:
                     break
                 token = subjects[0]
@@ -119,7 +119,7 @@ class ArgumentRules:
             if resolved is None:
                 return None
             name, label = resolved
-            return Argument(name, True, from_pronoun=True, kind=_kind_of_label(label), token=token.i)
+            return Argument(name, True, from_pronoun=True, kind=kind_of_label(label), token=token.i)
         titled = self._title_thing_at(token)
         if titled is not None:  # "Orion's Belt", "Europe '51": the title, whatever the tagger cut
             return Argument(titled, True, kind="org", token=token.i)
@@ -140,15 +140,15 @@ class ArgumentRules:
         if all(w[:1].isupper() for w in words):  # a partial name, whatever the tagger made of it
             full = self.context.fuller_name(words, self.offset + self.doc[start].idx, label)
             if full is not None:
-                kind = _kind_of_label(self.context.labels.get(full, "PERSON"))
+                kind = kind_of_label(self.context.labels.get(full, "PERSON"))
                 return Argument(full, True, kind=kind, token=token.i)
             if len(words) == 1 and words[0] in self.context.surnames:
                 return None  # a bare surname whose person is not certain
         if label is not None or token.pos_ == "PROPN":
-            kind = _kind_of_label(label) if label not in {None, "NORP"} else None
+            kind = kind_of_label(label) if label not in {None, "NORP"} else None
             if self.context.labels.get(text) == "PERSON" or self.context.is_title_person(text):
                 kind = "person"  # the tagger's ORG for "Ivo Perilli" loses to the title or a lifespan
-            kind = kind or _kind_of_label(self.context.labels.get(text)) or "name"
+            kind = kind or kind_of_label(self.context.labels.get(text)) or "name"
             return Argument(text, True, kind=kind, token=token.i)
         if not self._is_specific_noun(token, start, end):
             return None
@@ -201,7 +201,7 @@ class ArgumentRules:
         if (
             any(o.pos_ == "PRON" for o in owners)
             and not is_degree_token(token)
-            and (end - start == 1 or token.tag_ == "NNS" or not _known_for(token))
+            and (end - start == 1 or token.tag_ == "NNS" or not known_for(token))
         ):
             return False
         if "the" in determiners and all(t.pos_ == "NUM" for t in self.doc[start:end] if t.i != token.i):
@@ -226,7 +226,7 @@ class ArgumentRules:
                 named_place = self._named_compound(token)
                 if named_place is not None:  # "the Santa Rita district of Yoro" -> Santa Rita
                     return named_place
-                for prep, pobj in _prepositional_objects(token, self):
+                for prep, pobj in prepositional_objects(token, self):
                     if prep.lower_ == "of" and self._label(pobj) in PLACE_LABELS:
                         return pobj
             if token.dep_ == "appos" and self._is_entity_token(token.head):
@@ -272,11 +272,11 @@ class ArgumentRules:
     def _may_be_person(self, token: Any) -> bool:
         """A name that a birth/death parenthesis would make a person (not an organisation or place)."""
         label = self._label(token)
-        if token.lower_ in EVENT_WORDS | _ORGANISATION_WORDS:
+        if token.lower_ in EVENT_WORDS | ORGANISATION_WORDS:
             return False  # "the Eighth Frontier War (1850–1853)": an event's years, no birth
         if label == "ORG" and token.pos_ == "PROPN":
             ent = self.entity_of[token.i]
-            return len(ent) > 1 and not any(w.lower_ in _ORGANISATION_WORDS for w in ent)
+            return len(ent) > 1 and not any(w.lower_ in ORGANISATION_WORDS for w in ent)
         return (label in {None, "PERSON", "NORP"} and token.pos_ == "PROPN") or self._is_person_token(token)
 
     def _is_person_token(self, token: Any) -> bool:
@@ -302,11 +302,11 @@ class ArgumentRules:
     def _phrase_bounds(self, token: Any) -> tuple[int, int]:
         """Token range of the entity containing the token, else of its noun phrase."""
         if is_degree_token(token):  # "a Certificate in Video Production", whatever its label
-            return self._strip_bounds(*_degree_bounds(token))
+            return self._strip_bounds(*degree_bounds(token))
         ent = self.entity_of.get(token.i)
         if ent is not None:
             return self._entity_bounds(ent)
-        return self._strip_bounds(*_noun_phrase_bounds(token))
+        return self._strip_bounds(*noun_phrase_bounds(token))
 
     def _entity_bounds(self, ent: Any) -> tuple[int, int]:
         """An entity's tokens, with the year of an event and the number of an address."""
@@ -332,14 +332,14 @@ class ArgumentRules:
     def _strip_bounds(self, start: int, end: int) -> tuple[int, int]:
         """Without leading determiners ("the") and adverbs ("often"), or a trailing possessive ("'s")."""
         while start < end and (
-            self.doc[start].pos_ in {"DET", "ADV"} or self.doc[start].lower_ in _LEADING_WORDS
+            self.doc[start].pos_ in {"DET", "ADV"} or self.doc[start].lower_ in LEADING_WORDS
         ):
             start += 1
         while end > start and (self.doc[end - 1].tag_ == "POS" or self.doc[end - 1].is_punct):
             end -= 1
         while (
             end - start > 1
-            and _POSTNOMINAL.match(self.doc[end - 1].text)
+            and POSTNOMINAL.match(self.doc[end - 1].text)
             and self.doc[start].ent_type_ == "PERSON"
         ):
             end -= 1  # "Baron Dundas FRS", "Henry Dundas, PC": letters after a name are no part of it

@@ -15,7 +15,7 @@ from typing import Any
 from core.extract.base import join_relation
 from core.extract.spacy_rules.appositions import AppositionRules
 from core.extract.spacy_rules.arguments import ArgumentRules
-from core.extract.spacy_rules.context import Argument, DocumentContext, _Candidate
+from core.extract.spacy_rules.context import Argument, Candidate, DocumentContext
 from core.extract.spacy_rules.coordination import CoordinationRules
 from core.extract.spacy_rules.degrees_and_fields import DegreeAndFieldRules
 from core.extract.spacy_rules.descriptions import DescriptionRules
@@ -24,17 +24,17 @@ from core.extract.spacy_rules.mentions import MentionRules
 from core.extract.spacy_rules.names import NameRules
 from core.extract.spacy_rules.places import PlaceRules
 from core.extract.spacy_rules.retokenize import (
-    _merge_connected_names,
-    _merge_coordinated_names,
-    _merge_possessive_names,
-    _merge_quoted_nicknames,
-    _split_at_maiden_name,
-    _split_coordinated_institutions,
-    _split_entities,
+    merge_connected_names,
+    merge_coordinated_names,
+    merge_possessive_names,
+    merge_quoted_nicknames,
+    split_at_maiden_name,
+    split_coordinated_institutions,
+    split_entities,
 )
-from core.extract.spacy_rules.tree import _confidence, _has_indefinite_article
+from core.extract.spacy_rules.tree import has_indefinite_article, triple_confidence
 from core.extract.spacy_rules.verbs import VerbRules
-from core.extract.spacy_rules.words import _BETWEEN_RANGE, _COUNT, _DATE_RANGE, KIN_WORDS
+from core.extract.spacy_rules.words import BETWEEN_RANGE, COUNT, DATE_RANGE, KIN_WORDS
 from core.extract.vocabulary import (
     CATEGORY_RELATIONS,
     canonical_relation,
@@ -67,12 +67,12 @@ class ChunkRules(
         for index, sent in enumerate(self.sentences):
             for i in range(sent.start, sent.end):
                 self.sentence_of[i] = index
-        _merge_quoted_nicknames(doc, self.text)
-        _merge_possessive_names(doc, self.text)
-        _merge_coordinated_names(doc, self.text)
-        _split_coordinated_institutions(doc)
-        _merge_connected_names(doc)
-        _split_at_maiden_name(doc)
+        merge_quoted_nicknames(doc, self.text)
+        merge_possessive_names(doc, self.text)
+        merge_coordinated_names(doc, self.text)
+        split_coordinated_institutions(doc)
+        merge_connected_names(doc)
+        split_at_maiden_name(doc)
         self._split_title_name_from_entities()
         self.entity_of: dict[int, Any] = {}
         for ent in doc.ents:
@@ -102,7 +102,7 @@ class ChunkRules(
             return (comma, comma + 1, "PERSON") if rest and rest <= title_words else None
 
         if title_words:
-            _split_entities(self.doc, cut)
+            split_entities(self.doc, cut)
 
     def triples(self) -> list[Triple]:
         seen: set[tuple[tuple[str, str, str], tuple[int, int]]] = set()
@@ -115,7 +115,7 @@ class ChunkRules(
                 result.append(triple)
         return result
 
-    def _all_candidates(self) -> Iterator[_Candidate]:
+    def _all_candidates(self) -> Iterator[Candidate]:
         yield from self._lifespan_candidates()
         yield from self._native_name_candidates()
         yield from self._located_in_candidates()
@@ -141,7 +141,7 @@ class ChunkRules(
             elif token.dep_ == "poss":
                 yield from self._possessive_triples(token)
 
-    def _make_triples(self, candidate: _Candidate) -> list[Triple]:
+    def _make_triples(self, candidate: Candidate) -> list[Triple]:
         head = self._as_argument(candidate.head)
         tail = self._as_argument(candidate.tail)
         if head is None or tail is None:
@@ -154,21 +154,21 @@ class ChunkRules(
             and last_word in {"from", "between", "to", "until"}
         ):
             # "edited the newspaper from 1891 to 1892": the tagger's date may hang on "to"
-            date_range = (_BETWEEN_RANGE if last_word == "between" else _DATE_RANGE).match(tail.text)
+            date_range = (BETWEEN_RANGE if last_word == "between" else DATE_RANGE).match(tail.text)
         if date_range:
             # "served from 1971 to 1974": a start and an end, not a value "1971 to 1974"
             # "between 1961 and 1967" likewise
             start = Argument(date_range.group(1), True, kind="date", token=tail.token)
             end = Argument(date_range.group(2), True, kind="date", token=tail.token)
-            since = _Candidate(head, [*candidate.words[:-1], "from"], start)
-            until = _Candidate(head, [*candidate.words[:-1], "until"], end)
+            since = Candidate(head, [*candidate.words[:-1], "from"], start)
+            until = Candidate(head, [*candidate.words[:-1], "until"], end)
             return [
                 t for t in (self._make_triple(since, head, start), self._make_triple(until, head, end)) if t
             ]
         triple = self._make_triple(candidate, head, tail)
         return [triple] if triple else []
 
-    def _make_triple(self, candidate: _Candidate, head: Argument, tail: Argument) -> Triple | None:
+    def _make_triple(self, candidate: Candidate, head: Argument, tail: Argument) -> Triple | None:
         relation = candidate.relation or canonical_relation(
             join_relation(candidate.words), tail.kind, tail.text
         )
@@ -176,9 +176,9 @@ class ChunkRules(
             relation = "academic_degree"  # "received/earned/holds a master's degree in Economics"
         if not relation or (relation in {"not", "be", "not_be"} and not (head.is_entity and tail.is_entity)):
             return None
-        if relation == "award_received" and _COUNT.match(tail.text):
+        if relation == "award_received" and COUNT.match(tail.text):
             tail = replace(
-                tail, text=_COUNT.sub("", tail.text)
+                tail, text=COUNT.sub("", tail.text)
             )  # "won three gold medals": the award, not its count
         if any(ch.isdigit() for ch in relation):
             return None  # "Bautista is 21 from Pampanga": a number is no predicate
@@ -193,7 +193,7 @@ class ChunkRules(
             and tail.token is not None
             and relation not in CATEGORY_RELATIONS
             and not relation.endswith("_as")  # "played as a forward": a role, a category value
-            and _has_indefinite_article(self.doc[tail.token])
+            and has_indefinite_article(self.doc[tail.token])
         ):
             return None  # "formed a partnership", "completed an apprenticeship", "for a change of air"
         triple = Triple(
@@ -202,7 +202,7 @@ class ChunkRules(
             tail=tail.text,
             doc_id=self.doc_id,
             span=self._sentence_span(head.token, tail.token),
-            confidence=_confidence(head, tail),
+            confidence=triple_confidence(head, tail),
             backend="spacy",
         )
         key = triple.key

@@ -1,4 +1,4 @@
-"""What the rules pass around: an `Argument`, a `_Candidate` fact, and the `DocumentContext` one
+"""What the rules pass around: an `Argument`, a `Candidate` fact, and the `DocumentContext` one
 document's chunks share (its title person and the names seen so far).
 """
 
@@ -12,11 +12,11 @@ from functools import cached_property
 from typing import Any
 
 from core.extract.spacy_rules.words import (
-    _CONNECTORS,
-    _NAME_WORD,
-    _OPENING_PRONOUN,
-    _THING_QUALIFIERS,
-    _TITLE_QUALIFIER,
+    CONNECTORS,
+    NAME_WORD,
+    OPENING_PRONOUN,
+    THING_QUALIFIERS,
+    TITLE_QUALIFIER,
 )
 from core.extract.works import is_work_noun
 
@@ -33,7 +33,7 @@ class Argument:
 
 
 @dataclass
-class _Candidate:
+class Candidate:
     head: Any  # a token or an Argument
     words: list[str]
     tail: Any
@@ -64,7 +64,7 @@ class DocumentContext:
     @cached_property
     def title_name(self) -> str:
         """ "Orion's Belt (film)" -> "Orion's Belt"."""
-        return _TITLE_QUALIFIER.sub("", self.title).strip()
+        return TITLE_QUALIFIER.sub("", self.title).strip()
 
     def add_name(self, text: str, label: str, end_char: int) -> None:
         if text not in self.labels:
@@ -129,12 +129,12 @@ def _name_words(name: str) -> frozenset[str]:
 
 def title_names_a_thing(title: str) -> bool:
     """ "The Cold Deck (film)", "Perfume (Japanese band)": a title that is no person's name."""
-    name = _TITLE_QUALIFIER.sub("", title or "").strip()
+    name = TITLE_QUALIFIER.sub("", title or "").strip()
     qualifier = (title or "")[len(name) :].strip(" ()").casefold()
     words = name.split()
     if words and words[0] in {"The", "A", "An"}:
         return True
-    return any(is_work_noun(word) or word in _THING_QUALIFIERS for word in re.findall(r"[\w']+", qualifier))
+    return any(is_work_noun(word) or word in THING_QUALIFIERS for word in re.findall(r"[\w']+", qualifier))
 
 
 def title_person(title: str, text: str) -> str | None:
@@ -146,14 +146,14 @@ def title_person(title: str, text: str) -> str | None:
     """
     if title_names_a_thing(title):
         return None
-    name = _TITLE_QUALIFIER.sub("", title or "").strip()
+    name = TITLE_QUALIFIER.sub("", title or "").strip()
     words = name.split()
     if not 2 <= len(words) <= 5:
         return None
-    if not all((_NAME_WORD.match(w) and w[0].isupper()) or w in _CONNECTORS for w in words):
+    if not all((NAME_WORD.match(w) and w[0].isupper()) or w in CONNECTORS for w in words):
         return None
-    names = [w for w in words if w not in _CONNECTORS and len(w) > 2]
+    names = [w for w in words if w not in CONNECTORS and len(w) > 2]
     if any(re.search(rf"\b{re.escape(w)}\b", text) for w in names):
         return name
     # a passage cut from the middle of the article: "He was born in Oslo, ..." is about its title
-    return name if _OPENING_PRONOUN.match(text) else None
+    return name if OPENING_PRONOUN.match(text) else None

@@ -8,8 +8,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from core.extract.spacy_rules.tree import _prepositional_objects
-from core.extract.spacy_rules.words import _LIST_POS
+from core.extract.spacy_rules.tree import prepositional_objects
+from core.extract.spacy_rules.words import LIST_POS
 from core.extract.vocabulary import (
     is_person_noun,
 )
@@ -43,7 +43,7 @@ class CoordinationRules:
 
     def _of_a_person(self, noun: Any) -> bool:
         """ "follower of Domenico Beccafumi", "stepfather of Francesco Vanni": a relation, no occupation."""
-        preps = _prepositional_objects(noun, self)
+        preps = prepositional_objects(noun, self)
         return any(prep.lower_ == "of" and self._is_person_token(pobj) for prep, pobj in preps)
 
     def _description_nouns(self, noun: Any) -> list[Any]:
@@ -64,7 +64,7 @@ class CoordinationRules:
         end = start
         while end < sentence.end and end not in self.in_parentheses:
             token = self.doc[end]
-            if token.text != "," and token.pos_ not in _LIST_POS and token.tag_ != "HYPH":
+            if token.text != "," and token.pos_ not in LIST_POS and token.tag_ != "HYPH":
                 break
             end += 1
         if end <= noun.i:

@@ -12,13 +12,13 @@ from core.extract.degrees import (
     is_degree_token,
     is_vocational,
 )
-from core.extract.spacy_rules.context import Argument, _Candidate
+from core.extract.spacy_rules.context import Argument, Candidate
 from core.extract.spacy_rules.tree import (
-    _children,
-    _degree_bounds_end,
-    _lemma,
-    _modified_start,
-    _prepositional_objects,
+    children,
+    degree_bounds_end,
+    lemma_of,
+    modified_start,
+    prepositional_objects,
 )
 from core.extract.vocabulary import (
     FIELD_NOUNS,
@@ -30,7 +30,7 @@ from core.extract.vocabulary import (
 class DegreeAndFieldRules:
     """The degrees and fields rules of `ChunkRules` (a mixin: the state is `ChunkRules`'s)."""
 
-    def _academic_major_candidates(self) -> Iterator[_Candidate]:
+    def _academic_major_candidates(self) -> Iterator[Candidate]:
         """ "a bachelor's degree on zoology", "an MA in Economics", "a geography graduate of X": the
         field studied, beside the degree (which keeps its field in its own name)."""
         for token in self.doc:
@@ -49,9 +49,9 @@ class DegreeAndFieldRules:
                 if subject is None or subject.kind != "person":
                     continue
                 for field_token in fields:
-                    text = self.doc[_modified_start(field_token) : field_token.i + 1].text
+                    text = self.doc[modified_start(field_token) : field_token.i + 1].text
                     major = Argument(text, False, kind="common", token=field_token.i)
-                    yield _Candidate(subject, [], major, "academic_major")
+                    yield Candidate(subject, [], major, "academic_major")
 
     def _degree_fields(self, token: Any) -> list[Any]:
         lower = token.lower_
@@ -63,14 +63,14 @@ class DegreeAndFieldRules:
             return []
         if is_vocational(token):
             return []  # "a Diploma in Journalism", "a Certificate in Video Production": no academic major
-        end = _degree_bounds_end(token)
+        end = degree_bounds_end(token)
         prep = degree_field(token, end, also_on=True)
         if prep is None:
             return []
         objects = [c for c in prep.children if c.dep_ == "pobj"]
         return [t for obj in objects for t in (obj, *obj.conjuncts) if t.pos_ in {"NOUN", "PROPN"}]
 
-    def _field_of_work_candidates(self) -> Iterator[_Candidate]:
+    def _field_of_work_candidates(self) -> Iterator[Candidate]:
         """ "known for his work on business information systems", "engaged in the study of Nepali
         literature", "has published on Nepali politics", "Perilli's main fields of research include X"."""
         for token in self.doc:
@@ -79,11 +79,11 @@ class DegreeAndFieldRules:
             if (
                 self._names_fields(token)
                 and token.dep_ == "nsubj"
-                and _lemma(token.head) in {"include", "be"}
+                and lemma_of(token.head) in {"include", "be"}
             ):
                 owner = next((c for c in token.children if c.dep_ == "poss"), None)
                 subject = self._argument(owner) if owner is not None else None
-                for field_noun in _children(token.head, {"dobj", "attr"}, self):
+                for field_noun in children(token.head, {"dobj", "attr"}, self):
                     yield from self._field_facts(subject, field_noun)
                 continue
             verb, fields = self._fields_after(token)
@@ -100,9 +100,9 @@ class DegreeAndFieldRules:
         lemma = token.lemma_.lower()
         if token.pos_ == "NOUN" and lemma in FIELD_NOUNS and token.dep_ == "pobj":
             preps = {"on", "of", "in", "about"}
-            return token.head.head, [o for p, o in _prepositional_objects(token, self) if p.lower_ in preps]
+            return token.head.head, [o for p, o in prepositional_objects(token, self) if p.lower_ in preps]
         if token.pos_ == "VERB" and lemma in FIELD_VERBS:
-            return token, [o for p, o in _prepositional_objects(token, self) if p.lower_ in {"on", "about"}]
+            return token, [o for p, o in prepositional_objects(token, self) if p.lower_ in {"on", "about"}]
         return None, []
 
     @staticmethod
@@ -111,11 +111,11 @@ class DegreeAndFieldRules:
         lemma = token.lemma_.lower()
         return token.pos_ == "NOUN" and (lemma in FIELD_NOUNS or lemma in {"field", "interest", "area"})
 
-    def _field_facts(self, subject: Argument | None, noun: Any) -> Iterator[_Candidate]:
+    def _field_facts(self, subject: Argument | None, noun: Any) -> Iterator[Candidate]:
         if subject is None or subject.kind != "person" or noun.pos_ != "NOUN" or self._is_entity_token(noun):
             return
         for text in self._field_names(noun):
-            yield _Candidate(subject, [], Argument(text, False, kind="common", token=noun.i), "field_of_work")
+            yield Candidate(subject, [], Argument(text, False, kind="common", token=noun.i), "field_of_work")
 
     def _field_names(self, noun: Any) -> list[str]:
         """ "glacial and periglacial geomorphology" -> glacial geomorphology, periglacial geomorphology."""

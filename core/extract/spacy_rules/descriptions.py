@@ -11,13 +11,13 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-from core.extract.spacy_rules.context import Argument, _Candidate
+from core.extract.spacy_rules.context import Argument, Candidate
 from core.extract.spacy_rules.tree import (
-    _hyphenated_start,
-    _joined_by_hyphen,
-    _joined_hyphen,
-    _names_a_field,
-    _prepositional_objects,
+    hyphenated_start,
+    joined_by_hyphen,
+    joined_hyphen,
+    names_a_field,
+    prepositional_objects,
 )
 from core.extract.spacy_rules.words import BARE_CLASS_NOUNS, MODIFIER_DEPS, PARTY_MEMBER_WORDS, SUBJECT_DEPS
 from core.extract.vocabulary import (
@@ -36,7 +36,7 @@ from core.extract.works import describe_work, is_genre_word, is_work_noun
 class DescriptionRules:
     """The descriptions rules of `ChunkRules` (a mixin: the state is `ChunkRules`'s)."""
 
-    def _fronted_description_candidates(self) -> Iterator[_Candidate]:
+    def _fronted_description_candidates(self) -> Iterator[Candidate]:
         """ "A member of the Komeito Party, he was elected ...", "An attorney by trade, he served ..."."""
         for sentence in self.sentences:
             first = sentence[0]
@@ -57,11 +57,11 @@ class DescriptionRules:
             elif comma.i == first.i + 2 and self.doc[first.i + 1].lower_ in PARTY_MEMBER_WORDS:
                 party = self.doc[first.i + 1]  # "A Republican, he represented ..."
                 argument = Argument(party.text, True, kind="org", token=party.i)
-                yield _Candidate(subject, [], argument, "member_of_political_party")
+                yield Candidate(subject, [], argument, "member_of_political_party")
 
     def _describe(
         self, subject: Argument, noun: Any, follow: bool = True, siblings: Sequence[Any] = ()
-    ) -> Iterator[_Candidate]:
+    ) -> Iterator[Candidate]:
         """A description noun and its conjuncts split into facts about `subject`."""
         person = subject.kind == "person"
         done_entities: set[int] = set()
@@ -106,26 +106,26 @@ class DescriptionRules:
             if described.i != noun.i and shared is None and not is_person_noun(described.lower_):
                 occupational = False  # "a critic of X, Marxism and social policy": the parser's conjunct
             if person and occupational and not self._of_a_person(described):
-                yield _Candidate(subject, [], value, relation="occupation")
+                yield Candidate(subject, [], value, relation="occupation")
             elif subject.kind in {"org", "place"} and not generic and lemma not in KIN_NOUNS and not work:
-                yield _Candidate(subject, [], value, relation="instance_of")
+                yield Candidate(subject, [], value, relation="instance_of")
             # a title keeps its words ("vice-president of", "assistant editor of"); "younger son of" is son_of
-            hyphenated = self.doc[_hyphenated_start(self.doc, described.i) : described.i + 1].text.lower()
+            hyphenated = self.doc[hyphenated_start(self.doc, described.i) : described.i + 1].text.lower()
             title = hyphenated if lemma in RELATIONAL_NOUNS else value.text.lower()
-            own = list(_prepositional_objects(described, self))
+            own = list(prepositional_objects(described, self))
             for prep, pobj in own:
                 yield from self._location_triples(pobj)  # "a player for the Yokohama B-Corsairs in Japan"
                 if person and prep.lower_ in {"at", "for", "with"} and self._label(pobj) in {"ORG", "FAC"}:
                     relation = "member_of_political_party" if self._is_party(pobj) else "employer"
                     if is_athlete_noun(lemma) and prep.lower_ in {"for", "with"}:
                         relation = "member_of_sports_team"  # "a wide receiver for the Cincinnati Bengals"
-                    yield _Candidate(subject, [], pobj, relation=relation)
+                    yield Candidate(subject, [], pobj, relation=relation)
                 else:
                     is_title = any(pobj.i == held_object.i for _, _, held_object in held)
-                    yield _Candidate(subject, [title if is_title else described.lower_, prep.lower_], pobj)
+                    yield Candidate(subject, [title if is_title else described.lower_, prep.lower_], pobj)
             if person and not own:  # "a co-founder and president of the Chamber": the "of" is shared
                 for _, prep, pobj in held:
-                    yield _Candidate(subject, [title, prep.lower_], pobj)
+                    yield Candidate(subject, [title, prep.lower_], pobj)
 
     def _as_work(self, subject: Argument) -> Argument:
         if self.context.is_title_person(subject.text):
@@ -133,25 +133,25 @@ class DescriptionRules:
         self.context.labels[subject.text] = "WORK_OF_ART"
         return replace(subject, kind="org")
 
-    def _work_facts(self, work: Argument, noun: Any, start: int) -> Iterator[_Candidate]:
+    def _work_facts(self, work: Argument, noun: Any, start: int) -> Iterator[Candidate]:
         """ "a 1917 American silent Western film" -> publication_date, genre, instance_of."""
         tokens = list(self.doc[start : noun.i + 1])
         skipped = [self._outside_work_kind(t) for t in tokens]
         described = describe_work([t.text for t in tokens], len(tokens) - 1, skipped)
         if described.year is not None:
             year = tokens[described.year]
-            yield _Candidate(
+            yield Candidate(
                 work, [], Argument(year.text, True, kind="date", token=year.i), "publication_date"
             )
         for genre_start, genre_end in described.genres:
             text = self.doc[start + genre_start : start + genre_end].text
-            yield _Candidate(
+            yield Candidate(
                 work, [], Argument(text, False, kind="common", token=start + genre_start), "genre"
             )
         if described.year is None:
-            for prep, pobj in _prepositional_objects(noun, self):
+            for prep, pobj in prepositional_objects(noun, self):
                 if prep.lower_ in {"from", "of"} and self._label(pobj) == "DATE" and pobj.text.isdigit():
-                    yield _Candidate(
+                    yield Candidate(
                         work, [], Argument(pobj.text, True, kind="date", token=pobj.i), "publication_date"
                     )
         if described.kind and (len(described.kind) > 1 or noun.i == tokens[described.kind[-1]].i):
@@ -160,7 +160,7 @@ class DescriptionRules:
                 between = [t.text for t in tokens[previous + 1 : index]]
                 hyphenated = "-" in between and set(between) <= {"-", "and"}
                 text += ("".join(between) if hyphenated else " ") + tokens[index].text
-            yield _Candidate(work, [], Argument(text, False, kind="common", token=noun.i), "instance_of")
+            yield Candidate(work, [], Argument(text, False, kind="common", token=noun.i), "instance_of")
 
     def _outside_work_kind(self, token: Any) -> bool:
         """Articles, nationalities, names and praise words are no part of a work's kind."""
@@ -179,21 +179,21 @@ class DescriptionRules:
 
     def _modifier_facts(
         self, subject: Argument, token: Any, person: bool, done_entities: set[int]
-    ) -> Iterator[_Candidate]:
+    ) -> Iterator[Candidate]:
         """Demonyms and party names among a description's modifiers; "English-born" a birthplace."""
         if token.dep_ not in MODIFIER_DEPS:
             return
-        if token.lower_ == "born" and person and token.i >= 2 and _joined_hyphen(self.doc[token.i - 1]):
+        if token.lower_ == "born" and person and token.i >= 2 and joined_hyphen(self.doc[token.i - 1]):
             place = self.doc[token.i - 2]
             if place.text[:1].isupper():
-                yield _Candidate(
+                yield Candidate(
                     subject,
                     [],
                     Argument(place.text, True, kind="place", token=place.i),
                     relation="place_of_birth",
                 )
             return
-        if _names_a_field(token):
+        if names_a_field(token):
             return  # "an Australian rules footballer", "an American football player": a sport, no nationality
         ent = self.entity_of.get(token.i)
         if ent is not None:
@@ -210,7 +210,7 @@ class DescriptionRules:
             end = ent.end if ent is not None else token.i + 1
             text = self.doc[start:end].text
             if is_demonym(text):
-                yield _Candidate(
+                yield Candidate(
                     subject, [], Argument(text, True, kind="place", token=token.i), relation=relation
                 )
         elif ent is not None and ent.label_ == "ORG":
@@ -218,16 +218,16 @@ class DescriptionRules:
             if words and words[0].lower() in {"the", "a", "an"}:
                 words = words[1:]
             if words and words[0].lower() in DEMONYMS:
-                yield _Candidate(
+                yield Candidate(
                     subject, [], Argument(words[0], True, kind="place", token=token.i), relation=relation
                 )
                 words = words[1:]
             if words and person and re.search(r"\bpart(y|ies)\b", " ".join(words), re.I):
                 party = Argument(" ".join(words), True, kind="org", token=token.i)
-                yield _Candidate(subject, [], party, relation="member_of_political_party")
+                yield Candidate(subject, [], party, relation="member_of_political_party")
             elif words and person and token.dep_ == "compound" and token.pos_ == "PROPN":
                 employer = Argument(" ".join(words), True, kind="org", token=token.i)
-                yield _Candidate(subject, [], employer, relation="employer")  # "a Mossad officer"
+                yield Candidate(subject, [], employer, relation="employer")  # "a Mossad officer"
 
     def _occupation_argument(self, noun: Any) -> Argument:
         """The noun with its common-noun compounds and descriptive adjectives ("set decorator")."""
@@ -237,7 +237,7 @@ class DescriptionRules:
         for child in reversed(list(noun.lefts)):
             if child.right_edge.i != start - 1 or child.dep_ not in {"compound", "amod", "nmod"}:
                 break
-            if _names_a_field(child):  # "Australian rules footballer"
+            if names_a_field(child):  # "Australian rules footballer"
                 start = child.left_edge.i
                 continue
             if self.entity_of.get(child.i) is not None or child.pos_ in {"PROPN", "NUM"}:
@@ -245,7 +245,7 @@ class DescriptionRules:
             if child.lower_ in NON_OCCUPATION_ADJECTIVES | DEMONYMS or child.lower_ == "born":
                 break  # "English-born jazz saxophonist": a birthplace, no part of the occupation
             start = child.left_edge.i
-        start = _hyphenated_start(noun.doc, start)
+        start = hyphenated_start(noun.doc, start)
         while start > 0 and self._is_plain_noun(self.doc[start - 1]) and start - 1 not in self.in_parentheses:
             start -= 1  # "university professor" parsed as two conjuncts
         joints = [t.i for t in self.doc[start : noun.i] if t.pos_ == "CCONJ" or t.text in {",", ";"}]
@@ -253,11 +253,11 @@ class DescriptionRules:
             start = joints[-1] + 1
         while (
             start < noun.i
-            and not _joined_by_hyphen(self.doc, start)
+            and not joined_by_hyphen(self.doc, start)
             and (
                 self.doc[start].pos_ in {"DET", "PUNCT"}
                 or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
-                or (self.doc[start].lower_ in DEMONYMS and not _names_a_field(self.doc[start]))
+                or (self.doc[start].lower_ in DEMONYMS and not names_a_field(self.doc[start]))
                 or self.doc[start].lower_ == "born"  # "Canadian-born fisheries scientist"
                 or self._graded_adjective(self.doc[start])
             )
@@ -277,7 +277,7 @@ class DescriptionRules:
         start = self.segment_starts[noun.i]
         while (
             start < noun.i
-            and not _names_a_field(self.doc[start])
+            and not names_a_field(self.doc[start])
             and (
                 self.doc[start].pos_ in {"DET", "PUNCT", "ADV", "PROPN", "NUM"}
                 or self.doc[start].lower_ in NON_OCCUPATION_ADJECTIVES
@@ -286,5 +286,5 @@ class DescriptionRules:
             )
         ):
             start += 1
-        start = min(start, _hyphenated_start(self.doc, noun.i))  # "co-founder": "co" is no adverb to drop
+        start = min(start, hyphenated_start(self.doc, noun.i))  # "co-founder": "co" is no adverb to drop
         return Argument(self.doc[start : noun.i + 1].text, False, kind="common", token=noun.i)

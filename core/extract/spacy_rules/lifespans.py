@@ -11,14 +11,14 @@ from itertools import pairwise
 from typing import Any
 
 from core.extract.lifespans import parse_parenthetical
-from core.extract.spacy_rules.context import Argument, _Candidate
-from core.extract.spacy_rules.words import _NATIVE_NAME, VALUE_LABELS
+from core.extract.spacy_rules.context import Argument, Candidate
+from core.extract.spacy_rules.words import NATIVE_NAME, VALUE_LABELS
 
 
 class LifespanRules:
     """The lifespans rules of `ChunkRules` (a mixin: the state is `ChunkRules`'s)."""
 
-    def _lifespan_candidates(self) -> Iterator[_Candidate]:
+    def _lifespan_candidates(self) -> Iterator[Candidate]:
         """ "Name (born 1964 in Turin)", "Name, (1852–1928) Australian politician"."""
         for open_paren in self.doc:
             if open_paren.text != "(":
@@ -65,7 +65,7 @@ class LifespanRules:
                     return index
         return name_end
 
-    def _native_name_candidates(self) -> Iterator[_Candidate]:
+    def _native_name_candidates(self) -> Iterator[Candidate]:
         """ "Masayoshi Soken (祖堅正慶)", "Ivan Petrov (Russian: Иван Петров)" -> native_name."""
         for open_paren in self.doc:
             if open_paren.text != "(" or open_paren.i == 0:
@@ -76,17 +76,17 @@ class LifespanRules:
                 continue
             first_clause = self.text[open_paren.idx + 1 : self.doc[close].idx].split(";")[0]
             # "(Russian: Иван Петров; born 1950)", "(中谷 正義, Nakatani Masayoshi, born March 8, 1989)"
-            inner = _NATIVE_NAME.match(first_clause) or _NATIVE_NAME.match(first_clause.split(",")[0])
+            inner = NATIVE_NAME.match(first_clause) or NATIVE_NAME.match(first_clause.split(",")[0])
             if inner is None or not any(ch.isalpha() for ch in inner.group(1)):
                 continue
             argument = self._argument(name)
             if argument is not None:
                 value = Argument(inner.group(1).strip(), True, kind="name", token=open_paren.i + 1)
-                yield _Candidate(argument, [], value, relation="native_name")
+                yield Candidate(argument, [], value, relation="native_name")
 
     def _lifespan_fact(
         self, person: Argument, prop: str, value: str, char: int, anchor: int
-    ) -> Iterator[_Candidate]:
+    ) -> Iterator[Candidate]:
         kind = "date" if prop.startswith(("date", "work_period")) or prop == "floruit" else "place"
         parts = [p.strip() for p in value.split(",") if p.strip()] if kind == "place" else [value]
         token = self._token_at(char)
@@ -101,20 +101,20 @@ class LifespanRules:
             and not after_preposition
         ):
             # "(born Christopher Comstock Hart)": a birth name, not a place
-            yield _Candidate(
+            yield Candidate(
                 person, [], Argument(value, True, kind="name", token=anchor), relation="birth_name"
             )
             return
-        yield _Candidate(person, [], Argument(parts[0], True, kind=kind, token=anchor), relation=prop)
+        yield Candidate(person, [], Argument(parts[0], True, kind=kind, token=anchor), relation=prop)
         for inner, outer in pairwise(parts):
-            yield _Candidate(
+            yield Candidate(
                 Argument(inner, True, kind="place", token=anchor),
                 [],
                 Argument(outer, True, kind="place", token=anchor),
                 relation="located_in",
             )
 
-    def _description_after(self, person: Argument, close: int) -> Iterator[_Candidate]:
+    def _description_after(self, person: Argument, close: int) -> Iterator[Candidate]:
         """The noun phrase right after a lifespan in a list: "(1852–1928) Australian politician"."""
         start = close + 1
         if start < len(self.doc) and self.doc[start].text == ",":

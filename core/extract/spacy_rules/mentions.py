@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.extract.spacy_rules.tree import _lemma
+from core.extract.spacy_rules.tree import lemma_of
 from core.extract.spacy_rules.words import (
     MALE_PRONOUNS,
     NAMED_LABELS,
@@ -138,7 +138,7 @@ class MentionRules:
             resolved = self._resolve_pronoun(subjects[0])  # looks only at earlier sentences
             return resolved[0] if resolved is not None else None
         owner = self._possessive_pronoun(subjects[0])
-        described = _lemma(root) == "be" or subjects[0].tag_ == "NNS"  # "His parents divorced": no "he"
+        described = lemma_of(root) == "be" or subjects[0].tag_ == "NNS"  # "His parents divorced": no "he"
         if owner is not None and subjects[0].lemma_.lower() in KIN_NOUNS and described:
             # "His father was a policeman named X. He joined ...": a sentence describing the
             # title person's relative keeps the title person as the topic ("His father joined

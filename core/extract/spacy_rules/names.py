@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from core.extract.spacy_rules.context import Argument, _Candidate
+from core.extract.spacy_rules.context import Argument, Candidate
 from core.extract.spacy_rules.words import MAIDEN_MARKERS, TITLE_MODIFIERS
 from core.extract.vocabulary import (
     KIN_NOUNS,
@@ -44,7 +44,7 @@ class NameRules:
                 found[index] = before
         return found
 
-    def _birth_name_candidates(self) -> Iterator[_Candidate]:
+    def _birth_name_candidates(self) -> Iterator[Candidate]:
         spans: dict[int, list[int]] = defaultdict(list)  # the married name's last token -> birth name tokens
         for index, person_end in self.maiden_name_of.items():
             spans[person_end].append(index)
@@ -53,9 +53,9 @@ class NameRules:
             if person is not None:
                 text = self.doc[min(indices) : max(indices) + 1].text
                 birth_name = Argument(text, True, kind="name", token=min(indices))
-                yield _Candidate(replace(person, kind="person"), [], birth_name, "birth_name")
+                yield Candidate(replace(person, kind="person"), [], birth_name, "birth_name")
 
-    def _title_before_name_candidates(self) -> Iterator[_Candidate]:
+    def _title_before_name_candidates(self) -> Iterator[Candidate]:
         """ "by Governor Clarence D. Martin" -> position_held Governor; "Captain Raginis" -> military_rank."""
         for ent in self.doc.ents:
             if ent.label_ != "PERSON":
@@ -77,7 +77,7 @@ class NameRules:
             person = self._argument(self.doc[ent.end - 1])
             if person is not None:
                 title = Argument(" ".join(words), False, kind="common", token=first)
-                yield _Candidate(replace(person, kind="person"), [], title, relation=relation)
+                yield Candidate(replace(person, kind="person"), [], title, relation=relation)
 
     def _is_title_word(self, token: Any) -> bool:
         if not token.text[:1].isupper() or token.i in self.entity_of:
@@ -87,7 +87,7 @@ class NameRules:
             return True  # "Vice" of "Vice Admiral", "Air Force" of "Air Force Vice Admiral"
         return title_relation(token.lower_) is not None
 
-    def _relative_named_after_copula_candidates(self) -> Iterator[_Candidate]:
+    def _relative_named_after_copula_candidates(self) -> Iterator[Candidate]:
         """ "His biological father was noted stage and film actor Richard Hart" -> father, occupation.
 
         Read off the words, since the small parser takes "noted" for the verb: a possessed
@@ -113,11 +113,11 @@ class NameRules:
             ):
                 continue
             named = self.doc[ent.end - 1]
-            yield _Candidate(owner, [kin.lower_], named)
+            yield Candidate(owner, [kin.lower_], named)
             described = self.doc[name_start - 1]
             if described.pos_ == "NOUN" and is_person_noun(described.lower_):
                 value = Argument(described.lower_, False, kind="common", token=described.i)
-                yield _Candidate(named, [], value, relation="occupation")
+                yield Candidate(named, [], value, relation="occupation")
 
     def _describes_a_name(self, token: Any) -> bool:
         return token.i not in self.entity_of and (

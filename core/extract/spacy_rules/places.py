@@ -8,15 +8,15 @@ from collections.abc import Iterator
 from itertools import pairwise
 from typing import Any
 
-from core.extract.spacy_rules.context import Argument, _Candidate
-from core.extract.spacy_rules.tree import _kind_of_label, _name_particle, _prepositional_objects
-from core.extract.spacy_rules.words import _INITIALS, _UNIT_WORDS, PLACE_LABELS, PLACE_NOUNS
+from core.extract.spacy_rules.context import Argument, Candidate
+from core.extract.spacy_rules.tree import kind_of_label, name_particle, prepositional_objects
+from core.extract.spacy_rules.words import INITIALS, PLACE_LABELS, PLACE_NOUNS, UNIT_WORDS
 
 
 class PlaceRules:
     """The places rules of `ChunkRules` (a mixin: the state is `ChunkRules`'s)."""
 
-    def _located_in_candidates(self) -> Iterator[_Candidate]:
+    def _located_in_candidates(self) -> Iterator[Candidate]:
         """ "Trinidad, California", "Queen's Theatre, Liverpool" -> located_in (not inside lists)."""
         ents = list(self.doc.ents)
         for index, (inner, outer) in enumerate(pairwise(ents)):
@@ -39,12 +39,12 @@ class PlaceRules:
                 continue  # a list: "Norwich, London and Cambridge"
             if self._ends_a_list(outer.end):
                 continue  # "Venice, Rome, Magliano Capo di Sabina, and Aquila"
-            yield _Candidate(
+            yield Candidate(
                 self._entity_argument(inner), [], self._entity_argument(outer), relation="located_in"
             )
         yield from self._apposed_place_candidates()
 
-    def _apposed_place_candidates(self) -> Iterator[_Candidate]:
+    def _apposed_place_candidates(self) -> Iterator[Candidate]:
         """ "born in Jatisobo, Banyumas, on 18 March 1943": the parser apposes the region to the
         place, whatever label the tagger gave the region (here ORG)."""
         for outer in self.doc:
@@ -61,13 +61,13 @@ class PlaceRules:
                 continue
             if outer_ent.label_ != "ORG" or not self._follows_as_refinement(place_ent, outer_ent):
                 continue  # GPE and LOC regions are the named pairs' (above)
-            if set(self._name_words(outer_ent)) & _UNIT_WORDS or self._ends_a_list(outer_ent.end):
+            if set(self._name_words(outer_ent)) & UNIT_WORDS or self._ends_a_list(outer_ent.end):
                 continue  # "in Kitwe, Rokana Primary School": no region
-            yield _Candidate(
+            yield Candidate(
                 self._entity_argument(place_ent), [], self._entity_argument(outer_ent), relation="located_in"
             )
 
-    def _institution_part_candidates(self) -> Iterator[_Candidate]:
+    def _institution_part_candidates(self) -> Iterator[Candidate]:
         """ "the School of Oriental and African Studies (SOAS), University of London" -> part_of;
         "the University of Oslo, Department of Geosciences" -> the department is part of it."""
         ents = [e for e in self.doc.ents if e.label_ in {"ORG", "FAC"}]
@@ -78,10 +78,10 @@ class PlaceRules:
             if [t.text for t in between] != [","] or inner.end - 1 in self.in_parentheses:
                 continue
             inner_words, outer_words = self._name_words(inner), self._name_words(outer)
-            if outer_words[:1] == ["university"] and set(inner_words) & _UNIT_WORDS:
-                yield _Candidate(self._entity_argument(inner), [], self._entity_argument(outer), "part_of")
-            elif inner_words[:1] == ["university"] and outer_words[:1] and outer_words[0] in _UNIT_WORDS:
-                yield _Candidate(self._entity_argument(outer), [], self._entity_argument(inner), "part_of")
+            if outer_words[:1] == ["university"] and set(inner_words) & UNIT_WORDS:
+                yield Candidate(self._entity_argument(inner), [], self._entity_argument(outer), "part_of")
+            elif inner_words[:1] == ["university"] and outer_words[:1] and outer_words[0] in UNIT_WORDS:
+                yield Candidate(self._entity_argument(outer), [], self._entity_argument(inner), "part_of")
 
     def _has_abbreviation(self, between: Any) -> bool:
         return len(between) >= 3 and between[0].text == "(" and self._closing_paren(between[0].i) is not None
@@ -97,7 +97,7 @@ class PlaceRules:
             if token.lower_ in {"and", "or"}:
                 following = self.doc[index + 1] if index + 1 < len(self.doc) else None
                 return following is not None and following.pos_ == "PROPN"
-            if token.text != "," and token.pos_ not in {"PROPN", "DET", "X"} and not _name_particle(token):
+            if token.text != "," and token.pos_ not in {"PROPN", "DET", "X"} and not name_particle(token):
                 return False  # "Wheat Ridge, Colorado to Donald and Rhonda": "to" ends the places
         return False
 
@@ -115,7 +115,7 @@ class PlaceRules:
             and self.doc[inner.end].text == ","
             and inner.end not in self.in_parentheses
             and not self._names_the_title_person(outer.text)  # "Born in Montreal, McKay studied ..."
-            and not _INITIALS.fullmatch(outer.text)  # "Dundas, V.C., C.B.": honours after a name
+            and not INITIALS.fullmatch(outer.text)  # "Dundas, V.C., C.B.": honours after a name
         )
 
     def _names_the_title_person(self, text: str) -> bool:
@@ -124,10 +124,10 @@ class PlaceRules:
 
     def _entity_argument(self, ent: Any) -> Argument:
         start, end = self._entity_bounds(ent)
-        kind = _kind_of_label(ent.label_)
+        kind = kind_of_label(ent.label_)
         return Argument(self.doc[start:end].text, True, kind=kind, token=ent.start)
 
-    def _location_triples(self, token: Any) -> Iterator[_Candidate]:
+    def _location_triples(self, token: Any) -> Iterator[Candidate]:
         """ "the farm Stalsberg in Skedsmo", "Rokana Primary School in Kitwe": located_in, outwards."""
         current = token
         for _ in range(4):
@@ -136,7 +136,7 @@ class PlaceRules:
             inner = self._place_in(current)
             if inner is None:
                 return
-            yield _Candidate(current, [], inner, relation="located_in")
+            yield Candidate(current, [], inner, relation="located_in")
             current = inner
 
     def _place_in(self, token: Any) -> Any | None:
@@ -145,7 +145,7 @@ class PlaceRules:
             (
                 pobj
                 for owner in tokens
-                for prep, pobj in _prepositional_objects(owner, self)
+                for prep, pobj in prepositional_objects(owner, self)
                 if self._is_place(pobj)
                 and (
                     prep.lower_ == "in"

@@ -10,11 +10,11 @@ from itertools import pairwise
 from typing import Any
 
 from core.extract.spacy_rules.words import (
-    _CONNECTORS,
-    _NAMED_PLACE_WORDS,
-    _ORGANISATION_WORDS,
-    _UNIT_WORDS,
+    CONNECTORS,
     MAIDEN_MARKERS,
+    NAMED_PLACE_WORDS,
+    ORGANISATION_WORDS,
+    UNIT_WORDS,
 )
 from core.extract.vocabulary import (
     is_demonym,
@@ -33,7 +33,7 @@ _MAY_HAVE_POSSESSIVE_NAME = re.compile(r"[A-Z]\w*(?:['’]s|s['’])\s+(?:[A-Z]\
 _MAY_HAVE_COORDINATED_NAME = re.compile(r"[A-Z]\w* of [A-Z]\w* and [A-Z]")
 
 
-def _merge_quoted_nicknames(doc: Any, text: str) -> None:
+def merge_quoted_nicknames(doc: Any, text: str) -> None:
     """'Gerald Warner "Jerry" Brightman' is one person's name; the tagger cuts it at the quotes."""
     if not _MAY_HAVE_NICKNAME.search(text):
         return
@@ -79,7 +79,7 @@ def _may_be_given_name(token: Any) -> bool:
     )
 
 
-def _merge_possessive_names(doc: Any, text: str) -> None:
+def merge_possessive_names(doc: Any, text: str) -> None:
     """ "the Queen's Theatre", "Christian Brothers' School", "St. Thomas's Hospital": one name.
 
     The tagger cuts such names at the possessive ("Theatre" alone an organisation, "St.
@@ -91,7 +91,7 @@ def _merge_possessive_names(doc: Any, text: str) -> None:
         return
     spans = []
     for head in doc:
-        if head.pos_ != "PROPN" or head.lower_ not in _NAMED_PLACE_WORDS:
+        if head.pos_ != "PROPN" or head.lower_ not in NAMED_PLACE_WORDS:
             continue
         marker = next((t for t in doc[max(0, head.i - 4) : head.i] if t.tag_ == "POS"), None)
         if marker is None or marker.i < 1:
@@ -109,13 +109,13 @@ def _merge_possessive_names(doc: Any, text: str) -> None:
             start -= 1
         owner_words = {t.lower_ for t in doc[start : owner.i + 1]}
         saint = doc[start].lower_.rstrip(".") in {"st", "saint"}
-        if owner_words & _ORGANISATION_WORDS or (owner.ent_type_ in {"GPE", "LOC"} and not saint):
+        if owner_words & ORGANISATION_WORDS or (owner.ent_type_ in {"GPE", "LOC"} and not saint):
             continue  # "New York University's Kanbar Institute", "Iceland's Social Pedagogue School"
         spans.append(doc[start : head.i + 1])
     _set_entities(doc, spans, "ORG")
 
 
-def _merge_coordinated_names(doc: Any, text: str) -> None:
+def merge_coordinated_names(doc: Any, text: str) -> None:
     """ "School of Oriental and African Studies", "Professor of Nepali and Himalayan Studies".
 
     A name does not end in an adjective: after "of", a capitalised adjective or nationality
@@ -148,7 +148,7 @@ def _merge_coordinated_names(doc: Any, text: str) -> None:
     _set_entities(doc, spans, "ORG")
 
 
-def _split_entities(doc: Any, cut_of: Callable[[Any], tuple[int, int, str] | None]) -> None:
+def split_entities(doc: Any, cut_of: Callable[[Any], tuple[int, int, str] | None]) -> None:
     """Each entity that `cut_of` cuts, as (left end, right start, right label), becomes two."""
     from spacy.tokens import Span  # spaCy loads with the model, not with this module
 
@@ -168,17 +168,17 @@ def _split_entities(doc: Any, cut_of: Callable[[Any], tuple[int, int, str] | Non
         doc.ents = ents
 
 
-def _split_at_maiden_name(doc: Any) -> None:
+def split_at_maiden_name(doc: Any) -> None:
     """ "Mary Kemp née Ward" is a married name and a birth name; the tagger may make it one."""
 
     def cut(ent: Any) -> tuple[int, int, str] | None:
         marker = next((t.i for t in ent if t.lower_ in MAIDEN_MARKERS and t.i > ent.start), None)
         return (marker, marker + 1, ent.label_) if marker is not None and marker + 1 < ent.end else None
 
-    _split_entities(doc, cut)
+    split_entities(doc, cut)
 
 
-def _merge_connected_names(doc: Any) -> None:
+def merge_connected_names(doc: Any) -> None:
     """ "Domingo de Eyzaguirre y Arechavala" is one name; the tagger cuts it at "y"."""
     ents = list(doc.ents)
     spans = [
@@ -186,13 +186,13 @@ def _merge_connected_names(doc: Any) -> None:
         for first, second in pairwise(ents)
         if first.label_ == second.label_ == "PERSON"
         and second.start == first.end + 1
-        and doc[first.end].lower_ in _CONNECTORS
+        and doc[first.end].lower_ in CONNECTORS
     ]
     if spans:
         _set_entities(doc, spans, "PERSON")
 
 
-def _split_coordinated_institutions(doc: Any) -> None:
+def split_coordinated_institutions(doc: Any) -> None:
     """ "the University of Bern and University of Lausanne" is two names; the tagger makes one.
 
     An organisation or place entity holding "and" splits there when both sides carry the same
@@ -206,7 +206,7 @@ def _split_coordinated_institutions(doc: Any) -> None:
             return None
         return index, index + 1 + (doc[index + 1].pos_ == "DET"), ent.label_
 
-    _split_entities(doc, cut)
+    split_entities(doc, cut)
 
 
 def _institution_cut(ent: Any) -> int | None:
@@ -215,11 +215,11 @@ def _institution_cut(ent: Any) -> int | None:
             continue
         if token.text == ",":  # "the University of Oslo, Department of Geosciences": a unit of it
             left = {t.lower_ for t in ent.doc[ent.start : token.i]}
-            if "university" in left and ent.doc[token.i + 1].lower_ in _UNIT_WORDS:
+            if "university" in left and ent.doc[token.i + 1].lower_ in UNIT_WORDS:
                 return token.i
             continue
-        left = {t.lower_ for t in ent.doc[ent.start : token.i]} & _NAMED_PLACE_WORDS
-        right = {t.lower_ for t in ent.doc[token.i + 1 : ent.end]} & _NAMED_PLACE_WORDS
+        left = {t.lower_ for t in ent.doc[ent.start : token.i]} & NAMED_PLACE_WORDS
+        right = {t.lower_ for t in ent.doc[token.i + 1 : ent.end]} & NAMED_PLACE_WORDS
         if left & right:
             return token.i
     return None

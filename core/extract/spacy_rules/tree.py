@@ -15,13 +15,13 @@ from core.extract.degrees import (
 )
 from core.extract.spacy_rules.context import Argument
 from core.extract.spacy_rules.words import (
-    _NAMED_PLACE_WORDS,
     CONFIDENCE_BOTH_ENTITIES,
     CONFIDENCE_NO_ENTITY,
     CONFIDENCE_ONE_ENTITY,
     DEMONYM_FIELDS,
     MODIFIER_DEPS,
     NAME_PARTICLES,
+    NAMED_PLACE_WORDS,
     PLACE_LABELS,
     PREP_DEPS,
     PRONOUN_PENALTY,
@@ -36,7 +36,7 @@ class ParsedChunk(Protocol):
     entity_of: dict[int, Any]
 
 
-def _modified_start(noun: Any) -> int:
+def modified_start(noun: Any) -> int:
     """The first word of the compounds and adjectives right before `noun` ("Public" of "Public Relations")."""
     start = noun.i
     while start > 0 and any(c.i == start - 1 and c.dep_ in {"compound", "amod"} for c in noun.lefts):
@@ -44,12 +44,12 @@ def _modified_start(noun: Any) -> int:
     return start
 
 
-def _joined_by_hyphen(doc: Any, index: int) -> bool:
+def joined_by_hyphen(doc: Any, index: int) -> bool:
     """ "first" of "first-class cricketer": a word hyphen-joined to the next is part of one word."""
     return index + 2 < len(doc) and doc[index + 1].text == "-" and not doc[index].whitespace_
 
 
-def _children(token: Any, deps: set[str], rules: ParsedChunk | None = None) -> list[Any]:
+def children(token: Any, deps: set[str], rules: ParsedChunk | None = None) -> list[Any]:
     """Children with one of `deps`, each followed by its conjuncts ("Siemens and Bosch").
 
     A place right after a comma ("Hamilton, Ontario") refines the first, it is no conjunct.
@@ -69,7 +69,7 @@ def _conjuncts_inside_name(token: Any, rules: ParsedChunk | None) -> list[Any]:
     ent = rules.entity_of.get(token.i) if rules is not None else None
     if ent is None:
         return []
-    kinds = {t.lower_ for t in ent} & _NAMED_PLACE_WORDS
+    kinds = {t.lower_ for t in ent} & NAMED_PLACE_WORDS
     return [
         conjunct
         for inner in ent
@@ -112,27 +112,27 @@ def _is_refinement(rules: ParsedChunk, first: Any, conjunct: Any) -> bool:
     )
 
 
-def _prepositional_objects(token: Any, rules: ParsedChunk | None = None) -> Iterable[tuple[Any, Any]]:
+def prepositional_objects(token: Any, rules: ParsedChunk | None = None) -> Iterable[tuple[Any, Any]]:
     for prep in token.children:
         if prep.dep_ in PREP_DEPS:
-            for pobj in _children(prep, {"pobj"}, rules):
+            for pobj in children(prep, {"pobj"}, rules):
                 yield prep, pobj
 
 
-def _noun_phrase_bounds(token: Any) -> tuple[int, int]:
+def noun_phrase_bounds(token: Any) -> tuple[int, int]:
     """Token range of the head token with its adjacent compound/adjective/number modifiers."""
     start = token.i
     for child in reversed(list(token.lefts)):
         if child.dep_ not in MODIFIER_DEPS or child.right_edge.i != start - 1:
             break
         start = child.left_edge.i
-    return _hyphenated_start(token.doc, start), token.i + 1
+    return hyphenated_start(token.doc, start), token.i + 1
 
 
-def _degree_bounds(token: Any) -> tuple[int, int]:
+def degree_bounds(token: Any) -> tuple[int, int]:
     """ "his master's degree", "a Bachelor of Science", "a Diploma in Journalism": the degree with
     its kind; a field of its own only where the degree names none apart (see core.extract.degrees)."""
-    start, end = _noun_phrase_bounds(token)
+    start, end = noun_phrase_bounds(token)
     for child in token.lefts:
         if child.dep_ == "poss" and child.pos_ != "PRON" and child.right_edge.i < token.i:
             owned = [t for t in child.subtree if t.pos_ not in {"PRON", "DET"}]
@@ -149,31 +149,31 @@ def _degree_bounds(token: Any) -> tuple[int, int]:
     return start, end
 
 
-def _degree_bounds_end(token: Any) -> int:
-    return degree_name_end(token, _noun_phrase_bounds(token)[1])
+def degree_bounds_end(token: Any) -> int:
+    return degree_name_end(token, noun_phrase_bounds(token)[1])
 
 
-def _name_particle(token: Any) -> bool:
+def name_particle(token: Any) -> bool:
     """ "Magliano Capo di Sabina", "Isle of Man", "Frankfurt am Main": a particle inside a name."""
     return token.pos_ == "ADP" and token.lower_ in NAME_PARTICLES
 
 
-def _has_indefinite_article(token: Any) -> bool:
+def has_indefinite_article(token: Any) -> bool:
     return any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in token.children)
 
 
-def _names_a_field(token: Any) -> bool:
+def names_a_field(token: Any) -> bool:
     """ "Australian" of "Australian rules footballer", "American" of "American football player"."""
     following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
     return following is not None and f"{token.lower_} {following.lower_}" in DEMONYM_FIELDS
 
 
-def _is_age_clause(token: Any) -> bool:
+def is_age_clause(token: Any) -> bool:
     """ "aged 35" after a verb: the parser hangs the verb's own prepositions on it."""
     return token.dep_ == "advcl" and token.lower_ == "aged" and token.head.i != token.i
 
 
-def _joined_hyphen(token: Any) -> bool:
+def joined_hyphen(token: Any) -> bool:
     """The "-" inside "vice-president" (no space either side, a word either side)."""
     doc, i = token.doc, token.i
     return (
@@ -186,29 +186,29 @@ def _joined_hyphen(token: Any) -> bool:
     )
 
 
-def _hyphen_prefix(token: Any) -> bool:
+def hyphen_prefix(token: Any) -> bool:
     """ "vice" of "vice-president", "wagon" of "wagon-making"."""
-    return token.i + 1 < len(token.doc) and _joined_hyphen(token.doc[token.i + 1])
+    return token.i + 1 < len(token.doc) and joined_hyphen(token.doc[token.i + 1])
 
 
-def _hyphenated_start(doc: Any, start: int) -> int:
+def hyphenated_start(doc: Any, start: int) -> int:
     """The first token of the hyphenated word that ends at `start` ("vice-president", "editor-in-chief")."""
-    while start >= 2 and _joined_hyphen(doc[start - 1]):
+    while start >= 2 and joined_hyphen(doc[start - 1]):
         start -= 2
     return start
 
 
-def _known_for(token: Any) -> bool:
+def known_for(token: Any) -> bool:
     """ "known for his macabre sensibility": what the person is known for, though it is his."""
     prep = token.head
-    return token.dep_ == "pobj" and prep.lower_ == "for" and _lemma(prep.head) == "know"
+    return token.dep_ == "pobj" and prep.lower_ == "for" and lemma_of(prep.head) == "know"
 
 
-def _lemma(token: Any) -> str:
+def lemma_of(token: Any) -> str:
     return token.lemma_.lower()
 
 
-def _kind_of_label(label: str | None) -> str | None:
+def kind_of_label(label: str | None) -> str | None:
     if label in {"DATE", "TIME"}:
         return "date"
     if label in PLACE_LABELS:
@@ -220,7 +220,7 @@ def _kind_of_label(label: str | None) -> str | None:
     return None
 
 
-def _confidence(head: Argument, tail: Argument) -> float:
+def triple_confidence(head: Argument, tail: Argument) -> float:
     entities = int(head.is_entity) + int(tail.is_entity)
     score = (CONFIDENCE_NO_ENTITY, CONFIDENCE_ONE_ENTITY, CONFIDENCE_BOTH_ENTITIES)[entities]
     if head.from_pronoun or tail.from_pronoun:

@@ -13,15 +13,15 @@ from core.extract.degrees import (
     degree_field,
     is_degree_token,
 )
-from core.extract.spacy_rules.context import _Candidate
+from core.extract.spacy_rules.context import Candidate
 from core.extract.spacy_rules.tree import (
-    _children,
-    _degree_bounds_end,
-    _hyphen_prefix,
-    _is_age_clause,
-    _joined_hyphen,
-    _lemma,
-    _prepositional_objects,
+    children,
+    degree_bounds_end,
+    hyphen_prefix,
+    is_age_clause,
+    joined_hyphen,
+    lemma_of,
+    prepositional_objects,
 )
 from core.extract.spacy_rules.words import (
     LINKING_VERBS,
@@ -42,10 +42,10 @@ from core.extract.vocabulary import (
 class VerbRules:
     """The verbs rules of `ChunkRules` (a mixin: the state is `ChunkRules`'s)."""
 
-    def _verb_triples(self, verb: Any) -> Iterator[_Candidate]:
-        if _is_age_clause(verb):
+    def _verb_triples(self, verb: Any) -> Iterator[Candidate]:
+        if is_age_clause(verb):
             return  # "died aged 35, at St. Thomas's Hospital": the place is the death's
-        if verb.dep_ == "xcomp" and _lemma(verb.head) in UNREALISED_VERBS:
+        if verb.dep_ == "xcomp" and lemma_of(verb.head) in UNREALISED_VERBS:
             return  # "She wanted to be a teacher", "hoped to join X": no fact
         subjects = self._subjects(verb)
         if not subjects:
@@ -58,7 +58,7 @@ class VerbRules:
         complements = [
             c
             for c in verb.children
-            if c.dep_ in {"attr", "acomp"} and not _joined_hyphen(c) and not _hyphen_prefix(c)
+            if c.dep_ in {"attr", "acomp"} and not joined_hyphen(c) and not hyphen_prefix(c)
         ]  # "was vice-president of": "vice" and "-" are no complements of their own
         complements = [c for c in complements if not self._modifies_next_complement(c, complements)]
         if complements:
@@ -71,22 +71,20 @@ class VerbRules:
         for subject in subjects:
             for obj in self._objects(verb):
                 named_kin = obj.lemma_.lower() in KIN_NOUNS and self._nominal(obj) is not obj
-                if _lemma(verb) == "have" and named_kin:
-                    yield _Candidate(subject, [obj.lower_], obj)  # "She has a sister, Tegan" -> sibling
+                if lemma_of(verb) == "have" and named_kin:
+                    yield Candidate(subject, [obj.lower_], obj)  # "She has a sister, Tegan" -> sibling
                     continue
-                yield _Candidate(subject, words, obj)
+                yield Candidate(subject, words, obj)
                 yield from self._object_modifier_triples(subject, words, obj)
                 yield from self._location_triples(obj)
             last_place = None
-            age_clauses = [c for c in verb.children if _is_age_clause(c)]
-            prepositions = [*_prepositional_objects(verb, self)] or self._shared_prepositions(verb)
-            prepositions += [
-                found for clause in age_clauses for found in _prepositional_objects(clause, self)
-            ]
+            age_clauses = [c for c in verb.children if is_age_clause(c)]
+            prepositions = [*prepositional_objects(verb, self)] or self._shared_prepositions(verb)
+            prepositions += [found for clause in age_clauses for found in prepositional_objects(clause, self)]
             degree_fields = {
                 field.i
                 for obj in self._objects(verb)
-                if is_degree_token(obj) and (field := degree_field(obj, _degree_bounds_end(obj))) is not None
+                if is_degree_token(obj) and (field := degree_field(obj, degree_bounds_end(obj))) is not None
             }
             for prep, pobj in prepositions:
                 if prep.i in degree_fields:
@@ -99,39 +97,39 @@ class VerbRules:
                     # "served as the president and CEO of the National Council of La Raza"
                     for noun, of_prep, organisation in held:
                         title = self._occupation_argument(noun).text.lower()  # "lieutenant governor"
-                        yield _Candidate(subject, [title, of_prep.lower_], organisation)
+                        yield Candidate(subject, [title, of_prep.lower_], organisation)
                     continue
                 if last_place is not None and prep.lower_ == "in" and self._refines(prep, pobj, last_place):
                     # "born in the city of Atbara in River Nile State, in the Republic of Sudan"
-                    yield _Candidate(last_place, [], pobj, relation="located_in")
+                    yield Candidate(last_place, [], pobj, relation="located_in")
                     last_place = self._innermost_place(pobj)
                     continue
                 if pobj.pos_ == "NOUN" and not self._is_entity_token(pobj) and self._nominal(pobj) is pobj:
                     # "died of lung cancer in New York City": the place belongs to the verb
-                    for inner_prep, inner_obj in _prepositional_objects(pobj, self):
+                    for inner_prep, inner_obj in prepositional_objects(pobj, self):
                         if not self._is_entity_token(inner_obj):
                             continue
                         if is_degree_token(pobj) and inner_prep.lower_ in {"in", "of"}:
                             continue  # "graduated with a master's degree in Finance": the degree's field
                         if inner_prep.lower_ != "of":
-                            yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
+                            yield Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         elif pobj.lemma_.lower() not in GENERIC_NOUNS | RELATIONAL_NOUNS:
                             # "moved to the staff of the Ottawa Renegades" -> move_to_staff_of
-                            yield _Candidate(subject, [*words, prep.lower_, pobj.lower_, "of"], inner_obj)
+                            yield Candidate(subject, [*words, prep.lower_, pobj.lower_, "of"], inner_obj)
                 else:
                     yield from self._location_triples(pobj)
                     if prep.lower_ == "in" and self._is_place(self._nominal(pobj)):
                         last_place = self._innermost_place(pobj)
-                if not negated and prep.lower_ == "as" and _lemma(verb) in {"work", "serve", "act"}:
-                    relation = "position_held" if _lemma(verb) == "serve" else "occupation"
+                if not negated and prep.lower_ == "as" and lemma_of(verb) in {"work", "serve", "act"}:
+                    relation = "position_held" if lemma_of(verb) == "serve" else "occupation"
                     if self._is_person_token(subject) and pobj.pos_ == "NOUN":
-                        yield _Candidate(subject, [], self._occupation_argument(pobj), relation=relation)
-                        for inner_prep, inner_obj in _prepositional_objects(pobj, self):
-                            yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj)
+                        yield Candidate(subject, [], self._occupation_argument(pobj), relation=relation)
+                        for inner_prep, inner_obj in prepositional_objects(pobj, self):
+                            yield Candidate(subject, [*words, inner_prep.lower_], inner_obj)
                         continue
-                if _lemma(verb) in FIELD_VERBS and prep.lower_ in {"on", "about"} and pobj.pos_ == "NOUN":
+                if lemma_of(verb) in FIELD_VERBS and prep.lower_ in {"on", "about"} and pobj.pos_ == "NOUN":
                     continue  # "published on Nepali politics": a field of work, stated by its own rule
-                yield _Candidate(subject, [*words, prep.lower_], pobj)
+                yield Candidate(subject, [*words, prep.lower_], pobj)
 
     def _modifies_next_complement(self, complement: Any, complements: list[Any]) -> bool:
         """ "is a former American football wide receiver": the parser makes "football" a second
@@ -142,12 +140,12 @@ class VerbRules:
 
     def _shared_prepositions(self, verb: Any) -> list[tuple[Any, Any]]:
         """ "was born and raised in X", "lived and worked in Y": the next verb's place is this one's too."""
-        if _children(verb, {"dobj"}, self):
+        if children(verb, {"dobj"}, self):
             return []
         following = [c for c in verb.children if c.dep_ == "conj" and c.pos_ == "VERB" and c.i == verb.i + 2]
         if not following or self.doc[verb.i + 1].lower_ != "and":
             return []
-        return [(prep, pobj) for prep, pobj in _prepositional_objects(following[0], self)]
+        return [(prep, pobj) for prep, pobj in prepositional_objects(following[0], self)]
 
     def _positions_held(self, noun: Any) -> list[tuple[Any, Any, Any]]:
         """(title noun, preposition, organisation) of "as the president and CEO of X", "as
@@ -179,14 +177,14 @@ class VerbRules:
         """ "president of <org>", "ambassador to <country>" (not "elected as a member to")."""
         return [
             (prep, pobj)
-            for prep, pobj in _prepositional_objects(noun, self)
+            for prep, pobj in prepositional_objects(noun, self)
             if self._label(pobj) in TITLE_OBJECT_LABELS
-            and (prep.lower_ == "of" or (prep.lower_ == "to" and _lemma(noun) not in RELATIONAL_NOUNS))
+            and (prep.lower_ == "of" or (prep.lower_ == "to" and lemma_of(noun) not in RELATIONAL_NOUNS))
         ]
 
     def _objects(self, verb: Any) -> list[Any]:
         """Direct objects, with the conjuncts of a named apposition ('the names "A" and "B"')."""
-        objects = _children(verb, {"dobj"}, self)
+        objects = children(verb, {"dobj"}, self)
         for obj in list(objects):
             named = self._nominal(obj)
             if named is not obj:
@@ -195,15 +193,15 @@ class VerbRules:
 
     def _copula_triples(
         self, subject: Any, words: list[str], complement: Any, negated: bool
-    ) -> Iterator[_Candidate]:
+    ) -> Iterator[Candidate]:
         """ "X is an Italian writer and translator" -> descriptions; "X is the CEO of Y" -> ceo_of."""
         if complement.dep_ == "attr" and complement.pos_ == "NOUN" and not self._is_entity_token(complement):
             if negated:
                 return
-            owner = next(iter(_children(subject, {"poss"}, self)), None)
+            owner = next(iter(children(subject, {"poss"}, self)), None)
             if owner is not None and subject.pos_ == "NOUN" and self._nominal(subject) is subject:
                 if self._is_entity_token(self._nominal(complement)):  # "His father was a policeman named X"
-                    yield _Candidate(owner, [*words, subject.lower_], complement)
+                    yield Candidate(owner, [*words, subject.lower_], complement)
                 return  # "Her father is a high official": the father is not named
             subject_argument = self._argument(subject)
             if subject_argument is not None and subject.lower_ in PERSON_RELATIVES:
@@ -212,29 +210,29 @@ class VerbRules:
                 yield from self._describe(subject_argument, complement)
             return
         noun_words = [*words, complement.lower_]
-        preps = list(_prepositional_objects(complement, self))
+        preps = list(prepositional_objects(complement, self))
         for prep, pobj in preps:
-            yield _Candidate(subject, [*noun_words, prep.lower_], pobj)
+            yield Candidate(subject, [*noun_words, prep.lower_], pobj)
         if preps or complement.dep_ != "attr":
             return
-        owner = next(iter(_children(subject, {"poss"}, self)), None)
+        owner = next(iter(children(subject, {"poss"}, self)), None)
         if owner is not None and subject.pos_ == "NOUN" and self._nominal(subject) is subject:
-            yield _Candidate(owner, [*words, subject.lower_], complement)
+            yield Candidate(owner, [*words, subject.lower_], complement)
         else:
-            yield _Candidate(subject, words or ["be"], complement)
+            yield Candidate(subject, words or ["be"], complement)
 
     def _field_origin_candidates(
         self, subject: Any, words: list[str], field_noun: Any
-    ) -> Iterator[_Candidate]:
-        for inner_prep, inner_obj in _prepositional_objects(field_noun, self):
+    ) -> Iterator[Candidate]:
+        for inner_prep, inner_obj in prepositional_objects(field_noun, self):
             if inner_prep.lower_ in {"from", "at"} and self._names_a_school(inner_obj):
-                yield _Candidate(subject, [*words, inner_prep.lower_], inner_obj, "educated_at")
+                yield Candidate(subject, [*words, inner_prep.lower_], inner_obj, "educated_at")
 
     def _names_a_school(self, token: Any) -> bool:
         """Where a degree came from: a named organisation or place, not a person or a date."""
         return self._is_entity_token(token) and self._label(token) not in VALUE_LABELS | {"PERSON"}
 
-    def _object_modifier_triples(self, subject: Any, words: list[str], obj: Any) -> Iterator[_Candidate]:
+    def _object_modifier_triples(self, subject: Any, words: list[str], obj: Any) -> Iterator[Candidate]:
         """A common-noun object's prepositional entity ("chairs the board of Y" -> chair_board_of)."""
         if self._is_entity_token(obj) and not is_degree_token(obj):
             return  # (the tagger names "PhD" or "MBA" an organisation; a degree is no name)
@@ -243,7 +241,7 @@ class VerbRules:
         for noun in [obj, *refinements]:
             if self._is_entity_token(noun) and not is_degree_token(noun):
                 continue
-            for prep, pobj in _prepositional_objects(noun, self):
+            for prep, pobj in prepositional_objects(noun, self):
                 if is_degree_token(noun) and prep.lower_ in {"in", "of"}:
                     # the degree's field is its own fact; where it came from is the school's
                     yield from self._field_origin_candidates(subject, words, pobj)
@@ -253,4 +251,4 @@ class VerbRules:
                     # "has a BA from the University of Iceland": a degree from a school
                     from_school = prep.lower_ in {"from", "at"} and self._names_a_school(pobj)
                     school = "educated_at" if is_degree_token(noun) and from_school else None
-                    yield _Candidate(subject, [*words, *of_noun, prep.lower_], pobj, school)
+                    yield Candidate(subject, [*words, *of_noun, prep.lower_], pobj, school)

@@ -96,7 +96,7 @@ NAME_PARTICLES = frozenset(
 MAIDEN_MARKERS = {"née", "nee", "née:"}
 
 
-_OPENING_PRONOUN = re.compile(r"^\s*(?:He|She|His|Her)\b")
+OPENING_PRONOUN = re.compile(r"^\s*(?:He|She|His|Her)\b")
 
 
 PARTY_MEMBER_WORDS = {"republican", "democrat", "conservative", "liberal", "socialist", "communist"}
@@ -117,19 +117,19 @@ TITLE_MODIFIERS = {
 }
 
 
-_TIME_PREPOSITIONS = {"before", "after", "while", "since", "upon", "on"}
+TIME_PREPOSITIONS = {"before", "after", "while", "since", "upon", "on"}
 
 
-_INITIALS = re.compile(r"(?:[A-Z]\.)+")
+INITIALS = re.compile(r"(?:[A-Z]\.)+")
 
 
-_POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
+POSTNOMINAL = re.compile(r"^(?:[A-Z]{2,5}|[A-Z]{2,4}\.?)$")
 
 
-_LEADING_WORDS = {"between", "from", "since", "until", "circa", "around"}  # the tagger puts them in a DATE
+LEADING_WORDS = {"between", "from", "since", "until", "circa", "around"}  # the tagger puts them in a DATE
 
 
-_LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
+LIST_POS = {"DET", "ADJ", "NOUN", "PROPN", "NUM", "CCONJ", "ADV"}
 
 
 LINKING_VERBS = {"be", "become", "remain"}
@@ -147,24 +147,24 @@ CONFIDENCE_NO_ENTITY = 0.4
 PRONOUN_PENALTY = 0.9
 
 
-_TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
+TITLE_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 
 
-_DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
+DATE_RANGE = re.compile(r"^(.+?)\s+(?:to|until|till|through|–|-)\s+(.+)$")
 
 
-_COUNT = re.compile(
+COUNT = re.compile(
     r"^(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|several|multiple)\s+(?=\S)", re.I
 )
 
 
-_BETWEEN_RANGE = re.compile(r"^(.+?)\s+and\s+(.+)$")
+BETWEEN_RANGE = re.compile(r"^(.+?)\s+and\s+(.+)$")
 
 
-_NAME_WORD = re.compile(r"^[^\W\d_][\w.'’-]*$")  # any script's letter first ("Álvarez"); case checked apart
+NAME_WORD = re.compile(r"^[^\W\d_][\w.'’-]*$")  # any script's letter first ("Álvarez"); case checked apart
 
 
-_ORGANISATION_WORDS = {
+ORGANISATION_WORDS = {
     "company",
     "inc",
     "inc.",
@@ -209,20 +209,20 @@ _ORGANISATION_WORDS = {
 
 
 # A parenthesis holding only a non-Latin-script name, optionally after "Language:".
-_NATIVE_NAME = re.compile(
+NATIVE_NAME = re.compile(
     r"^\s*(?:[A-Z][a-z]+:\s*)?([^\x00-\x1f\x21-\x7f\u00c0-\u024f\u2010-\u2015]{2,}?)\s*$"
 )
 
 
 # Words that end the name of a building or an institution ("the Queen's Theatre").
-_NAMED_PLACE_WORDS = _ORGANISATION_WORDS | {
+NAMED_PLACE_WORDS = ORGANISATION_WORDS | {
     "theatre", "theater", "hospital", "cathedral", "chapel", "abbey", "hall", "college", "school",
     "church", "infirmary", "academy", "gallery", "park", "gardens", "stadium", "inn", "arms",
 }  # fmt: skip
 
 
 # Title qualifiers of things that are no person: "Perfume (Japanese band)", "Foo (TV series)".
-_THING_QUALIFIERS = {
+THING_QUALIFIERS = {
     "band", "group", "company", "magazine", "newspaper", "ship", "horse", "river", "mountain", "village",
     "town", "city", "county", "district", "surname", "name", "disambiguation", "genus", "species",
     "franchise", "character", "software", "website", "organisation", "organization", "school",
@@ -231,10 +231,10 @@ _THING_QUALIFIERS = {
 
 
 # Units of a university: "School of ...", "Department of ...".
-_UNIT_WORDS = frozenset({"school", "department", "faculty", "institute", "college", "centre", "center"})
+UNIT_WORDS = frozenset({"school", "department", "faculty", "institute", "college", "centre", "center"})
 
 
-_CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
+CONNECTORS = {"de", "del", "della", "di", "da", "von", "van", "der", "le", "la", "bin", "ibn", "al", "y"}
 
 
 # Names of events: a parenthesis of years after them is no lifespan.
