@@ -1,15 +1,22 @@
 """Does a change to the spaCy rules change what they extract from real passages?
 
-Extracts every passage of the dev file (benchmarks/data/popqa_dev.jsonl: 50 questions x 25
-passages) twice with each of two copies of `spacy_rules.py`, in the two forms passages reach
-the extractor: as the studio loads them (`core.documents`: entities decoded, title taken out of
-the text, the title passed as `titles`) and as they are in the file (raw text, no title). Every
-triple (head, relation, tail, span) of every passage is compared; a passage whose extraction
-raises is listed with the error.
+Two modes:
 
-Usage: python benchmarks/diff_extraction.py --rules OLD_spacy_rules.py [--path FILE] [--out JSON]
-       (e.g. `git show REV:core/extract/spacy_rules.py > /tmp/old_rules.py`)
-Exit status 0 when the two copies agree on every passage and neither raises, else 1.
+* `dump --out FILE`: runs the spaCy-rules extractor over every passage with text of the dev
+  file (benchmarks/data/popqa_dev.jsonl: 50 questions x 25 passages), in the two forms passages
+  reach the extractor: as the studio loads them (`core.documents`: entities decoded, title taken
+  out of the text, the title passed as `titles`) and as they are in the file (raw text, no
+  title). Writes one JSON line per passage and form: every field of every triple the extractor
+  returns, in the order it returns them (head, relation, tail, doc_id, span, confidence,
+  backend), or the error the passage raised. `--rules OLD_spacy_rules.py` dumps another copy of
+  the rules instead of the installed package (e.g. `git show REV:core/extract/spacy_rules.py`, for a
+  revision from before the rules became the package `core/extract/spacy_rules/`; for a later
+  revision, run `dump` in a checkout of it: `git worktree add /tmp/old REV`).
+* `compare OLD NEW`: prints every passage whose line differs (and passages only one file holds)
+  and exits 1 on any difference, 0 when the files agree line for line.
+
+Usage: python benchmarks/diff_extraction.py dump --out /tmp/before.jsonl [--path FILE] [--rules PY]
+       python benchmarks/diff_extraction.py compare /tmp/before.jsonl /tmp/after.jsonl
 """
 
 from __future__ import annotations
@@ -18,19 +25,18 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_extraction_quality import rules_extractor  # noqa: E402
-
 from core.documents import load_path  # noqa: E402
-from core.extract import get_extractor  # noqa: E402
-from core.settings import Settings  # noqa: E402
 
 Item = tuple[str, str, str]  # (id, text, title)
+DEFAULT_PATH = REPO / "benchmarks" / "data" / "popqa_dev.jsonl"
 
 
 def passages(path: Path) -> dict[str, list[Item]]:
@@ -48,60 +54,122 @@ def passages(path: Path) -> dict[str, list[Item]]:
     return {"studio": studio, "raw": raw}
 
 
-def extract_each(extractor, items: list[Item]) -> dict[str, list | str]:
-    """Each passage's triples as sorted (head, relation, tail, start, end), or its error."""
-    found: dict[str, list | str] = {}
-    for doc_id, text, title in items:
-        try:
-            triples = extractor.extract_many([(doc_id, text)], titles={doc_id: title} if title else None)
-        except Exception as exc:  # every failure is what this script reports
-            found[doc_id] = f"{type(exc).__name__}: {exc}"
-            continue
-        found[doc_id] = sorted([t.head, t.relation, t.tail, t.span[0], t.span[1]] for t in triples)
-    return found
-
-
-def compare(old: dict[str, list | str], new: dict[str, list | str]) -> dict[str, object]:
-    differing = sorted(d for d in new if new[d] != old.get(d))
+def triple_fields(triple: Any) -> dict[str, Any]:
     return {
-        "passages": len(new),
-        "triples_old": sum(len(v) for v in old.values() if isinstance(v, list)),
-        "triples_new": sum(len(v) for v in new.values() if isinstance(v, list)),
-        "errors_old": {d: v for d, v in old.items() if isinstance(v, str)},
-        "errors_new": {d: v for d, v in new.items() if isinstance(v, str)},
-        "differing": {d: {"old": old.get(d), "new": new[d]} for d in differing},
+        "head": triple.head,
+        "relation": triple.relation,
+        "tail": triple.tail,
+        "doc_id": triple.doc_id,
+        "span": list(triple.span),
+        "confidence": triple.confidence,
+        "backend": triple.backend,
     }
+
+
+def extraction_records(extractor: Any, forms: dict[str, list[Item]]) -> Iterator[dict[str, Any]]:
+    """One record per passage and form: its triples in extraction order, or its error."""
+    for form, items in forms.items():
+        for doc_id, text, title in items:
+            record: dict[str, Any] = {"form": form, "doc_id": doc_id}
+            try:
+                triples = extractor.extract_many([(doc_id, text)], titles={doc_id: title} if title else None)
+            except Exception as exc:  # every failure is what this script reports
+                record["error"] = f"{type(exc).__name__}: {exc}"
+            else:
+                record["triples"] = [triple_fields(t) for t in triples]
+            yield record
+
+
+def make_extractor(rules: str | None) -> Any:
+    if rules:
+        from bench_extraction_quality import rules_extractor
+
+        return rules_extractor(rules)
+    from core.extract import get_extractor
+    from core.settings import Settings
+
+    return get_extractor("spacy", Settings())
+
+
+def dump(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    forms = passages(args.path)
+    extractor = make_extractor(args.rules)
+    counts = {form: 0 for form in forms}
+    triples = errors = 0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w", encoding="utf-8") as handle:
+        for record in extraction_records(extractor, forms):
+            handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+            counts[record["form"]] += 1
+            triples += len(record.get("triples", []))
+            errors += "error" in record
+    shown = ", ".join(f"{form} {count}" for form, count in counts.items())
+    print(
+        f"dumped {shown} passages, {triples} triples, {errors} errors to {args.out} "
+        f"in {time.perf_counter() - started:.0f} s"
+    )
+    return 0
+
+
+def read_records(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    records: dict[tuple[str, str], dict[str, Any]] = {}
+    with path.open(encoding="utf-8") as handle:
+        for line_number, line in enumerate(handle, start=1):
+            try:
+                record = json.loads(line)
+                records[(record["form"], record["doc_id"])] = record
+            except (json.JSONDecodeError, KeyError) as exc:
+                raise SystemExit(f"{path}:{line_number}: not a dump line ({exc})") from exc
+    return records
+
+
+def record_differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Readable lines for what changed in one passage's record."""
+    if "error" in old or "error" in new:
+        return [f"  error: {old.get('error')!r} -> {new.get('error')!r}"]
+    old_lines = [json.dumps(t, ensure_ascii=False, sort_keys=True) for t in old["triples"]]
+    new_lines = [json.dumps(t, ensure_ascii=False, sort_keys=True) for t in new["triples"]]
+    lines = [f"  - {line}" for line in old_lines if line not in new_lines]
+    lines += [f"  + {line}" for line in new_lines if line not in old_lines]
+    return lines or ["  same triples, other order"]
+
+
+def compare(args: argparse.Namespace) -> int:
+    old, new = read_records(args.old), read_records(args.new)
+    differing = 0
+    for key in sorted(old.keys() | new.keys()):
+        if old.get(key) == new.get(key):
+            continue
+        differing += 1
+        form, doc_id = key
+        if key not in old or key not in new:
+            print(f"{form} {doc_id}: only in {args.new if key not in old else args.old}")
+            continue
+        print(f"{form} {doc_id}:")
+        print("\n".join(record_differences(old[key], new[key])))
+    forms = sorted({form for form, _ in new})
+    counts = ", ".join(f"{form} {sum(1 for f, _ in new if f == form)}" for form in forms)
+    print(f"diff_extraction: {differing} differences on {counts} passages")
+    return 1 if differing else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--rules", required=True, help="the other copy of spacy_rules.py")
-    parser.add_argument("--path", type=Path, default=REPO / "benchmarks" / "data" / "popqa_dev.jsonl")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "diff_extraction.json")
+    modes = parser.add_subparsers(dest="mode", required=True)
+    dumping = modes.add_parser("dump", help="extract every dev passage and write the triples as JSONL")
+    dumping.add_argument("--out", type=Path, required=True)
+    dumping.add_argument("--path", type=Path, default=DEFAULT_PATH)
+    dumping.add_argument("--rules", help="another copy of spacy_rules.py instead of the package")
+    dumping.set_defaults(run=dump)
+    comparing = modes.add_parser("compare", help="print the differences of two dumps; exit 1 on any")
+    comparing.add_argument("old", type=Path)
+    comparing.add_argument("new", type=Path)
+    comparing.set_defaults(run=compare)
     args = parser.parse_args(argv)
-    current = get_extractor("spacy", Settings())
-    other = rules_extractor(args.rules)
-    started = time.perf_counter()
-    report: dict[str, object] = {"rules": args.rules, "path": str(args.path)}
-    same = True
-    for form, items in passages(args.path).items():
-        result = compare(extract_each(other, items), extract_each(current, items))
-        report[form] = result
-        same = same and not result["differing"] and not result["errors_new"] and not result["errors_old"]
-        print(
-            f"{form}: {result['passages']} passages, triples {result['triples_old']} -> "
-            f"{result['triples_new']}, {len(result['differing'])} passage(s) differ, errors "
-            f"{len(result['errors_old'])} -> {len(result['errors_new'])}"
-        )
-        for doc_id, error in {**result["errors_old"], **result["errors_new"]}.items():
-            print(f"  {doc_id}: {error}")
-    report["seconds"] = time.perf_counter() - started
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}")
-    return 0 if same else 1
+    return args.run(args)
 
 
 if __name__ == "__main__":

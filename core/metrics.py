@@ -23,13 +23,17 @@ def _keys(items: Iterable[Triple | TripleKey]) -> set[TripleKey]:
     return {item.key if isinstance(item, Triple) else item for item in items}
 
 
+def retention_rate(before: int, after: int) -> float | None:
+    """#after / #before, THE formula of r_pri (private triples) and r_pub (public triples): the share
+    of a document's triples of one kind still in its rewrite; None when it had none (undefined)."""
+    return after / before if before else None
+
+
 def _retention(
     original: Iterable[Triple | TripleKey], rewritten: Iterable[Triple | TripleKey]
 ) -> float | None:
     before = _keys(original)
-    if not before:
-        return None
-    return len(before & _keys(rewritten)) / len(before)
+    return retention_rate(len(before), len(before & _keys(rewritten)))
 
 
 def r_pri(
@@ -132,11 +136,11 @@ class DocRetention:
 
     @property
     def r_pri(self) -> float | None:
-        return self.private_after / self.private_before if self.private_before else None
+        return retention_rate(self.private_before, self.private_after)
 
     @property
     def r_pub(self) -> float | None:
-        return self.public_after / self.public_before if self.public_before else None
+        return retention_rate(self.public_before, self.public_after)
 
 
 def retention_by_doc(

