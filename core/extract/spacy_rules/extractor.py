@@ -9,6 +9,7 @@ from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress
 from core.extract.spacy_rules.chunk_rules import ChunkRules
 from core.extract.spacy_rules.chunking import split_into_chunks
 from core.extract.spacy_rules.context import DocumentContext, title_person
+from core.extract.spacy_rules.markup import without_markup
 from core.types import Triple
 
 BATCH_SIZE = 32
@@ -53,6 +54,7 @@ class SpacyRuleExtractor(Extractor):
     ) -> list[Triple]:
         """Triples in input order; `progress(done, total)` counts chunks (one per ordinary document)."""
         titles = titles or {}
+        items = [(doc_id, without_markup(text)) for doc_id, text in items]
         pieces = [
             (doc_id, offset, chunk) for doc_id, text in items for offset, chunk in split_into_chunks(text)
         ]
