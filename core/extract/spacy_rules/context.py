@@ -18,6 +18,7 @@ from core.extract.spacy_rules.words import (
     THING_QUALIFIERS,
     TITLE_QUALIFIER,
 )
+from core.extract.vocabulary import word_set
 from core.extract.works import is_work_noun
 
 
@@ -127,6 +128,18 @@ def _name_words(name: str) -> frozenset[str]:
     return frozenset(w for w in re.split(r"[\s\"“”-]+", name.strip()) if w)
 
 
+# A name ending in one of these words names an organisation, a publication or a place, never a
+# person ("Harrow Vale News", "Eastmere University"); surnames that are also such words (Hall, Park,
+# Church, Street) are left out.
+DESIGNATORS = word_set(
+    "news times herald gazette journal magazine press radio television tv records studios school "
+    "college university academy institute hospital clinic museum library orchestra band choir club "
+    "fc company corporation inc inc. ltd ltd. llc group labs laboratories logistics robotics systems "
+    "industries association society foundation council party river airport station railway stadium "
+    "theatre theater centre center county province district festival"
+)
+
+
 def title_names_a_thing(title: str) -> bool:
     """ "The Cold Deck (film)", "Perfume (Japanese band)": a title that is no person's name."""
     name = TITLE_QUALIFIER.sub("", title or "").strip()
@@ -148,7 +161,7 @@ def title_person(title: str, text: str) -> str | None:
         return None
     name = TITLE_QUALIFIER.sub("", title or "").strip()
     words = name.split()
-    if not 2 <= len(words) <= 5:
+    if not 2 <= len(words) <= 5 or words[-1].casefold() in DESIGNATORS:
         return None
     if not all((NAME_WORD.match(w) and w[0].isupper()) or w in CONNECTORS for w in words):
         return None

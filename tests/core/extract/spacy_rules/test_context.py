@@ -60,3 +60,22 @@ def test_a_passage_opening_with_he_is_about_its_title_person(extractor):
     assert (
         title_person("Perfume (Japanese band)", "He was born in Oslo.") is None
     )  # a thing's title stays one
+
+
+def test_a_title_ending_in_an_organisation_word_is_no_persons_name() -> None:
+    """The sample corpus's "Harrow Vale News" page said "Harrow Vale lies on the Tamsin River": the town
+    became the newspaper, as if the title were a person the text named by part of the name."""
+    from core.extract.spacy_rules import title_person
+
+    text = "Harrow Vale lies on the Tamsin River. Mayor Ida Brandt opened a new library in Harrow Vale."
+    assert title_person("Harrow Vale News", text) is None
+    assert title_person("Eastmere University", "Eastmere University was founded in 1901.") is None
+    assert title_person("Edwin Ellis (musician)", "Ellis played the cornet.") == "Edwin Ellis"
+    assert title_person("Arthur Hall", "Hall played for Leeds.") == "Arthur Hall"
+
+
+def test_the_newspaper_page_keeps_the_town_as_the_town(extractor) -> None:
+    text = "Harrow Vale lies on the Tamsin River. Mayor Ida Brandt opened a new library in Harrow Vale."
+    keys = {(t.head, t.relation, t.tail) for t in extractor.extract("news", text, title="Harrow Vale News")}
+    assert ("Harrow Vale", "lie_on", "Tamsin River") in keys
+    assert not [key for key in keys if "Harrow Vale News" in key]
