@@ -29,3 +29,23 @@ def test_a_value_the_question_names_is_marked_apart_and_the_badge_says_so() -> N
     assert "&lt;" in block and "<Elin" not in block
     quiet = render_answer("ABack", "I can't share that.", ["Elin Voss"], ["Mara Voss"])
     assert "(no leak)" in quiet and "rps-aback-echo" not in quiet
+
+
+def test_a_reload_gets_the_browsers_last_run_back_and_only_its_own() -> None:
+    from ui.aback_tab import LastRuns
+
+    runs = LastRuns(size=2)
+    first = ("<p>records</p>", "Mara Voss", "<div>stream 1</div>", "", "", "<span>Generating…</span>", None)
+    runs.keep("browser:a", "Where does Mara live?", first)
+    skipped = type(runs.restore("nobody")[0])
+    runs.keep(
+        "browser:a", "Where does Mara live?", (*first[:3], "<p>trace</p>", "<p>answers</p>", "<b>Done</b>")
+    )
+    question, records, lines, stream, timeline, answers, status = runs.restore("browser:a")
+    assert (question, records, lines, stream) == ("Where does Mara live?", *first[:3])
+    assert (timeline, answers, status) == ("<p>trace</p>", "<p>answers</p>", "<b>Done</b>")
+    assert all(isinstance(value, skipped) for value in runs.restore("browser:b"))  # another browser: nothing
+    runs.keep("browser:b", "q b", first)
+    runs.keep("browser:c", "q c", first)
+    assert all(isinstance(value, skipped) for value in runs.restore("browser:a"))  # the oldest went
+    assert runs.restore("browser:c")[0] == "q c"

@@ -12,7 +12,7 @@ minimum score rewrites the indicator box.
 from __future__ import annotations
 
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -374,6 +374,40 @@ def join_answers(blocks: Sequence[str]) -> str:
 # ------------------------------------------------------------------------------- tab
 
 
+class LastRuns:
+    """Each browser session's last ABack run as it was shown (question, records, indicators, answer,
+    trace, baselines, status), so that a reload shows it again; the newest `size` sessions are kept."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._runs: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def keep(self, session: str, question: str, update: tuple[Any, ...]) -> None:
+        if not session:
+            return
+        with self._lock:
+            shown = list(self._runs.pop(session, (question, "", "", "", "", "", "")))
+            shown[0] = question
+            for index, value in zip(range(1, 7), update[:6], strict=True):
+                if isinstance(value, str):  # a view left unchanged by this update is not a string
+                    shown[index] = value
+            self._runs[session] = tuple(shown)
+            while len(self._runs) > self.size:
+                self._runs.popitem(last=False)
+
+    def restore(self, session: str) -> tuple[Any, ...]:
+        with self._lock:
+            shown = self._runs.get(session or "")
+        if shown is None:
+            return tuple(gr.skip() for _ in range(7))
+        question, records, lines, stream, timeline, answers, status = shown
+        return question, records, lines, stream, timeline, answers, status
+
+
+LAST_RUNS = LastRuns()
+
+
 def build(ctx: StudioContext) -> None:
     settings = ctx.settings
     with gr.Tab("ABack generation", id="aback"):
@@ -535,25 +569,20 @@ def build(ctx: StudioContext) -> None:
         kinds: list[str],
         score: float,
         llm_indicators: bool,
+        browser_session: str,
         request: gr.Request,
     ) -> Iterator[tuple[Any, ...]]:
         knobs = AbackKnobs(int(m or 1), int(l or 1), int(d or 1), hsm_method or "hmm")
         box = IndicatorBox(lines or "", found, list(kinds or []), float(score or 0.0), bool(llm_indicators))
         session = request.session_hash or ""
         stop_event = _STOP_EVENTS[session] = threading.Event()
+        views = generate_view(
+            ws, demo, text, int(top or 1), box, int(tokens or 1), chosen or [], settings, knobs, stop_event
+        )
         try:
-            yield from generate_view(
-                ws,
-                demo,
-                text,
-                int(top or 1),
-                box,
-                int(tokens or 1),
-                chosen or [],
-                settings,
-                knobs,
-                stop_event,
-            )
+            for update in views:
+                LAST_RUNS.keep(browser_session, text, update)
+                yield update
         finally:
             if _STOP_EVENTS.get(session) is stop_event:
                 del _STOP_EVENTS[session]
@@ -572,6 +601,15 @@ def build(ctx: StudioContext) -> None:
             on_page_load,
             [remembered],
             [demo_state, records_html],
+            api_visibility="private",
+            show_progress="hidden",
+        )
+    # A reload shows this browser's last run again (kept in the server's memory, by browser session).
+    if ctx.session_state is not None:
+        ctx.session_state.change(
+            LAST_RUNS.restore,
+            [ctx.session_state],
+            [query, records_html, indicators, stream_html, timeline_html, answers_html, status],
             api_visibility="private",
             show_progress="hidden",
         )
@@ -616,6 +654,7 @@ def build(ctx: StudioContext) -> None:
             type_filter,
             min_score,
             use_llm,
+            ctx.session_state if ctx.session_state is not None else gr.State(""),
         ],
         [
             records_html,

@@ -50,3 +50,15 @@ def test_demo_records_generate_streams_tokens_and_backtracks(page, studio_url, a
     leaked_text = removed.first.locator("mark.rps-aback-leak").inner_text().lstrip("⚠")
     assert leaked_text in indicators.input_value()
     page.screenshot(path=str(artifacts / "aback-tab.png"), full_page=True)
+
+    # A reload shows the run again: the question, the answer with its trace, the baselines.
+    query = page.locator("#rps-aback_query textarea").input_value()
+    answers = page.locator("#rps-aback_answers").inner_text()
+    page.reload()
+    open_tab(page, "ABack generation")
+    expect(page.locator('#rps-aback_stream [data-phase="done"]')).to_be_attached(timeout=120_000)
+    expect(page.locator("#rps-aback_stream del.rps-aback-removed").first).to_be_visible()
+    expect(page.locator("#rps-aback_timeline")).to_contain_text("Event 1")
+    assert page.locator("#rps-aback_query textarea").input_value() == query
+    assert page.locator("#rps-aback_answers").inner_text() == answers
+    expect(status).to_contain_text("Done")
