@@ -152,3 +152,17 @@ def test_indicators_the_question_contains_are_not_watched() -> None:
     assert not_in_query(indicators, question) == ["Rachel Collins", "(578) 156-5938"]
     # whole words only, as the monitor matches
     assert not_in_query(indicators, "I am 480 years old and a buyers' agent.") == indicators
+
+
+def test_a_value_detected_at_a_sentence_end_is_watched_without_its_full_stop() -> None:
+    """"Tomas Reyl lives at 14 Birch Lane." gave the indicator "14 Birch Lane.", which the monitor
+    never matched in "lives at 14 Birch Lane with Elin": a leak shown as no leak."""
+    from core.aback.indicators import detect_indicators, without_sentence_stop
+    from core.aback.monitor import LeakMonitor
+
+    texts = ["Tomas Reyl lives at 14 Birch Lane. Tomas Reyl works for Corvane Logistics."]
+    watched = [indicator.text for indicator in detect_indicators(texts)]
+    assert not [text for text in watched if text.endswith("Lane.")]
+    assert LeakMonitor(watched).find_leaks("He lives at 14 Birch Lane with Elin.")
+    assert without_sentence_stop("Acme Corp.") == "Acme Corp."
+    assert without_sentence_stop("Main St.") == "Main St."

@@ -52,12 +52,26 @@ class Indicator:
     score: float = 1.0
 
 
+_SENTENCE_STOP = re.compile(r"(?<=[a-z]{3})\.$")  # "14 Birch Lane." but not "Acme Corp." or "J. Smith Jr."
+_ABBREVIATIONS = frozenset({"corp", "inc", "ltd", "bros", "assn", "dept", "univ"})
+
+
+def without_sentence_stop(text: str) -> str:
+    """A detected value without the full stop of the sentence it ended ("14 Birch Lane." -> "14 Birch
+    Lane"): the monitor would otherwise miss the value written mid-sentence. Abbreviations keep theirs."""
+    stripped = text.rstrip()
+    last_word = stripped.rsplit(None, 1)[-1].rstrip(".").casefold() if stripped else ""
+    if _SENTENCE_STOP.search(stripped) and last_word not in _ABBREVIATIONS:
+        return stripped[:-1]
+    return text
+
+
 def indicators_from_detections(detections: Iterable[Detection]) -> list[Indicator]:
     """Indicators for the monitor: each detection, and the lines/comma parts of an address block."""
     found = []
     for item in detections:
         source = "ner" if item.source in NER_DETECTION_SOURCES else "pattern"
-        found.append(Indicator(item.text, item.type, source, item.score))
+        found.append(Indicator(without_sentence_stop(item.text), item.type, source, item.score))
         if item.type == "ADDRESS":
             parts = [part.strip(" >\t") for part in _ADDRESS_PART.findall(item.text)]
             found += [
