@@ -117,7 +117,7 @@ def status_label(status: str) -> str:
 def status_counts_text(counts: dict[str, int]) -> str:
     """ "3 private, 10 public, 1 excluded: inferable from public" (states with no triple left out,
     private and public always shown)."""
-    order = (PRIVATE, PUBLIC, INFERABLE, EXCLUDED)
+    order = (PRIVATE, PUBLIC, INFERABLE, EXCLUDED, QUERY)
     parts = [
         f"{counts.get(status, 0)} {STATUS_LABELS[status]}"
         for status in order

@@ -20,6 +20,7 @@ from core.workspace import Workspace
 from ui import messages
 from ui.context import MESSAGE, StudioContext
 from ui.http_limits import CLIENT_ADDRESS, BodyLimit, RecordClientAddress
+from ui.messages import triple_count
 from ui.render import vis_asset_dir
 from ui.sessions import (
     BROWSER_STATE_SECRET,
@@ -192,7 +193,7 @@ def _first_extraction(settings: Settings) -> Any:
 def _ready_message(ws: Workspace) -> str:
     return (
         f"{len(ws.corpus.documents)} document(s), {len(ws.corpus.queries)} query(ies), "
-        f"{len(ws.triples)} triple(s). Mark triples private in the “Knowledge graph & privacy” tab."
+        f"{triple_count(ws)}. Mark triples private in the “Knowledge graph & privacy” tab."
     )
 
 

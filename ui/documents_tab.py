@@ -15,7 +15,7 @@ from core.extract import get_extractor
 from core.workspace import Workspace
 from ui.context import MESSAGE, StudioContext
 from ui.jobs import PROCESS_THRESHOLD_CHARS, Cancellations, Cancelled, Estimate, ProcessExtractor
-from ui.messages import status_html
+from ui.messages import status_html, triple_count
 from ui.render import esc, html_list, html_table
 
 EXTRACTORS = ("spacy", "llm", "relik")
@@ -182,7 +182,7 @@ def build(ctx: StudioContext) -> None:
             return ws, text, cancelled_note(text)
         finally:
             CANCELLATIONS.finish(session, flag)
-        done = f"{name}: {added} new triple(s); {len(ws.triples)} in total."
+        done = f"{name}: {added} new triple(s); {triple_count(ws)} in total."
         return ws, done, f'<span class="rps-note">Extracted in {estimate.elapsed():.1f} s.</span>'
 
     def extractor_for(name: str, pending: Any, flag: Any) -> Any:
@@ -251,7 +251,7 @@ def build(ctx: StudioContext) -> None:
         return (
             ws,
             f"Loaded {name!r}{who_sees(repo, name)}: {len(ws.corpus.documents)} document(s), "
-            f"{len(ws.triples)} triple(s).",
+            f"{triple_count(ws)}.",
             name,
         )
 

@@ -13,6 +13,7 @@ typed is ever rendered as markup.
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import gradio as gr
 
@@ -49,3 +50,11 @@ def warning(text: object, title: str = "Warning") -> None:
 
 def info(text: object, title: str = "Info") -> None:
     gr.Info(escape(text), title=escape(title))
+
+
+def triple_count(ws: Any) -> str:
+    """ "72 triple(s) (57 distinct)": occurrences, as documents state them, and the distinct facts the
+    graph and its counts show, so the numbers of different screens add up."""
+    distinct = len(ws.all_keys())
+    occurrences = len(ws.triples)
+    return f"{occurrences} triple(s)" + (f" ({distinct} distinct)" if distinct != occurrences else "")
