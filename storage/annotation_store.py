@@ -139,6 +139,33 @@ class AnnotationStore(Database):
                 ids.append(_task_id(session, task))
         return ids
 
+    def withdraw_superseded(self, batch: str, current: Iterable[int]) -> int:
+        """Delete the tasks of `batch` that an item in `current` replaces (same definition and passage,
+        other content: the privacy marks changed) and that nobody has reviewed, with their candidates;
+        returns how many. Reviewed ones stay: a person's decision is never deleted."""
+        current_ids = set(current)
+        with self._transaction() as session:
+            rows = list(session.scalars(select(AnnotationTaskRow).where(AnnotationTaskRow.batch == batch)))
+            replaced = {(row.definition, row.doc_id) for row in rows if row.id in current_ids}
+            reviewed = exists().where(
+                and_(CandidateRow.task_id == AnnotationTaskRow.id, ReviewRow.candidate_id == CandidateRow.id)
+            )
+            stale = [
+                row.id
+                for row in rows
+                if row.id not in current_ids and (row.definition, row.doc_id) in replaced
+            ]
+            if not stale:
+                return 0
+            unreviewed = list(
+                session.scalars(
+                    select(AnnotationTaskRow.id).where(AnnotationTaskRow.id.in_(stale), ~reviewed)
+                )
+            )
+            for task_id in unreviewed:
+                session.delete(session.get(AnnotationTaskRow, task_id))
+            return len(unreviewed)
+
     def task(self, task_id: int) -> AnnotationTask:
         with self._transaction() as session:
             row = session.get(AnnotationTaskRow, task_id)

@@ -74,3 +74,37 @@ def test_cli_tasks_take_a_saved_workspaces_marks(marked: Workspace, tmp_path: Pa
     assert batches == {"workspace:field-notes"}
     assert main(["--db", db, "annotate", "tasks", "--workspace", "nope"]) != 0
     assert "no saved corpus named 'nope'" in capsys.readouterr().err
+
+
+def test_items_made_again_after_the_marks_changed_replace_the_unreviewed_old_ones(tmp_path: Path) -> None:
+    """The walk-through found an item still listing earlier private triples, its candidate still
+    holding the address marked private since: made again, the old unreviewed item is withdrawn; a
+    reviewed one stays (a person's decision is never deleted)."""
+    from core.types import triple_key
+
+    db = tmp_path / "studio.sqlite3"
+    demo = build_app(Settings(db=str(db), sample_corpus=False))
+    make_items = endpoint(demo, "review_generate")
+    ws = Workspace()
+    ws.load_sample()
+    ws.extract(get_extractor("spacy", Settings()))
+    asthma = triple_key("Tomas Reyl", "medical_condition", "asthma")
+    address = ("tomas reyl", "residence", "14 birch lane")
+    ws.toggle_private(asthma)
+    make_items(ws, "mask")
+    with AnnotationStore(db) as store:
+        (reviewed,) = store.tasks()
+        store.review(store.next_item("ann").candidate.id, "ann", "accept")
+    ws.toggle_private(address)
+    note, _ = make_items(ws, "mask")
+    assert "withdrawn" not in note  # the only earlier item was reviewed: it stays
+    with AnnotationStore(db) as store:
+        unreviewed = next(t for t in store.tasks() if t.id != reviewed.id)
+    assert set(unreviewed.private) == {asthma, address}
+    ws.toggle_private(asthma)
+    note, _ = make_items(ws, "mask")
+    assert "1 item(s) made from earlier marks of the same passages, which nobody had reviewed" in note
+    with AnnotationStore(db) as store:
+        tasks = {t.id: t for t in store.tasks()}
+    assert unreviewed.id not in tasks and reviewed.id in tasks
+    assert [set(t.private) for i, t in tasks.items() if i != reviewed.id] == [{address}]

@@ -283,6 +283,7 @@ class _Store:
                 "nothing is private in this workspace: mark triples private in the Knowledge graph tab first"
             )
         ids = self.store.add_tasks(tasks)
+        withdrawn = self.store.withdraw_superseded(tasks[0].batch, ids)
         stored = [replace(task, id=task_id) for task, task_id in zip(tasks, ids, strict=True)]
         evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
         report = run_candidates(self.store, stored, make_source(source_name, settings), evaluator, settings)
@@ -292,7 +293,13 @@ class _Store:
             f"{len(tasks)} task(s) from this workspace ({definitions}); {report.stored} candidate(s) from "
             f"{source_name} "
             f"stored, {report.passed} passed the automatic filter{failed}. "
-            "Type your name and press Start to review."
+            + (
+                f"{withdrawn} item(s) made from earlier marks of the same passages, which nobody had "
+                "reviewed, were withdrawn. "
+                if withdrawn
+                else ""
+            )
+            + "Type your name and press Start to review."
         )
 
     def show_blank(self) -> tuple:
