@@ -159,22 +159,26 @@ def format_row(row: dict[str, Any]) -> str:
     s = row["summary"]
     return (
         f"{row['eraser']:<28} r_pri {_fmt(s['r_pri'])}  r_pub {_fmt(s['r_pub'])}  "
-        f"r_connect {_fmt(s['r_connect'])}  leak {_fmt(s['leak_check'])}  "
-        f"s/passage {_fmt(row['seconds_per_passage'], 2)}"
+        f"strict {_fmt(s.get('strict_leak'))}  partial {_fmt(s.get('partial_leak'))}  "
+        f"broken {_fmt(s.get('broken_share'))}  public kept {_fmt(s.get('public_kept_strings'))}  "
+        f"chars kept {_fmt(s.get('characters_kept'))}  s/passage {_fmt(row['seconds_per_passage'], 2)}"
     )
 
 
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| eraser | passages | r_pri ↓ | r_pub ↑ | r_connect ↓ | leak check ↓ | s/passage |",
-        "|---|---|---|---|---|---|---|",
+        "| eraser | passages | r_pri ↓ | r_pub ↑ | strict leak ↓ | partial leak ↓ | broken ↓ | public kept ↑ "
+        "| chars kept | r_connect ↓ | s/passage |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         s = row["summary"]
         name = row["eraser"] + ("" if row["trained"] else " (untrained)")
         lines.append(
             f"| {name} | {row['passages']} | {_fmt(s['r_pri'])} | {_fmt(s['r_pub'])} | "
-            f"{_fmt(s['r_connect'])} | {_fmt(s['leak_check'])} | {_fmt(row['seconds_per_passage'], 2)} |"
+            f"{_fmt(s.get('strict_leak'))} | {_fmt(s.get('partial_leak'))} | {_fmt(s.get('broken_share'))} | "
+            f"{_fmt(s.get('public_kept_strings'))} | {_fmt(s.get('characters_kept'))} | "
+            f"{_fmt(s['r_connect'])} | {_fmt(row['seconds_per_passage'], 2)} |"
         )
     return "\n".join(lines)
 

@@ -96,6 +96,12 @@ class Settings:
     rewriter_windows: str = "always"
     rewriter_only_private_windows: bool = True  # eraser4rag: other windows are carried through verbatim
     rewriter_max_new_tokens: int = 512  # model erasers: token budget of one rewrite
+    # eraser4rag: "edits" (default) writes an edit script per window, decoded so that every anchor is
+    # text of the window; "rewrite" writes the whole rewritten window (the paper's form)
+    rewriter_output: str = "edits"
+    rewriter_edit_input_tokens: int = (
+        256  # eraser4rag, edit form: input budget, window + triples (as trained)
+    )
     reader_k: int = 5  # downstream accuracy: passages given to the reader
     reader_max_new_tokens: int = 32  # downstream accuracy: token budget of one answer
 
@@ -192,6 +198,11 @@ HELP: dict[str, str] = {
         "eraser4rag: send only windows that mention a private triple to the model; others are kept verbatim"
     ),
     "rewriter_max_new_tokens": "model erasers: token budget of one rewrite",
+    "rewriter_edit_input_tokens": "eraser4rag, edit form: input token budget (window + linearised triples)",
+    "rewriter_output": (
+        "eraser4rag: 'edits' = an edit script per window with anchors constrained to the window's text "
+        "(default); 'rewrite' = the whole rewritten window (the paper's form)"
+    ),
     "reader_k": "downstream accuracy: retrieved passages given to the reader",
     "reader_max_new_tokens": "downstream accuracy: token budget of one answer",
     "lm_fluency": "grading: mean token NLL of each changed sentence against its original, by the local LM",

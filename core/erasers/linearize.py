@@ -26,6 +26,8 @@ DOCUMENT_PREFIX = "Rewrite the document without the private triples, keeping the
 PRIVATE_PREFIX = "\nPrivate: "
 PUBLIC_PREFIX = "\nPublic: "
 OUTPUT_PREFIX = "\nRewritten document:"
+EDITS_PREFIX = "\nEdits (DEL <text> / REP <text> + BY <text> / KEEP):\n"
+OUTPUT_FORMS = ("edits", "rewrite")  # an edit script (`core.erasers.edit_script`) or the whole text
 
 _TRIPLE = re.compile(
     r"<(?P<kind>r|c)subj>\s*(?P<h>.*?)\s*<(?P=kind)rel>\s*(?P<r>.*?)\s*<(?P=kind)obj>\s*(?P<t>.*?)\s*<(?P=kind)e>",
@@ -57,13 +59,14 @@ def parse_linearized(text: str) -> tuple[list[TripleKey], list[TripleKey]]:
     return private, public
 
 
-def rewriter_input(document: str, private: Sequence[TripleKey], public: Sequence[TripleKey]) -> str:
-    """The model input: instruction, document, linearised G_pri and G_pub."""
+def rewriter_input(
+    document: str, private: Sequence[TripleKey], public: Sequence[TripleKey], form: str = "rewrite"
+) -> str:
+    """The model input: instruction, document, linearised G_pri and G_pub, then the cue of the
+    output `form` ("rewrite": the whole rewritten text; "edits": an edit script)."""
     private_text, public_text = linearize(private, public)
-    return (
-        f"{DOCUMENT_PREFIX}{document}{PRIVATE_PREFIX}{private_text}"
-        f"{PUBLIC_PREFIX}{public_text}{OUTPUT_PREFIX}"
-    )
+    cue = EDITS_PREFIX if form == "edits" else OUTPUT_PREFIX
+    return f"{DOCUMENT_PREFIX}{document}{PRIVATE_PREFIX}{private_text}{PUBLIC_PREFIX}{public_text}{cue}"
 
 
 def fitted_input(
@@ -72,11 +75,12 @@ def fitted_input(
     public: Iterable[TripleKey],
     count_tokens: Callable[[str], int],
     max_input_tokens: int,
+    form: str = "rewrite",
 ) -> tuple[str, TripleSelection]:
     """The rewriter's input for `document` (a whole document or one window) with the triples
     that fit in `max_input_tokens`, chosen by `select_triples`. The one prompt builder of
     both the `eraser4rag` eraser and training, so the two always agree."""
-    room = max_input_tokens - count_tokens(rewriter_input(document, (), ()))
+    room = max_input_tokens - count_tokens(rewriter_input(document, (), (), form))
     costs: dict[tuple[TripleKey, bool], int] = {}
 
     def cost(key: TripleKey, is_private: bool) -> int:
@@ -85,7 +89,7 @@ def fitted_input(
         return costs[(key, is_private)]
 
     selection = select_triples(document, private, public, cost, room)
-    return rewriter_input(document, selection.private, selection.public), selection
+    return rewriter_input(document, selection.private, selection.public, form), selection
 
 
 def add_special_tokens(tokenizer: Any, model: Any | None = None) -> int:

@@ -86,12 +86,17 @@ def lora_config(
     )
 
 
-def model_input(task: AnnotationTask, tokenizer: Any, max_input_tokens: int) -> str:
+def model_input(task: AnnotationTask, tokenizer: Any, max_input_tokens: int, form: str = "rewrite") -> str:
     """The rewriter's input for a task (a document or one window of it), with the global triples
     chosen by the same function `eraser4rag` uses (`fitted_input`)."""
 
     prompt, _selection = fitted_input(
-        task.text.strip(), task.global_private, task.global_public, token_counter(tokenizer), max_input_tokens
+        task.text.strip(),
+        task.global_private,
+        task.global_public,
+        token_counter(tokenizer),
+        max_input_tokens,
+        form,
     )
     return prompt
 

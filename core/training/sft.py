@@ -49,6 +49,9 @@ class SftSettings:
     # > 1 weighs the loss on the target tokens where the rewrite departs from the input (the first
     # token after a cut, inserted tokens) this many times more than copied tokens (causal models)
     change_weight: float = 1.0
+    # "rewrite": the target is the whole rewritten text (the paper); "edits": an edit script
+    # (`core.erasers.edit_script`), cued by its own prompt ending and written without a leading space
+    output_form: str = "rewrite"
 
 
 @dataclass(frozen=True)
@@ -68,10 +71,11 @@ def train_sft(
         raise TrainingError("no accepted examples to train on: review candidates first (or import a file)")
     hooks = hooks or RunHooks()
     tokenizer, model, seq2seq = load_for_training(settings.model, settings.cache_dir)
+    lead = "" if settings.output_form == "edits" else " "
     records = [
         {
-            "prompt": model_input(task, tokenizer, settings.max_input_tokens),
-            "completion": " " + target.strip() + ("" if seq2seq else tokenizer.eos_token),
+            "prompt": model_input(task, tokenizer, settings.max_input_tokens, settings.output_form),
+            "completion": lead + target.strip() + ("" if seq2seq else tokenizer.eos_token),
         }
         for task, target in examples
     ]
