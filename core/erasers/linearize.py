@@ -98,8 +98,39 @@ def add_special_tokens(tokenizer: Any, model: Any | None = None) -> int:
         {"additional_special_tokens": list(SPECIAL_TOKENS)}, replace_extra_special_tokens=False
     )
     if model is not None and len(tokenizer) > model.get_input_embeddings().weight.shape[0]:
-        model.resize_token_embeddings(len(tokenizer))
+        model.resize_token_embeddings(len(tokenizer), mean_resizing=False)
+        _spell_out_markers(tokenizer, model)
     return added
+
+
+MARKER_MEANINGS = dict(
+    zip(
+        SPECIAL_TOKENS,
+        (
+            "private subject",
+            "private relation",
+            "private object",
+            "end of private fact",
+            "public subject",
+            "public relation",
+            "public object",
+            "end of public fact",
+        ),
+        strict=True,
+    )
+)
+
+
+def _spell_out_markers(tokenizer: Any, model: Any) -> None:
+    """Each new marker row starts as the mean embedding of its meaning's words: the same at every
+    load (a random init would differ between training and inference where the rows are not saved)."""
+    import torch
+
+    weight = model.get_input_embeddings().weight
+    with torch.no_grad():
+        for marker, meaning in MARKER_MEANINGS.items():
+            ids = tokenizer(" " + meaning, add_special_tokens=False)["input_ids"]
+            weight[tokenizer.convert_tokens_to_ids(marker)] = weight[ids].mean(dim=0)
 
 
 @dataclass(frozen=True)

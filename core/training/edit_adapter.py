@@ -15,6 +15,8 @@ import argparse
 import json
 import random
 import shutil
+import signal
+import threading
 from pathlib import Path
 
 from core.annotation.export import read_examples
@@ -31,6 +33,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--steps", type=int, default=130)
     parser.add_argument("--lr", type=float, default=2e-4)
+    parser.add_argument("--top-layers", type=int, default=8, help="LoRA in the top N layers only (0: all)")
     parser.add_argument("--summary", type=Path, help="data summary to copy into the adapter folder")
     args = parser.parse_args()
     examples = read_examples(args.data)
@@ -43,9 +46,12 @@ def main() -> None:
         max_target_tokens=96,  # an edit script's budget at inference (EDIT_SCRIPT_TOKENS)
         target_modules=("q_proj", "k_proj", "v_proj", "o_proj"),
         output_form="edits",
+        top_layers=args.top_layers,
         seed=0,
     )
-    hooks = RunHooks(on_point=lambda point: print(json.dumps(point), flush=True))
+    stop = threading.Event()  # SIGUSR1 ends the run early; the adapter trained so far is saved
+    signal.signal(signal.SIGUSR1, lambda *_: stop.set())
+    hooks = RunHooks(on_point=lambda point: print(json.dumps(point), flush=True), cancelled=stop)
     result = train_sft(examples, args.out, settings, hooks)
     card_path = args.out / "training.json"
     card = json.loads(card_path.read_text(encoding="utf-8"))
@@ -59,8 +65,10 @@ def main() -> None:
         "or partial leak (core.training.edit_data)",
         "reviewed_by_people": False,
         "examples": len(examples),
-        "sft": f"TRL SFTTrainer, LoRA r=8 on q/k/v/o + the eight marker rows, lr {args.lr}, batch 1, "
-        f"{result.steps} steps in {result.seconds:.0f} s",
+        "sft": "TRL SFTTrainer, LoRA r=8 on q/k/v/o of "
+        + (f"the top {args.top_layers} layers" if args.top_layers else "every layer + the eight marker rows")
+        + f", lr {args.lr}, batch 1, {result.steps} steps in {result.seconds:.0f} s"
+        + (" (stopped early by SIGUSR1)" if result.cancelled else ""),
         "inference": "eraser4rag, rewriter_output = edits: private windows only, batched greedy decoding "
         "with anchors constrained to the window's text",
     }

@@ -52,6 +52,9 @@ class SftSettings:
     # "rewrite": the target is the whole rewritten text (the paper); "edits": an edit script
     # (`core.erasers.edit_script`), cued by its own prompt ending and written without a leading space
     output_form: str = "rewrite"
+    # > 0: LoRA in the top this-many layers only and the marker rows left as loaded, so the
+    # backward pass stops there (several times cheaper per step on a CPU); 0: every layer + markers
+    top_layers: int = 0
 
 
 @dataclass(frozen=True)
@@ -136,8 +139,16 @@ def _causal_trainer(
         completion_only_loss=True,
         packing=False,
     )
+    count = int(model.config.num_hidden_layers)
+    layers = range(max(0, count - settings.top_layers), count) if settings.top_layers > 0 else ()
     peft = lora_config(
-        False, tokenizer, settings.lora_r, settings.lora_alpha, settings.lora_dropout, settings.target_modules
+        False,
+        tokenizer,
+        settings.lora_r,
+        settings.lora_alpha,
+        settings.lora_dropout,
+        settings.target_modules,
+        tuple(layers),
     )
     return _trainer_class(settings.change_weight)(
         model=model,
