@@ -96,9 +96,10 @@ class Settings:
     rewriter_windows: str = "always"
     rewriter_only_private_windows: bool = True  # eraser4rag: other windows are carried through verbatim
     rewriter_max_new_tokens: int = 512  # model erasers: token budget of one rewrite
-    # eraser4rag: "edits" (default) writes an edit script per window, decoded so that every anchor is
-    # text of the window; "rewrite" writes the whole rewritten window (the paper's form)
-    rewriter_output: str = "edits"
+    # eraser4rag: "edits" writes an edit script per window, decoded so that every anchor is text of
+    # the window; "rewrite" writes the whole rewritten window (the paper's form); "auto" (default):
+    # the form the adapter was trained for (its training.json), "rewrite" without a record or adapter
+    rewriter_output: str = "auto"
     rewriter_edit_input_tokens: int = (
         256  # eraser4rag, edit form: input budget, window + triples (as trained)
     )
@@ -200,8 +201,9 @@ HELP: dict[str, str] = {
     "rewriter_max_new_tokens": "model erasers: token budget of one rewrite",
     "rewriter_edit_input_tokens": "eraser4rag, edit form: input token budget (window + linearised triples)",
     "rewriter_output": (
-        "eraser4rag: 'edits' = an edit script per window with anchors constrained to the window's text "
-        "(default); 'rewrite' = the whole rewritten window (the paper's form)"
+        "eraser4rag: 'edits' = an edit script per window with anchors constrained to the window's text; "
+        "'rewrite' = the whole rewritten window (the paper's form); 'auto' (default) = the form the "
+        "adapter was trained for (its training.json), else 'rewrite'"
     ),
     "reader_k": "downstream accuracy: retrieved passages given to the reader",
     "reader_max_new_tokens": "downstream accuracy: token budget of one answer",

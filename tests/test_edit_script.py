@@ -7,7 +7,7 @@ import pytest
 
 from core.erasers.edit_decoding import allowed_tokens, token_bytes
 from core.erasers.edit_script import Edit, ScriptError, apply_script, format_script, parse_script, script_for
-from core.erasers.eraser4rag import Eraser4RAGEraser, load_rewriter
+from core.erasers.eraser4rag import SHIPPED_ADAPTER, Eraser4RAGEraser, load_rewriter, output_form
 from core.settings import Settings
 from tests.test_eraser4rag_windows import _request
 
@@ -81,7 +81,9 @@ def test_the_constraint_allows_keywords_then_only_text_of_the_window() -> None:
 def test_every_anchor_the_model_writes_is_in_its_window() -> None:
     """The untrained base model, batched over two windows: whatever it writes, its anchors
     come from the window it was given, and the eraser applies the script or falls back."""
-    eraser = Eraser4RAGEraser(Settings(rewriter_adapter="none", rewriter_max_new_tokens=24))
+    eraser = Eraser4RAGEraser(
+        Settings(rewriter_adapter="none", rewriter_max_new_tokens=24, rewriter_output="edits")
+    )
     windows = [WINDOW, "Harrow Vale is known for its rain and its old mills."]
     prompts = [
         f"Delete the place from: {w}\nEdits (DEL <text> / REP <text> + BY <text> / KEEP):\n" for w in windows
@@ -95,3 +97,10 @@ def test_every_anchor_the_model_writes_is_in_its_window() -> None:
                 assert anchor.strip() in window, (script, window)
     (rewrite,) = eraser.erase(_request())
     assert any(note.startswith("edit scripts:") for note in rewrite.notes)
+
+
+def test_auto_takes_the_form_the_adapter_was_trained_for(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "training.json").write_text('{"kind": "sft", "settings": {"output_form": "edits"}}')
+    assert output_form("auto", str(tmp_path)) == "edits"
+    assert output_form("auto", str(SHIPPED_ADAPTER)) == "rewrite"  # trained before edit scripts existed
+    assert output_form("auto", "") == "rewrite" and output_form("edits", "") == "edits"

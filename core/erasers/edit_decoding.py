@@ -98,7 +98,7 @@ def allowed_tokens(table: TokenBytes, window: bytes, generated: bytes) -> list[i
         return _anchor_continuations(table, window, current[3:])
     if current.startswith(KEEP.encode()) and current == KEEP.encode():
         return [*table.newline, table.eos]
-    allowed = _spelling(table, current, _LINE_STARTS)
+    allowed = _spelling(table, current, _LINE_STARTS if not done else _ANCHORED)  # KEEP stands alone
     if not current and done:
         allowed.append(table.eos)
     return allowed

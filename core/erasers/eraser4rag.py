@@ -24,7 +24,8 @@ departs from the window, since plain SFT taught it to copy). "when-too-long" giv
 paper's whole-document input back, windowing only documents that exceed
 `rewriter_max_input_tokens`.
 
-Output (`rewriter_output`, default "edits"): the model writes an edit script per window
+Output (`rewriter_output`; "auto", the default, takes the form the adapter was trained for
+from its training.json, else "rewrite"): with "edits" the model writes an edit script per window
 (`core.erasers.edit_script`: CUT / DEL / REP ... BY / KEEP lines, each anchored by verbatim
 text of the window), decoded with `edit_decoding.anchor_constraint` so that every anchor
 exists in the window; the script is applied, so text outside its edits is kept verbatim by
@@ -42,6 +43,7 @@ cut is written in the rewrite's notes. Nothing is truncated silently.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -63,6 +65,7 @@ WINDOW_MODES = ("always", "when-too-long")
 SHIPPED = "shipped"
 SHIPPED_ADAPTER = Path(__file__).resolve().parents[2] / "assets" / "adapters" / "smollm2-135m-eraser4rag"
 NO_ADAPTER = ("", "none")
+AUTO = "auto"
 EDIT_SCRIPT_TOKENS = 96  # an edit script's token budget (anchors are a few words; CUT needs two)
 _lock = threading.Lock()
 
@@ -170,7 +173,7 @@ class Eraser4RAGEraser:
         started = time.perf_counter()
         notes: list[str] = []
         windows = self._windows(document, request, notes)
-        form = self.settings.rewriter_output
+        form = output_form(self.settings.rewriter_output, self.adapter)
         if form not in OUTPUT_FORMS:
             raise EraserError(
                 f"setting rewriter_output = {form!r}: expected one of {', '.join(OUTPUT_FORMS)}"
@@ -374,6 +377,21 @@ class Eraser4RAGEraser:
             raise EraserError(f"the rewriter {rewriter.source!r} failed: {exc}") from exc
         tokens = output[0] if rewriter.seq2seq else output[0, inputs["input_ids"].shape[1] :]
         return tokenizer.decode(tokens, skip_special_tokens=True).strip()
+
+
+def output_form(setting: str, adapter: str) -> str:
+    """The output form: the setting, or with "auto" the form the adapter's training.json records
+    (`SftSettings.output_form`; RL cards name their SFT adapter), else "rewrite"."""
+    if setting != AUTO:
+        return setting
+    card = Path(adapter) / "training.json" if adapter else None
+    if card is None or not card.exists():
+        return "rewrite"
+    try:
+        settings = json.loads(card.read_text(encoding="utf-8")).get("settings", {})
+    except (OSError, ValueError):
+        return "rewrite"
+    return str(settings.get("output_form") or "rewrite")
 
 
 def _trailing_space(text: str) -> str:
