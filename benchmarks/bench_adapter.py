@@ -63,6 +63,9 @@ def main() -> None:
     parser.add_argument("--erasers", default=DEFAULT_ERASERS)
     parser.add_argument("--rewrite-tokens", type=int, default=160, help="token budget of one model rewrite")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--keep-texts", action="store_true", help="store each rewritten passage and its notes"
+    )
     parser.add_argument("--table", type=Path, nargs="+", help="print the markdown table of result files")
     args = parser.parse_args()
     if args.table:
@@ -95,7 +98,7 @@ def main() -> None:
     }
     print(f"{report['records']}: {report['rewritten_passages']} passages with private triples rewritten")
     for spec in args.erasers.split(","):
-        report["rows"].append(run(spec.strip(), requests, targets, extractor, settings))
+        report["rows"].append(run(spec.strip(), requests, targets, extractor, settings, args.keep_texts))
         print(format_row(report["rows"][-1]), flush=True)
         args.results.parent.mkdir(parents=True, exist_ok=True)
         args.results.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -119,12 +122,18 @@ def eraser_settings(spec: str, settings: Settings) -> tuple[str, bool, Settings]
 
 
 def run(
-    spec: str, requests: list[EraseRequest], targets: list[list[str]], extractor: Any, settings: Settings
+    spec: str,
+    requests: list[EraseRequest],
+    targets: list[list[str]],
+    extractor: Any,
+    settings: Settings,
+    keep_texts: bool = False,
 ) -> dict[str, Any]:
     name, verify, settings = eraser_settings(spec, settings)
     eraser = get_eraser(name, settings)
     parse = getattr(eraser, "parse", None) or ParseCache(settings.spacy_model)
     evaluations = []
+    texts: list[dict[str, Any]] = []
     seconds = 0.0
     for request, ids in tqdm(list(zip(requests, targets, strict=True)), desc=spec):
         chosen = tuple(d for d in request.documents if d.id in ids)
@@ -134,6 +143,11 @@ def run(
         if verify:
             rewrites, _ = verify_and_repair(request, rewrites, extractor, parse)
         seconds += time.perf_counter() - started
+        texts += [
+            {"doc_id": r.doc_id, "original": r.original, "text": r.text, "notes": list(r.notes)}
+            for r in rewrites
+            if keep_texts and r.doc_id in ids
+        ]
         evaluation = evaluate_rewrites(request, rewrites, extractor)
         evaluations.append(replace(evaluation, docs=tuple(d for d in evaluation.docs if d.doc_id in ids)))
     passages = sum(len(ids) for ids in targets)
@@ -144,6 +158,7 @@ def run(
         "passages": passages,
         "summary": summarize(evaluations),
         "seconds_per_passage": seconds / passages if passages else None,
+        **({"rewrites": texts} if keep_texts else {}),
     }
 
 
@@ -159,22 +174,26 @@ def format_row(row: dict[str, Any]) -> str:
     s = row["summary"]
     return (
         f"{row['eraser']:<28} r_pri {_fmt(s['r_pri'])}  r_pub {_fmt(s['r_pub'])}  "
-        f"r_connect {_fmt(s['r_connect'])}  leak {_fmt(s['leak_check'])}  "
-        f"s/passage {_fmt(row['seconds_per_passage'], 2)}"
+        f"strict {_fmt(s.get('strict_leak'))}  partial {_fmt(s.get('partial_leak'))}  "
+        f"broken {_fmt(s.get('broken_share'))}  public kept {_fmt(s.get('public_kept_strings'))}  "
+        f"chars kept {_fmt(s.get('characters_kept'))}  s/passage {_fmt(row['seconds_per_passage'], 2)}"
     )
 
 
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| eraser | passages | r_pri ↓ | r_pub ↑ | r_connect ↓ | leak check ↓ | s/passage |",
-        "|---|---|---|---|---|---|---|",
+        "| eraser | passages | r_pri ↓ | r_pub ↑ | strict leak ↓ | partial leak ↓ | broken ↓ | public kept ↑ "
+        "| chars kept | r_connect ↓ | s/passage |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         s = row["summary"]
         name = row["eraser"] + ("" if row["trained"] else " (untrained)")
         lines.append(
             f"| {name} | {row['passages']} | {_fmt(s['r_pri'])} | {_fmt(s['r_pub'])} | "
-            f"{_fmt(s['r_connect'])} | {_fmt(s['leak_check'])} | {_fmt(row['seconds_per_passage'], 2)} |"
+            f"{_fmt(s.get('strict_leak'))} | {_fmt(s.get('partial_leak'))} | {_fmt(s.get('broken_share'))} | "
+            f"{_fmt(s.get('public_kept_strings'))} | {_fmt(s.get('characters_kept'))} | "
+            f"{_fmt(s['r_connect'])} | {_fmt(row['seconds_per_passage'], 2)} |"
         )
     return "\n".join(lines)
 

@@ -234,6 +234,21 @@ class Settings:
     rewriter_max_new_tokens: int = setting(
         512, "token budget of one model rewrite (llm-each, llm-all, abstraction, eraser4rag)"
     )
+    rewriter_output: str = setting(
+        "auto",
+        (
+            "eraser4rag output form. auto: the form the adapter's training.json records (output_form), "
+            "else rewrite (the shipped adapter today). edits: the model writes an edit script per private "
+            "window (CUT <words> deletes their sentence, DEL <text>, REP <text> + BY <text>, KEEP), "
+            "decoded so that every anchor is verbatim text of the window, then applied; a script that "
+            "does not parse or apply is rejected, named in the notes, and that window falls back to "
+            "deleting its sentences that name a private tail (causal models only). rewrite: the model "
+            "writes the whole window (the paper's form)"
+        ),
+    )
+    rewriter_edit_input_tokens: int = setting(
+        256, "eraser4rag, edit form: input token budget (window + linearised triples, as trained)"
+    )
     reader_k: int = setting(5, "downstream accuracy: retrieved passages given to the reader")
     reader_max_new_tokens: int = setting(32, "downstream accuracy: token budget of one answer")
 

@@ -47,6 +47,10 @@ class RecordingEraser(Eraser4RAGEraser):
         self.sent.append(window)
         return super()._generate(prompt, window)
 
+    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[str]:
+        self.sent += windows
+        return super()._generate_scripts(prompts, windows)
+
 
 def test_windows_cover_the_text_and_mark_span_and_tail_mentions_private() -> None:
     assert "".join(TEXT[s:e] for s, e in sentence_spans(TEXT, 1)) == TEXT

@@ -95,7 +95,7 @@ def test_seq2seq_path_on_a_small_t5_built_from_a_config(tmp_path):
 
 
 def test_causal_path_on_the_embedded_smollm2_with_a_short_budget():
-    settings = _settings(rewriter_max_new_tokens=4)
+    settings = _settings(rewriter_max_new_tokens=4, rewriter_output="rewrite")
     eraser = Eraser4RAGEraser(settings)
     assert eraser.rewriter.seq2seq is False
     request = sample_request(("retriever-queries-q1-d0", "hr-record"), split_seed=None)

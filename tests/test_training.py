@@ -39,7 +39,9 @@ def test_sft_loss_falls_and_the_adapter_is_small_and_loads(sft_adapter) -> None:
     assert curve[-1]["loss"] < curve[0]["loss"]
     assert adapter_size_bytes(out) < 5_000_000  # LoRA + 8 marker rows, not the 49k-row embedding matrix
     assert (out / "training.json").exists() and (out / "tokenizer_config.json").exists()
-    eraser = Eraser4RAGEraser(Settings(rewriter_adapter=str(out), rewriter_max_new_tokens=12))
+    eraser = Eraser4RAGEraser(
+        Settings(rewriter_adapter=str(out), rewriter_max_new_tokens=12, rewriter_output="rewrite")
+    )
     rewrite = next(iter(eraser.erase(tiny_task().erase_request())))
     assert eraser.trained and rewrite.text and not any("untrained" in n for n in rewrite.notes)
 

@@ -57,7 +57,9 @@ def test_one_grpo_step_records_the_reward_and_writes_a_loadable_adapter(sft_adap
     assert point["p"] == 20.0 and 0.0 <= point["reward"] <= 1.0 and point["kl"] is not None
     out = tmp_path / "grpo"
     assert adapter_size_bytes(out) < 5_000_000
-    eraser = Eraser4RAGEraser(Settings(rewriter_adapter=str(out), rewriter_max_new_tokens=8))
+    eraser = Eraser4RAGEraser(
+        Settings(rewriter_adapter=str(out), rewriter_max_new_tokens=8, rewriter_output="rewrite")
+    )
     rewrite = next(iter(eraser.erase(tiny_task().erase_request())))
     assert eraser.trained and rewrite.text
 

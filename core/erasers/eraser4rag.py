@@ -24,6 +24,18 @@ departs from the window, since plain SFT taught it to copy). "when-too-long" giv
 paper's whole-document input back, windowing only documents that exceed
 `rewriter_max_input_tokens`.
 
+Output (`rewriter_output`; "auto", the default, takes the form the adapter was trained for
+from its training.json, else "rewrite"): with "edits" the model writes an edit script per window
+(`core.erasers.edit_script`: CUT / DEL / REP ... BY / KEEP lines, each anchored by verbatim
+text of the window), decoded with `edit_decoding.anchor_constraint` so that every anchor
+exists in the window; the script is applied, so text outside its edits is kept verbatim by
+construction, and the model writes a few tokens instead of the whole window. The private
+windows of a document are decoded as one batch (greedy, KV cache). A script that does not
+parse or apply is rejected and named in the notes; that window then falls back to deleting
+the sentences that name a private tail of the document (marked "fallback" in the notes),
+never to the unedited window when a sentence names one. "rewrite" is the paper's form: the
+model writes the whole rewritten window.
+
 Each model input is built by `linearize.fitted_input` (shared with training): the window
 and the global triples that fit, the most related to the window first; every
 cut is written in the rewrite's notes. Nothing is truncated silently.
@@ -31,6 +43,7 @@ cut is written in the rewrite's notes. Nothing is truncated silently.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -40,8 +53,10 @@ from pathlib import Path
 from typing import Any
 
 from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
-from core.erasers.linearize import add_special_tokens, fitted_input, rewriter_input
-from core.erasers.windows import Window, windows_of
+from core.erasers.edit_script import ScriptError, apply_script, parse_script
+from core.erasers.linearize import OUTPUT_FORMS, add_special_tokens, fitted_input, rewriter_input
+from core.erasers.mentions import mentions_entity
+from core.erasers.windows import Window, concerning_keys, split_sentences, windows_of
 from core.settings import Settings
 from core.types import Document, TripleKey
 
@@ -50,6 +65,8 @@ WINDOW_MODES = ("always", "when-too-long")
 SHIPPED = "shipped"
 SHIPPED_ADAPTER = Path(__file__).resolve().parents[2] / "assets" / "adapters" / "smollm2-135m-eraser4rag"
 NO_ADAPTER = ("", "none")
+AUTO = "auto"
+EDIT_SCRIPT_TOKENS = 96  # an edit script's token budget (anchors are a few words; CUT needs two)
 _lock = threading.Lock()
 
 
@@ -156,6 +173,54 @@ class Eraser4RAGEraser:
         started = time.perf_counter()
         notes: list[str] = []
         windows = self._windows(document, request, notes)
+        form = output_form(self.settings.rewriter_output, self.adapter)
+        if form not in OUTPUT_FORMS:
+            raise EraserError(
+                f"setting rewriter_output = {form!r}: expected one of {', '.join(OUTPUT_FORMS)}"
+            )
+        if form == "edits" and self.rewriter.seq2seq:
+            form = "rewrite"
+            notes.append(
+                "edit scripts need a causal model: this sequence-to-sequence model writes whole windows"
+            )
+        if form == "edits":
+            outputs = self._edited_windows(document, request, windows, private, public, notes)
+        else:
+            outputs = self._rewritten_windows(windows, private, public, notes)
+        kept = [n for n, w in enumerate(windows, start=1) if not w.private]
+        if kept and self.settings.rewriter_only_private_windows and len(windows) > 1:
+            notes.append(
+                f"window(s) {', '.join(map(str, kept))} of {len(windows)} mention no private triple: "
+                "carried through verbatim, not sent to the model"
+            )
+        text = "".join(
+            o + _trailing_space(w.text) for o, w in zip(outputs, windows, strict=True) if o
+        ).strip()
+        if not self.trained:
+            notes.append(
+                "untrained: no LoRA adapter (--rewriter-adapter ''/none, or a model the shipped "
+                "adapter is not for); the base model only follows the instruction"
+            )
+        return Rewrite(
+            doc_id=document.id,
+            eraser=self.name,
+            original=document.text,
+            text=text,
+            edits=edits_between(document.text, text),
+            removed=request.private_keys_of(document.id),
+            kept=request.public_keys_of(document.id),
+            seconds=time.perf_counter() - started,
+            notes=tuple(notes),
+        )
+
+    def _rewritten_windows(
+        self,
+        windows: list[Window],
+        private: Sequence[TripleKey],
+        public: Sequence[TripleKey],
+        notes: list[str],
+    ) -> list[str]:
+        """The paper's form: the model writes each private window whole."""
         outputs = []
         for number, window in enumerate(windows, start=1):
             where = f"window {number} of {len(windows)}"
@@ -174,29 +239,90 @@ class Eraser4RAGEraser:
                     "train an adapter (--rewriter-adapter) or use another model"
                 )
             outputs.append(output)
-        kept = [n for n, w in enumerate(windows, start=1) if not w.private]
-        if kept and self.settings.rewriter_only_private_windows and len(windows) > 1:
-            notes.append(
-                f"window(s) {', '.join(map(str, kept))} of {len(windows)} mention no private triple: "
-                "carried through verbatim, not sent to the model"
+        return outputs
+
+    def _edited_windows(
+        self,
+        document: Document,
+        request: EraseRequest,
+        windows: list[Window],
+        private: Sequence[TripleKey],
+        public: Sequence[TripleKey],
+        notes: list[str],
+    ) -> list[str]:
+        """The edit form: one batch of edit scripts for the private windows, each applied to its window."""
+        outputs = [w.text.strip() for w in windows]
+        chosen = [
+            n
+            for n, w in enumerate(windows)
+            if w.text.strip() and (w.private or not self.settings.rewriter_only_private_windows)
+        ]
+        prompts = []
+        for n in chosen:
+            prompt, selection = fitted_input(
+                windows[n].text.strip(),
+                private,
+                public,
+                self._tokens,
+                min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens),
+                "edits",
             )
-        text = " ".join(o for o in outputs if o)
-        if not self.trained:
+            if selection.note():
+                notes.append(f"window {n + 1} of {len(windows)}: {selection.note()}")
+            prompts.append(prompt)
+        scripts = self._generate_scripts(prompts, [outputs[n] for n in chosen]) if prompts else []
+        tails = _private_tails(document, request, private)
+        applied = 0
+        for n, script in zip(chosen, scripts, strict=True):
+            try:
+                outputs[n] = apply_script(outputs[n], parse_script(script))
+                applied += 1
+            except ScriptError as exc:
+                outputs[n], cut = _fallback(outputs[n], tails)
+                notes.append(
+                    f"window {n + 1} of {len(windows)}: edit script rejected ({exc}); fallback: "
+                    f"{cut} sentence(s) naming a private tail deleted"
+                )
+        if chosen:
             notes.append(
-                "untrained: no LoRA adapter (--rewriter-adapter ''/none, or a model the shipped "
-                "adapter is not for); the base model only follows the instruction"
+                f"edit scripts: {applied} of {len(chosen)} applied, {len(chosen) - applied} fallback"
             )
-        return Rewrite(
-            doc_id=document.id,
-            eraser=self.name,
-            original=document.text,
-            text=text,
-            edits=edits_between(document.text, text),
-            removed=request.private_keys_of(document.id),
-            kept=request.public_keys_of(document.id),
-            seconds=time.perf_counter() - started,
-            notes=tuple(notes),
-        )
+        return outputs
+
+    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[str]:
+        """Greedy edit scripts for a batch of prompts, anchors constrained to each window's text."""
+        import torch
+
+        from core.erasers.edit_decoding import anchor_constraint
+
+        rewriter = self.rewriter
+        tokenizer = rewriter.tokenizer
+        if rewriter.seq2seq:
+            raise EraserError(
+                "rewriter_output = 'edits' needs a causal model; use 'rewrite' with seq2seq models"
+            )
+        pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+        side = tokenizer.padding_side
+        tokenizer.padding_side = "left"
+        try:
+            inputs = tokenizer(prompts, return_tensors="pt", padding=True)
+        finally:
+            tokenizer.padding_side = side
+        length = inputs["input_ids"].shape[1]
+        constraint = anchor_constraint(tokenizer, windows, length)
+        budget = min(self.settings.rewriter_max_new_tokens, EDIT_SCRIPT_TOKENS)
+        try:
+            with _lock, torch.no_grad():
+                output = rewriter.model.generate(
+                    **inputs,
+                    max_new_tokens=budget,
+                    do_sample=False,
+                    pad_token_id=pad,
+                    logits_processor=[constraint],
+                )
+        except RuntimeError as exc:
+            raise EraserError(f"the rewriter {rewriter.source!r} failed: {exc}") from exc
+        return [tokenizer.decode(row[length:], skip_special_tokens=True) for row in output]
 
     def _tokens(self, text: str) -> int:
         """Tokens of a prompt part, counted as training counts them (`common.token_counter`)."""
@@ -251,3 +377,35 @@ class Eraser4RAGEraser:
             raise EraserError(f"the rewriter {rewriter.source!r} failed: {exc}") from exc
         tokens = output[0] if rewriter.seq2seq else output[0, inputs["input_ids"].shape[1] :]
         return tokenizer.decode(tokens, skip_special_tokens=True).strip()
+
+
+def output_form(setting: str, adapter: str) -> str:
+    """The output form: the setting, or with "auto" the form the adapter's training.json records
+    (`SftSettings.output_form`; RL cards name their SFT adapter), else "rewrite"."""
+    if setting != AUTO:
+        return setting
+    card = Path(adapter) / "training.json" if adapter else None
+    if card is None or not card.exists():
+        return "rewrite"
+    try:
+        settings = json.loads(card.read_text(encoding="utf-8")).get("settings", {})
+    except (OSError, ValueError):
+        return "rewrite"
+    return str(settings.get("output_form") or "rewrite")
+
+
+def _trailing_space(text: str) -> str:
+    return text[len(text.rstrip()) :] or " "
+
+
+def _private_tails(document: Document, request: EraseRequest, private: Sequence[TripleKey]) -> list[str]:
+    """Tails of the private triples that concern the document (its own, and G_pri pairs it names)."""
+    keys = concerning_keys(document.text, request.triples_of(document.id), private)
+    return sorted({tail for _head, _relation, tail in keys})
+
+
+def _fallback(window: str, tails: Sequence[str]) -> tuple[str, int]:
+    """The window without its sentences that name a private tail, and how many were deleted."""
+    sentences = split_sentences(window)
+    kept = [s for s in sentences if not any(mentions_entity(s, tail) for tail in tails)]
+    return "".join(kept).strip(), len(sentences) - len(kept)

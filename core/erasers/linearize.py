@@ -26,6 +26,8 @@ DOCUMENT_PREFIX = "Rewrite the document without the private triples, keeping the
 PRIVATE_PREFIX = "\nPrivate: "
 PUBLIC_PREFIX = "\nPublic: "
 OUTPUT_PREFIX = "\nRewritten document:"
+EDITS_PREFIX = "\nEdits (DEL <text> / REP <text> + BY <text> / KEEP):\n"
+OUTPUT_FORMS = ("edits", "rewrite")  # an edit script (`core.erasers.edit_script`) or the whole text
 
 _TRIPLE = re.compile(
     r"<(?P<kind>r|c)subj>\s*(?P<h>.*?)\s*<(?P=kind)rel>\s*(?P<r>.*?)\s*<(?P=kind)obj>\s*(?P<t>.*?)\s*<(?P=kind)e>",
@@ -57,13 +59,14 @@ def parse_linearized(text: str) -> tuple[list[TripleKey], list[TripleKey]]:
     return private, public
 
 
-def rewriter_input(document: str, private: Sequence[TripleKey], public: Sequence[TripleKey]) -> str:
-    """The model input: instruction, document, linearised G_pri and G_pub."""
+def rewriter_input(
+    document: str, private: Sequence[TripleKey], public: Sequence[TripleKey], form: str = "rewrite"
+) -> str:
+    """The model input: instruction, document, linearised G_pri and G_pub, then the cue of the
+    output `form` ("rewrite": the whole rewritten text; "edits": an edit script)."""
     private_text, public_text = linearize(private, public)
-    return (
-        f"{DOCUMENT_PREFIX}{document}{PRIVATE_PREFIX}{private_text}"
-        f"{PUBLIC_PREFIX}{public_text}{OUTPUT_PREFIX}"
-    )
+    cue = EDITS_PREFIX if form == "edits" else OUTPUT_PREFIX
+    return f"{DOCUMENT_PREFIX}{document}{PRIVATE_PREFIX}{private_text}{PUBLIC_PREFIX}{public_text}{cue}"
 
 
 def fitted_input(
@@ -72,11 +75,12 @@ def fitted_input(
     public: Iterable[TripleKey],
     count_tokens: Callable[[str], int],
     max_input_tokens: int,
+    form: str = "rewrite",
 ) -> tuple[str, TripleSelection]:
     """The rewriter's input for `document` (a whole document or one window) with the triples
     that fit in `max_input_tokens`, chosen by `select_triples`. The one prompt builder of
     both the `eraser4rag` eraser and training, so the two always agree."""
-    room = max_input_tokens - count_tokens(rewriter_input(document, (), ()))
+    room = max_input_tokens - count_tokens(rewriter_input(document, (), (), form))
     costs: dict[tuple[TripleKey, bool], int] = {}
 
     def cost(key: TripleKey, is_private: bool) -> int:
@@ -85,7 +89,7 @@ def fitted_input(
         return costs[(key, is_private)]
 
     selection = select_triples(document, private, public, cost, room)
-    return rewriter_input(document, selection.private, selection.public), selection
+    return rewriter_input(document, selection.private, selection.public, form), selection
 
 
 def add_special_tokens(tokenizer: Any, model: Any | None = None) -> int:
@@ -94,8 +98,39 @@ def add_special_tokens(tokenizer: Any, model: Any | None = None) -> int:
         {"additional_special_tokens": list(SPECIAL_TOKENS)}, replace_extra_special_tokens=False
     )
     if model is not None and len(tokenizer) > model.get_input_embeddings().weight.shape[0]:
-        model.resize_token_embeddings(len(tokenizer))
+        model.resize_token_embeddings(len(tokenizer), mean_resizing=False)
+        _spell_out_markers(tokenizer, model)
     return added
+
+
+MARKER_MEANINGS = dict(
+    zip(
+        SPECIAL_TOKENS,
+        (
+            "private subject",
+            "private relation",
+            "private object",
+            "end of private fact",
+            "public subject",
+            "public relation",
+            "public object",
+            "end of public fact",
+        ),
+        strict=True,
+    )
+)
+
+
+def _spell_out_markers(tokenizer: Any, model: Any) -> None:
+    """Each new marker row starts as the mean embedding of its meaning's words: the same at every
+    load (a random init would differ between training and inference where the rows are not saved)."""
+    import torch
+
+    weight = model.get_input_embeddings().weight
+    with torch.no_grad():
+        for marker, meaning in MARKER_MEANINGS.items():
+            ids = tokenizer(" " + meaning, add_special_tokens=False)["input_ids"]
+            weight[tokenizer.convert_tokens_to_ids(marker)] = weight[ids].mean(dim=0)
 
 
 @dataclass(frozen=True)

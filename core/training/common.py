@@ -68,7 +68,13 @@ def special_token_ids(tokenizer: Any) -> list[int]:
 
 
 def lora_config(
-    seq2seq: bool, tokenizer: Any, r: int, alpha: int, dropout: float, target_modules: Sequence[str]
+    seq2seq: bool,
+    tokenizer: Any,
+    r: int,
+    alpha: int,
+    dropout: float,
+    target_modules: Sequence[str],
+    layers: Sequence[int] = (),
 ) -> Any:
     """LoRA on the attention projections plus the eight marker rows of the embedding matrix
     (`trainable_token_indices`): only those rows are trained and saved, so the adapter stays
@@ -76,6 +82,15 @@ def lora_config(
     from peft import LoraConfig, TaskType
 
     targets = list(target_modules) or (["q", "v"] if seq2seq else ["q_proj", "v_proj"])
+    if layers:  # LoRA in these (top) layers only, no marker rows: the backward pass stops there
+        return LoraConfig(
+            task_type=TaskType.SEQ_2_SEQ_LM if seq2seq else TaskType.CAUSAL_LM,
+            r=r,
+            lora_alpha=alpha,
+            lora_dropout=dropout,
+            target_modules=targets,
+            layers_to_transform=list(layers),
+        )
     return LoraConfig(
         task_type=TaskType.SEQ_2_SEQ_LM if seq2seq else TaskType.CAUSAL_LM,
         r=r,
@@ -86,12 +101,17 @@ def lora_config(
     )
 
 
-def model_input(task: AnnotationTask, tokenizer: Any, max_input_tokens: int) -> str:
+def model_input(task: AnnotationTask, tokenizer: Any, max_input_tokens: int, form: str = "rewrite") -> str:
     """The rewriter's input for a task (a document or one window of it), with the global triples
     chosen by the same function `eraser4rag` uses (`fitted_input`)."""
 
     prompt, _selection = fitted_input(
-        task.text.strip(), task.global_private, task.global_public, token_counter(tokenizer), max_input_tokens
+        task.text.strip(),
+        task.global_private,
+        task.global_public,
+        token_counter(tokenizer),
+        max_input_tokens,
+        form,
     )
     return prompt
 

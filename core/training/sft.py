@@ -49,6 +49,12 @@ class SftSettings:
     # > 1 weighs the loss on the target tokens where the rewrite departs from the input (the first
     # token after a cut, inserted tokens) this many times more than copied tokens (causal models)
     change_weight: float = 1.0
+    # "rewrite": the target is the whole rewritten text (the paper); "edits": an edit script
+    # (`core.erasers.edit_script`), cued by its own prompt ending and written without a leading space
+    output_form: str = "rewrite"
+    # > 0: LoRA in the top this-many layers only and the marker rows left as loaded, so the
+    # backward pass stops there (several times cheaper per step on a CPU); 0: every layer + markers
+    top_layers: int = 0
 
 
 @dataclass(frozen=True)
@@ -68,10 +74,11 @@ def train_sft(
         raise TrainingError("no accepted examples to train on: review candidates first (or import a file)")
     hooks = hooks or RunHooks()
     tokenizer, model, seq2seq = load_for_training(settings.model, settings.cache_dir)
+    lead = "" if settings.output_form == "edits" else " "
     records = [
         {
-            "prompt": model_input(task, tokenizer, settings.max_input_tokens),
-            "completion": " " + target.strip() + ("" if seq2seq else tokenizer.eos_token),
+            "prompt": model_input(task, tokenizer, settings.max_input_tokens, settings.output_form),
+            "completion": lead + target.strip() + ("" if seq2seq else tokenizer.eos_token),
         }
         for task, target in examples
     ]
@@ -132,8 +139,16 @@ def _causal_trainer(
         completion_only_loss=True,
         packing=False,
     )
+    count = int(model.config.num_hidden_layers)
+    layers = range(max(0, count - settings.top_layers), count) if settings.top_layers > 0 else ()
     peft = lora_config(
-        False, tokenizer, settings.lora_r, settings.lora_alpha, settings.lora_dropout, settings.target_modules
+        False,
+        tokenizer,
+        settings.lora_r,
+        settings.lora_alpha,
+        settings.lora_dropout,
+        settings.target_modules,
+        tuple(layers),
     )
     return _trainer_class(settings.change_weight)(
         model=model,

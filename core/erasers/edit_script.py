@@ -1,0 +1,229 @@
+"""Edit scripts: what the `eraser4rag` rewriter writes in its default ("edit") form.
+
+Instead of the whole rewritten window, the model writes which spans to delete or replace,
+each anchored by its verbatim text in the window:
+
+    CUT He married
+    DEL in Hampstead, London
+    REP He was born on 3 May 1901
+    BY He was born
+
+`CUT A` deletes the whole sentence holding `A` (a few words of it are enough); `DEL A`
+deletes the first occurrence of `A` (with one neighbouring space, so no double space is
+left); `REP A` followed by `BY R` replaces it with `R`; a lone `KEEP` changes nothing. Text
+outside the anchors is kept verbatim by construction. A script that does not parse, or whose
+anchor is not in the window, or whose anchors overlap, is rejected with a reason
+(`ScriptError`); the eraser then falls back and says so.
+
+`script_for` derives the script that turns a window into a given rewrite (training targets,
+from the graph-guided eraser's rewrite), word by word, with anchors widened until they are
+unique in the window.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.erasers.windows import split_sentences
+
+CUT = "CUT"
+DELETE = "DEL"
+REPLACE = "REP"
+BY = "BY"
+KEEP = "KEEP"
+_WORD = re.compile(r"\S+")
+_CLOSING = " ,.;:!?)]\n"
+
+
+class ScriptError(ValueError):
+    """An edit script that does not parse or does not apply to its window."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    anchor: str
+    replacement: str = ""  # "" deletes the anchor
+    sentence: bool = False  # CUT: delete the whole sentence holding the anchor
+
+
+def format_script(edits: Sequence[Edit]) -> str:
+    """The script's text, one line per deletion and two per replacement; KEEP for none."""
+    if not edits:
+        return KEEP + "\n"
+    lines = []
+    for edit in edits:
+        if edit.sentence:
+            lines.append(f"{CUT} {edit.anchor}")
+        elif edit.replacement:
+            lines += [f"{REPLACE} {edit.anchor}", f"{BY} {edit.replacement}"]
+        else:
+            lines.append(f"{DELETE} {edit.anchor}")
+    return "\n".join(lines) + "\n"
+
+
+def parse_script(text: str) -> list[Edit]:
+    """The edits of a script; ScriptError naming the line that does not parse."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        raise ScriptError("the model wrote an empty script")
+    if lines == [KEEP]:
+        return []
+    edits: list[Edit] = []
+    number = 0
+    while number < len(lines):
+        line = lines[number]
+        keyword, _, anchor = line.partition(" ")
+        if keyword == CUT and anchor.strip():
+            edits.append(Edit(anchor.strip(), sentence=True))
+        elif keyword == DELETE and anchor.strip():
+            edits.append(Edit(anchor.strip()))
+        elif keyword == REPLACE and anchor.strip():
+            following = lines[number + 1] if number + 1 < len(lines) else ""
+            by, _, replacement = following.partition(" ")
+            if by != BY:
+                raise ScriptError(f"script line {number + 2}: expected 'BY <text>' after {line!r}")
+            edits.append(Edit(anchor.strip(), replacement.strip()))
+            number += 1
+        else:
+            raise ScriptError(f"script line {number + 1}: expected CUT, DEL or REP and a text, got {line!r}")
+        number += 1
+    return edits
+
+
+def apply_script(window: str, edits: Sequence[Edit]) -> str:
+    """The window with the edits applied; ScriptError when an anchor is missing or two overlap."""
+    spans: list[tuple[int, int, str]] = []
+    for edit in edits:
+        start = window.find(edit.anchor)
+        if start < 0:
+            raise ScriptError(f"anchor {edit.anchor!r} is not in the window")
+        if edit.sentence:
+            spans.append(_sentence_around(window, start))
+        else:
+            spans.append(_widened(window, start, start + len(edit.anchor), edit.replacement))
+    spans = sorted(set(spans))
+    for (_s1, end, _r1), (start, _e2, _r2) in itertools.pairwise(spans):
+        if start < end:
+            raise ScriptError("two anchors of the script overlap")
+    text = window
+    for start, end, replacement in reversed(spans):
+        text = text[:start] + replacement + text[end:]
+    return text.strip()
+
+
+def _sentence_around(window: str, position: int) -> tuple[int, int, str]:
+    start = 0
+    for sentence in split_sentences(window):
+        if start <= position < start + len(sentence):
+            return start, start + len(sentence), ""
+        start += len(sentence)
+    return start, len(window), ""
+
+
+def _widened(window: str, start: int, end: int, replacement: str) -> tuple[int, int, str]:
+    """A deletion takes one neighbouring space with it (before a closing mark: the space before)."""
+    if replacement:
+        return start, end, replacement
+    if start > 0 and window[start - 1] == " " and (end == len(window) or window[end] in _CLOSING):
+        return start - 1, end, ""
+    if end < len(window) and window[end] == " ":
+        return start, end + 1, ""
+    return start, end, ""
+
+
+def script_for(window: str, rewrite: str) -> list[Edit]:
+    """Edits that turn `window` into `rewrite` word by word (insertions join a neighbouring
+    word); every anchor is unique in the window."""
+    before = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(window)]
+    after = [m.group() for m in _WORD.finditer(rewrite)]
+    matcher = difflib.SequenceMatcher(None, [w for w, _s, _e in before], after, autojunk=False)
+    sentence_of = _sentence_numbers(window, before)
+    edits: list[Edit] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "delete":
+            edits += _deletions(window, before, sentence_of, i1, i2)
+            continue
+        inserted = " ".join(after[j1:j2])
+        if i1 == i2:  # pure insertion: anchor on the word before (or after, at the start)
+            if not before:
+                continue
+            if i1 > 0:
+                i1, inserted = i1 - 1, f"{before[i1 - 1][0]} {inserted}"
+            else:
+                i2, inserted = 1, f"{inserted} {before[0][0]}"
+        edits.append(_unique(window, before, i1, i2, inserted))
+    return edits
+
+
+def _sentence_numbers(window: str, words: list[tuple[str, int, int]]) -> list[int]:
+    ends = []
+    position = 0
+    for sentence in split_sentences(window):
+        position += len(sentence)
+        ends.append(position)
+    return [next(n for n, end in enumerate(ends) if start < end) for _w, start, _e in words]
+
+
+def _deletions(
+    window: str, words: list[tuple[str, int, int]], sentence_of: list[int], first: int, last: int
+) -> list[Edit]:
+    """Deleting words[first:last]: one CUT per whole sentence inside, DEL for the rest."""
+    edits: list[Edit] = []
+    run_start = first
+    for number in sorted(set(sentence_of[first:last])):
+        members = [k for k, s in enumerate(sentence_of) if s == number]
+        if members[0] >= first and members[-1] < last:
+            if run_start < members[0]:
+                edits.append(_unique(window, words, run_start, members[0], ""))
+            edits.append(_cut(window, words, members))
+            run_start = members[-1] + 1
+    if run_start < last:
+        edits.append(_unique(window, words, run_start, last, ""))
+    return edits
+
+
+def _cut(window: str, words: list[tuple[str, int, int]], members: list[int]) -> Edit:
+    """CUT anchored by the shortest run of the sentence's first words (two at least) that is unique."""
+    for count in range(min(2, len(members)), len(members) + 1):
+        anchor = window[words[members[0]][1] : words[members[count - 1]][2]]
+        if window.count(anchor) == 1:
+            return Edit(anchor, sentence=True)
+    return Edit(window[words[members[0]][1] : words[members[-1]][2]], sentence=True)
+
+
+def _unique(window: str, words: list[tuple[str, int, int]], first: int, last: int, replacement: str) -> Edit:
+    """The edit of words[first:last], its anchor widened by neighbouring words until unique."""
+    left, right = first, last
+    while True:
+        start, end = words[left][1], words[right - 1][2]
+        anchor = window[start:end]
+        if window.count(anchor) == 1 and window.find(anchor) == start:
+            break
+        if left == 0 and right == len(words):
+            break
+        if right < len(words):
+            right += 1
+        else:
+            left -= 1
+    prefix = window[words[left][1] : words[first][1]] if left < first else ""
+    suffix = window[words[last - 1][2] : words[right - 1][2]] if right > last else ""
+    replacement = _joined(prefix, replacement, suffix)
+    return Edit(anchor, replacement)
+
+
+def _joined(prefix: str, middle: str, suffix: str) -> str:
+    if not prefix and not suffix:
+        return middle
+    text = prefix.rstrip() + (" " + middle if middle else "")
+    if suffix:
+        stripped = suffix.lstrip()
+        glue = "" if not middle and stripped[:1] in tuple(_CLOSING.strip()) and not prefix else " "
+        text = (text + glue + stripped) if text else stripped
+    text = re.sub(r" +([,.;:!?)])", r"\1", text.strip())
+    return text
