@@ -30,7 +30,7 @@ from core.extract import get_extractor  # noqa: E402
 from core.settings import Settings  # noqa: E402
 from core.training.common import RunHooks  # noqa: E402
 from core.training.grpo import GrpoSettings, train_grpo  # noqa: E402
-from core.training.rl import RlSettings, train_rl  # noqa: E402
+from core.training.ppo import RlSettings, train_rl  # noqa: E402
 from core.training.sft import SftSettings, train_sft  # noqa: E402
 
 SENTENCE = "Mara Voss lives in Harrow Vale and works as an architect at Lindqvist Robotics. "

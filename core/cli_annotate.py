@@ -243,11 +243,11 @@ def _module_names(value: str | None) -> tuple[str, ...] | None:
 
 
 def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
-    """PPO (the compact loop, core/training/rl.py) or GRPO (TRL's GRPOTrainer, core/training/grpo.py)."""
+    """PPO (the compact loop, core/training/ppo.py) or GRPO (TRL's GRPOTrainer, core/training/grpo.py)."""
     from core.annotation.export import read_examples
     from core.extract import get_extractor
     from core.training.grpo import GrpoSettings, train_grpo
-    from core.training.rl import RlSettings, train_rl
+    from core.training.ppo import RlSettings, train_rl
 
     common = {
         "sft_adapter": args.sft,

@@ -13,7 +13,7 @@ from core.erasers.eraser4rag import Eraser4RAGEraser
 from core.extract import get_extractor
 from core.settings import Settings
 from core.training.common import RunHooks, TrainingError, adapter_size_bytes, model_input
-from core.training.rl import Policy, RlSettings, ppo_update, train_rl
+from core.training.ppo import Policy, RlSettings, ppo_update, train_rl
 from core.training.sft import SftSettings, train_sft
 from tests.annotation_fixtures import tiny_task
 

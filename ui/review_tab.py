@@ -553,7 +553,7 @@ class _Trainer:
         """PPO (`rl`, the compact loop) or GRPO (`grpo`, TRL's GRPOTrainer); both runs are kind "rl"."""
         from core.extract import get_extractor
         from core.training.grpo import GrpoSettings, train_grpo
-        from core.training.rl import RlSettings, train_rl
+        from core.training.ppo import RlSettings, train_rl
 
         store = self.store.store
         tasks = [e.task for e in store.accepted_examples()] or store.tasks()

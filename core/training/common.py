@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from core.annotation.scoring import penalty_at
 from core.annotation.tasks import AnnotationTask
 from core.erasers.linearize import (
     SPECIAL_TOKENS,
@@ -160,3 +161,29 @@ def curve_callback(
                 control.should_training_stop = True
 
     return CurveCallback()
+
+
+@dataclass(frozen=True)
+class RlRunSettings:
+    """What both RL trainers (PPO in `ppo.py`, GRPO in `grpo.py`) share: the start, the paper's
+    optimiser setting and reward penalty schedule, sampling and budgets. Each trainer's settings
+    add their own fields to these."""
+
+    sft_adapter: str = ""  # the SFT adapter folder the policy starts from (required)
+    model: str = ""  # base model of that adapter ("" = embedded SmolLM2-135M-Instruct)
+    iterations: int = 700  # one iteration = one input, a group of samples, one update
+    learning_rate: float = 1e-5  # paper: 1e-5
+    clip: float = 0.2  # the ratio clip (PPO's and GRPO's epsilon)
+    p_start: float = 20.0  # paper: p = 20, +5 every 350 iterations, up to 40
+    p_step: float = 5.0
+    p_every: int = 350
+    p_cap: float = 40.0
+    temperature: float = 1.0
+    max_new_tokens: int = 256
+    max_input_tokens: int = 768
+    seed: int = 0
+    cache_dir: str = ""
+
+    def penalty(self, iteration: int) -> float:
+        """The reward's privacy penalty p at `iteration` (the paper's schedule)."""
+        return penalty_at(iteration, self.p_start, self.p_step, self.p_every, self.p_cap)

@@ -1,6 +1,6 @@
 """GRPO: the second RL method for the Eraser4RAG rewriter, with TRL's `GRPOTrainer`.
 
-Same reward as the PPO loop (`core.training.rl`): R = r_pub · exp(-p · r_pri) from triples
+Same reward as the PPO loop (`core.training.ppo`): R = r_pub · exp(-p · r_pri) from triples
 re-extracted from each sampled rewrite, p from 20 rising by 5 every 350 steps up to 40
 (read from the trainer's step). GRPOTrainer takes reward *functions*, and needs no value
 model: the advantage is each sample's reward normalised within its group of
@@ -33,10 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.annotation.scoring import penalty_at, rl_reward, score_many
+from core.annotation.scoring import rl_reward, score_many
 from core.annotation.tasks import AnnotationTask
 from core.extract.base import Extractor
 from core.training.common import (
+    RlRunSettings,
     RunHooks,
     TrainingError,
     curve_callback,
@@ -44,30 +45,16 @@ from core.training.common import (
     model_input,
     write_run_card,
 )
-from core.training.rl import RlResult
+from core.training.ppo import RlResult
 
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
 
 
 @dataclass(frozen=True)
-class GrpoSettings:
-    sft_adapter: str = ""  # the SFT adapter folder the policy starts from (required)
-    model: str = ""  # base model of that adapter ("" = embedded SmolLM2-135M-Instruct)
+class GrpoSettings(RlRunSettings):
     method: str = "grpo"  # recorded with the run (runs of both RL methods are kind "rl")
-    iterations: int = 700  # one step = one input, `num_generations` samples, one update
     num_generations: int = 4
-    learning_rate: float = 1e-5  # paper: 1e-5
     beta: float = 0.05  # weight of KL(policy || SFT model), see the module docstring
-    clip: float = 0.2  # GRPO's ratio clip (epsilon)
-    p_start: float = 20.0  # paper: p = 20, +5 every 350 iterations, up to 40
-    p_step: float = 5.0
-    p_every: int = 350
-    p_cap: float = 40.0
-    temperature: float = 1.0
-    max_new_tokens: int = 256
-    max_input_tokens: int = 768
-    seed: int = 0
-    cache_dir: str = ""
 
 
 def train_grpo(
@@ -134,7 +121,7 @@ class Eraser4RagReward:
 
     def penalty(self, step: int) -> float:
         s = self.settings
-        return penalty_at(step, s.p_start, s.p_step, s.p_every, s.p_cap)
+        return s.penalty(step)
 
     def __call__(
         self, prompts: list[str], completions: list[str], task_index: list[int], **kwargs: Any

@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.annotation.scoring import penalty_at, rl_reward, score_many
+from core.annotation.scoring import rl_reward, score_many
 from core.annotation.tasks import AnnotationTask
 from core.extract.base import Extractor
 from core.training.common import (
+    RlRunSettings,
     RunHooks,
     TrainingError,
     load_for_training,
@@ -40,25 +41,11 @@ from core.training.common import (
 
 
 @dataclass(frozen=True)
-class RlSettings:
-    sft_adapter: str = ""  # the SFT adapter folder the policy starts from (required)
-    model: str = ""  # base model of that adapter ("" = embedded SmolLM2-135M-Instruct)
-    iterations: int = 700  # one iteration = one input, `group_size` samples, one PPO update
+class RlSettings(RlRunSettings):
     group_size: int = 4
-    learning_rate: float = 1e-5  # paper: 1e-5
     gamma: float = 0.99  # paper: 0.99
     kl_coef: float = 0.05  # weight of the per-token KL penalty to the SFT model
-    clip: float = 0.2  # PPO ratio clip
     ppo_epochs: int = 2
-    p_start: float = 20.0  # paper: p = 20, +5 every 350 iterations, up to 40
-    p_step: float = 5.0
-    p_every: int = 350
-    p_cap: float = 40.0
-    temperature: float = 1.0
-    max_new_tokens: int = 256
-    max_input_tokens: int = 768
-    seed: int = 0
-    cache_dir: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,7 +85,7 @@ def train_rl(
         if iteration % len(order) == 0:
             random.shuffle(order)
         task = tasks[order[iteration % len(order)]]
-        p = penalty_at(iteration, settings.p_start, settings.p_step, settings.p_every, settings.p_cap)
+        p = settings.penalty(iteration)
         point = _iteration(policy, optimizer, task, p, evaluator, settings)
         point["step"] = iteration + 1
         curve.append(point)
