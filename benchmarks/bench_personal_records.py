@@ -125,22 +125,31 @@ def load_gold(path: Path) -> list[dict[str, Any]]:
 
 
 def relation_matches(relation: str, accepted: Sequence[str]) -> bool:
-    return relation.casefold() in {name.casefold() for name in accepted}
+    names = {name.casefold() for name in accepted}
+    return "*" in names or relation.casefold() in names
 
 
-def grade_record(row: dict[str, Any], triples: Sequence[Triple]) -> dict[str, int]:
+def fact_found(fact: dict[str, Any], triples: Sequence[Triple]) -> bool:
+    """Owner "*" asks only that the value be a node of some triple (a person merely mentioned)."""
+    if fact["owner"] == "*":
+        return any(same_entity(t.head, fact["value"]) or same_entity(t.tail, fact["value"]) for t in triples)
+    return any(
+        same_entity(t.tail, fact["value"])
+        and same_entity(t.head, fact["owner"])
+        and relation_matches(t.relation, fact["relations"])
+        for t in triples
+    )
+
+
+def grade_record(row: dict[str, Any], triples: Sequence[Triple]) -> Counter[str]:
     """Counts for one gold record: facts found, triples with a gold value, those with its owner."""
-    counts = Counter()
+    counts: Counter[str] = Counter()
+    owned = [fact for fact in row["facts"] if fact["owner"] != "*"]
     for fact in row["facts"]:
         counts["facts"] += 1
-        counts["found"] += any(
-            same_entity(t.tail, fact["value"])
-            and same_entity(t.head, fact["owner"])
-            and relation_matches(t.relation, fact["relations"])
-            for t in triples
-        )
+        counts["found"] += fact_found(fact, triples)
     for triple in triples:
-        facts = [fact for fact in row["facts"] if same_entity(triple.tail, fact["value"])]
+        facts = [fact for fact in owned if same_entity(triple.tail, fact["value"])]
         if facts and not any(same_entity(triple.head, fact["value"]) for fact in facts):
             counts["valued"] += 1
             counts["owner_ok"] += any(same_entity(triple.head, fact["owner"]) for fact in facts)
@@ -151,7 +160,9 @@ def grade_gold(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     report: dict[str, Any] = {}
     for part in sorted({row["part"] for row in rows}):
         part_rows = [row for row in rows if row["part"] == part]
-        triples, seconds = extract([row["text"] for row in part_rows], [row.get("title", "") for row in part_rows])
+        triples, seconds = extract(
+            [row["text"] for row in part_rows], [row.get("title", "") for row in part_rows]
+        )
         totals: Counter[str] = Counter()
         for row, record_triples in zip(part_rows, triples, strict=True):
             totals.update(grade_record(row, record_triples))

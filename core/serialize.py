@@ -180,6 +180,7 @@ def triple_to_dict(triple: Triple) -> dict[str, Any]:
         "span": [triple.span[0], triple.span[1]],
         "confidence": triple.confidence,
         "backend": triple.backend,
+        "category": triple.category,
     }
 
 
@@ -206,6 +207,7 @@ def triple_from_dict(data: object, path: str = "triple") -> Triple:
         span=span_from_value(_get(data, "span", path, [0, 0]), _join(path, "span")),
         confidence=float(confidence),
         backend=_str_field(data, "backend", path, ""),
+        category=_str_field(data, "category", path, ""),
     )
 
 

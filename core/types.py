@@ -75,7 +75,9 @@ class Triple:
     """A knowledge triple with provenance.
 
     `span` is the character range in the document text (or query text when
-    `doc_id` names a query) of the sentence or clause that expresses it.
+    `doc_id` names a query) of the sentence or clause that expresses it. `category` names the
+    kind of personal data the triple holds ("phone", "health", ...; `core.extract.personal`),
+    "" for an ordinary fact.
     """
 
     head: str
@@ -85,6 +87,7 @@ class Triple:
     span: Span = (0, 0)
     confidence: float = 1.0
     backend: str = ""
+    category: str = ""
 
     @cached_property
     def key(self) -> TripleKey:

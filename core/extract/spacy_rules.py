@@ -42,6 +42,7 @@ from core.extract.degrees import (
     names_its_field_apart,
 )
 from core.extract.lifespans import parse_parenthetical
+from core.extract.personal import with_personal_data
 from core.extract.vocabulary import (
     CATEGORY_RELATIONS,
     DEMONYMS,
@@ -2685,4 +2686,4 @@ class SpacyRuleExtractor(Extractor):
             triples.extend(_ChunkRules(doc_id, doc, offset, contexts[doc_id]).triples())
             if progress is not None:
                 progress(done, len(pieces))
-        return triples
+        return with_personal_data(items, titles, triples, self.model)  # issue 19: core/extract/personal

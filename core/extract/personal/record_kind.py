@@ -1,0 +1,60 @@
+"""Is a text a personal record (a form, note, message, letter, file about someone) or ordinary prose
+such as an encyclopedic passage? Personal records get every personal-data value as a node and their
+sensitive attributes; other prose only identifiers (phone numbers, e-mails, cards, ...), since the
+sentence rules own its names, places, dates and conditions (a biography's date of birth is already
+a triple, a place they refused to attach for want of a certain subject stays unattached, and the
+extraction benchmark's figures on Wikipedia must not drop).
+
+A record shows itself by what it holds, not by its length or title: it speaks in the first or
+second person, greets, holds form fields, names a personal-identity field ("maiden name", "date of
+birth"), or holds an identifier or a street address (`in_record_detections`). Names, places, dates,
+ages and illnesses alone are no evidence: biographies have them too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from core.extract.personal.forms import form_fields
+
+_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
+_FIRST_SECOND_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|we|our|us|you|your|yours)\b")
+_IDENTITY_FIELD = re.compile(
+    r"\b(?:maiden name|date of birth|birth ?date|birthday|d\.?o\.?b\b)", re.IGNORECASE
+)
+_GREETING = re.compile(r"^\s*(?:dear|hi|hello|hey|good (?:morning|afternoon|evening))\b", re.IGNORECASE)
+# Detector types whose presence makes a text a personal record. Not the studio's loose "ID" pattern
+# ("STS-134") nor a bare street-address match ("1981 in Wheat Ridge", "10 km race walk"): an address
+# counts when it spans lines (an address block) or follows "lives at", "send it to", "address".
+RECORD_EVIDENCE_TYPES = frozenset(
+    {
+        "PHONE_NUMBER", "EMAIL_ADDRESS", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "US_ITIN", "US_PASSPORT",
+        "US_DRIVER_LICENSE", "US_BANK_NUMBER", "UK_NHS", "MEDICAL_LICENSE", "IP_ADDRESS",
+    }
+)  # fmt: skip
+_ADDRESS_CUE = re.compile(
+    r"\b(?:live|lives|lived|living|reside|resides|address|home|moved|send|sent|ship|deliver|mail|zip)\b[^.;!?]{0,40}$",
+    re.IGNORECASE,
+)
+
+
+def speaks_personally(text: str) -> bool:
+    """First or second person outside quotations, a greeting, a personal-identity field, or form fields."""
+    unquoted = _QUOTED.sub(" ", text)
+    return bool(
+        _FIRST_SECOND_PERSON.search(unquoted)
+        or _GREETING.match(text)
+        or _IDENTITY_FIELD.search(text)
+        or form_fields(text)
+    )
+
+
+def in_record_detections(text: str, detections: Iterable[Any]) -> bool:
+    """An identifier, or an address block or a stated address, among the detections."""
+    return any(
+        item.type in RECORD_EVIDENCE_TYPES
+        or (item.type == "ADDRESS" and ("\n" in item.text or _ADDRESS_CUE.search(text, 0, item.start)))
+        for item in detections
+    )

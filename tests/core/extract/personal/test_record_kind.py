@@ -1,0 +1,37 @@
+from core.aback.pii import Detection
+from core.extract.personal.record_kind import in_record_detections, speaks_personally
+
+
+def test_first_person_greetings_and_forms_speak_personally():
+    assert speaks_personally("I lost my card.")
+    assert speaks_personally("Dear Sir, the invoice is attached.")
+    assert speaks_personally("Name: Anna Berg\nPhone: 555 0100")
+    assert speaks_personally("She was born on 12/15/1995. Her maiden name is Cortés")
+
+
+def test_third_person_prose_and_quoted_speech_do_not():
+    assert not speaks_personally("Edwin Ellis (1841-1895) was an English musician. He was born in London.")
+    assert not speaks_personally('Ellis said "I will return" in 1890.')
+
+
+def detections(text: str, *pieces: tuple[str, str]) -> list[Detection]:
+    found = []
+    for kind, value in pieces:
+        start = text.index(value)
+        found.append(Detection(value, kind, start, start + len(value), 0.9, "pattern"))
+    return found
+
+
+def test_identifiers_and_stated_addresses_are_evidence_of_a_record():
+    text = "Call Anna on 555 0100."
+    assert in_record_detections(text, detections(text, ("PHONE_NUMBER", "555 0100")))
+    text = "Robert Beverdam lives at 38 Curas 88, Villafranca"
+    assert in_record_detections(text, detections(text, ("ADDRESS", "38 Curas 88")))
+    text = "Aaron Hébert\n98 P.O. Box 101\n Suite 242"
+    assert in_record_detections(text, detections(text, ("ADDRESS", "98 P.O. Box 101\n Suite 242")))
+
+
+def test_names_places_dates_and_loose_address_matches_are_not():
+    text = "Dominick was born on December 7, 1981 in Wheat Ridge, Colorado, to Donald Dominick."
+    pieces = (("PERSON", "Donald Dominick"), ("DATE_TIME", "December 7"), ("ADDRESS", "1981 in Wheat Ridge"))
+    assert not in_record_detections(text, detections(text, *pieces))
