@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from core.aback.pii import address_detections
 from core.extract.personal.categories import category_of
-from core.extract.personal.forms import Field, crosses_fields, form_fields, key_spans
+from core.extract.personal.forms import KEY_RELATIONS, Field, crosses_fields, form_fields, key_spans
 from core.extract.personal.owners import (
     SUBJECT_KEYS,
     Owners,
@@ -26,12 +26,20 @@ from core.extract.personal.owners import (
     find_subject,
     record_node,
 )
-from core.extract.personal.record_kind import in_record_detections, speaks_personally
+from core.extract.personal.record_kind import has_article_title, in_record_detections, speaks_personally
 from core.extract.personal.sensitive import sensitive_attributes
-from core.extract.personal.values import IDENTIFIER_TYPES, NOT_ORGANISATIONS, age_values, relation_for
+from core.extract.personal.values import (
+    IDENTIFIER_TYPES,
+    NOT_ORGANISATIONS,
+    RECORD_TYPES,
+    age_values,
+    relation_for,
+    zip_values,
+)
 from core.types import Triple, normalize_entity
 
 BACKEND = "spacy"
+_WEB_ADDRESS = re.compile(r"://|\bwww\.|\.(?:com|org|net|edu|gov|io|info|biz|co)\b|\.[a-z]{2}/", re.I)
 _BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
 FIELD_CONFIDENCE = 0.9
 VALUE_CONFIDENCE = 0.8
@@ -76,12 +84,19 @@ class _Plan:
 
     def __post_init__(self) -> None:
         self.speaks = speaks_personally(self.text)
+        self.untitled = not has_article_title(self.title)
 
     @property
     def needs_detection(self) -> bool:
         return bool(
             self.text.strip()
-            and (self.speaks or _MAY_HOLD_IDENTIFIER.search(self.text) or address_detections(self.text))
+            and (
+                self.speaks
+                or self.untitled
+                or _MAY_HOLD_IDENTIFIER.search(self.text)
+                or address_detections(self.text)
+                or sensitive_attributes(self.text, in_record=False)
+            )
         )
 
     @property
@@ -91,10 +106,20 @@ class _Plan:
     def triples(self, rule_triples: list[Triple]) -> list[Triple]:
         keys = key_spans(self.text)
         kept = [t for t in rule_triples if not crosses_fields(t, self.text, keys)]
+        if self.in_record:  # a sentence rule that read across the lines of a record block
+            kept = [t for t in kept if "\n" not in t.head and "\n" not in t.tail]
         builder = _Builder(self.doc_id, self.text, {t.key for t in kept}, _nodes(kept))
         in_record = self.in_record
-        attributes = sensitive_attributes(self.text) if in_record else []
-        personal_triples(builder, self.text, self.title, self.detections, in_record, attributes)
+        attributes = sensitive_attributes(self.text, in_record)
+        personal_triples(
+            builder,
+            self.text,
+            self.title,
+            self.detections,
+            in_record,
+            attributes,
+            self.untitled and not in_record,
+        )
         builder.add_mentions(kept)
         return kept + builder.triples
 
@@ -109,7 +134,7 @@ class _Builder:
     pending_mentions: list[tuple[str, str, int]] = field(default_factory=list)
 
     def add(self, head: str, relation: str, value: str, span: tuple[int, int], confidence: float) -> None:
-        head, value = head.strip(), value.strip(" \t\n,;")
+        head, value = head.strip(" \t\n>"), value.strip(" \t\n,;>")
         if not head or not value or normalize_entity(head) == normalize_entity(value):
             return
         triple = Triple(head, relation, value, self.doc_id, span, confidence, BACKEND, category_of(relation))
@@ -139,8 +164,10 @@ def personal_triples(
     detections: Sequence,
     in_record: bool,
     attributes: Sequence,
+    halfway: bool = False,
 ) -> None:
-    """Fill `builder` with the personal-data triples of one document."""
+    """Fill `builder` with the personal-data triples of one document. `halfway` (an untitled text
+    with no evidence of a record): names become nodes, values only with a named owner."""
     from core.extract.spacy_rules import title_person
 
     fields = form_fields(text)
@@ -151,13 +178,15 @@ def personal_triples(
     owners = Owners(text, record, persons, subject)
     if subject and in_record:
         builder.add(record, "subject", subject, _span_of(text, subject), FIELD_CONFIDENCE)
-    covered = _add_fields(builder, owners, fields, name_field)
+    covered = _add_fields(builder, owners, fields, name_field, detections)
     covered += [(start, end) for start, end, _ in key_spans(text)]
-    ages = age_values(text) if in_record else []
-    for start, end in ages:
-        span = clause_bounds(text, start)
-        builder.add(owners.owner_at(start), "age", text[start:end], span, VALUE_CONFIDENCE)
-    _add_detections(builder, owners, detections, covered + ages, in_record)
+    stated = []
+    for relation, spans in (("age", age_values(text)), ("address", zip_values(text))) if in_record else ():
+        for start, end in spans:
+            span = clause_bounds(text, start)
+            builder.add(owners.owner_at(start), relation, text[start:end], span, VALUE_CONFIDENCE)
+            stated.append((start, end))
+    _add_detections(builder, owners, detections, covered + stated, in_record, halfway)
     for attribute in attributes:
         if _inside(attribute.start, attribute.end, covered):
             continue
@@ -169,10 +198,21 @@ def personal_triples(
 
 
 def _add_fields(
-    builder: _Builder, owners: Owners, fields: list[Field], name_field: Field | None
+    builder: _Builder, owners: Owners, fields: list[Field], name_field: Field | None, detections: Sequence
 ) -> list[tuple[int, int]]:
+    """Each field as (subject, key relation, value). A value that holds identifiers but is more than
+    one ("Contact: jean@x.fr, tel. 01 42 68 53 00"), or under a key that names none ("Customer:
+    priya@x.com"), is left to the detections, which type each identifier."""
     covered = []
     for item in fields:
+        inside = [
+            d
+            for d in detections
+            if item.start <= d.start and d.end <= item.end and d.type in IDENTIFIER_TYPES
+        ]
+        whole = len(inside) == 1 and inside[0].text.strip() == item.value
+        if inside and not (whole and item.relation in KEY_RELATIONS.values()):
+            continue
         covered.append((item.start, item.end))
         if item is name_field:
             continue
@@ -181,14 +221,19 @@ def _add_fields(
 
 
 def _add_detections(
-    builder: _Builder, owners: Owners, detections: Sequence, covered: list[tuple[int, int]], in_record: bool
+    builder: _Builder,
+    owners: Owners,
+    detections: Sequence,
+    covered: list[tuple[int, int]],
+    in_record: bool,
+    halfway: bool = False,
 ) -> None:
     text = builder.text
     for index, item in enumerate(detections):
         if _inside(item.start, item.end, covered):
             continue
         span = clause_bounds(text, item.start)
-        before = text[span[0] : item.start]
+        before = text[_previous_clause_start(text, span[0]) : item.start]
         if item.type == "TITLE":
             following = detections[index + 1] if index + 1 < len(detections) else None
             if following is not None and following.type == "PERSON" and following.start - item.end <= 2:
@@ -196,16 +241,30 @@ def _add_detections(
             continue
         if item.type == "ORGANIZATION" and item.text.casefold() in NOT_ORGANISATIONS:
             continue
-        relation = relation_for(item.type, before, in_record, text[item.end : item.end + 12])
+        if item.type in {"URL", "DOMAIN_NAME"} and not _WEB_ADDRESS.search(item.text):
+            continue  # "cand.philol" read as a domain
+        relation = relation_for(item.type, before, in_record or halfway, text[item.end : item.end + 12])
         if item.type == "DATE_TIME" and item.text.strip().isdigit() and len(item.text.strip()) <= 3:
             relation = "age" if in_record and _BARE_AGE.search(before) else None  # "John Miller, 54, was"
         if item.type == "PERSON" and relation is None:
-            if in_record and item.text != owners.subject:
+            if (in_record or halfway) and item.text != owners.subject:
                 builder.mention(owners.record, item.text, item.start)
             continue
-        if relation is None or (item.type not in IDENTIFIER_TYPES and builder.holds(item.text)):
-            continue  # a name, place or date the sentence rules already attached stays theirs
-        builder.add(owners.owner_at(item.start, item.end), relation, item.text, span, VALUE_CONFIDENCE)
+        if relation is None or (relation == RECORD_TYPES.get(item.type) and builder.holds(item.text)):
+            continue  # a name, place or date the sentence rules attached, with no cue here, stays theirs
+        owner = owners.owner_at(item.start, item.end)
+        if (
+            halfway
+            and item.type not in IDENTIFIER_TYPES
+            and (owner == owners.record or len(owner.split()) < 2)
+        ):
+            continue  # no evidence of a record: only a full name owns a value ("Corser" may be anyone)
+        builder.add(owner, relation, item.text, span, VALUE_CONFIDENCE)
+
+
+def _previous_clause_start(text: str, clause_start: int) -> int:
+    """Start of the clause before, so that a cue there names the value ("Your date of birth? It's ...")."""
+    return clause_bounds(text, clause_start - 2)[0] if clause_start >= 2 else clause_start
 
 
 def _nodes(triples: Sequence[Triple]) -> set[str]:

@@ -26,6 +26,9 @@ _NEXT_FIELD = re.compile(
     r"(?:[ \t]{2,}|\t|[ \t]*[|;][ \t]*|(?<=[.?!])[ \t]+)(?=[^\W\d_][\w /'.-]{0,30}:[ \t])"
 )
 _NOT_KEYS = frozenset({"http", "https", "mailto", "ftp", "re", "fw", "fwd", "note", "nb", "ps"})
+# A full stop after a word of 3+ letters, before a capitalised word: the value's sentence ends there
+# ("St. Anne's" and "Dr. Hansen" do not end one).
+_SENTENCE_END = re.compile(r"(?<=[^\W\d_]{3})\.(?=[ \t]+[A-Z])")
 _ADDRESS_KEY = re.compile(r"address|residence|street|domicile|location", re.IGNORECASE)
 
 KEY_RELATIONS: dict[str, str] = {
@@ -157,8 +160,12 @@ class Field:
 
 
 def relation_of_key(key: str) -> str:
-    name = " ".join(key.casefold().replace("_", " ").split()).rstrip(".")
-    return KEY_RELATIONS.get(name) or normalize_relation(name)
+    """The relation a key names; a key that ends in a known one takes it ("Here's my SSN" -> ssn)."""
+    words = key.casefold().replace("_", " ").rstrip(".").split()
+    for start in range(len(words)):
+        if relation := KEY_RELATIONS.get(" ".join(words[start:])):
+            return relation
+    return normalize_relation(" ".join(words))
 
 
 def is_key(key: str) -> bool:
@@ -177,8 +184,11 @@ def form_fields(text: str) -> list[Field]:
 
 
 def _is_field_value(value: str) -> bool:
-    """A short value that is no question or exclamation ("Bot: What's the name on the account?")."""
-    return bool(value) and len(value.split()) <= MAX_VALUE_WORDS and not value.endswith(("?", "!"))
+    """A short value that is no question, exclamation or sentence ("Bot: What's the name on the
+    account?", "Comments: Rahul asked for leave.")."""
+    words = len(value.split())
+    is_sentence = value.endswith(".") and words >= 6
+    return bool(value) and words <= MAX_VALUE_WORDS and not value.endswith(("?", "!")) and not is_sentence
 
 
 def key_spans(text: str) -> list[tuple[int, int, str]]:
@@ -199,6 +209,8 @@ def _fields_of_line(text: str, match: re.Match[str], key_line_starts: set[int]) 
         return
     if not text[start:end].strip() or _ADDRESS_KEY.search(key):
         end = _continued_end(text, end, key_line_starts)
+    if sentence_end := _SENTENCE_END.search(text, start, end):  # "Supervisor: Hana Dvořák. Viktor was ..."
+        end = sentence_end.start()
     value_start = start + len(text[start:end]) - len(text[start:end].lstrip())
     value = text[value_start:end].strip()
     yield Field(key.strip(), value, key_start, value_start, value_start + len(value))

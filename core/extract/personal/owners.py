@@ -21,7 +21,9 @@ SUBJECT_KEYS = frozenset(
         "staff member", "person", "user", "account holder", "cardholder", "tenant", "guest",
     }
 )  # fmt: skip
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|myself)\b")
+_FIRST_PERSON = re.compile(
+    r"\b(?:i(?=\s+[a-z])|i'm|i've|i'd|i'll|me|my|mine|myself|I|I'm|I've|I'd|I'll|Me|My|Mine)\b"
+)
 _THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|their|them)\b", re.IGNORECASE)
 _INTRODUCTION = re.compile(
     r"\b(?:my name is|this is|name's|(?P<weak>i am|i'm|it's))\s+(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?$",
@@ -32,6 +34,7 @@ _CLOSING = re.compile(
     r"best|cheers)\s*,?\s*$",
     re.IGNORECASE,
 )
+_HONORIFIC = re.compile(r"^(?:dr|mr|mrs|ms|mx|prof|miss)\.?\s+", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.!?;](?=\s)|\n")
 
 
@@ -62,7 +65,11 @@ class Owners:
         if before:
             nearest = before[-1]
             between = self.text[nearest.end : start]
-            return self.default if _FIRST_PERSON.search(between) else nearest.name
+            if _FIRST_PERSON.search(between):
+                return self.default
+            if _THIRD_PERSON.search(between) and before[0].name != nearest.name:
+                return before[0].name  # "Daniel had given Signe his address": "his" is the clause's subject
+            return nearest.name
         preceding = self.text[clause_start:start]
         if _FIRST_PERSON.search(preceding):
             return self.default
@@ -108,9 +115,12 @@ def find_subject(
         # "I am in Warszawa": after "I am" only a full name is taken (a lone word may be a place)
         if introduced and (not introduced.group("weak") or len(person.name.split()) >= 2):
             return person.name
-    first_line = text.lstrip().split("\n", 1)[0].strip()
+    first_line = _HONORIFIC.sub("", text.lstrip().lstrip(">").split("\n", 1)[0].strip())
     for person in persons:
-        if normalize_entity(person.name) == normalize_entity(first_line):
+        name = normalize_entity(person.name)
+        line = normalize_entity(first_line)
+        # the first line is the name, perhaps with a degree after it ("Terry Cardoso PhD")
+        if line == name or (line.startswith(name + " ") and len(line.split()) - len(name.split()) <= 1):
             return person.name
     return _signature(text, persons)
 

@@ -6,9 +6,11 @@ a triple, a place they refused to attach for want of a certain subject stays una
 extraction benchmark's figures on Wikipedia must not drop).
 
 A record shows itself by what it holds, not by its length or title: it speaks in the first or
-second person, greets, holds form fields, names a personal-identity field ("maiden name", "date of
+second person, greets, holds "Key:" lines, opens as a record's genre does ("Patient ...", "Incident
+report:"), names a personal-identity field ("maiden name", "date of
 birth"), or holds an identifier or a street address (`in_record_detections`). Names, places, dates,
-ages and illnesses alone are no evidence: biographies have them too.
+ages and illnesses alone are no evidence: biographies have them too. Untitled texts and files
+without evidence are read halfway (`has_article_title`).
 """
 
 from __future__ import annotations
@@ -17,12 +19,27 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from core.extract.personal.forms import form_fields
+from core.extract.personal.forms import key_spans
 
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
-_FIRST_SECOND_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|my|mine|we|our|us|you|your|yours)\b")
+# Lower case anywhere ("i want", "my card"; a lone "i" before a lower-case word: "Mo i Rana" is a
+# place), "I" anywhere, a capital "My"/"You"/"We" only where a
+# sentence or line starts: inside a sentence it is a title's word ("starred in My Fair Lady").
+_FIRST_SECOND_PERSON = re.compile(
+    r"\b(?:i(?=\s+[a-z])|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|ours|us|you|your|yours)\b"
+    r"|\bI(?:'m|'ve|'d|'ll)?\b"
+    r"|(?:^|[.!?]\s+|\n\s*)(?:My|Me|We|Our|You|Your|Mine)\b"
+)
 _IDENTITY_FIELD = re.compile(
     r"\b(?:maiden name|date of birth|birth ?date|birthday|d\.?o\.?b\b)", re.IGNORECASE
+)
+# Words that name a record's genre or its subject's role in it ("Patient: ...", "Visit note",
+# "the employee Viktor Novak"), at the start of the text or of a line, or after "the".
+_RECORD_GENRE = re.compile(
+    r"(?:^|\n|\bthe )\s*(?:patient|client|customer|employee|tenant|applicant|claimant|policyholder|"
+    r"case (?:summary|note|file)|visit note|incident report|intake|referral|discharge summary|"
+    r"note from|reference for|performance review)\b",
+    re.IGNORECASE,
 )
 _GREETING = re.compile(r"^\s*(?:dear|hi|hello|hey|good (?:morning|afternoon|evening))\b", re.IGNORECASE)
 # Detector types whose presence makes a text a personal record. Not the studio's loose "ID" pattern
@@ -41,13 +58,15 @@ _ADDRESS_CUE = re.compile(
 
 
 def speaks_personally(text: str) -> bool:
-    """First or second person outside quotations, a greeting, a personal-identity field, or form fields."""
+    """First or second person outside quotations, a greeting, a personal-identity field, a record's
+    genre word ("Patient ...", "Incident report"), or "Key:" lines."""
     unquoted = _QUOTED.sub(" ", text)
     return bool(
         _FIRST_SECOND_PERSON.search(unquoted)
         or _GREETING.match(text)
         or _IDENTITY_FIELD.search(text)
-        or form_fields(text)
+        or _RECORD_GENRE.search(text)
+        or key_spans(text)
     )
 
 
@@ -58,3 +77,13 @@ def in_record_detections(text: str, detections: Iterable[Any]) -> bool:
         or (item.type == "ADDRESS" and ("\n" in item.text or _ADDRESS_CUE.search(text, 0, item.start)))
         for item in detections
     )
+
+
+_FILE_NAME = re.compile(r"[_\\/]|\.\w{2,4}$|^\S*\d\S*$")
+
+
+def has_article_title(title: str) -> bool:
+    """A title such as an encyclopedia gives ("Edwin Ellis (musician)"), not none or a file name
+    ("staff_0231", "note.txt", "record-12"). Untitled text and files are read as possible records:
+    a name in them becomes a node even without other evidence, but a value nobody owns does not."""
+    return bool(title.strip()) and not _FILE_NAME.search(title.strip())

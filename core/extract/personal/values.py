@@ -38,6 +38,8 @@ RECORD_TYPES: dict[str, str] = {
     "TITLE": "title",
 }
 
+# Presidio's guesses for a bare run of digits: the words before it say which number it is.
+_NUMBER_TYPES = "ID US_DRIVER_LICENSE US_PASSPORT US_BANK_NUMBER"
 # (types, cue before the value in its clause, relation): the first that matches names the relation.
 _CUES: tuple[tuple[frozenset[str], re.Pattern[str], str], ...] = tuple(
     (frozenset(types.split()), re.compile(cue + r"[^.;!?\n]{0,40}$", re.IGNORECASE), relation)
@@ -71,7 +73,7 @@ _CUES: tuple[tuple[frozenset[str], re.Pattern[str], str], ...] = tuple(
         ("ORGANIZATION", r"\b(?:member of|joined|belongs? to)\b", "member_of"),
         ("ORGANIZATION", r"\b(?:bank|banks|account)\b", "bank"),
         ("PERSON LOCATION ORGANIZATION", r"\bmaiden name\b", "maiden_name"),
-        ("PERSON", r"\b(?:nickname|known as|goes by|alias)\b", "nickname"),
+        ("PERSON", r"\b(?:nickname|known as|goes by|alias|calls? (?:me|him|her))\b", "nickname"),
         ("PERSON", r"\b(?:manager|supervisor|boss|reports to)\b", "manager"),
         ("PERSON", r"\b(?:doctor|physician|dr\.?|gp|therapist|nurse)\s*$", "doctor"),
         ("PERSON", r"\b(?:husband|wife|spouse|married to)\s*,?\s*$", "spouse"),
@@ -84,6 +86,9 @@ _CUES: tuple[tuple[frozenset[str], re.Pattern[str], str], ...] = tuple(
         ("PHONE_NUMBER", r"\b(?:work|office)\b", "work_phone"),
         ("MONEY", r"\b(?:salary|earn|earns|earned|earning|income|paid|wage|pay)\b", "salary"),
         ("MONEY", r"\b(?:owe|owes|owed|debt|loan|overdue|arrears|outstanding|balance|due)\b", "debt"),
+        (_NUMBER_TYPES, r"\bpassport\b", "passport_number"),
+        (_NUMBER_TYPES, r"\b(?:driver'?s|driving) licen[cs]e\b", "driver_license"),
+        (_NUMBER_TYPES, r"\b(?:account|acct)\b", "account_number"),
         ("ID", r"\bpatient\b", "patient_id"),
         ("ID", r"\bpolicy\b", "policy_number"),
         ("ID", r"\b(?:account|acct)\b", "account_number"),
@@ -137,6 +142,16 @@ AGE_PATTERN = re.compile(
     r"|(?P<c>\d{1,3})\s?(?:yo|y/o)\b)",
     re.IGNORECASE,
 )
+
+
+ZIP_PATTERN = re.compile(
+    r"\b(?:zip|postal|post) ?code\s*(?:is|:)?\s*(?P<v>[A-Z0-9]{3,5}(?:[ -][A-Z0-9]{3,4})?)\b", re.I
+)
+
+
+def zip_values(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each stated postal code ("My zip code is 40938")."""
+    return [(match.start("v"), match.end("v")) for match in ZIP_PATTERN.finditer(text)]
 
 
 def age_values(text: str) -> list[tuple[int, int]]:

@@ -69,3 +69,8 @@ def test_sentence_rule_triples_read_across_fields_are_recognised():
     assert crosses_fields(key_as_value, STAFF_FILE, keys)
     assert not crosses_fields(fine, STAFF_FILE, keys)
     assert not crosses_fields(across, "plain prose", key_spans("plain prose"))
+
+
+def test_a_key_that_ends_in_a_known_key_takes_its_relation():
+    assert relation_of_key("Here's my SSN") == "ssn"
+    assert relation_of_key("for this card") == "card_number"

@@ -55,3 +55,15 @@ def test_no_subject_is_guessed():
 def test_clause_bounds_stop_at_sentence_ends_and_lines():
     text = "One. Two three\nfour"
     assert clause_bounds(text, text.index("three")) == (5, 14)
+
+
+def test_a_pronoun_after_a_second_name_goes_to_the_clauses_subject():
+    text = "Daniel had given Signe his address: 21 Baldock Street"
+    owners = Owners(text, "record d", persons_in(text, "Daniel", "Signe"))
+    assert owners.owner_at(text.index("21")) == "Daniel"
+
+
+def test_a_first_line_with_a_courtesy_title_or_a_degree_names_the_subject():
+    for text, name in (("Ms. Alicia Laaksonen\nThink Computer Corporation", "Alicia Laaksonen"),
+                       ("Terry Cardoso PhD\n\n65 Bodbysund 61", "Terry Cardoso")):  # fmt: skip
+        assert find_subject(text, None, persons_in(text, name), None) == name

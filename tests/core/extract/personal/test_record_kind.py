@@ -1,5 +1,5 @@
 from core.aback.pii import Detection
-from core.extract.personal.record_kind import in_record_detections, speaks_personally
+from core.extract.personal.record_kind import has_article_title, in_record_detections, speaks_personally
 
 
 def test_first_person_greetings_and_forms_speak_personally():
@@ -35,3 +35,25 @@ def test_names_places_dates_and_loose_address_matches_are_not():
     text = "Dominick was born on December 7, 1981 in Wheat Ridge, Colorado, to Donald Dominick."
     pieces = (("PERSON", "Donald Dominick"), ("DATE_TIME", "December 7"), ("ADDRESS", "1981 in Wheat Ridge"))
     assert not in_record_detections(text, detections(text, *pieces))
+
+
+def test_a_records_genre_or_a_label_line_shows_a_record():
+    assert speaks_personally("Patient Aiko Tanaka, 34, reports migraines.")
+    assert speaks_personally("Incident report: on 2 February the employee Viktor Novak slipped.")
+    assert not speaks_personally("Tanaka was a patient of Freud in Vienna.")
+
+
+def test_article_titles_and_file_names():
+    assert has_article_title("Edwin Ellis (musician)")
+    assert not has_article_title("")
+    assert not has_article_title("staff_0231")
+    assert not has_article_title("note.txt")
+    assert not has_article_title("record-12")
+
+
+def test_first_person_in_any_case_but_not_the_country():
+    assert speaks_personally("My zip code is 40938")
+    assert speaks_personally("i want to add julie as a beneficiary")
+    assert not speaks_personally("He served in the US Army.")
+    assert not speaks_personally("Born in Mo i Rana, Lahlum grew up in Rødøy.")
+    assert not speaks_personally("She starred in My Fair Lady and Love You Forever.")

@@ -1,4 +1,4 @@
-from core.extract.personal.values import age_values, relation_for
+from core.extract.personal.values import age_values, relation_for, zip_values
 
 
 def test_identifiers_are_read_in_any_document():
@@ -32,3 +32,8 @@ def test_a_word_after_a_phone_number_names_the_line():
 def test_stated_ages():
     text = "a 50 year old man, aged 34, 7 y/o"
     assert [text[s:e] for s, e in age_values(text)] == ["50", "34", "7"]
+
+
+def test_stated_postal_codes():
+    text = "My zip code is 40938, postcode: SW1A 1AA"
+    assert [text[s:e] for s, e in zip_values(text)] == ["40938", "SW1A 1AA"]
