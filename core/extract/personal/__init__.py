@@ -40,6 +40,8 @@ from core.types import Triple, normalize_entity
 
 BACKEND = "spacy"
 _WEB_ADDRESS = re.compile(r"://|\bwww\.|\.(?:com|org|net|edu|gov|io|info|biz|co)\b|\.[a-z]{2}/", re.I)
+_YEAR_RANGE = re.compile(r"^\s*(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:\d\d|(?:1[5-9]|20)\d\d)\s*$")
+_ISBN = re.compile(r"\bISBN", re.IGNORECASE)
 _BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
 FIELD_CONFIDENCE = 0.9
 VALUE_CONFIDENCE = 0.8
@@ -178,7 +180,7 @@ def personal_triples(
     owners = Owners(text, record, persons, subject)
     if subject and in_record:
         builder.add(record, "subject", subject, _span_of(text, subject), FIELD_CONFIDENCE)
-    covered = _add_fields(builder, owners, fields, name_field, detections)
+    covered = _add_fields(builder, owners, fields if in_record else [], name_field, detections)
     covered += [(start, end) for start, end, _ in key_spans(text)]
     stated = []
     for relation, spans in (("age", age_values(text)), ("address", zip_values(text))) if in_record else ():
@@ -243,6 +245,8 @@ def _add_detections(
             continue
         if item.type in {"URL", "DOMAIN_NAME"} and not _WEB_ADDRESS.search(item.text):
             continue  # "cand.philol" read as a domain
+        if item.type == "PHONE_NUMBER" and (_YEAR_RANGE.match(item.text) or _ISBN.search(before[-12:])):
+            continue  # "1990-1997", "ISBN 0-393-09530-4"
         relation = relation_for(item.type, before, in_record or halfway, text[item.end : item.end + 12])
         if item.type == "DATE_TIME" and item.text.strip().isdigit() and len(item.text.strip()) <= 3:
             relation = "age" if in_record and _BARE_AGE.search(before) else None  # "John Miller, 54, was"

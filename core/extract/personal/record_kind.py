@@ -19,24 +19,30 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from core.extract.personal.forms import key_spans
+from core.extract.personal.forms import KEY_RELATIONS, key_spans, relation_of_key
+from core.extract.personal.owners import SUBJECT_KEYS
 
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
 # Lower case anywhere ("i want", "my card"; a lone "i" before a lower-case word: "Mo i Rana" is a
-# place), "I" anywhere, a capital "My"/"You"/"We" only where a
-# sentence or line starts: inside a sentence it is a title's word ("starred in My Fair Lady").
+# place), "I" before a lower-case word but not after a capitalised one ("World War I was", "James I
+# had" are numerals), a capital "My"/"You"/"We" only where a sentence or line starts: inside a
+# sentence it is a title's word ("starred in My Fair Lady"). "mine" is left out: a coal mine.
 _FIRST_SECOND_PERSON = re.compile(
-    r"\b(?:i(?=\s+[a-z])|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|ours|us|you|your|yours)\b"
-    r"|\bI(?:'m|'ve|'d|'ll)?\b"
-    r"|(?:^|[.!?]\s+|\n\s*)(?:My|Me|We|Our|You|Your|Mine)\b"
+    r"\b(?:i(?=\s+[a-z])|i'm|i've|i'd|i'll|me|my|myself|we|our|ours|us|you|your|yours)\b"
+    r"|(?<![A-Z][a-z])(?<![A-Z][a-z]{2})(?<![A-Z][a-z]{3})(?<![A-Z][a-z]{4})(?<![A-Z][a-z]{5})"
+    r"(?<!\b[A-Z])\s\bI(?:'m|'ve|'d|'ll)?\b(?=\s+[a-z])"
+    r"|^I\b|(?:^|[.!?]\s+|\n\s*)(?:My|Me|We|Our|You|Your)\b"
 )
-_IDENTITY_FIELD = re.compile(
-    r"\b(?:maiden name|date of birth|birth ?date|birthday|d\.?o\.?b\b)", re.IGNORECASE
-)
+# A "Key:" line shows a record when its key names personal data ("Name:", "Phone:", "DOB:"), not any
+# label ("Copa del Rey: 2009-10" in a footballer's honours).
+PERSONAL_KEY_RELATIONS = frozenset(KEY_RELATIONS.values())
+# One such word in a long text is a quotation; a record uses them throughout.
+WORDS_PER_PERSONAL_WORD = 50
+_IDENTITY_FIELD = re.compile(r"\b(?:maiden name|date of birth|birth ?date|d\.?o\.?b\b)", re.IGNORECASE)
 # Words that name a record's genre or its subject's role in it ("Patient: ...", "Visit note",
-# "the employee Viktor Novak"), at the start of the text or of a line, or after "the".
+# "Incident report:"), at the start of the text or of a line.
 _RECORD_GENRE = re.compile(
-    r"(?:^|\n|\bthe )\s*(?:patient|client|customer|employee|tenant|applicant|claimant|policyholder|"
+    r"(?:^|\n)\s*(?:patient|client|customer|employee|tenant|applicant|claimant|policyholder|"
     r"case (?:summary|note|file)|visit note|incident report|intake|referral|discharge summary|"
     r"note from|reference for|performance review)\b",
     re.IGNORECASE,
@@ -51,6 +57,7 @@ RECORD_EVIDENCE_TYPES = frozenset(
         "US_DRIVER_LICENSE", "US_BANK_NUMBER", "UK_NHS", "MEDICAL_LICENSE", "IP_ADDRESS",
     }
 )  # fmt: skip
+_SENTENCE_END = re.compile(r"[^\W\d_]{3,}\.$")
 _ADDRESS_CUE = re.compile(
     r"\b(?:live|lives|lived|living|reside|resides|address|home|moved|send|sent|ship|deliver|mail|zip)\b[^.;!?]{0,40}$",
     re.IGNORECASE,
@@ -59,22 +66,37 @@ _ADDRESS_CUE = re.compile(
 
 def speaks_personally(text: str) -> bool:
     """First or second person outside quotations, a greeting, a personal-identity field, a record's
-    genre word ("Patient ...", "Incident report"), or "Key:" lines."""
+    genre word ("Patient ...", "Incident report"), or a "Key:" line whose key names personal data."""
     unquoted = _QUOTED.sub(" ", text)
+    personal_words = len(_FIRST_SECOND_PERSON.findall(unquoted))
     return bool(
-        _FIRST_SECOND_PERSON.search(unquoted)
+        personal_words >= max(1, len(text.split()) // WORDS_PER_PERSONAL_WORD)
         or _GREETING.match(text)
         or _IDENTITY_FIELD.search(text)
         or _RECORD_GENRE.search(text)
-        or key_spans(text)
+        or any(_names_personal_data(key) for _, _, key in key_spans(text))
     )
+
+
+def _names_personal_data(key: str) -> bool:
+    return key.casefold().strip() in SUBJECT_KEYS or relation_of_key(key) in PERSONAL_KEY_RELATIONS
+
+
+def _is_address_block(value: str) -> bool:
+    """Short lines, one under the other ("98 P.O. Box 101\\n Suite 242"), none ending a sentence
+    ("2016 Logie Awards.\\n\\nOn 26" is two paragraphs)."""
+    lines = [line.strip() for line in value.split("\n") if line.strip()]
+    return len(lines) > 1 and all(len(line.split()) <= 6 and not _SENTENCE_END.search(line) for line in lines)
 
 
 def in_record_detections(text: str, detections: Iterable[Any]) -> bool:
     """An identifier, or an address block or a stated address, among the detections."""
     return any(
         item.type in RECORD_EVIDENCE_TYPES
-        or (item.type == "ADDRESS" and ("\n" in item.text or _ADDRESS_CUE.search(text, 0, item.start)))
+        or (
+            item.type == "ADDRESS"
+            and (_is_address_block(item.text) or _ADDRESS_CUE.search(text, 0, item.start))
+        )
         for item in detections
     )
 

@@ -126,6 +126,18 @@ _MONEY_CUES = (
 )
 
 
+# Phrases that end at a known word: "the Liberal Party as well" -> "Liberal Party".
+_ENDS_AT = {
+    "political_party": re.compile(r"\b(?:Party|party)\b"),
+    "union_membership": re.compile(r"\b(?:Union|union)\b"),
+}
+
+
+def _cut_at(text: str, bounds: tuple[int, int], end_word: re.Pattern[str]) -> tuple[int, int] | None:
+    found = end_word.search(text, bounds[0], bounds[1])
+    return (bounds[0], found.end()) if found else None
+
+
 def phrase_after(text: str, start: int) -> tuple[int, int] | None:
     """The value phrase starting at `start`: up to a stop word or punctuation, at most a few words."""
     stop = _PHRASE_STOP.search(text, start)
@@ -149,6 +161,11 @@ def sensitive_attributes(text: str, in_record: bool = True) -> list[Attribute]:
     for cue, relation in PHRASE_CUES:
         for match in cue.finditer(text):
             bounds = phrase_after(text, match.end())
+            if bounds and relation in _ENDS_AT:
+                bounds = _cut_at(text, bounds, _ENDS_AT[relation])
+            if bounds and relation == "ethnicity":
+                origin = re.search(r"\s+(?:descent|origin|heritage|ancestry)\b", text[bounds[0] : bounds[1]])
+                bounds = (bounds[0], bounds[0] + origin.start()) if origin else bounds
             if bounds:
                 found.append(Attribute(relation, *bounds, text[bounds[0] : bounds[1]]))
     for pattern, relation in TERMS if in_record else ():

@@ -6,6 +6,7 @@ def test_first_person_greetings_and_forms_speak_personally():
     assert speaks_personally("I lost my card.")
     assert speaks_personally("Dear Sir, the invoice is attached.")
     assert speaks_personally("Name: Anna Berg\nPhone: 555 0100")
+    assert speaks_personally("Employee: Rahul Verma\nRating: meets expectations")
     assert speaks_personally("She was born on 12/15/1995. Her maiden name is Cortés")
 
 
@@ -41,6 +42,7 @@ def test_a_records_genre_or_a_label_line_shows_a_record():
     assert speaks_personally("Patient Aiko Tanaka, 34, reports migraines.")
     assert speaks_personally("Incident report: on 2 February the employee Viktor Novak slipped.")
     assert not speaks_personally("Tanaka was a patient of Freud in Vienna.")
+    assert not speaks_personally("Honours\nCopa del Rey: 2009-10\nSupercopa de España: 2010")
 
 
 def test_article_titles_and_file_names():
@@ -56,4 +58,15 @@ def test_first_person_in_any_case_but_not_the_country():
     assert speaks_personally("i want to add julie as a beneficiary")
     assert not speaks_personally("He served in the US Army.")
     assert not speaks_personally("Born in Mo i Rana, Lahlum grew up in Rødøy.")
+    assert not speaks_personally("In World War I he served in France; James I had granted the land.")
+    long_passage = "He wrote many books about the sea. " * 20 + "He said: we sail at dawn."
+    assert not speaks_personally(long_passage)  # one "we" in 150 words is a quotation
     assert not speaks_personally("She starred in My Fair Lady and Love You Forever.")
+
+
+def test_an_address_block_is_short_lines_not_paragraphs():
+    text = "Aaron Hébert\n\n98 P.O. Box 101\n Suite 242\n Qeqertarsuaq\n\n Greece 79976"
+    block = text[text.index("98") :]
+    assert in_record_detections(text, detections(text, ("ADDRESS", block)))
+    prose = "It won at the 2016 Logie Awards.\n\nOn 26 May it returned."
+    assert not in_record_detections(prose, detections(prose, ("ADDRESS", "2016 Logie Awards.\n\nOn 26")))

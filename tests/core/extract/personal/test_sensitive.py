@@ -20,6 +20,8 @@ def test_money_criminal_beliefs_sexuality_and_ethnicity():
     assert ("sexual_orientation", "gay") in found("He is gay.")
     assert ("ethnicity", "Irish") in found("She is of Irish descent.")
     assert ("political_party", "Green Party") in found("He is a member of the Green Party.")
+    assert ("political_party", "Liberal Party") in found("He joined the Liberal Party as well.")
+    assert ("ethnicity", "Pakistani") in found("She is of Pakistani origin she grew up in Oslo.")
 
 
 def test_listed_terms_count_only_in_personal_records():
