@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.aback.pii import address_detections
 from core.extract.personal.categories import category_of
@@ -235,7 +236,7 @@ def _add_detections(
         if _inside(item.start, item.end, covered):
             continue
         span = clause_bounds(text, item.start)
-        before = text[_previous_clause_start(text, span[0]) : item.start]
+        before = text[span[0] : item.start]
         if item.type == "TITLE":
             following = detections[index + 1] if index + 1 < len(detections) else None
             if following is not None and following.type == "PERSON" and following.start - item.end <= 2:
@@ -247,7 +248,7 @@ def _add_detections(
             continue  # "cand.philol" read as a domain
         if item.type == "PHONE_NUMBER" and (_YEAR_RANGE.match(item.text) or _ISBN.search(before[-12:])):
             continue  # "1990-1997", "ISBN 0-393-09530-4"
-        relation = relation_for(item.type, before, in_record or halfway, text[item.end : item.end + 12])
+        relation = _relation(text, item, span[0], in_record or halfway)
         if item.type == "DATE_TIME" and item.text.strip().isdigit() and len(item.text.strip()) <= 3:
             relation = "age" if in_record and _BARE_AGE.search(before) else None  # "John Miller, 54, was"
         if item.type == "PERSON" and relation is None:
@@ -264,6 +265,19 @@ def _add_detections(
         ):
             continue  # no evidence of a record: only a full name owns a value ("Corser" may be anyone)
         builder.add(owner, relation, item.text, span, VALUE_CONFIDENCE)
+
+
+def _relation(text: str, item: Any, clause_start: int, in_record: bool) -> str | None:
+    """The relation from the cue words of the value's clause, else of the clause before it ("Your
+    date of birth? It's 10/3/1948"), else the value's type."""
+    after = text[item.end : item.end + 12]
+    relation = relation_for(item.type, text[clause_start : item.start], in_record, after)
+    if relation not in (None, IDENTIFIER_TYPES.get(item.type), RECORD_TYPES.get(item.type)):
+        return relation
+    previous = text[_previous_clause_start(text, clause_start) : clause_start].rstrip(" \t\n.?!")
+    return (
+        relation_for(item.type, f"{previous} {text[clause_start : item.start]}", in_record, after) or relation
+    )
 
 
 def _previous_clause_start(text: str, clause_start: int) -> int:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from core.extract.personal.forms import KEY_RELATIONS, key_spans, relation_of_key
+from core.extract.personal.forms import KEY_RELATIONS, form_fields, key_spans, relation_of_key
 from core.extract.personal.owners import SUBJECT_KEYS
 
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
@@ -74,8 +74,13 @@ def speaks_personally(text: str) -> bool:
         or _GREETING.match(text)
         or _IDENTITY_FIELD.search(text)
         or _RECORD_GENRE.search(text)
-        or any(_names_personal_data(key) for _, _, key in key_spans(text))
+        or any(_names_personal_data(key) for key in _keys(text))
     )
+
+
+def _keys(text: str) -> list[str]:
+    """Every key, a chat turn's "User:" after a question on the same line included."""
+    return [key for _, _, key in key_spans(text)] + [item.key for item in form_fields(text)]
 
 
 def _names_personal_data(key: str) -> bool:

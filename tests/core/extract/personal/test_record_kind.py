@@ -70,3 +70,7 @@ def test_an_address_block_is_short_lines_not_paragraphs():
     assert in_record_detections(text, detections(text, ("ADDRESS", block)))
     prose = "It won at the 2016 Logie Awards.\n\nOn 26 May it returned."
     assert not in_record_detections(prose, detections(prose, ("ADDRESS", "2016 Logie Awards.\n\nOn 26")))
+
+
+def test_a_chat_turn_with_a_personal_key_shows_a_record():
+    assert speaks_personally("Bot: What's the name on the account? User: Garrett Himmel")
