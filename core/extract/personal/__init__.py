@@ -107,9 +107,10 @@ class _Plan:
         return self.speaks or in_record_detections(self.text, self.detections)
 
     def triples(self, rule_triples: list[Triple]) -> list[Triple]:
-        keys = key_spans(self.text)
-        kept = [t for t in rule_triples if not crosses_fields(t, self.text, keys)]
-        if self.in_record:  # a sentence rule that read across the lines of a record block
+        kept = list(rule_triples)
+        if self.in_record:  # a sentence rule that read across a record's fields or lines
+            keys = key_spans(self.text)
+            kept = [t for t in kept if not crosses_fields(t, self.text, keys)]
             kept = [t for t in kept if "\n" not in t.head and "\n" not in t.tail]
         builder = _Builder(self.doc_id, self.text, {t.key for t in kept}, _nodes(kept))
         in_record = self.in_record
@@ -261,9 +262,9 @@ def _add_detections(
         if (
             halfway
             and item.type not in IDENTIFIER_TYPES
-            and (owner == owners.record or len(owner.split()) < 2)
+            and (owner == owners.record or len(owner.split()) < 2 or relation == RECORD_TYPES.get(item.type))
         ):
-            continue  # no evidence of a record: only a full name owns a value ("Corser" may be anyone)
+            continue  # no evidence of a record: only a cue word and a full name attach a value
         builder.add(owner, relation, item.text, span, VALUE_CONFIDENCE)
 
 
