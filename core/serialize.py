@@ -194,6 +194,7 @@ def triple_from_dict(data: object, path: str = "triple") -> Triple:
         span=span_from_value(_get(data, "span", path, [0, 0]), _join(path, "span")),
         confidence=float(confidence),
         backend=_str_field(data, "backend", path, ""),
+        category=_str_field(data, "category", path, ""),
     )
 
 

@@ -75,7 +75,9 @@ class Triple:
     """A knowledge triple with provenance.
 
     `span` is the character range in the document text (or query text when
-    `doc_id` names a query) of the sentence or clause that expresses it.
+    `doc_id` names a query) of the sentence or clause that expresses it. `category` names the
+    kind of personal data the triple holds ("phone", "health", ...; `core.extract.spacy_rules.personal`),
+    "" for an ordinary fact.
     """
 
     head: str
@@ -85,6 +87,7 @@ class Triple:
     span: Span = (0, 0)
     confidence: float = 1.0
     backend: str = ""
+    category: str = ""
 
     @cached_property
     def key(self) -> TripleKey:
@@ -120,6 +123,7 @@ def triple_to_dict(triple: Triple) -> dict[str, Any]:
         "span": [triple.span[0], triple.span[1]],
         "confidence": triple.confidence,
         "backend": triple.backend,
+        "category": triple.category,
     }
 
 

@@ -163,6 +163,7 @@ class TripleRow(Base):
     span_end: Mapped[int] = mapped_column(Integer)
     confidence: Mapped[float] = mapped_column(Float)
     backend: Mapped[str] = mapped_column(String(100), default="")
+    category: Mapped[str] = mapped_column(String(100), default="", server_default="")
 
     corpus: Mapped[CorpusRow] = relationship(back_populates="triples")
 

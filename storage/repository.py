@@ -890,6 +890,7 @@ def _insert_content(session: Session, corpus_id: int, corpus: Corpus, triples: l
             "span_end": t.span[1],
             "confidence": t.confidence,
             "backend": t.backend,
+            "category": t.category,
         }
         for i, t in enumerate(triples)
     ]
@@ -918,6 +919,7 @@ def _content_of(session: Session, corpus_id: int) -> tuple[Corpus, list[Triple]]
         TripleRow.span_end,
         TripleRow.confidence,
         TripleRow.backend,
+        TripleRow.category,
     )
     corpus = Corpus(
         documents=[Document(id=d, title=t, text=x, source=s) for d, t, x, s in documents],
@@ -985,6 +987,7 @@ def _triple_from_row(row: TripleRow) -> Triple:
         span=(row.span_start, row.span_end),
         confidence=row.confidence,
         backend=row.backend,
+        category=row.category,
     )
 
 

@@ -196,3 +196,12 @@ def test_invalid_bundle_names_the_field(mutate: Callable[[dict[str, Any]], None]
 def test_non_object_bundle_is_refused() -> None:
     with pytest.raises(BundleError, match="expected an object, got array"):
         import_bundle([sample_bundle()])
+
+
+def test_a_triples_category_round_trips_and_old_files_read_as_uncategorised() -> None:
+    triple = Triple("Anna Berg", "phone", "555 0100", "d1", (0, 20), 0.8, "spacy", "contact")
+    data = json.loads(json.dumps(triple_to_dict(triple)))
+    assert data["category"] == "contact"
+    assert triple_from_dict(data) == triple
+    del data["category"]  # a bundle saved before triples had categories
+    assert triple_from_dict(data).category == ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 from core.filters import define_privacy
-from storage.db import current_revision, head_revision, make_engine, upgrade_to_head
+from storage.db import current_revision, head_revision, make_engine, upgrade_to, upgrade_to_head
 from storage.models import Base
 from storage.repository import Repository, StorageError
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
@@ -210,3 +211,34 @@ def test_corpus_meta_is_stored_with_the_corpus(repo: Repository) -> None:
     assert repo.corpus_meta("with-meta") == {}
     with pytest.raises(StorageError, match="no saved corpus"):
         repo.corpus_meta("missing")
+
+
+def test_a_triples_category_is_stored(repo: Repository) -> None:
+    corpus, triples = sample_corpus_and_triples()
+    categorised = [replace(triples[0], category="health"), *triples[1:]]
+    repo.save_corpus("categorised", corpus, categorised)
+    assert repo.load_corpus("categorised")[1] == categorised
+
+
+def test_triples_saved_before_categories_read_as_uncategorised(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    engine = make_engine(path)
+    upgrade_to(engine, "0007_drop_review_annotations")
+    engine.dispose()
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            "INSERT INTO users (name, password_hash, created_at) VALUES ('own', 'x', '2026-01-01')"
+        )
+        connection.execute(
+            "INSERT INTO corpora (name, created_at, updated_at, extractor, meta, owner_id, visibility, kind) "
+            "VALUES ('c', '2026-01-01', '2026-01-01', 'spacy', '{}', 1, 'private', 'saved')"
+        )
+        connection.execute(
+            "INSERT INTO triples (corpus_id, position, head, relation, tail, doc_id, span_start, span_end, "
+            "confidence, backend) VALUES (1, 0, 'A', 'r', 'B', 'd', 0, 1, 1.0, 'spacy')"
+        )
+    engine = make_engine(path)
+    upgrade_to_head(engine)
+    engine.dispose()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT head, category FROM triples").fetchall() == [("A", "")]

@@ -10,6 +10,7 @@ from core.extract.spacy_rules.chunk_rules import ChunkRules
 from core.extract.spacy_rules.chunking import split_into_chunks
 from core.extract.spacy_rules.context import DocumentContext, title_person
 from core.extract.spacy_rules.markup import without_markup
+from core.extract.spacy_rules.personal import with_personal_data
 from core.types import Triple
 
 BATCH_SIZE = 32
@@ -72,4 +73,4 @@ class SpacyRuleExtractor(Extractor):
             triples.extend(ChunkRules(doc_id, doc, offset, contexts[doc_id]).triples())
             if progress is not None:
                 progress(done, len(pieces))
-        return triples
+        return with_personal_data(items, titles, triples, self.model)

@@ -1,0 +1,310 @@
+"""Personal records in the knowledge graph (issue 19): every personal-data value the PII detector
+(`core.aback.pii`, the Presidio analyzer ABack uses) or a rule here recognises becomes a node linked
+to its owner by a typed relation, with its category on the triple (`Triple.category`).
+
+One file per family: `values.py` (detector values -> relations), `owners.py` (whose value it is),
+`forms.py` (key-value lines, headers, address blocks), `sensitive.py` (health, money, family,
+criminal, beliefs, sexuality, ethnicity), `record_kind.py` (personal record or encyclopedic
+passage), `categories.py` (relation -> category). `with_personal_data` is the one entry point,
+called by the spaCy extractor after its sentence rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.aback.pii import address_detections
+from core.extract.spacy_rules.personal.categories import category_of
+from core.extract.spacy_rules.personal.forms import (
+    KEY_RELATIONS,
+    Field,
+    crosses_fields,
+    form_fields,
+    key_spans,
+)
+from core.extract.spacy_rules.personal.owners import (
+    SUBJECT_KEYS,
+    Owners,
+    Person,
+    clause_bounds,
+    find_subject,
+    record_node,
+)
+from core.extract.spacy_rules.personal.record_kind import (
+    has_article_title,
+    in_record_detections,
+    speaks_personally,
+)
+from core.extract.spacy_rules.personal.sensitive import sensitive_attributes
+from core.extract.spacy_rules.personal.values import (
+    IDENTIFIER_TYPES,
+    NOT_ORGANISATIONS,
+    RECORD_TYPES,
+    age_values,
+    relation_for,
+    zip_values,
+)
+from core.types import Triple, normalize_entity
+
+BACKEND = "spacy"
+_WEB_ADDRESS = re.compile(r"://|\bwww\.|\.(?:com|org|net|edu|gov|io|info|biz|co)\b|\.[a-z]{2}/", re.I)
+_YEAR_RANGE = re.compile(r"^\s*(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:\d\d|(?:1[5-9]|20)\d\d)\s*$")
+_ISBN = re.compile(r"\bISBN", re.IGNORECASE)
+_BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
+FIELD_CONFIDENCE = 0.9
+VALUE_CONFIDENCE = 0.8
+MENTION_CONFIDENCE = 0.6
+# Cheap signs that an encyclopedic passage may hold an identifier worth the PII detector's time.
+_MAY_HOLD_IDENTIFIER = re.compile(r"@|\d[\d ().-]{8,}\d|\b[A-Z]{2}\d{2}[A-Z0-9 ]{10,}")
+
+
+def with_personal_data(
+    items: Sequence[tuple[str, str]],
+    titles: Mapping[str, str],
+    rule_triples: Sequence[Triple],
+    spacy_model: str,
+) -> list[Triple]:
+    """The sentence rules' triples with each document's personal-data triples added after its own
+    (input order kept), and rule triples read across form fields dropped."""
+    from core.aback.pii import get_detector  # loads Presidio only when extraction runs
+
+    plans = [_Plan(doc_id, text, titles.get(doc_id, "")) for doc_id, text in items]
+    wanted = [plan for plan in plans if plan.needs_detection]
+    if wanted:
+        found = get_detector(spacy_model).detect_many([plan.text for plan in wanted])
+        for plan, detections in zip(wanted, found, strict=True):
+            plan.detections = detections
+    by_doc: dict[str, list[Triple]] = {}
+    for triple in rule_triples:
+        by_doc.setdefault(triple.doc_id, []).append(triple)
+    result: list[Triple] = []
+    for plan in plans:
+        result.extend(plan.triples(by_doc.pop(plan.doc_id, [])))
+    for leftover in by_doc.values():  # a triple whose doc id was not among the items: kept as it was
+        result.extend(leftover)
+    return result
+
+
+@dataclass
+class _Plan:
+    doc_id: str
+    text: str
+    title: str
+    detections: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.speaks = speaks_personally(self.text)
+        self.untitled = not has_article_title(self.title)
+
+    @property
+    def needs_detection(self) -> bool:
+        return bool(
+            self.text.strip()
+            and (
+                self.speaks
+                or self.untitled
+                or _MAY_HOLD_IDENTIFIER.search(self.text)
+                or address_detections(self.text)
+                or sensitive_attributes(self.text, in_record=False)
+            )
+        )
+
+    @property
+    def in_record(self) -> bool:
+        return self.speaks or in_record_detections(self.text, self.detections)
+
+    def triples(self, rule_triples: list[Triple]) -> list[Triple]:
+        kept = list(rule_triples)
+        if self.in_record:  # a sentence rule that read across a record's fields or lines
+            keys = key_spans(self.text)
+            kept = [t for t in kept if not crosses_fields(t, self.text, keys)]
+            kept = [t for t in kept if "\n" not in t.head and "\n" not in t.tail]
+        builder = _Builder(self.doc_id, self.text, {t.key for t in kept}, _nodes(kept))
+        in_record = self.in_record
+        attributes = sensitive_attributes(self.text, in_record)
+        personal_triples(
+            builder,
+            self.text,
+            self.title,
+            self.detections,
+            in_record,
+            attributes,
+            self.untitled and not in_record,
+        )
+        builder.add_mentions(kept)
+        return kept + builder.triples
+
+
+@dataclass
+class _Builder:
+    doc_id: str
+    text: str
+    seen: set
+    rule_nodes: set[str]
+    triples: list[Triple] = field(default_factory=list)
+    pending_mentions: list[tuple[str, str, int]] = field(default_factory=list)
+
+    def add(self, head: str, relation: str, value: str, span: tuple[int, int], confidence: float) -> None:
+        head, value = head.strip(" \t\n>"), value.strip(" \t\n,;>")
+        if not head or not value or normalize_entity(head) == normalize_entity(value):
+            return
+        triple = Triple(head, relation, value, self.doc_id, span, confidence, BACKEND, category_of(relation))
+        if triple.key not in self.seen:
+            self.seen.add(triple.key)
+            self.triples.append(triple)
+
+    def holds(self, value: str) -> bool:
+        """A sentence-rule triple already has `value` as a node."""
+        return normalize_entity(value) in self.rule_nodes
+
+    def mention(self, record: str, name: str, start: int) -> None:
+        self.pending_mentions.append((record, name, start))
+
+    def add_mentions(self, rule_triples: list[Triple]) -> None:
+        """A name no triple holds yet becomes (record, mentions, name): a node, owned by nobody."""
+        for record, name, start in self.pending_mentions:
+            nodes = [n for t in (*rule_triples, *self.triples) for n in (t.head, t.tail)]
+            if not any(normalize_entity(name) in normalize_entity(node) for node in nodes):
+                self.add(record, "mentions", name, clause_bounds(self.text, start), MENTION_CONFIDENCE)
+
+
+def personal_triples(
+    builder: _Builder,
+    text: str,
+    title: str,
+    detections: Sequence,
+    in_record: bool,
+    attributes: Sequence,
+    halfway: bool = False,
+) -> None:
+    """Fill `builder` with the personal-data triples of one document. `halfway` (an untitled text
+    with no evidence of a record): names become nodes, values only with a named owner."""
+    from core.extract.spacy_rules.context import title_person
+
+    fields = form_fields(text)
+    persons = [Person(d.start, d.end, d.text) for d in detections if d.type == "PERSON"]
+    name_field = next((f for f in fields if f.key.casefold() in SUBJECT_KEYS), None)
+    record = record_node(builder.doc_id, title)
+    subject = find_subject(text, title_person(title, text), persons, name_field.value if name_field else None)
+    owners = Owners(text, record, persons, subject)
+    if subject and in_record:
+        builder.add(record, "subject", subject, _span_of(text, subject), FIELD_CONFIDENCE)
+    covered = _add_fields(builder, owners, fields if in_record else [], name_field, detections)
+    covered += [(start, end) for start, end, _ in key_spans(text)]
+    stated = []
+    for relation, spans in (("age", age_values(text)), ("address", zip_values(text))) if in_record else ():
+        for start, end in spans:
+            span = clause_bounds(text, start)
+            builder.add(owners.owner_at(start), relation, text[start:end], span, VALUE_CONFIDENCE)
+            stated.append((start, end))
+    _add_detections(builder, owners, detections, covered + stated, in_record, halfway)
+    for attribute in attributes:
+        if _inside(attribute.start, attribute.end, covered):
+            continue
+        owner = owners.owner_at(attribute.start)
+        if owner == record and not in_record:
+            continue  # an encyclopedic passage's condition with nobody named: no one to attach it to
+        span = clause_bounds(text, attribute.start)
+        builder.add(owner, attribute.relation, attribute.value, span, VALUE_CONFIDENCE)
+
+
+def _add_fields(
+    builder: _Builder, owners: Owners, fields: list[Field], name_field: Field | None, detections: Sequence
+) -> list[tuple[int, int]]:
+    """Each field as (subject, key relation, value). A value that holds identifiers but is more than
+    one ("Contact: jean@x.fr, tel. 01 42 68 53 00"), or under a key that names none ("Customer:
+    priya@x.com"), is left to the detections, which type each identifier."""
+    covered = []
+    for item in fields:
+        inside = [
+            d
+            for d in detections
+            if item.start <= d.start and d.end <= item.end and d.type in IDENTIFIER_TYPES
+        ]
+        whole = len(inside) == 1 and inside[0].text.strip() == item.value
+        if inside and not (whole and item.relation in KEY_RELATIONS.values()):
+            continue
+        covered.append((item.start, item.end))
+        if item is name_field:
+            continue
+        builder.add(owners.default, item.relation, item.value, (item.key_start, item.end), FIELD_CONFIDENCE)
+    return covered
+
+
+def _add_detections(
+    builder: _Builder,
+    owners: Owners,
+    detections: Sequence,
+    covered: list[tuple[int, int]],
+    in_record: bool,
+    halfway: bool = False,
+) -> None:
+    text = builder.text
+    for index, item in enumerate(detections):
+        if _inside(item.start, item.end, covered):
+            continue
+        span = clause_bounds(text, item.start)
+        before = text[span[0] : item.start]
+        if item.type == "TITLE":
+            following = detections[index + 1] if index + 1 < len(detections) else None
+            if following is not None and following.type == "PERSON" and following.start - item.end <= 2:
+                builder.add(following.text, "title", item.text, span, VALUE_CONFIDENCE)
+            continue
+        if item.type == "ORGANIZATION" and item.text.casefold() in NOT_ORGANISATIONS:
+            continue
+        if item.type in {"URL", "DOMAIN_NAME"} and not _WEB_ADDRESS.search(item.text):
+            continue  # "cand.philol" read as a domain
+        if item.type == "PHONE_NUMBER" and (_YEAR_RANGE.match(item.text) or _ISBN.search(before[-12:])):
+            continue  # "1990-1997", "ISBN 0-393-09530-4"
+        relation = _relation(text, item, span[0], in_record or halfway)
+        if item.type == "DATE_TIME" and item.text.strip().isdigit() and len(item.text.strip()) <= 3:
+            relation = "age" if in_record and _BARE_AGE.search(before) else None  # "John Miller, 54, was"
+        if item.type == "PERSON" and relation is None:
+            if (in_record or halfway) and item.text != owners.subject:
+                builder.mention(owners.record, item.text, item.start)
+            continue
+        if relation is None or (relation == RECORD_TYPES.get(item.type) and builder.holds(item.text)):
+            continue  # a name, place or date the sentence rules attached, with no cue here, stays theirs
+        owner = owners.owner_at(item.start, item.end)
+        if (
+            halfway
+            and item.type not in IDENTIFIER_TYPES
+            and (owner == owners.record or len(owner.split()) < 2 or relation == RECORD_TYPES.get(item.type))
+        ):
+            continue  # no evidence of a record: only a cue word and a full name attach a value
+        builder.add(owner, relation, item.text, span, VALUE_CONFIDENCE)
+
+
+def _relation(text: str, item: Any, clause_start: int, in_record: bool) -> str | None:
+    """The relation from the cue words of the value's clause, else of the clause before it ("Your
+    date of birth? It's 10/3/1948"), else the value's type."""
+    after = text[item.end : item.end + 12]
+    relation = relation_for(item.type, text[clause_start : item.start], in_record, after)
+    if relation not in (None, IDENTIFIER_TYPES.get(item.type), RECORD_TYPES.get(item.type)):
+        return relation
+    previous = text[_previous_clause_start(text, clause_start) : clause_start].rstrip(" \t\n.?!")
+    return (
+        relation_for(item.type, f"{previous} {text[clause_start : item.start]}", in_record, after) or relation
+    )
+
+
+def _previous_clause_start(text: str, clause_start: int) -> int:
+    """Start of the clause before, so that a cue there names the value ("Your date of birth? It's ...")."""
+    return clause_bounds(text, clause_start - 2)[0] if clause_start >= 2 else clause_start
+
+
+def _nodes(triples: Sequence[Triple]) -> set[str]:
+    return {normalize_entity(node) for t in triples for node in (t.head, t.tail)}
+
+
+def _inside(start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
+    """Within one of `ranges`, or overlapping one (a detection that runs into a field's key)."""
+    return any(s < end and start < e for s, e in ranges)
+
+
+def _span_of(text: str, value: str) -> tuple[int, int]:
+    at = text.find(value)
+    return (at, at + len(value)) if at >= 0 else (0, 0)

@@ -1,0 +1,136 @@
+"""Whose personal data a value is: the named person of its clause, the record's subject for "I"/"my"
+and for pronouns without a certain antecedent, else the record itself (never a guessed person).
+
+The record's subject comes from a name field ("Name: ..."), the document's title when it names a
+person the text mentions, a self-introduction ("this is Dr. X", "my name is X"), a first line that
+is only a name, or a signature after a closing ("Regards,\\nX").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.types import normalize_entity
+
+SUBJECT_KEYS = frozenset(
+    {
+        "name", "full name", "patient", "patient name", "employee", "employee name", "client",
+        "client name", "customer", "customer name", "applicant", "member", "member name", "student",
+        "student name", "candidate", "resident", "claimant", "insured", "policyholder", "subject",
+        "staff member", "person", "user", "account holder", "cardholder", "tenant", "guest",
+    }
+)  # fmt: skip
+_FIRST_PERSON = re.compile(
+    r"\b(?:i(?=\s+[a-z])|i'm|i've|i'd|i'll|me|my|mine|myself|I|I'm|I've|I'd|I'll|Me|My|Mine)\b"
+)
+_THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|their|them)\b", re.IGNORECASE)
+_INTRODUCTION = re.compile(
+    r"\b(?:my name is|this is|name's|(?P<weak>i am|i'm|it's))\s+(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?$",
+    re.IGNORECASE,
+)
+_CLOSING = re.compile(
+    r"^\s*(?:regards|best regards|kind regards|sincerely|yours(?: truly| sincerely)?|thanks|thank you|"
+    r"best|cheers)\s*,?\s*$",
+    re.IGNORECASE,
+)
+_HONORIFIC = re.compile(r"^(?:dr|mr|mrs|ms|mx|prof|miss)\.?\s+", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.!?;](?=\s)|\n")
+
+
+@dataclass(frozen=True)
+class Person:
+    start: int
+    end: int
+    name: str
+
+
+@dataclass
+class Owners:
+    """Owner resolution for one record: `owner_at(position)` names who a value there belongs to."""
+
+    text: str
+    record: str
+    persons: list[Person] = field(default_factory=list)
+    subject: str | None = None
+
+    @property
+    def default(self) -> str:
+        return self.subject or self.record
+
+    def owner_at(self, start: int, end: int | None = None) -> str:
+        end = start if end is None else end
+        clause_start = clause_bounds(self.text, start)[0]
+        before = [p for p in self.persons if clause_start <= p.start and p.end <= start]
+        if before:
+            nearest = before[-1]
+            between = self.text[nearest.end : start]
+            if _FIRST_PERSON.search(between):
+                return self.default
+            if _THIRD_PERSON.search(between) and before[0].name != nearest.name:
+                return before[0].name  # "Daniel had given Signe his address": "his" is the clause's subject
+            return nearest.name
+        preceding = self.text[clause_start:start]
+        if _FIRST_PERSON.search(preceding):
+            return self.default
+        if _THIRD_PERSON.search(preceding):
+            return self._antecedent(clause_start)
+        return self.default
+
+    def _antecedent(self, before: int) -> str:
+        """The one person named before `before`, when only one is; otherwise the record's default."""
+        names = {normalize_entity(p.name): p.name for p in self.persons if p.end <= before}
+        fullest = [n for n in names if not any(n != m and set(n.split()) < set(m.split()) for m in names)]
+        if len(fullest) == 1:  # "Mara Voss ... Voss ... she": one person, named twice
+            return names[fullest[0]]
+        return self.default if not names else self.record
+
+
+def clause_bounds(text: str, position: int) -> tuple[int, int]:
+    """Start and end of the clause (sentence or line) around `position`."""
+    start = 0
+    for match in _CLAUSE_END.finditer(text, 0, position):
+        start = match.end()
+    while start < position and text[start].isspace():
+        start += 1
+    following = _CLAUSE_END.search(text, position)
+    return start, following.start() if following else len(text)
+
+
+def record_node(doc_id: str, title: str = "") -> str:
+    """The node that stands for the record itself when no person owns a value."""
+    return f"record {title.strip() or doc_id}"
+
+
+def find_subject(
+    text: str, title_name: str | None, persons: list[Person], name_field: str | None
+) -> str | None:
+    """The record's subject, or None when nothing names one for certain."""
+    if name_field:
+        return name_field
+    if title_name:
+        return title_name
+    for person in persons:
+        introduced = _INTRODUCTION.search(text[max(0, person.start - 30) : person.start])
+        # "I am in Warszawa": after "I am" only a full name is taken (a lone word may be a place)
+        if introduced and (not introduced.group("weak") or len(person.name.split()) >= 2):
+            return person.name
+    first_line = _HONORIFIC.sub("", text.lstrip().lstrip(">").split("\n", 1)[0].strip())
+    for person in persons:
+        name = normalize_entity(person.name)
+        line = normalize_entity(first_line)
+        # the first line is the name, perhaps with a degree after it ("Terry Cardoso PhD")
+        if line == name or (line.startswith(name + " ") and len(line.split()) - len(name.split()) <= 1):
+            return person.name
+    return _signature(text, persons)
+
+
+def _signature(text: str, persons: list[Person]) -> str | None:
+    lines = text.rstrip().split("\n")
+    for index, line in enumerate(lines[:-1]):
+        if _CLOSING.match(line):
+            signed = "\n".join(lines[index + 1 :]).strip()
+            for person in persons:
+                if normalize_entity(signed).startswith(normalize_entity(person.name)):
+                    return person.name
+    return None

@@ -1,0 +1,55 @@
+"""The personal-data rules through the real spaCy extractor and the real PII detector (issue 19)."""
+
+import pytest
+
+from core.extract.spacy_rules import SpacyRuleExtractor
+from core.types import Triple
+
+
+@pytest.fixture(scope="module")
+def extractor() -> SpacyRuleExtractor:
+    return SpacyRuleExtractor()
+
+
+def facts(triples: list[Triple]) -> set[tuple[str, str, str]]:
+    return {(t.head, t.relation, t.tail) for t in triples}
+
+
+def test_the_issues_examples_become_owned_typed_triples(extractor):
+    found = facts(extractor.extract("pii-1", "She was born on 12/15/1995. Her maiden name is Cortés"))
+    assert ("record pii-1", "date_of_birth", "12/15/1995") in found  # nobody named: the record owns it
+    assert ("record pii-1", "maiden_name", "Cortés") in found
+    found = facts(extractor.extract("pii-2", "Hello, this is Dr. Rodney Radolič. Who are you?"))
+    assert ("record pii-2", "subject", "Rodney Radolič") in found
+    text = "card number 4532660757336862 is lost, can you please send a new one to 27 2711 Queens Sq"
+    found = facts(extractor.extract("pii-3", text))
+    assert ("record pii-3", "card_number", "4532660757336862") in found
+
+
+def test_a_staff_file_gives_fields_of_its_subject_with_categories(extractor):
+    text = (
+        "Name: Anna Berg\nDepartment: Finance\nManager: Pieter de Vries\nPhone: +31 20 555 1234\n"
+        "Address: 12 Main Street\nSpringfield, IL 62704\nCar: Volvo XYZ\nAccident date: 3 May 2024\n"
+        "Diagnosis: type 2 diabetes"
+    )
+    triples = extractor.extract("staff", text, title="staff_0012")
+    found = facts(triples)
+    assert ("record staff_0012", "subject", "Anna Berg") in found
+    assert ("Anna Berg", "manager", "Pieter de Vries") in found
+    assert ("Anna Berg", "address", "12 Main Street\nSpringfield, IL 62704") in found
+    assert ("Anna Berg", "car", "Volvo XYZ") in found
+    categories = {t.relation: t.category for t in triples if t.head == "Anna Berg"}
+    assert categories["phone"] == "contact" and categories["diagnosis"] == "health"
+    assert not [t for t in triples if "\n" in t.tail and t.relation != "address"]  # no value swallows a key
+    assert not [t for t in triples if "Accident" in t.tail or "Emergency" in t.tail]
+
+
+def test_a_biography_keeps_its_sentence_triples_and_gets_no_record_node(extractor):
+    text = "Edwin Ellis (1841 - 1895) was an English musician. He was born in London and died in Paris."
+    triples = extractor.extract("wiki", text, title="Edwin Ellis (musician)")
+    assert triples and not [t for t in triples if t.head.startswith("record ") or t.category]
+
+
+def test_a_chat_turn_names_the_subject(extractor):
+    found = facts(extractor.extract("chat", "Bot: What's the name on the account? User: Garrett Himmel"))
+    assert ("record chat", "subject", "Garrett Himmel") in found
