@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     settings = from_env()
-    from core.models import get_causal_lm
+    from core.model_loading import get_causal_lm
 
     lm = get_causal_lm(settings.local_lm, settings.cache_dir)
     config = ABackConfig.from_settings(settings, max_new_tokens=args.max_new_tokens)

@@ -27,7 +27,7 @@ from core.aback.decode import ABackConfig, run_guarded  # noqa: E402
 from core.aback.indicators import collect_indicators  # noqa: E402
 from core.aback.pii_eval import load_pii_records, split_records  # noqa: E402
 from core.aback.pii_leak import QUESTION, record_pairs  # noqa: E402
-from core.models import get_causal_lm  # noqa: E402
+from core.model_loading import get_causal_lm  # noqa: E402
 from core.settings import from_env  # noqa: E402
 from core.types import Document  # noqa: E402
 

@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from core.erasers.fluency import broken_in_rewrite  # noqa: E402
-from core.models import get_spacy  # noqa: E402
+from core.model_loading import get_spacy  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 

@@ -206,7 +206,7 @@ class LocalChatClient(CountingChatClient):
         validate_messages(messages)
         import torch
 
-        from core.models import get_causal_lm
+        from core.model_loading import get_causal_lm
 
         tokenizer, model = get_causal_lm(self.name_or_path, self.cache_dir)
         prompt = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)

@@ -20,7 +20,7 @@ from core.types import Document
 
 class Retriever:
     def __init__(self, documents: Sequence[Document], embedder: Any = None, embedder_name: str = "") -> None:
-        """`embedder` is a loaded SentenceTransformer; if None, `core.models.get_embedder(embedder_name)`."""
+        """`embedder`: a loaded SentenceTransformer (None: `model_loading.get_embedder(embedder_name)`)."""
         self.documents = list(documents)
         self._embedder = embedder
         self._embedder_name = embedder_name
@@ -29,7 +29,7 @@ class Retriever:
     @property
     def embedder(self) -> Any:
         if self._embedder is None:
-            from core.models import get_embedder
+            from core.model_loading import get_embedder
 
             self._embedder = get_embedder(self._embedder_name)
         return self._embedder

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, aliased, object_session
 from core.annotation.candidates import CandidateProposal
 from core.annotation.scoring import Scores
 from core.annotation.tasks import AnnotationTask, keys_from_json, text_hash
-from storage.annotation_models import (
+from storage.annotation_tables import (
     DECISIONS,
     RUN_KINDS,
     RUN_STATUSES,
@@ -38,7 +38,7 @@ from storage.db import (
     insert_ignoring_duplicates,
     lock_key,
 )
-from storage.models import utc_now
+from storage.tables import utc_now
 
 VIEWS = ("pending", "filtered-out", "disagreed", "all")
 POSITIVE = ("accept", "edit")  # a reviewed candidate that goes into the training set

@@ -43,7 +43,7 @@ from storage.db import (
     is_url,
     lock_key,
 )
-from storage.models import (
+from storage.tables import (
     LOCAL_USER,
     SAVED,
     SESSION,

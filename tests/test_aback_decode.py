@@ -33,7 +33,7 @@ HARMLESS = [{"role": "user", "content": "Give one tip for sleeping better."}]
 
 @pytest.fixture(scope="module")
 def lm() -> tuple[object, object]:
-    from core.models import get_causal_lm
+    from core.model_loading import get_causal_lm
 
     settings = Settings(cache_dir=__import__("os").environ["RPS_CACHE_DIR"])
     return get_causal_lm(settings.local_lm, settings.cache_dir)

@@ -36,7 +36,7 @@ LOOPING = [{"role": "user", "content": "Write the line 'The Winter at Crofton St
 
 @pytest.fixture(scope="module")
 def lm() -> tuple[object, object]:
-    from core.models import get_causal_lm
+    from core.model_loading import get_causal_lm
 
     settings = Settings(cache_dir=os.environ["RPS_CACHE_DIR"])
     return get_causal_lm(settings.local_lm, settings.cache_dir)

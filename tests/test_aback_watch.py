@@ -102,7 +102,7 @@ def test_generate_refuses_when_nothing_can_be_retrieved() -> None:
 def test_echo_guard_bans_the_next_word_of_the_privacy_instruction() -> None:
     from transformers import AutoTokenizer
 
-    from core.models import resolve_local_lm
+    from core.model_loading import resolve_local_lm
 
     tokenizer = AutoTokenizer.from_pretrained(resolve_local_lm(SETTINGS.local_lm, SETTINGS.cache_dir))
     instruction = REVISE_PROMPT_PATH.read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ from core.annotation.candidates import CandidateProposal
 from core.annotation.scoring import Scores
 from storage.annotation_store import AnnotationStore, AnnotationStoreError
 from storage.db import head_revision, make_engine, upgrade_to
-from storage.models import Base
+from storage.tables import Base
 from tests.annotation_fixtures import tiny_task
 
 GOOD = Scores(0.0, 1.0, (), "spacy", True)

@@ -336,7 +336,7 @@ def test_sample_corpus_loads_with_unique_ids_and_linked_queries():
 
 
 def test_sample_corpus_parses_quickly_with_spacy():
-    from core.models import get_spacy
+    from core.model_loading import get_spacy
 
     nlp = get_spacy()
     corpus = load_sample_corpus()

@@ -3,7 +3,7 @@
 import pytest
 
 from core.erasers.discourse import restore_first_mentions
-from core.models import get_spacy
+from core.model_loading import get_spacy
 
 SEITZ = (
     "Franz Seitz Sr. (14 May 1887 – 7 March 1952) was a German film director. He directed 59 films "

@@ -3,7 +3,7 @@
 import pytest
 
 from core.erasers.fluency import article_disagreements, broken_in_rewrite, is_broken
-from core.models import get_spacy
+from core.model_loading import get_spacy
 
 FEILDEN = (
     "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."

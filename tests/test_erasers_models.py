@@ -15,7 +15,7 @@ from core.erasers.linearize import (
 )
 from core.erasers.windows import split_sentences
 from core.llm import LocalChatClient
-from core.models import resolve_local_lm
+from core.model_loading import resolve_local_lm
 from core.openai_server import serve
 from core.settings import Settings
 from tests.erasers_fixtures import sample_request

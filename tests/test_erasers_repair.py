@@ -12,7 +12,7 @@ from core.erasers.repair import (
     segments,
     tidy,
 )
-from core.models import get_spacy
+from core.model_loading import get_spacy
 from core.types import Triple
 
 FEILDEN = (

@@ -1,7 +1,7 @@
 """The Rewrite tab marks a rewrite the fluency checker flags, in its diff and above it."""
 
 from core.erasers.fluency import broken_in_rewrite
-from core.models import get_spacy
+from core.model_loading import get_spacy
 from ui.render import layered_text
 from ui.rewrite_tab import broken_layers, broken_notice
 

@@ -14,8 +14,8 @@ from alembic.runtime.migration import MigrationContext
 
 from core.filters import define_privacy
 from storage.db import current_revision, head_revision, make_engine, upgrade_to, upgrade_to_head
-from storage.models import Base
 from storage.repository import Repository, StorageError
+from storage.tables import Base
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
 
 TABLES = {"corpora", "documents", "queries", "triples", "privacy_definitions"}

@@ -12,8 +12,8 @@ import pytest
 
 from core.workspace import Workspace
 from storage.db import DatabaseFileError, downgrade_to, head_revision, make_engine, upgrade_to
-from storage.models import LOCAL_USER
 from storage.repository import Repository, StorageError, session_corpus_name
+from storage.tables import LOCAL_USER
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
 
 OLD_TABLES = ("corpora", "documents", "queries", "triples", "privacy_definitions", "annotations")

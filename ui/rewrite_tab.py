@@ -16,7 +16,7 @@ from core.erasers import ERASER_NAMES, get_eraser
 from core.erasers.answer import answer_is_correct, answer_question
 from core.erasers.fluency import Broken, broken_in_rewrite
 from core.erasers.pipeline import tools_for
-from core.models import get_spacy
+from core.model_loading import get_spacy
 from core.rewrites import RewriteRun, run_label, surviving_connections
 from core.serialize import triple_from_dict
 from core.settings import Settings

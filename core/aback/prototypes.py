@@ -62,7 +62,7 @@ class Prototypes:
     def load(cls, embedder: Any = None, temperature: float = 1.0, path: Path = PROTOTYPES_PATH) -> Prototypes:
         """Embed the segments once per (embedder, file); later calls reuse the vectors."""
         if embedder is None:
-            from core.models import get_embedder
+            from core.model_loading import get_embedder
             from core.settings import from_env
 
             embedder = get_embedder(from_env().embedder)

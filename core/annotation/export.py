@@ -17,7 +17,7 @@ from typing import Any
 from core.annotation.tasks import AnnotationTask, keys_from_json
 from core.erasers.fluency import broken_in_rewrite
 from core.erasers.linearize import rewriter_input
-from core.models import get_spacy
+from core.model_loading import get_spacy
 
 Example = tuple[AnnotationTask, str]  # (task, target rewrite)
 REQUIRED = ("document", "completion", "private", "public", "global_private", "global_public")

@@ -51,7 +51,7 @@ from core.erasers.pipeline import build_request as pipeline_request
 from core.erasers.pipeline import eval_extractor_name as pipeline_eval_name
 from core.extract import Extractor
 from core.llm import ChatError
-from core.models import ModelUnavailable
+from core.model_loading import ModelUnavailable
 from core.settings import Settings
 from core.types import RetrievalSet, Triple, TripleKey
 

@@ -83,7 +83,7 @@ def load_rewriter(name_or_path: str, adapter: str, cache_dir: str) -> Rewriter:
     """Tokenizer and model (with the eight special tokens and the adapter, if any), on CPU."""
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 
-    from core.models import ModelUnavailable, resolve_local_lm
+    from core.model_loading import ModelUnavailable, resolve_local_lm
     from core.settings import default_cache_dir
 
     source = resolve_local_lm(name_or_path, cache_dir or str(default_cache_dir()))
@@ -124,7 +124,7 @@ def _has_tokenizer(folder: Path) -> bool:
 def _with_adapter(model: Any, adapter: str) -> Any:
     from peft import PeftModel
 
-    from core.models import ModelUnavailable
+    from core.model_loading import ModelUnavailable
 
     if not (Path(adapter) / "adapter_config.json").exists():
         raise ModelUnavailable(f"{adapter!r} is not a peft adapter folder (no adapter_config.json)")

@@ -31,7 +31,7 @@ from core.extract import get_extractor
 from core.extract.base import Extractor
 from core.graph import components_of, ends_of
 from core.metrics import d_special, is_inference_risk_set, mean_defined, retention_by_doc, retention_rate
-from core.models import get_spacy
+from core.model_loading import get_spacy
 from core.names import Aliases, name_aliases, name_words, variants_of
 from core.settings import Settings
 from core.types import Document, Triple, TripleKey
@@ -271,7 +271,7 @@ def grade_strings(
 
 
 def _parser() -> Callable[[str], object]:
-    """The spaCy parse the fluency checker reads (loaded once, by `core.models`)."""
+    """The spaCy parse the fluency checker reads (loaded once, by `core.model_loading`)."""
     return get_spacy()
 
 

@@ -38,7 +38,7 @@ from core.erasers.base import (
 from core.erasers.mentions import find_mentions, inside_longer_entity, mentions_entity, surname
 from core.erasers.repair import repair_removals
 from core.filters import PrivacyDefinition
-from core.models import get_spacy
+from core.model_loading import get_spacy
 from core.types import Document, Span, Triple, TripleKey
 
 CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}

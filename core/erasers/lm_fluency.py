@@ -66,7 +66,7 @@ def mean_token_nll(texts: Sequence[str], settings: Settings) -> list[float]:
     """Mean negative log-likelihood per token of each text (after a start token), in batches."""
     import torch
 
-    from core.models import get_causal_lm
+    from core.model_loading import get_causal_lm
 
     tokenizer, model = get_causal_lm(settings.local_lm, settings.cache_dir)
     start = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id

@@ -24,7 +24,7 @@ from core.erasers.base import (
     rewrite_each,
 )
 from core.erasers.mentions import find_mentions, inside_longer_entity, placeholder_for
-from core.models import get_spacy
+from core.model_loading import get_spacy
 from core.types import Document, Span, Triple, TripleKey
 
 Replacement = tuple[Span, str, str, tuple[TripleKey, ...]]

@@ -133,7 +133,7 @@ def _reads_as_passive(cleaned: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _lemmatize_cached(cleaned: str, model: str) -> str:
-    from core.models import get_spacy
+    from core.model_loading import get_spacy
 
     if _reads_as_passive(cleaned):
         doc = get_spacy(model)(cleaned)

@@ -45,7 +45,7 @@ def load_for_training(model_name: str, cache_dir: str) -> tuple[Any, Any, bool]:
     """(tokenizer, model, seq2seq) with the eight triple markers added (embeddings grown)."""
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 
-    from core.models import resolve_local_lm
+    from core.model_loading import resolve_local_lm
     from core.settings import default_cache_dir
 
     source = resolve_local_lm(model_name, cache_dir or str(default_cache_dir()))

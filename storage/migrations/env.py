@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from alembic import context
 
-import storage.annotation_models  # noqa: F401  (registers the annotation tables on Base)
-from storage.models import Base
+import storage.annotation_tables  # noqa: F401  (registers the annotation tables on Base)
+from storage.tables import Base
 
 connection = context.config.attributes.get("connection")
 if connection is None:

@@ -40,7 +40,7 @@ class SpacyRuleExtractor(Extractor):
 
     @property
     def nlp(self) -> Any:
-        from core.models import get_spacy
+        from core.model_loading import get_spacy
 
         return _with_title_abbreviations(get_spacy(self.model))
 

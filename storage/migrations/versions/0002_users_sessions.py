@@ -20,7 +20,7 @@ down_revision = "0001_initial"
 branch_labels = None
 depends_on = None
 
-LOCAL_USER = "local"  # storage.models.LOCAL_USER at the time of this revision
+LOCAL_USER = "local"  # storage.tables.LOCAL_USER at the time of this revision
 
 
 def upgrade() -> None:

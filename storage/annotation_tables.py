@@ -2,7 +2,7 @@
 with their automatic scores, people's reviews, annotators and training runs.
 
 The schema is created by migration `0004_annotation`; these classes share `Base` with
-`storage.models`, so one metadata describes the whole database.
+`storage.tables`, so one metadata describes the whole database.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from storage.models import Base, utc_now
+from storage.tables import Base, utc_now
 
 SOURCE_KINDS = ("model", "eraser", "person", "import")
 DECISIONS = ("accept", "edit", "reject")

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from core import models
+from core import model_loading as models
 
 
 def test_spacy_pipeline_is_cached_and_parses():
