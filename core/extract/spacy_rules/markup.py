@@ -1,12 +1,16 @@
-"""Markup in pasted text (HTML tags, Markdown emphasis, code ticks and link brackets) is blanked out
-before parsing, character for character, so spans keep their offsets in the original text and no
-entity comes out as "Zora Quill</b" or "Oakport</i"."""
+"""Markup in pasted text is blanked out before parsing, character for character: HTML tags, script
+and style elements with their code, Markdown emphasis, code ticks and link brackets. Spans keep their
+offsets in the original text, and no entity comes out as "Zora Quill</b" or "Oakport</i"."""
 
 from __future__ import annotations
 
 import re
 
-HTML_TAG = re.compile(r"<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>", re.DOTALL)
+HTML_TAG = re.compile(
+    r"<(script|style)\b[^<>]*>.*?</\1\s*>"  # an element whose content is code, not text
+    r"|<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>",
+    re.DOTALL | re.IGNORECASE,
+)
 MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))+\)")
 EMPHASIS = re.compile(r"\*\*|__|`+|(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*])")
 

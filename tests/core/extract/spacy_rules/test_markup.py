@@ -27,3 +27,9 @@ def test_entities_of_a_pasted_html_and_markdown_text_carry_no_markup(extractor: 
     for triple in triples:  # the evidence span is read from the original text
         start, end = triple.span
         assert triple.head.split()[0] in PASTED[start:end] or triple.tail in PASTED[start:end]
+
+
+def test_script_and_style_content_is_blanked_with_its_tags() -> None:
+    text = "<script>window.__xss=1</script> Mallory Quinn lives in Harrow Vale.<style>b{}</style>"
+    blanked = without_markup(text)
+    assert blanked.split() == ["Mallory", "Quinn", "lives", "in", "Harrow", "Vale."]
