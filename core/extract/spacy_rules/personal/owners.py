@@ -54,6 +54,17 @@ class Owners:
     persons: list[Person] = field(default_factory=list)
     subject: str | None = None
 
+    def __post_init__(self) -> None:
+        # "Tomas" beside "Tomas Reyl" in one record is the same person: the owner is the full name,
+        # never a second node that would join the record's values through the graph.
+        self.persons = [Person(p.start, p.end, self.fullest_name(p.name)) for p in self.persons]
+
+    def fullest_name(self, name: str) -> str:
+        """The longest name of this record holding every word of `name` (the name itself if none)."""
+        words = set(normalize_entity(name).split())
+        fuller = [p.name for p in self.persons if words < set(normalize_entity(p.name).split())]
+        return max(fuller, key=len) if fuller else name
+
     @property
     def default(self) -> str:
         return self.subject or self.record

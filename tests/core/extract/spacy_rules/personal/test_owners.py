@@ -67,3 +67,14 @@ def test_a_first_line_with_a_courtesy_title_or_a_degree_names_the_subject():
     for text, name in (("Ms. Alicia Laaksonen\nThink Computer Corporation", "Alicia Laaksonen"),
                        ("Terry Cardoso PhD\n\n65 Bodbysund 61", "Terry Cardoso")):  # fmt: skip
         assert find_subject(text, None, persons_in(text, name), None) == name
+
+
+def test_a_first_name_beside_the_full_name_owns_as_the_full_name() -> None:
+    """The sample HR record gave (Tomas, residence, 14 Birch Lane) beside (Tomas Reyl, ...): a second
+    node that joined the record's values through the graph and made a private address "inferable"."""
+    from core.extract.spacy_rules.personal.owners import Owners, Person
+
+    text = "Tomas Reyl lives at 14 Birch Lane. Tomas lives at 14 Birch Lane."
+    owners = Owners(text, "record hr", [Person(0, 10, "Tomas Reyl"), Person(35, 40, "Tomas")])
+    assert owners.owner_at(47) == "Tomas Reyl"
+    assert owners.fullest_name("Reyl") == "Tomas Reyl" and owners.fullest_name("Elin") == "Elin"
