@@ -60,10 +60,17 @@ class Owners:
         self.persons = [Person(p.start, p.end, self.fullest_name(p.name)) for p in self.persons]
 
     def fullest_name(self, name: str) -> str:
-        """The longest name of this record holding every word of `name` (the name itself if none)."""
-        words = set(normalize_entity(name).split())
-        fuller = [p.name for p in self.persons if words < set(normalize_entity(p.name).split())]
-        return max(fuller, key=len) if fuller else name
+        """The one longer name of this record that `name` begins ("Tomas" -> "Tomas Reyl"); a bare
+        surname stays as it is ("Corser" beside "Edward Corser" may be his child), as does a name that
+        begins several longer ones."""
+        words = normalize_entity(name).split()
+        fuller = {
+            p.name
+            for p in self.persons
+            if len(normalize_entity(p.name).split()) > len(words)
+            and normalize_entity(p.name).split()[: len(words)] == words
+        }
+        return fuller.pop() if len(fuller) == 1 else name
 
     @property
     def default(self) -> str:
