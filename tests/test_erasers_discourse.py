@@ -39,3 +39,17 @@ def test_a_passage_that_began_with_a_pronoun_is_left_alone(nlp):
     original = "He directed 59 films between 1920 and 1952. His son Franz Seitz Jr. was a film producer."
     rewrite = "He directed 59 films. His son was a film producer."
     assert restore_first_mentions(nlp(original), rewrite, nlp) == rewrite
+
+
+def test_a_passage_that_named_its_subject_by_surname_gets_the_title_name(nlp):
+    # PopQA dev passage "Edward Corser": every fact of the first two sentences was private
+    original = (
+        "Corser was born at Upton Cressett, near Birmingham in England, and was educated in Worcester. "
+        "He migrated to Brisbane, Queensland with his family in 1864. In 1872, he opened his own "
+        "wholesale merchant business, Corser and Co. Ltd."
+    )
+    rewrite = "He opened his own wholesale merchant business."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Edward Corser") == (
+        "Edward Corser opened his own wholesale merchant business."
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Corser and Co.") == rewrite

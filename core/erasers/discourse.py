@@ -4,7 +4,9 @@ When the passage's opening sentence, the one that named its subject, goes (every
 private), the next sentence's "He" or "His" is left with nobody to refer to ("He directed 59
 films. His son was a film producer."). When the rewrite names nobody before its first
 pronoun, that pronoun is replaced by the person the original opened with (the first person
-named in its first sentence). Only the opening is mended: further in, who "he" is depends on
+named in its first sentence, or the document's title when the first sentence calls that person
+by surname only: "Corser was born at Upton Cressett" under the title "Edward Corser"). Only the
+opening is mended: further in, who "he" is depends on
 the sentences between, and a wrong name ("John Wilson returned." for Finlay's return) is worse
 than a pronoun without one. A passage that began with a pronoun is left as it was.
 """
@@ -17,18 +19,20 @@ from typing import Any
 from core.erasers.fluency import Parser, sentence_pieces
 
 SUBJECT_PRONOUNS = {"he", "she"}
+NAME_PARTICLES = {"de", "van", "von", "da", "del", "der", "di", "la", "le"}
 POSSESSIVE_PRONOUNS = {"his", "her"}
 _SUFFIX = re.compile(r"(?:['’]s|,?\s+(?:QC|KC|MBE|OBE|CBE|CB|KBE|MP))+$")
 _PRONOUN = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b")
 
 
-def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = None) -> str:
+def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = None, title: str = "") -> str:
     """`text` (a rewrite of the doc's text) with a pronoun that lost its antecedent replaced by the name."""
     people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and _full_name(ent)]
-    subject = _opening_person(original_doc)
+    subject = _opening_person(original_doc, title)
     if subject is None:
         return text
-    names = _name_forms(people)
+    name, named_at = subject
+    names = _name_forms(people) | _title_forms(title)
     pieces = sentence_pieces(text)
     for index, piece in enumerate(pieces):
         if not piece.strip():
@@ -38,22 +42,43 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
         match = _PRONOUN.search(piece)
         if match is None:
             continue
-        if _original_position(original_doc.text, piece, match.start()) < subject.end_char:
+        if _original_position(original_doc.text, piece, match.start()) < named_at:
             return text  # the original said this pronoun before naming anyone
-        pieces[index] = _with_name(piece, match, _full_name(subject), parse)
+        pieces[index] = _with_name(piece, match, name, parse)
         return "".join(pieces)
     return text
 
 
-def _opening_person(doc: Any) -> Any | None:
-    """The first person named in the original's first sentence (after a title line), or None."""
+def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
+    """(name, where the original first named them) for the first person named in the original's first
+    sentence (after a title line), or None."""
+    surname = _title_forms(title) - {title_name(title)}
     for sentence in list(doc.sents)[:2]:
         people = [ent for ent in sentence.ents if ent.label_ == "PERSON" and len(_full_name(ent).split()) > 1]
         if people:
-            return people[0]
+            return _full_name(people[0]), people[0].end_char
+        by_surname = [t for t in sentence if t.text in surname and t.pos_ == "PROPN"]
+        if by_surname:
+            return title_name(title), by_surname[0].idx + len(by_surname[0].text)
         if sentence.text.strip() and "\n" not in sentence.text.strip():
             return None
     return None
+
+
+def title_name(title: str) -> str:
+    """A document title that names a person ("Edward Corser", "Tom Atkins (actor)"), without its
+    disambiguation; "" for any other title."""
+    name = re.sub(r"\s*\([^()]*\)\s*$", "", title).strip()
+    words = name.split()
+    if not 2 <= len(words) <= 5 or not all(w[:1].isupper() or w in NAME_PARTICLES for w in words):
+        return ""
+    return name
+
+
+def _title_forms(title: str) -> set[str]:
+    """The title's person name and its surname ("Edward Corser", "Corser")."""
+    name = title_name(title)
+    return {name, name.split()[-1]} if name else set()
 
 
 def _name_forms(people: list[Any]) -> set[str]:

@@ -95,7 +95,7 @@ class GraphGuidedEraser:
             doc = self.parse(document.text)
             removals = erase_occurrences(document.text, private, doc)
             public = sayable_public(request, document.id)
-            text, edits = repair_removals(document.text, doc, removals, public, self.parse)
+            text, edits = repair_removals(document.text, doc, removals, public, self.parse, document.title)
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
         notes = (f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",)

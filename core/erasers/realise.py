@@ -48,6 +48,8 @@ def realise_facts(facts: Iterable[Triple], past: bool = True) -> str:
     facts = [f for f in facts if f.head[:1].isupper()]  # a name, not an extraction fragment
     tails: dict[str, dict[str, list[str]]] = {}
     for fact in facts:
+        if not _reads_alone(fact.tail):
+            continue
         said = tails.setdefault(fact.head, {}).setdefault(fact.relation, [])
         if fact.tail.strip() and fact.tail not in said:
             said.append(fact.tail)
@@ -157,6 +159,14 @@ def present_tense(verb: str) -> str:
     if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
+
+
+# a tail that reads only where it was written ("the only such maker", "the same university")
+_NEEDS_ITS_CONTEXT = {"only", "such", "same", "other", "sole", "very", "this", "that", "these", "those"}
+
+
+def _reads_alone(tail: str) -> bool:
+    return not any(word.lower() in _NEEDS_ITS_CONTEXT for word in tail.split())
 
 
 def _with_article(noun: str) -> str:

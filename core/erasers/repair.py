@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.erasers.base import Edit, apply_replacements, edits_between
-from core.erasers.discourse import restore_first_mentions
+from core.erasers.discourse import restore_first_mentions, title_name
 from core.erasers.fluency import Parser, article_disagreements, sentence_breakage, sentence_pieces
 from core.erasers.mentions import find_mentions
 from core.erasers.realise import DEMONYM, realise_facts
@@ -61,7 +61,18 @@ ROLE_NOUNS = {
     "head", "director", "chairman", "chairwoman", "chair", "president", "founder", "co-founder", "leader",
     "chief", "secretary", "editor", "manager", "captain", "commander", "governor", "mayor", "dean",
     "principal", "rector", "minister", "ambassador", "representative", "deputy", "vice-president",
-    "treasurer", "curator", "professor", "coach", "owner", "author", "creator", "inventor",
+    "treasurer", "curator", "professor", "coach", "owner", "author", "creator", "inventor", "holder",
+    "supporter", "advocate", "opponent", "proponent", "critic", "member",
+}  # fmt: skip
+# a verb's preposition that is its argument, not an adjunct ("was diagnosed [with a tumor]")
+ARGUMENT_PREPOSITIONS = {
+    ("diagnose", "with"), ("charge", "with"), ("credit", "with"), ("accuse", "of"), ("convict", "of"),
+    ("consist", "of"), ("compose", "of"), ("marry", "to"), ("engage", "to"), ("relate", "to"),
+    ("belong", "to"), ("refer", "to"), ("replace", "with"), ("replace", "by"), ("succeed", "by"),
+    ("associate", "with"), ("know", "for"), ("know", "as"), ("elect", "to"), ("appoint", "to"),
+    ("name", "after"), ("base", "on"), ("depend", "on"), ("rely", "on"), ("specialize", "in"),
+    ("specialise", "in"), ("participate", "in"), ("result", "in"), ("suffer", "from"), ("go", "through"),
+    ("go", "to"), ("go", "into"), ("come", "from"),
 }  # fmt: skip
 # adjectives that say nothing without what followed them ("being able [to play as a wicket-keeper]")
 ADJECTIVES_WITH_COMPLEMENT = {
@@ -86,8 +97,10 @@ def repair_removals(
     removals: Sequence[Removal],
     public: Iterable[Triple] = (),
     parse: Parser | None = None,
+    title: str = "",
 ) -> tuple[str, tuple[Edit, ...]]:
-    """The text with `removals` applied so that every touched sentence still reads; its edits."""
+    """The text with `removals` applied so that every touched sentence still reads; its edits.
+    `title` is the document's title: who "he" is when the passage names its subject by surname only."""
     if not removals:
         return text, ()
     removed = removed_tokens(doc, [span for span, _new, _reason, _keys in removals])
@@ -98,7 +111,7 @@ def repair_removals(
     for index, sent in enumerate(pieces):
         if not any(t.i in removed for t in sent):
             continue
-        new = repaired_sentence(doc, sent, removed, public, parse)
+        new = repaired_sentence(doc, sent, removed, public, parse, title)
         rewritten[index] = new
         span = (sent.start_char, sent.end_char)
         reason, keys = _reasons_inside(removals, span)
@@ -108,7 +121,7 @@ def repair_removals(
     replacements = _end_cut_sentences(text, pieces, rewritten, replacements)
     new_text, coarse = apply_replacements(text, replacements)
     new_text = capitalise_new_sentence_starts(text, new_text)
-    new_text = restore_first_mentions(doc, new_text, parse)
+    new_text = restore_first_mentions(doc, new_text, parse, title)
     return new_text, rediff(text, new_text, coarse)
 
 
@@ -220,7 +233,12 @@ def removed_tokens(doc: Any, spans: Sequence[Span]) -> set[int]:
 
 
 def repaired_sentence(
-    doc: Any, sent: Any, removed: set[int], public: Sequence[Triple], parse: Parser | None = None
+    doc: Any,
+    sent: Any,
+    removed: set[int],
+    public: Sequence[Triple],
+    parse: Parser | None = None,
+    title: str = "",
 ) -> str:
     """The sentence with its removed tokens and what depended on them gone, tidied, or its realisation."""
     local = {t.i for t in sent if t.i in removed}
@@ -231,7 +249,8 @@ def repaired_sentence(
         return candidate
     if sent[-1].text == ";":
         return ""  # a list member: a sentence said in its place would break the list
-    facts = [_with_article(doc.text, t) for t in public if _stated_in(doc, sent, t)]
+    stated = [t for t in public if _stated_in(doc, sent, t) and is_about_subject(sent, t.head, title)]
+    facts = [_with_article(doc.text, t) for t in stated]
     return realise_facts(facts, past=_is_past(sent))
 
 
@@ -248,6 +267,8 @@ PLACE_OR_TIME = {"DATE", "TIME", "GPE", "LOC", "FAC"}
 
 def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
     """Whether every removed subtree of the sentence is an adjunct its head can do without."""
+    if _orphaned_its(sent, removed):
+        return False  # "was elected [to the Central Workers Committee], as its youngest member"
     for token in sent:
         if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
             continue
@@ -264,13 +285,30 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
     return True
 
 
+# "the same year [he left Ireland]": the noun says nothing without what restricts it
+RESTRICTING_WORDS = {"first", "last", "only", "sole", "same"}
+
+
+NOT_ITS = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "NORP"}
+
+
+def _orphaned_its(sent: Any, removed: set[int]) -> bool:
+    """A kept "its" or "whose" after a removed thing (not a person) it most likely pointed at."""
+    things = [
+        t.i for t in sent if t.i in removed and t.pos_ in {"NOUN", "PROPN"} and t.ent_type_ not in NOT_ITS
+    ]
+    pointers = [t for t in sent if t.lower_ in {"its", "whose"} and t.i not in removed]
+    return any(i < t.i for t in pointers for i in things)
+
+
 def _restricts_a_superlative(token: Any) -> bool:
-    """A modifier of a noun that is "the first", "the only", "the largest" ...: it limits the claim."""
+    """A modifier of a noun that is "the first", "the only", "the largest", "the same" ...: it limits the
+    claim or completes it."""
     noun = token.head
     if token.dep_ not in {"prep", "acl", "relcl", "amod", "compound"} or noun.pos_ not in {"NOUN", "PROPN"}:
         return False
     return any(
-        c.tag_ in {"JJS", "RBS"} or c.lower_ in {"first", "last", "only", "sole"} or c.ent_type_ == "ORDINAL"
+        c.tag_ in {"JJS", "RBS"} or c.lower_ in RESTRICTING_WORDS or c.ent_type_ == "ORDINAL"
         for c in noun.children
         if c.i != token.i
     )
@@ -284,12 +322,28 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
         return False  # a bare noun needs its phrase: "He was director [of the museum]."
     if prep.lower_ == "of" and head.lemma_.lower() in ROLE_NOUNS:
         return False  # "Eiland is a former head [of the National Security Council]": head of what?
+    if (head.lemma_.lower(), prep.lower_) in ARGUMENT_PREPOSITIONS:
+        return False
+    if any(c.dep_ == "nummod" and c.i not in removed for c in head.children):
+        return False  # "appeared in 13 games [in the Major Leagues]": the count would cover more
     if head.pos_ not in VERB_POS:
         return True  # a noun's or adjective's modifier ("a member [of the party]")
     if any(t.ent_type_ in PLACE_OR_TIME for t in prep.subtree if t.i != prep.i):
         return True
+    if _counts_something(head, removed):
+        return False  # "won 32 Grands Prix [with Renault]"
     kept = [c for c in head.children if c.i not in removed and c.dep_ in OBJECT_OF_VERB | {"prep"}]
     return bool(kept) or head.lemma_ in STANDS_ALONE
+
+
+def _counts_something(verb: Any, removed: set[int]) -> bool:
+    """A kept count among the verb's complements ("13 games", "32 Grands Prix")."""
+    return any(
+        t.dep_ == "nummod" and t.i not in removed and t.head.i not in removed
+        for c in verb.children
+        if c.dep_ in OBJECT_OF_VERB | {"prep", "dobj"} and c.i not in removed
+        for t in c.subtree
+    )
 
 
 def _inside_brackets(sent: Any, token: Any) -> bool:
@@ -487,11 +541,8 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         return bool(parts) and all(c.i in removed for c in parts)
     if token.pos_ not in VERB_POS:
         return False
-    if (
-        token.lemma_ != "be"
-        and token.lemma_ not in STANDS_ALONE
-        and _lost_every_right_complement(token, removed)
-    ):
+    stands_alone = token.lemma_ in STANDS_ALONE and not _participle_clause(token)
+    if token.lemma_ != "be" and not stands_alone and _lost_every_right_complement(token, removed):
         return True
     copula = token.lemma_ == "be"
     needed = [c for c in children if c.dep_ in (PREDICATE_DEPS if copula else OBJECT_OF_VERB)]
@@ -508,6 +559,11 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         for c in children
     )
     return not others and not shared
+
+
+def _participle_clause(verb: Any) -> bool:
+    """ "..., returning in 1930": a participle clause says nothing once its complements went."""
+    return verb.dep_ in {"advcl", "acl", "conj"} and verb.tag_ in {"VBG", "VBN"}
 
 
 def _lost_every_right_complement(verb: Any, removed: set[int]) -> bool:
@@ -690,7 +746,9 @@ def _lost_possessor(sent: Any, removed: set[int]) -> set[int]:
 
 _LIFESPAN_DIED = re.compile(r"\(\s*[–—-]\s*([^()]*?\d[^()]*?)\s*\)")
 _LIFESPAN_BORN = re.compile(r"\(\s*([^()–—-]*?\d[^()–—-]*?)\s*[–—-]\s*\)")
-_EMPTY_BRACKET = re.compile(r"\s*\(\s*(?:[,;:–—-]|born|b\.|née|nee|died|d\.)?\s*\)")
+_EMPTY_BRACKET = re.compile(
+    r"\s*\(\s*(?:[,;:–—-]|(?:born|b\.|née|nee|died|d\.|fl\.)?\s*(?:\?|c\.|ca\.|circa)?)\s*\)"
+)
 _BRACKET_OPEN_PUNCT = re.compile(r"\(\s*[,;:]\s*")
 _BRACKET_CLOSE_PUNCT = re.compile(r"\s*[,;:]\s*\)")
 _BORN_ALONE = re.compile(r"\(\s*born\s*[,;]\s*")
@@ -808,6 +866,34 @@ def _stated_in(doc: Any, sent: Any, triple: Triple) -> bool:
     if not find_mentions(doc.text, triple.tail, within=span):
         return False
     return _overlaps(triple.span, span) or bool(find_mentions(doc.text, triple.head, within=span))
+
+
+SUBJECT_DEPS = {"nsubj", "nsubjpass"}
+PERSONAL_PRONOUNS = {"he", "she", "his", "her"}
+
+
+def is_about_subject(sent: Any, head: str, title: str = "") -> bool:
+    """Whether a fact of `head` is a fact of the sentence's subject: the subject names the head, or is
+    "he"/"she" and the head is the person the document is about. A sentence said again in place of one
+    about someone else ("The two Conservatives ... Mr Justice Willes") would state a new claim
+    ("Willes served as Justice."); a head the extractor misread ("State of Wisconsin" in "Secretary of
+    State of Wisconsin (1882–1891)") would be born in 1882."""
+    subjects = [t for t in sent if t.dep_ in SUBJECT_DEPS and t.head == sent.root] or [
+        t for t in sent if t.dep_ in SUBJECT_DEPS
+    ]
+    if not subjects:
+        return False
+    subject = subjects[0]
+    head_words = {w for w in head.split() if w[:1].isupper()}
+    if subject.lower_ in PERSONAL_PRONOUNS:
+        person = title_name(title)
+        return (bool(person) and bool(head_words & set(person.split()))) or _names_a_person(sent.doc, head)
+    named = {t.text for t in subject.subtree if t.pos_ == "PROPN"}
+    return bool(named) and (named <= set(head.split()) or head_words <= named)
+
+
+def _names_a_person(doc: Any, head: str) -> bool:
+    return any(ent.label_ == "PERSON" and (ent.text in head or head in ent.text) for ent in doc.ents)
 
 
 def _has_verb(sent: Any, removed: set[int]) -> bool:

@@ -66,7 +66,7 @@ def verify_and_repair(
             removals = _connection_cuts(triples, definition, texts, aliases)
         if not removals:
             break
-        changed, reasons = _apply(texts, removals, parse, _sayable_public(triples, definition))
+        changed, reasons = _apply(texts, removals, parse, _sayable_public(triples, definition), titles or {})
         before = _public_by_doc(triples, definition)
         triples = [t for t in triples if t.doc_id not in changed] + _extract(
             extractor, texts, changed, titles
@@ -225,6 +225,7 @@ def _apply(
     removals: dict[str, list[tuple[Triple, str]]],
     parse: ParseCache,
     public: dict[str, list[Triple]],
+    titles: Mapping[str, str],
 ) -> tuple[set[str], dict[str, list[str]]]:
     """Remove each listed occurrence's unit; the changed doc ids and the reasons per doc."""
     changed: set[str] = set()
@@ -237,7 +238,9 @@ def _apply(
             for unit in units_for(doc, triple):
                 replacements.append((unit.span, "", reason, (triple.key,)))
                 reasons[doc_id].append(f"{reason} ({unit.level}: {text[unit.span[0] : unit.span[1]]!r})")
-        new_text, _edits = repair_removals(text, doc, replacements, public.get(doc_id, ()), parse)
+        new_text, _edits = repair_removals(
+            text, doc, replacements, public.get(doc_id, ()), parse, titles.get(doc_id, "")
+        )
         if new_text != text:
             texts[doc_id] = new_text
             changed.add(doc_id)
