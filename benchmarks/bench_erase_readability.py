@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -71,9 +72,16 @@ def normalise(text: str) -> str:
     return "".join(c for c in folded if not unicodedata.combining(c))
 
 
-def answer_in_top(ctxs: list[dict[str, Any]], answers: list[str], field: str, k: int = 5) -> bool:
+def answer_in_top(
+    ctxs: list[dict[str, Any]], answers: list[str], field: str, k: int = 5, whole_words: bool = False
+) -> bool:
+    """A gold answer string in one of the first k passages; `whole_words`: not inside a longer word
+    (PopQA's short aliases, "pol" for "politician", are otherwise found inside "Poland")."""
     texts = [normalise(ctx.get(field) or "") for ctx in ctxs[:k]]
-    return any(normalise(a) in text for a in answers if a.strip() for text in texts)
+    golds = [normalise(a) for a in answers if a.strip()]
+    if whole_words:
+        return any(re.search(rf"(?<!\w){re.escape(g)}(?!\w)", text) for g in golds for text in texts)
+    return any(g in text for g in golds for text in texts)
 
 
 def answer_is_private(record: dict[str, Any]) -> bool:
@@ -90,6 +98,12 @@ def figures(rows: list[dict[str, Any]], parse: Any) -> dict[str, Any]:
     eligible = [row for row in rows if row.get("answers") and not answer_is_private(row)]
     before = sum(answer_in_top(row["ctxs"], row["answers"], "original_text") for row in eligible)
     after = sum(answer_in_top(row["ctxs"], row["answers"], "text") for row in eligible)
+    words_before = sum(
+        answer_in_top(row["ctxs"], row["answers"], "original_text", whole_words=True) for row in eligible
+    )
+    words_after = sum(
+        answer_in_top(row["ctxs"], row["answers"], "text", whole_words=True) for row in eligible
+    )
     return {
         "sets": len(rows),
         "passages": len(passages),
@@ -100,6 +114,8 @@ def figures(rows: list[dict[str, Any]], parse: Any) -> dict[str, Any]:
         "answer_questions": len(eligible),
         "answer_top5_before": before / len(eligible) if eligible else None,
         "answer_top5_after": after / len(eligible) if eligible else None,
+        "answer_top5_whole_words_before": words_before / len(eligible) if eligible else None,
+        "answer_top5_whole_words_after": words_after / len(eligible) if eligible else None,
     }
 
 

@@ -272,3 +272,17 @@ def test_a_phrase_that_limits_a_count_stays(nlp):
     # PopQA dev passage "Joe Moock": without "in the Major Leagues" the 13 games read as his whole career
     moock = "He was a professional baseball infielder who appeared in 13 games in the Major Leagues."
     assert not only_adjuncts_removed(*_removal(nlp, moock, " in the Major Leagues"))
+
+
+def test_a_sentence_keeps_a_verb_outside_its_brackets(nlp):
+    # PopQA dev passage "Hermann Kober": the parser made "died" the root and "was ..." its conjunct
+    text = (
+        "Hermann Kober (born 1888 in Beuthen, died 4 October 1973) was a Jewish-German mathematician "
+        "who introduced Erdélyi–Kober operators. He taught mathematics."
+    )
+    doc = nlp(text)
+    start = text.index("was a Jewish")
+    end = text.index(" He taught") - 1
+    new, _edits = repair_removals(text, doc, [((start, end), "", "private", ())], (), nlp)
+    assert "(born 1888 in Beuthen, died 4 October 1973)." not in new
+    assert new == "Hermann Kober taught mathematics."  # the opening went: "He" gets the name back

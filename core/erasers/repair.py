@@ -897,8 +897,11 @@ def _names_a_person(doc: Any, head: str) -> bool:
 
 
 def _has_verb(sent: Any, removed: set[int]) -> bool:
-    had = any(t.pos_ in VERB_POS for t in sent)
-    return not had or any(t.pos_ in VERB_POS and t.i not in removed for t in sent)
+    """A sentence that had a verb outside brackets keeps one: "Hermann Kober (born 1888 in Beuthen, died
+    4 October 1973)." is no sentence, though "born" and "died" are left (the parser hung "was ..." on
+    "died")."""
+    verbs = [t for t in sent if t.pos_ in VERB_POS and not _inside_brackets(sent, t)]
+    return not verbs or any(t.i not in removed for t in verbs)
 
 
 def _is_past(sent: Any) -> bool:
