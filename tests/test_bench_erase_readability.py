@@ -19,7 +19,9 @@ def _bench():
 
 def test_an_answer_alias_inside_a_longer_word_is_no_answer_when_whole_words_are_asked():
     bench = _bench()
-    ctxs = [{"text": "Hermann Kober (born 1888 in Beuthen, Germany (now Bytom, Poland)) was a mathematician."}]
+    ctxs = [
+        {"text": "Hermann Kober (born 1888 in Beuthen, Germany (now Bytom, Poland)) was a mathematician."}
+    ]
     answers = ["politician", "pol"]
     assert bench.answer_in_top(ctxs, answers, "text")
     assert not bench.answer_in_top(ctxs, answers, "text", whole_words=True)
