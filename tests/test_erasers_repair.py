@@ -286,3 +286,21 @@ def test_a_sentence_keeps_a_verb_outside_its_brackets(nlp):
     new, _edits = repair_removals(text, doc, [((start, end), "", "private", ())], (), nlp)
     assert "(born 1888 in Beuthen, died 4 October 1973)." not in new
     assert new == "Hermann Kober taught mathematics."  # the opening went: "He" gets the name back
+
+
+def test_what_continued_a_removed_clause_after_a_semicolon_goes_with_it(nlp):
+    # PopQA dev passage "Frank K. Hallock": the clause before ";" held private facts and went
+    text = (
+        "Hallock received a Bachelor of Arts in 1882 and a Master of Arts in 1885, both from Wesleyan "
+        "University; and a MD from the College of Physicians at Wesleyan in 1885. He studied neurology."
+    )
+    doc = nlp(text)
+    start, end = text.index("received"), text.index("; and")
+    new, _edits = repair_removals(text, doc, [((start, end), "", "private", ())], (), nlp)
+    assert "and a MD" not in new and "an MD" not in new
+    assert new.endswith("He studied neurology.")
+    members = "Ann Bo, Irish bishop ; Cy Bo, Irish priest ; Di Bo, skier"
+    doc = nlp(members)
+    start = members.index("Ann Bo")
+    new, _edits = repair_removals(members, doc, [((start, start + 21), "", "private", ())], (), nlp)
+    assert "Cy Bo, Irish priest" in new

@@ -109,6 +109,11 @@ def repair_removals(
     rewritten: dict[int, str] = {}
     pieces = segments(doc)
     for index, sent in enumerate(pieces):
+        if _continues_a_dropped_clause(pieces, index, rewritten):
+            rewritten[index] = ""
+            span = _with_following_space(text, (sent.start_char, sent.end_char))
+            replacements.append((span, "", "continued a removed clause", ()))
+            continue
         if not any(t.i in removed for t in sent):
             continue
         new = repaired_sentence(doc, sent, removed, public, parse, title)
@@ -123,6 +128,22 @@ def repair_removals(
     new_text = capitalise_new_sentence_starts(text, new_text)
     new_text = restore_first_mentions(doc, new_text, parse, title)
     return new_text, rediff(text, new_text, coarse)
+
+
+def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
+    """A segment after a ";" that leans on the clause before it, which went: "...; and a MD from the
+    College of Physicians" or "...; Chair of the Canadian Section ..." after "he serves as Chair of ...".
+    (List pages, whose members have no verb, lose one member at a time.)"""
+    if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text != ";":
+        return False
+    before, piece = pieces[index - 1], pieces[index]
+    if not any(t.pos_ in VERB_POS for t in before) and not _continues(before):
+        return False
+    return _continues(piece) or not any(t.pos_ in VERB_POS for t in piece)
+
+
+def _continues(piece: Any) -> bool:
+    return piece[0].dep_ == "cc" or piece[0].lower_ in {"and", "or", "but", "nor"}
 
 
 def _end_cut_sentences(
