@@ -304,3 +304,12 @@ def test_what_continued_a_removed_clause_after_a_semicolon_goes_with_it(nlp):
     start = members.index("Ann Bo")
     new, _edits = repair_removals(members, doc, [((start, start + 21), "", "private", ())], (), nlp)
     assert "Cy Bo, Irish priest" in new
+
+
+def test_a_verb_that_shared_its_object_with_a_removed_verb_goes_with_it(nlp):
+    # PopQA dev passage "Keith Hutchings": the rewrite read "Keith Hutchings also owned."
+    text = "Before politics he worked as a consultant. He also owned and operated IMPACC Consulting."
+    doc = nlp(text)
+    start = text.index("and operated")
+    new, _edits = repair_removals(text, doc, [((start, len(text) - 1), "", "private", ())], (), nlp)
+    assert new.strip() == "Before politics he worked as a consultant."

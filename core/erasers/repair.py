@@ -85,6 +85,12 @@ ADJECTIVES_WITH_COMPLEMENT = {
     "unlikely",
     "due",
 }
+# verbs that say nothing without their object ("He also owned [and operated X].")
+NEEDS_AN_OBJECT = {
+    "own", "co-own", "operate", "found", "co-found", "establish", "manage", "run", "direct", "write",
+    "co-write", "produce", "compose", "design", "build", "edit", "publish", "create", "develop", "host",
+    "present", "organize", "organise", "launch", "start", "record", "release",
+}  # fmt: skip
 # verbs that read whole without what followed them ("He died [in Paris].")
 STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "return", "compete", "survive"}
 CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}
@@ -562,6 +568,8 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         return bool(parts) and all(c.i in removed for c in parts)
     if token.pos_ not in VERB_POS:
         return False
+    if _lost_shared_object(token, removed):
+        return True
     stands_alone = token.lemma_ in STANDS_ALONE and not _participle_clause(token)
     if token.lemma_ != "be" and not stands_alone and _lost_every_right_complement(token, removed):
         return True
@@ -580,6 +588,20 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         for c in children
     )
     return not others and not shared
+
+
+def _lost_shared_object(verb: Any, removed: set[int]) -> bool:
+    """"He also owned [and operated IMPACC Consulting]": the parser hangs a shared object on the second
+    verb only; when that verb and its object go, the first has lost its object too."""
+    if verb.lemma_ not in NEEDS_AN_OBJECT or any(c.dep_ in OBJECT_OF_VERB for c in verb.children):
+        return False  # "the Kingdom of Italy attacked [and took possession of ...]" reads whole
+    for second in verb.children:
+        if second.dep_ != "conj" or second.i not in removed or second.i != verb.i + 2:
+            continue
+        objects = [c for c in second.children if c.dep_ == "dobj"]
+        if objects and all(o.i in removed for o in objects) and verb.doc[verb.i + 1].dep_ == "cc":
+            return True
+    return False
 
 
 def _participle_clause(verb: Any) -> bool:
