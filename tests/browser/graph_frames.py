@@ -2,7 +2,9 @@
 
 Gradio replaces an iframe's srcdoc whenever a later event re-renders the graph, which destroys the
 frame's execution context mid-read. Every read therefore fetches the current frame, waits until its
-network has drawn, and starts again if a re-render navigated it in between."""
+network has drawn, and starts again if a re-render navigated it in between. A graph of the whole
+sample corpus takes its layout in the browser: with both cores busy (load average 12), one run in 10
+failed at that read with the risk graph still blank in its screenshot under a 30 s wait, hence 90 s."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from playwright.sync_api import Error
 RENDER_RACES = ("Execution context was destroyed", "Frame was detached", "has been closed")
 
 
-def ready_frame(page, elem: str, timeout_ms: int = 30_000):
+def ready_frame(page, elem: str, timeout_ms: int = 90_000):
     frame = page.locator(f"#{elem} iframe").element_handle().content_frame()
     frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=timeout_ms)
     return frame
@@ -48,7 +50,7 @@ def settled_frame(page, elem: str, quiet_ms: int = 1_000, timeout_ms: int = 30_0
     return ready_frame(page, elem, timeout_ms)
 
 
-def evaluate_in_graph(page, elem: str, expression: str, timeout_ms: int = 30_000) -> Any:
+def evaluate_in_graph(page, elem: str, expression: str, timeout_ms: int = 90_000) -> Any:
     deadline = time.monotonic() + timeout_ms / 1000
     while True:
         try:
