@@ -53,3 +53,18 @@ def test_a_passage_that_named_its_subject_by_surname_gets_the_title_name(nlp):
         "Edward Corser opened his own wholesale merchant business."
     )
     assert restore_first_mentions(nlp(original), rewrite, nlp, title="Corser and Co.") == rewrite
+
+
+def test_an_object_pronoun_before_any_name_gets_the_name(nlp):
+    # PopQA dev passage "John Finlay (poet)": the rewrite opened "... led him to visit London in 1807"
+    original = (
+        "John Finlay (1782–1810) was a Scottish poet. His interest in old ballads led him to visit London "
+        "in 1807, and while there he contributed to magazines."
+    )
+    rewrite = (
+        "An interest in ballads led him to visit London in 1807, and while there he contributed to magazines."
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp) == (
+        "An interest in ballads led John Finlay to visit London in 1807, and while there he contributed to "
+        "magazines."
+    )

@@ -5,6 +5,7 @@ import pytest
 from core.erasers.fluency import broken_in_rewrite
 from core.erasers.realise import predicate, realise_facts
 from core.erasers.repair import (
+    _verb_relation_said,
     close_deletions,
     is_about_subject,
     only_adjuncts_removed,
@@ -313,3 +314,11 @@ def test_a_verb_that_shared_its_object_with_a_removed_verb_goes_with_it(nlp):
     start = text.index("and operated")
     new, _edits = repair_removals(text, doc, [((start, len(text) - 1), "", "private", ())], (), nlp)
     assert new.strip() == "Before politics he worked as a consultant."
+
+
+def test_a_verb_relation_is_said_again_only_where_its_verb_took_that_preposition(nlp):
+    # PopQA dev passage "Christopher Grigson": the rewrite read "Christopher Grigson published in Grimstad."
+    sent = segments(nlp("Grigson published 20 papers and died in Grimstad in 2020."))[0]
+    assert not _verb_relation_said(sent, Triple("Grigson", "publish_in", "Grimstad", "d1"))
+    assert _verb_relation_said(sent, Triple("Grigson", "die_in", "Grimstad", "d1"))
+    assert _verb_relation_said(sent, Triple("Grigson", "occupation", "writer", "d1"))

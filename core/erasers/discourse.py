@@ -22,7 +22,7 @@ SUBJECT_PRONOUNS = {"he", "she"}
 NAME_PARTICLES = {"de", "van", "von", "da", "del", "der", "di", "la", "le"}
 POSSESSIVE_PRONOUNS = {"his", "her"}
 _SUFFIX = re.compile(r"(?:['’]s|,?\s+(?:QC|KC|MBE|OBE|CBE|CB|KBE|MP))+$")
-_PRONOUN = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b")
+_PRONOUN = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er|him)\b")
 
 
 def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = None, title: str = "") -> str:

@@ -166,7 +166,12 @@ _NEEDS_ITS_CONTEXT = {"only", "such", "same", "other", "sole", "very", "this", "
 
 
 def _reads_alone(tail: str) -> bool:
-    return not any(word.lower() in _NEEDS_ITS_CONTEXT for word in tail.split())
+    words = tail.split()
+    return (
+        bool(words)
+        and words[0].lower() not in {"née", "nee"}
+        and not any(word.lower() in _NEEDS_ITS_CONTEXT for word in words)
+    )
 
 
 def _with_article(noun: str) -> str:

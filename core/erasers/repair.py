@@ -32,7 +32,7 @@ from core.erasers.base import Edit, apply_replacements, edits_between
 from core.erasers.discourse import restore_first_mentions, title_name
 from core.erasers.fluency import Parser, article_disagreements, sentence_breakage, sentence_pieces
 from core.erasers.mentions import find_mentions
-from core.erasers.realise import DEMONYM, realise_facts
+from core.erasers.realise import DEMONYM, VERB_RELATION, realise_facts
 from core.types import Span, Triple, TripleKey
 
 Removal = tuple[Span, str, str, tuple[TripleKey, ...]]
@@ -276,7 +276,11 @@ def repaired_sentence(
         return candidate
     if sent[-1].text == ";":
         return ""  # a list member: a sentence said in its place would break the list
-    stated = [t for t in public if _stated_in(doc, sent, t) and is_about_subject(sent, t.head, title)]
+    stated = [
+        t
+        for t in public
+        if _stated_in(doc, sent, t) and is_about_subject(sent, t.head, title) and _verb_relation_said(sent, t)
+    ]
     facts = [_with_article(doc.text, t) for t in stated]
     return realise_facts(facts, past=_is_past(sent))
 
@@ -591,7 +595,7 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
 
 
 def _lost_shared_object(verb: Any, removed: set[int]) -> bool:
-    """"He also owned [and operated IMPACC Consulting]": the parser hangs a shared object on the second
+    """ "He also owned [and operated IMPACC Consulting]": the parser hangs a shared object on the second
     verb only; when that verb and its object go, the first has lost its object too."""
     if verb.lemma_ not in NEEDS_AN_OBJECT or any(c.dep_ in OBJECT_OF_VERB for c in verb.children):
         return False  # "the Kingdom of Italy attacked [and took possession of ...]" reads whole
@@ -933,6 +937,20 @@ def is_about_subject(sent: Any, head: str, title: str = "") -> bool:
         return (bool(person) and bool(head_words & set(person.split()))) or _names_a_person(sent.doc, head)
     named = {t.text for t in subject.subtree if t.pos_ == "PROPN"}
     return bool(named) and (named <= set(head.split()) or head_words <= named)
+
+
+def _verb_relation_said(sent: Any, triple: Triple) -> bool:
+    """A relation named after a verb and its preposition ("publish_in") is said again only where the
+    sentence has that verb with that preposition: "He published 20 papers ... and died in Grimstad"
+    gave (Grigson, publish_in, Grimstad), which would read "Grigson published in Grimstad."."""
+    match = VERB_RELATION.match(triple.relation)
+    if match is None:
+        return True
+    verb, preposition = match.groups()
+    return any(
+        t.lemma_.lower() == verb and any(c.dep_ == "prep" and c.lower_ == preposition for c in t.children)
+        for t in sent
+    )
 
 
 def _names_a_person(doc: Any, head: str) -> bool:
