@@ -103,3 +103,28 @@ def test_restored_choices_are_only_those_the_build_still_offers():
     assert restore([]) == []
     assert restore("mask") is None
     assert as_bool(True) is True and as_bool("yes") is None
+
+
+def test_loading_or_importing_over_work_in_view_asks_first(studio, tmp_path):
+    from core.workspace import Workspace
+
+    demo = studio
+    endpoint = {fn.api_name: fn.fn for fn in demo.fns.values() if fn.api_name}
+    request = gr.Request(username=None)
+    saved = Workspace()
+    saved.add_text("Ada Brook works for Zephyr Labs.", "notes")
+    saved.save(demo.studio_context.repository, "notes")
+    bundle = tmp_path / "notes.json"
+    bundle.write_text(demo.studio_context.repository.export_json("notes"), encoding="utf-8")
+
+    work = Workspace()
+    work.add_text("Mara Voss lives in Harrow Vale.", "unsaved")
+    for name, chosen in (("load_workspace", "notes"), ("import_json", str(bundle))):
+        ws, message, *rest = endpoint[name](work, chosen, request)
+        assert "replaces the workspace in view (1 document(s)" in message and "never saved" in message
+        assert rest[-3].visible is True  # the confirmation row (then its prompt, the JSON result)
+        assert [d.title for d in ws.corpus.documents] == ["unsaved"]  # nothing replaced yet
+    ws, message, *_ = endpoint["load_workspace_confirmed"](work, "notes", request)
+    assert "Loaded &#x27;notes&#x27;" in message and [d.title for d in ws.corpus.documents] == ["notes"]
+    ws, message, *_ = endpoint["load_workspace"](Workspace(), "notes", request)  # nothing to lose: at once
+    assert "Loaded &#x27;notes&#x27;" in message
