@@ -21,8 +21,7 @@ import gradio as gr
 from core.annotation.agreement import cohen_kappa
 from core.erasers import ERASER_NAMES
 from core.erasers.base import edits_between
-from ui import messages
-from ui.context import StudioContext
+from ui.context import StudioContext, user_error
 
 VIEWS = ["pending", "filtered-out", "disagreed", "all"]
 SHORTCUTS = "Keys: **a** accept · **e** edit (Ctrl+Enter saves) · **r** reject · **u** undo · **s** skip"
@@ -215,11 +214,13 @@ def build(ctx: StudioContext) -> None:
 
 
 def _errors(handler: Any) -> Any:
+    """Bad input as an escaped error toast, logged as one line like every tab's (`user_error`)."""
+
     def wrapped(*args: Any) -> Any:
         try:
             return handler(*args)
         except (RuntimeError, ValueError) as exc:
-            raise messages.error(str(exc)) from exc
+            raise user_error(str(exc), getattr(handler, "__name__", "review")) from exc
 
     return wrapped
 
