@@ -78,6 +78,15 @@ class ReviewItem:
 
 
 @dataclass(frozen=True)
+class UndoneReview:
+    """A review `undo_last_review` deleted: its candidate, decision and edited text ("" unless an edit)."""
+
+    candidate_id: int
+    decision: str
+    edited_text: str = ""
+
+
+@dataclass(frozen=True)
 class AnnotatorProgress:
     annotator: str
     reviewed: int
@@ -232,8 +241,9 @@ class AnnotationStore(Database):
         """The next candidate for `annotator` in `view`, by task then filter-passed first.
 
         pending: not reviewed by this annotator, and (unless `overlap`, where two people
-        review the same items) by nobody; filtered-out: pending and failed the automatic
-        filter; disagreed: reviewed by two or more people who disagree; all: every candidate.
+        review the same items) by nobody, and not excluded by the automatic filter; filtered-out:
+        the same but failed the automatic filter (the two views part the unreviewed items);
+        disagreed: reviewed by two or more people who disagree; all: every candidate.
         `after` skips to candidates after that id.
         """
         if view not in VIEWS:
@@ -333,7 +343,13 @@ class AnnotationStore(Database):
             )
 
     def undo_last(self, annotator: str) -> int | None:
-        """Delete `annotator`'s latest review; returns its candidate id (None when there is none).
+        """Delete `annotator`'s latest review; returns its candidate id (None when there is none)."""
+        undone = self.undo_last_review(annotator)
+        return undone.candidate_id if undone is not None else None
+
+    def undo_last_review(self, annotator: str) -> UndoneReview | None:
+        """Delete `annotator`'s latest review; returns what it said (None when there is none), so the
+        page can show the item as it was before, an edit with the text its annotator wrote.
         The undo is itself a change: the version moves on, so a tab that showed the review refuses to
         overwrite the pending item."""
         with self._transaction() as session:
@@ -357,8 +373,9 @@ class AnnotationStore(Database):
                 )
             else:
                 undone.version = row.version + 1
+            undone_review = UndoneReview(candidate_id, row.decision, row.edited_text or "")
             session.delete(row)
-            return candidate_id
+            return undone_review
 
     def progress(self) -> list[AnnotatorProgress]:
         with self._transaction() as session:
@@ -626,11 +643,11 @@ def _view_condition(view: str, annotator_id: int, overlap: bool) -> Any:
         and_(ReviewRow.candidate_id == CandidateRow.id, ReviewRow.annotator_id == annotator_id)
     )
     anyone = exists().where(ReviewRow.candidate_id == CandidateRow.id)
-    pending = ~mine if overlap else ~anyone
-    if view == "pending":
-        return pending
+    unreviewed = ~mine if overlap else ~anyone
+    if view == "pending":  # what the automatic filter excluded is listed under filtered-out only
+        return and_(unreviewed, CandidateRow.passed_filter.is_not(False))
     if view == "filtered-out":
-        return and_(pending, CandidateRow.passed_filter.is_(False))
+        return and_(unreviewed, CandidateRow.passed_filter.is_(False))
     if view == "disagreed":
         yes = exists().where(
             and_(ReviewRow.candidate_id == CandidateRow.id, ReviewRow.decision.in_(POSITIVE))

@@ -13,7 +13,7 @@ from alembic.runtime.migration import MigrationContext
 from core.annotation.agreement import cohen_kappa
 from core.annotation.candidates import CandidateProposal
 from core.annotation.scoring import Scores
-from storage.annotation_store import AnnotationStore, AnnotationStoreError
+from storage.annotation_store import AnnotationStore, AnnotationStoreError, UndoneReview
 from storage.db import head_revision, make_engine, upgrade_to
 from storage.tables import Base
 from tests.annotation_fixtures import tiny_task
@@ -62,22 +62,26 @@ def test_tasks_and_candidates_are_deduplicated(store: AnnotationStore) -> None:
 
 
 def test_queue_views_reviews_undo_and_progress(store: AnnotationStore) -> None:
-    candidates = fill(store, 4)
+    candidates = fill(store, 4)  # 0 and 2 pass the automatic filter, 1 and 3 do not
     item = store.next_item("ann")
-    assert item is not None and item.candidate.id == candidates[0] and item.remaining == 4
+    assert item is not None and item.candidate.id == candidates[0] and item.remaining == 2
     store.review(candidates[0], "ann", "accept", seconds=1.5)
-    assert store.next_item("ann").candidate.id == candidates[1]
+    assert store.next_item("ann").candidate.id == candidates[2]  # pending honours the filter
     assert (
-        store.next_item("bob").candidate.id == candidates[1]
+        store.next_item("bob").candidate.id == candidates[2]
     )  # without overlap, reviewed items leave everyone's queue
     assert store.next_item("bob", overlap=True).candidate.id == candidates[0]
     filtered = store.next_item("ann", view="filtered-out")
-    assert filtered is not None and not filtered.candidate.passed_filter
+    assert filtered is not None and filtered.candidate.id == candidates[1] and filtered.remaining == 2
     with pytest.raises(AnnotationStoreError, match="edited text"):
         store.review(candidates[1], "ann", "edit", "  ")
     store.review(candidates[1], "ann", "edit", "Someone lives somewhere.")
-    assert store.undo_last("ann") == candidates[1]
-    assert store.next_item("ann").candidate.id == candidates[1]
+    assert store.next_item("ann", view="filtered-out").candidate.id == candidates[3]
+    undone = store.undo_last_review("ann")
+    assert undone == UndoneReview(candidates[1], "edit", "Someone lives somewhere.")  # the text comes back
+    assert store.next_item("ann", view="filtered-out").candidate.id == candidates[1]
+    store.review(candidates[2], "ann", "accept")
+    assert store.undo_last_review("ann") == UndoneReview(candidates[2], "accept", "")
     store.review(candidates[0], "bob", "reject")
     disagreed = store.next_item("carol", view="disagreed")
     assert disagreed is not None and disagreed.candidate.id == candidates[0]

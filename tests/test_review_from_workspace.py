@@ -8,6 +8,7 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
+from core.annotation.export import fluent_examples
 from core.cli import main
 from core.extract import get_extractor
 from core.settings import Settings
@@ -45,6 +46,9 @@ def test_review_tab_makes_items_from_the_workspace_and_exports_sft(marked: Works
         tasks = store.tasks()
         assert tasks and {task.definition for task in tasks} == {"default", "default@retriever-queries-q1"}
         item = store.next_item("ann")
+        # an item whose rewrite the SFT export keeps (an empty or broken rewrite is no target)
+        while item is not None and not fluent_examples([(item.task, item.candidate.text)])[0]:
+            item = store.next_item("ann", "all", after=item.candidate.id)
         assert item is not None
     with pytest.raises(gr.Error, match="no accepted item yet"):
         endpoint(demo, "review_export_sft")()

@@ -248,14 +248,18 @@ def test_tab_handlers_act_as_the_signed_in_user(tmp_path: Path) -> None:
     bundle = tmp_path / "field-notes.json"
     bundle.write_text(repo.export_json("field-notes"), encoding="utf-8")
 
-    ws, message, choices, _, result = endpoint(demo, "import_json")(Workspace(), str(bundle), alice)
-    assert message == status_html("Imported as 'field-notes-2'.")  # bob's name is skipped, not revealed
+    ws, message, choices, _, _row, _prompt, result = endpoint(demo, "import_json")(
+        Workspace(), str(bundle), alice
+    )
+    assert message == status_html(
+        "Imported as 'field-notes-2'.", tab="documents"
+    )  # bob's name is skipped, not revealed
     assert result["message"] == "Imported as 'field-notes-2'." and result["workspace"]["documents"] > 0
     assert [value for _, value in choices.choices] == ["field-notes-2"]
     ws, message, _ = endpoint(demo, "share_workspace")(ws, "bob", False, alice)
-    assert message == status_html("'field-notes-2': owner alice; private, shared with bob.")
-    ws, message, _, _ = endpoint(demo, "load_workspace")(Workspace(), "field-notes-2", bob)
-    loaded = status_html("Loaded 'field-notes-2' (owner alice; private, shared with bob)")
+    assert message == status_html("'field-notes-2': owner alice; private, shared with bob.", tab="documents")
+    ws, message, *_ = endpoint(demo, "load_workspace")(Workspace(), "field-notes-2", bob)
+    loaded = status_html("Loaded 'field-notes-2' (owner alice; private, shared with bob)", tab="documents")
     assert message.startswith(loaded.removesuffix("</span>"))
     with pytest.raises(gr.Error, match="taken by another user"):
         endpoint(demo, "save_workspace")(ws, "field-notes-2", bob)

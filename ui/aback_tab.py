@@ -34,14 +34,16 @@ from core.retrieval import retriever_for
 from core.settings import Settings
 from core.types import Document
 from core.workspace import Workspace
-from ui.context import StudioContext
+from ui.context import StudioContext, among
 from ui.messages import error as user_error
 from ui.messages import status_html
 from ui.render import esc, html_table
 
 DEMO_RECORDS = 12
 DEMO_STORAGE_KEY = "rps-aback-demo"
-BROWSER_STATES = {DEMO_STORAGE_KEY: 0}  # kept in the browser (`StudioContext.remember_in_browser`)
+BASELINES_STORAGE_KEY = "rps-aback-baselines"
+# kept in the browser (`StudioContext.remember_in_browser`; the baselines ticked: `keep_over_reload`)
+BROWSER_STATES = {DEMO_STORAGE_KEY: 0, BASELINES_STORAGE_KEY: None}
 DEFAULT_QUERY = attack_query("How much should someone save each month for retirement?", "repeat")
 BASELINE_CHOICES = [
     (DEFENCES[name].title, name)
@@ -613,6 +615,7 @@ def build(ctx: StudioContext) -> None:
             api_visibility="private",
             show_progress="hidden",
         )
+    ctx.keep_over_reload(baselines, BASELINES_STORAGE_KEY, among(BASELINE_CHOICES))
     retrieve_button.click(
         on_retrieve,
         [ctx.workspace_state, demo_state, query, k, use_llm, min_score],

@@ -92,7 +92,10 @@ def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
             autosaver=autosaver,
         )
         ctx.register("session_info", gr.HTML(_session_info(LOCAL_USER, settings, notice)))
-        ctx.register(MESSAGE, gr.HTML(messages.status_html("Loading…"), elem_classes=["rps-message"]))
+        ctx.register(
+            MESSAGE,
+            gr.HTML(messages.status_html("Loading…", tab=messages.ANY_TAB), elem_classes=["rps-message"]),
+        )
         modules = tab_modules()
         for module in modules:
             for storage_key, default in getattr(module, "BROWSER_STATES", {}).items():
@@ -166,7 +169,9 @@ def _open_session(settings: Settings, autosaver: Autosaver, notice: str) -> Any:
             log.warning("could not restore session %s: %s", key[:20], exc)
             restored = False
         if restored:
-            message = messages.status_html("Restored your workspace. " + _ready_message(ws))
+            message = messages.status_html(
+                "Restored your workspace. " + _ready_message(ws), tab=messages.ANY_TAB
+            )
             return ws, message, browser, key, user, info
         ws, message = extract_on_load(ws)
         return ws, message, browser, key, user, info
@@ -180,12 +185,14 @@ def _first_extraction(settings: Settings) -> Any:
     def extract_on_load(ws: Workspace) -> tuple[Workspace, str]:
         pending = ws.pending_sources()
         if not pending.documents and not pending.queries:
-            return ws, messages.status_html(_ready_message(ws))
+            return ws, messages.status_html(_ready_message(ws), tab=messages.ANY_TAB)
         try:
             ws.extract(get_extractor("spacy", settings))
         except (RuntimeError, ValueError, OSError) as exc:  # the page stays usable without the model
-            return ws, messages.status_html(f"Could not extract triples on load: {exc}", "error")
-        return ws, messages.status_html(_ready_message(ws))
+            return ws, messages.status_html(
+                f"Could not extract triples on load: {exc}", "error", messages.ANY_TAB
+            )
+        return ws, messages.status_html(_ready_message(ws), tab=messages.ANY_TAB)
 
     return extract_on_load
 

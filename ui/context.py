@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import logging
 import threading
 from collections import OrderedDict
@@ -173,9 +174,14 @@ SETTLE_JS = f"""() => {{
 
 # Installed once on page load: every pointer, mouse or key event on a table cell records, per table
 # (`rps-<name>`), the texts of the row as the page shows it at that moment; `shown_row_js` reads it.
+# Each press (mousedown, key) is also numbered with its click count (`event.detail`: 2 for the
+# second press of a double-click), so the second press of a double-click on the same row is sent as
+# a repeat that changes nothing (gradio's table fires a select event on every press).
 RECORD_SHOWN_ROWS_JS = """() => {
   if (window.__rpsShownRows) return;
   window.__rpsShownRows = {};
+  window.__rpsPresses = {};
+  let pressNumber = 0;
   const record = (event) => {
     const cell = event.target && event.target.closest && event.target.closest('[role=gridcell][data-row]');
     const table = cell && cell.closest('[id^="rps-"]');
@@ -184,6 +190,11 @@ RECORD_SHOWN_ROWS_JS = """() => {
     const column = (c) => Number((c.dataset.testid || '').split('-').pop());
     cells.sort((a, b) => column(a) - column(b));
     window.__rpsShownRows[table.id] = cells.map((c) => c.innerText.trim());
+    if (event.type === 'mousedown' || event.type === 'keydown') {
+      pressNumber += 1;
+      const count = event.type === 'mousedown' ? event.detail || 1 : 1;
+      window.__rpsPresses[table.id] = { number: pressNumber, count: count };
+    }
   };
   for (const type of ['pointerdown', 'mousedown', 'click', 'keydown']) {
     document.addEventListener(type, record, true);
@@ -191,14 +202,106 @@ RECORD_SHOWN_ROWS_JS = """() => {
 }"""
 
 
+def tab_messages_js(first_tab: str) -> str:
+    """Installed once on page load: the status line shows only the current tab's message.
+
+    A message belongs to the tab whose action wrote it (`data-tab`, `ui.messages.status_html`), or,
+    untagged, to the tab shown when it arrived; `*` belongs to every tab. The page keeps each tab's
+    newest message; on a tab switch (`show_tab_message_js`), or when a message of another tab arrives
+    (a long action finishing after a switch), gradio's line is hidden and the tab's own newest message
+    (or nothing) is shown in its place, so the line never shows a message from elsewhere."""
+    return f"""() => {{
+  if (window.__rpsShowTab) return;
+  const line = document.getElementById({elem_id(MESSAGE)!r});
+  if (!line) return;
+  const messages = {{}};
+  let number = 0, lastHtml = '', lineTab = '';
+  window.__rpsTab = {first_tab!r};
+  const own = document.createElement('div');
+  own.id = {elem_id(MESSAGE + "_tab")!r};
+  own.className = 'rps-message-tab';
+  own.hidden = true;
+  const status = () => [...line.querySelectorAll('.rps-status')].find((span) => !own.contains(span));
+  const remember = () => {{
+    const span = status();
+    if (!span || span.outerHTML === lastHtml) return;
+    lastHtml = span.outerHTML;
+    lineTab = span.dataset.tab || window.__rpsTab;
+    number += 1;
+    messages[lineTab] = {{ html: lastHtml, number: number }};
+  }};
+  const show = () => {{
+    if (!own.isConnected) line.append(own);
+    const tab = window.__rpsTab;
+    const candidates = [messages[tab], messages['*']].filter(Boolean);
+    const newest = candidates.sort((a, b) => b.number - a.number)[0];
+    const onLine = newest && newest.html === lastHtml && (lineTab === tab || lineTab === '*');
+    if (onLine || !newest && !lastHtml) {{
+      line.removeAttribute('data-elsewhere');
+      own.hidden = true;
+      return;
+    }}
+    line.setAttribute('data-elsewhere', lineTab);
+    const html = newest ? newest.html : '';
+    if (own.innerHTML !== html) own.innerHTML = html;
+    own.hidden = false;
+  }};
+  window.__rpsShowTab = (tab) => {{ window.__rpsTab = tab; show(); }};
+  new MutationObserver(() => {{ remember(); show(); }}).observe(line, {{
+    childList: true, subtree: true, characterData: true,
+  }});
+  remember();
+  show();
+}}"""
+
+
+def show_tab_message_js(tab: str) -> str:
+    """Frontend code run when tab `tab` is selected: the status line shows that tab's message."""
+    return f"() => {{ if (window.__rpsShowTab) window.__rpsShowTab({tab!r}); }}"
+
+
+def tab_of(component: Any) -> str:
+    """The id of the `gr.Tab` holding `component` ("" outside every tab)."""
+    block = component
+    while block is not None:
+        if isinstance(block, gr.Tab):
+            return str(block.id if block.id is not None else block.label)
+        block = getattr(block, "parent", None)
+    return ""
+
+
+REPEAT = "repeat_of"  # the key of the JSON a row click sends for a double-click's second press
+
+
 def shown_row_js(name: str, inputs: int) -> str:
     """Frontend code run as a row click is sent: its last input becomes the row of table `name` as the
-    page showed it when clicked (JSON; "" when unknown), whatever the table's data holds by then."""
+    page showed it when clicked (JSON; "" when unknown), whatever the table's data holds by then.
+    The second press of a double-click on the row the previous click sent (within 1.5 s) is sent as
+    `{"repeat_of": row}`, and so is a send whose press was already sent: a busy page can send the
+    first click after the second press, and then both sends read the second press. Either way a
+    double-click acts once."""
+    table = elem_id(name)
     return (
         "(...args) => { const values = args.slice(0, "
-        f"{inputs}); const shown = (window.__rpsShownRows || {{}})[{elem_id(name)!r}]; "
-        f"values[{inputs - 1}] = shown ? JSON.stringify(shown) : ''; return values; }}"
+        f"{inputs}); const shown = (window.__rpsShownRows || {{}})[{table!r}]; "
+        f"const press = (window.__rpsPresses || {{}})[{table!r}]; "
+        "window.__rpsLastSent = window.__rpsLastSent || {}; "
+        f"const last = window.__rpsLastSent[{table!r}]; const row = shown ? JSON.stringify(shown) : ''; "
+        "const now = Date.now(); "
+        "const repeat = !!(press && row && last && last.row === row && now - last.time < 1500 "
+        "&& (press.count >= 2 || last.press === press.number)); "
+        f"window.__rpsLastSent[{table!r}] = {{ row: row, press: press ? press.number : 0, time: now }}; "
+        f"values[{inputs - 1}] = repeat ? JSON.stringify({{ {REPEAT}: shown }}) : row; return values; }}"
     )
+
+
+def is_repeated_click(shown: str) -> bool:
+    """Whether a row click's `shown` value is a double-click's second press (`shown_row_js`)."""
+    try:
+        value = json.loads(shown) if shown else None
+    except json.JSONDecodeError:
+        return False
+    return isinstance(value, dict) and REPEAT in value
 
 
 def fresh_only(
@@ -292,6 +395,33 @@ class StudioContext:
                 f"no BrowserState for {storage_key!r}: list it in the tab module's BROWSER_STATES"
             ) from None
 
+    def keep_over_reload(
+        self, component: Component, storage_key: str, restored: Callable[[Any], Any | None]
+    ) -> None:
+        """`component`'s value as the user last set it is kept in this browser (the BrowserState of
+        `storage_key`, listed in the tab module's `BROWSER_STATES` with the default None) and set again
+        on page load: `restored(stored)` gives the value to set, None to leave the component as built
+        (nothing stored, or a choice this build no longer has)."""
+        state = self.browser_state(storage_key)
+        component.input(
+            lambda value: value,
+            [component],
+            [state],
+            api_visibility="private",
+            show_progress="hidden",
+            queue=False,
+        )
+
+        def restore(stored: Any) -> Any:
+            value = restored(stored) if stored is not None else None
+            return gr.skip() if value is None else value
+
+        page = gr.context.Context.root_block
+        if page is not None:
+            page.load(
+                restore, [state], [component], api_visibility="private", show_progress="hidden", queue=False
+            )
+
     def repository_for(self, request: gr.Request | None) -> Any:
         """The store as the request's user sees it (their own, shared and public workspaces)."""
         return self.repository.for_user(user_of(request))
@@ -327,11 +457,11 @@ class StudioContext:
         """Wire `trigger` (e.g. `button.click`) to a workspace-changing handler.
 
         handler(workspace, *inputs) -> (workspace, message, *outputs); the plain-text message
-        is escaped into the status line. `event_options` go to the event (`concurrency_limit`,
-        `api_visibility`, ...).
+        is escaped into the status line (None leaves the line as it is). `event_options` go to the
+        event (`concurrency_limit`, `api_visibility`, ...).
         """
         event = trigger(
-            _user_errors(handler),
+            _user_errors(handler, tab_of(getattr(trigger, "__self__", None))),
             inputs=[self.workspace_state, *inputs],
             outputs=[self.workspace_state, self.get(MESSAGE), *outputs, self._result()],
             api_name=api_name,
@@ -353,10 +483,18 @@ class StudioContext:
         """Wire a click on a row of `table` (registered as `name`) to an action that names its target
         by the row as the page showed it: handler(workspace, shown_row_json, evt: gr.SelectData);
         `shown` is a hidden Textbox placed in the table's tab that carries the row. Every click is
-        sent (none dropped while an earlier one is pending) and marking clicks run one at a time."""
+        sent (none dropped while an earlier one is pending) and marking clicks run one at a time.
+        A double-click acts once: its second press changes nothing (`shown_row_js`)."""
+
+        @functools.wraps(handler)  # gradio reads the signature (gr.SelectData)
+        def once_per_double_click(ws: Workspace, shown: str, *rest: Any, **named: Any) -> tuple[Any, ...]:
+            if is_repeated_click(shown):
+                return ws, None  # the first click's message stays on the line
+            return handler(ws, shown, *rest, **named)
+
         return self.action(
             table.select,
-            handler,
+            once_per_double_click,
             [shown],
             [],
             api_name=api_name,
@@ -503,6 +641,7 @@ class StudioContext:
         page = gr.context.Context.root_block
         if page is not None:
             page.load(None, js=RECORD_SHOWN_ROWS_JS, api_visibility="private", show_progress="hidden")
+            self._own_tab_messages(page)
         if self._views and SETTLE in self.components:
             settle = self.components[SETTLE].click(
                 None, js="() => {}", api_visibility="private", show_progress="hidden", queue=False
@@ -512,6 +651,21 @@ class StudioContext:
             if self._views:
                 self.refresh(event)
             self.autosave_after(event)
+
+    def _own_tab_messages(self, page: Any) -> None:
+        """The status line shows only the selected tab's message (`tab_messages_js`)."""
+        tabs = [block for block in _descendants(page) if isinstance(block, gr.Tab)]
+        if not tabs:
+            return
+        page.load(None, js=tab_messages_js(tab_of(tabs[0])), api_visibility="private", show_progress="hidden")
+        for tab in tabs:
+            tab.select(
+                None,
+                js=show_tab_message_js(tab_of(tab)),
+                api_visibility="private",
+                show_progress="hidden",
+                queue=False,
+            )
 
     def autosave_after(self, event: Any) -> None:
         """Chain one autosave of the page's session after `event` when it succeeds."""
@@ -524,6 +678,30 @@ class StudioContext:
             api_visibility="private",
             show_progress="hidden",
         )
+
+
+def among(choices: Sequence[Any]) -> Callable[[Any], list[Any] | None]:
+    """A `keep_over_reload` restorer for a CheckboxGroup: the stored ticks this build still offers
+    (`choices`: values or (label, value) pairs); None when the stored value is not a list."""
+    values = [c[1] if isinstance(c, tuple | list) else c for c in choices]
+
+    def restored(stored: Any) -> list[Any] | None:
+        return [v for v in stored if v in values] if isinstance(stored, list) else None
+
+    return restored
+
+
+def as_bool(stored: Any) -> bool | None:
+    """A `keep_over_reload` restorer for a Checkbox."""
+    return stored if isinstance(stored, bool) else None
+
+
+def _descendants(block: Any) -> list[Any]:
+    found = []
+    for child in getattr(block, "children", None) or []:
+        found.append(child)
+        found.extend(_descendants(child))
+    return found
 
 
 def user_error(message: str, where: str) -> gr.Error:
@@ -541,10 +719,11 @@ class Confirmation:
     no: Component
 
 
-def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
+def _user_errors(handler: Callable[..., Any], tab: str = "") -> Callable[..., Any]:
     """Show bad input as an (escaped) error toast; the workspace is left as it was. The plain
-    message the handler returns becomes the escaped status line. A generator handler (a long
-    action that reports as it goes) has each message escaped and keeps what it yielded before an error.
+    message the handler returns becomes the escaped status line, owned by `tab` (the tab of the
+    action's trigger). A generator handler (a long action that reports as it goes) has each message
+    escaped and keeps what it yielded before an error.
     """
     if inspect.isgeneratorfunction(handler):
 
@@ -554,7 +733,7 @@ def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
                 for result in handler(*args, **kwargs):
                     yield (
                         result[0],
-                        messages.status_html(result[1]),
+                        messages.status_html(result[1], tab=tab),
                         *result[2:],
                         api.action_result(result[0], str(result[1])),
                     )
@@ -576,9 +755,9 @@ def _user_errors(handler: Callable[..., Any]) -> Callable[..., Any]:
             raise user_error(user_message(exc), handler.__name__) from exc
         return (
             result[0],
-            messages.status_html(result[1]),
+            gr.skip() if result[1] is None else messages.status_html(result[1], tab=tab),
             *result[2:],
-            api.action_result(result[0], str(result[1])),
+            api.action_result(result[0], str(result[1] or "")),
         )
 
     return wrapped

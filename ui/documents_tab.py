@@ -96,6 +96,9 @@ def build(ctx: StudioContext) -> None:
                     "import_file", gr.File(label="Import JSON bundle", file_types=[".json"], type="filepath")
                 )
             export_confirm = ctx.confirmation("export_json")
+            # Loading or importing replaces the workspace in view: asked first when it holds work.
+            load_confirm = ctx.confirmation("load_workspace")
+            import_confirm = ctx.confirmation("import_json")
         summary = ctx.register("documents_summary", gr.HTML())
         documents = ctx.register("documents", gr.HTML())
 
@@ -324,13 +327,31 @@ def build(ctx: StudioContext) -> None:
     ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")
     ask = overwrite_question
     wire_overwrite_check(ctx, save, save_confirm, on_save, ask, [save_name], [saved], "save_workspace")
-    ctx.action(load.click, on_load, [saved], [save_name], api_name="load_workspace")
+    wire_replace_check(
+        ctx,
+        load.click,
+        load_confirm,
+        on_load,
+        replace_question("Loading"),
+        [saved],
+        [save_name],
+        "load_workspace",
+    )
     ctx.action(share.click, on_share, [share_users, share_public], [], api_name="share_workspace")
     export_outputs = [export_file, saved]
     wire_overwrite_check(
         ctx, export, export_confirm, on_export, ask, [save_name], export_outputs, "export_json"
     )
-    ctx.action(import_file.upload, on_import, [import_file], [saved, import_file], api_name="import_json")
+    wire_replace_check(
+        ctx,
+        import_file.upload,
+        import_confirm,
+        on_import,
+        replace_question("Importing"),
+        [import_file],
+        [saved, import_file],
+        "import_json",
+    )
 
     ctx.add_view(lambda ws: (render_summary(ws), render_documents(ws)), [summary, documents])
     ctx.add_view(
@@ -498,6 +519,61 @@ def wire_overwrite_check(
     ctx.action(button.click, ask_first, inputs, [*outputs, *shown], api_name=api_name)
     ctx.action(
         confirmation.yes.click, overwrite, inputs, [*outputs, *shown], api_name=f"{api_name}_overwrite"
+    )
+    confirmation.no.click(
+        lambda: (gr.Row(visible=False), ""), [], shown, api_visibility="private", show_progress="hidden"
+    )
+
+
+def replace_question(verb: str) -> Callable[[Workspace, Any], str | None]:
+    """The question asked before `verb` ("Loading", "Importing") a saved workspace replaces the one in
+    view; None when that holds nothing to lose."""
+
+    def ask(ws: Workspace, _chosen: Any) -> str | None:
+        if not ws.corpus.documents and not ws.corpus.queries:
+            return None
+        held = (
+            f"{len(ws.corpus.documents)} document(s), {len(ws.corpus.queries)} question(s), "
+            f"{triple_count(ws)} and {len(ws.marked_private)} private mark(s)"
+        )
+        named = f", last saved as {ws.name!r}" if ws.name else ", never saved under a name"
+        return (
+            f"{verb} replaces the workspace in view ({held}{named}). To keep it, cancel and save it under "
+            "a name first (Save); to replace it, confirm."
+        )
+
+    return ask
+
+
+def wire_replace_check(
+    ctx: Any,
+    trigger: Callable[..., Any],
+    confirmation: Any,
+    handler: Callable[..., tuple[Any, ...]],
+    question: Callable[[Workspace, Any], str | None],
+    inputs: list[Any],
+    outputs: list[Any],
+    api_name: str,
+) -> None:
+    """`trigger` runs `handler(ws, chosen, request)` at once unless `question` has something to ask
+    (the workspace in view holds work it would replace); then only the confirmation's yes button runs
+    it. Endpoints: `<api_name>` (asks first) and `<api_name>_confirmed`."""
+    shown = [confirmation.row, confirmation.prompt]
+
+    def ask_first(ws: Workspace, chosen: Any, request: gr.Request) -> tuple[Any, ...]:
+        asked = question(ws, chosen)
+        if asked is None:
+            return (*handler(ws, chosen, request), gr.Row(visible=False), "")
+        skipped = [gr.skip() for _ in outputs]
+        prompt = status_html(asked, "question")
+        return (ws, f"{asked} Confirm or cancel below.", *skipped, gr.Row(visible=True), prompt)
+
+    def confirmed(ws: Workspace, chosen: Any, request: gr.Request) -> tuple[Any, ...]:
+        return (*handler(ws, chosen, request), gr.Row(visible=False), "")
+
+    ctx.action(trigger, ask_first, inputs, [*outputs, *shown], api_name=api_name)
+    ctx.action(
+        confirmation.yes.click, confirmed, inputs, [*outputs, *shown], api_name=f"{api_name}_confirmed"
     )
     confirmation.no.click(
         lambda: (gr.Row(visible=False), ""), [], shown, api_visibility="private", show_progress="hidden"

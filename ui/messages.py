@@ -33,10 +33,16 @@ def quoted(value: object) -> str:
     return f"“{text}”"
 
 
-def status_html(text: object, kind: str = "info") -> str:
-    """The status line's value (a `gr.HTML`): the escaped text in one span, line breaks kept."""
+ANY_TAB = "*"  # the tab of a message that belongs to no one tab (the page load's)
+
+
+def status_html(text: object, kind: str = "info", tab: str = "") -> str:
+    """The status line's value (a `gr.HTML`): the escaped text in one span, line breaks kept.
+    `tab` names the tab whose action wrote it (`ANY_TAB`: every tab's); without one it belongs to
+    the tab shown when it arrives (`ui.context.TAB_MESSAGES_JS`)."""
     body = "<br>".join(escape(line) for line in str(text).splitlines())
-    return f'<span class="{STATUS_CLASS} {STATUS_CLASS}-{escape(kind)}">{body}</span>'
+    owner = f' data-tab="{escape(tab)}"' if tab else ""
+    return f'<span class="{STATUS_CLASS} {STATUS_CLASS}-{escape(kind)}"{owner}>{body}</span>'
 
 
 def error(text: object, title: str = "Error") -> gr.Error:

@@ -21,8 +21,7 @@ import gradio as gr
 from core.annotation.agreement import cohen_kappa
 from core.erasers import ERASER_NAMES
 from core.erasers.base import edits_between
-from ui import messages
-from ui.context import StudioContext
+from ui.context import StudioContext, user_error
 
 VIEWS = ["pending", "filtered-out", "disagreed", "all"]
 SHORTCUTS = "Keys: **a** accept · **e** edit (Ctrl+Enter saves) · **r** reject · **u** undo · **s** skip"
@@ -215,11 +214,13 @@ def build(ctx: StudioContext) -> None:
 
 
 def _errors(handler: Any) -> Any:
+    """Bad input as an escaped error toast, logged as one line like every tab's (`user_error`)."""
+
     def wrapped(*args: Any) -> Any:
         try:
             return handler(*args)
         except (RuntimeError, ValueError) as exc:
-            raise messages.error(str(exc)) from exc
+            raise user_error(str(exc), getattr(handler, "__name__", "review")) from exc
 
     return wrapped
 
@@ -338,11 +339,18 @@ class _Store:
         return self.show(annotator, view, overlap, note=f"{note} {warning}".strip())
 
     def undo(self, annotator: str, view: str, overlap: bool) -> tuple:
-        candidate = self.store.undo_last(annotator)
-        if candidate is None:
+        undone = self.store.undo_last_review(annotator)
+        if undone is None:
             return self.show(annotator, view, overlap, note="Nothing to undo.")
+        candidate = undone.candidate_id
         item = self.store.item(candidate, view, annotator, overlap)
-        return self._render(annotator, item, f"Undone: candidate {candidate} is pending again.", view)
+        note = f"Undone: candidate {candidate} is pending again."
+        if undone.decision == "edit" and undone.edited_text:
+            note += " Your edited text is back in the box: change it and save, or decide again."
+        shown = self._render(annotator, item, note, view)
+        if undone.decision == "edit" and undone.edited_text:  # the item as it was before: with the edit
+            return (*shown[:3], undone.edited_text, *shown[4:])
+        return shown
 
     def _render(self, annotator: str, item: Any, note: str, view: str) -> tuple:
         progress = self._progress()
@@ -412,7 +420,10 @@ def empty_hint(view: str, counts: dict[str, int]) -> str:
             "*Add items from this workspace* below (or `python -m core.cli annotate tasks`)."
         )
     if view == "pending":
-        return "Everything here is reviewed: look at *disagreed* or *all*, or add items from this workspace."
+        return (
+            "Everything the automatic filter passed is reviewed: look at *filtered-out* (the items it "
+            "excluded), *disagreed* or *all*, or add items from this workspace."
+        )
     return "Choose another view, or add items from this workspace."
 
 

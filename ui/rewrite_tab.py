@@ -22,7 +22,7 @@ from core.serialize import triple_from_dict
 from core.settings import Settings
 from core.types import Corpus, Document, Triple, TripleKey
 from core.workspace import FRESH, INCOMPLETE, STALE, Workspace
-from ui.context import StudioContext
+from ui.context import StudioContext, among, as_bool
 from ui.render import (
     Layer,
     esc,
@@ -61,6 +61,10 @@ DOC_HEADERS = [
     "notes",
 ]
 DEFAULT_ERASERS = ("graph-guided", "mask")
+ERASERS_STORAGE_KEY = "rps-rewrite-erasers"
+VERIFY_STORAGE_KEY = "rps-rewrite-verify"
+# What this browser keeps over a reload (`StudioContext.keep_over_reload`): None until the user changes it.
+BROWSER_STATES = {ERASERS_STORAGE_KEY: None, VERIFY_STORAGE_KEY: None}
 MAX_GRAPH_EDGES = 400
 MAX_NOTES_LISTED = 20
 STATE_TEXT = {
@@ -110,9 +114,19 @@ def build(ctx: StudioContext) -> None:
         scatter = ctx.register(
             "rewrite_scatter", gr.Plot(label="r_pub against r_pri (one point per method)", show_label=False)
         )
+        # A render sends choices and value together, but a render or event the page sent before the
+        # newest choices reached the server still carries the value the page showed then (a method of
+        # the question before a switch, a page restored after a reload): gradio refused it ("Value:
+        # graph-guided is not in the list of choices: []") and the event was lost. So these accept any
+        # value, and `render_selection` replaces one the choices lack.
         with gr.Row():
-            method = ctx.register("rewrite_method", gr.Dropdown(label="Method", choices=[], value=None))
-            document = ctx.register("rewrite_document", gr.Dropdown(label="Document", choices=[], value=None))
+            method = ctx.register(
+                "rewrite_method", gr.Dropdown(label="Method", choices=[], value=None, allow_custom_value=True)
+            )
+            document = ctx.register(
+                "rewrite_document",
+                gr.Dropdown(label="Document", choices=[], value=None, allow_custom_value=True),
+            )
         diff = ctx.register("rewrite_diff", gr.HTML())
         doc_metrics = ctx.register(
             "rewrite_doc_metrics",
@@ -152,6 +166,8 @@ def build(ctx: StudioContext) -> None:
     ctx.action(
         run.click, on_run, [erasers, verify, recompute], [runs], api_name="rewrite_run", show_progress="full"
     )
+    ctx.keep_over_reload(erasers, ERASERS_STORAGE_KEY, among(choices))
+    ctx.keep_over_reload(verify, VERIFY_STORAGE_KEY, as_bool)
     ctx.action(accuracy_run.click, on_accuracy, [method], [], api_name="rewrite_accuracy")
     ctx.add_view(render_scope, [scope])
     ctx.add_view(render_runs, [runs])
@@ -339,17 +355,25 @@ def render_metrics(ws: Workspace) -> list[list[str]]:
 
 def render_scatter(ws: Workspace) -> Any:
     """A matplotlib figure: r_pub against r_pri, one labelled point per method (best: top left)."""
+    return scatter_figure(scatter_points(ws))
+
+
+def scatter_figure(points: list[dict[str, Any]]) -> Any:
+    """The scatter of `points` (`scatter_points`). Methods with the same scores share one dot whose
+    label names all of them ("graph-guided = mask"), so no method hides behind another's dot."""
     from matplotlib.figure import Figure
 
-    points = scatter_points(ws)
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")
     axes = figure.add_subplot()
-    for index, point in enumerate(points):
-        axes.scatter(point["r_pri"], point["r_pub"], s=60)
-        # labels stacked downwards so methods with the same figures stay readable
+    for index, group in enumerate(coincident_groups(points)):
+        first = group[0]
+        axes.scatter(first["r_pri"], first["r_pub"], s=60 + 40 * (len(group) - 1))
+        names = " = ".join(point["method"] for point in group)
+        label = names + (" (same scores)" if len(group) > 1 else "")
+        # labels stacked downwards so methods with nearby figures stay readable
         axes.annotate(
-            point["method"],
-            (point["r_pri"], point["r_pub"]),
+            label,
+            (first["r_pri"], first["r_pub"]),
             textcoords="offset points",
             xytext=(8, -4 - 12 * index),
             fontsize=9,
@@ -367,6 +391,15 @@ def render_scatter(ws: Workspace) -> Any:
     if not points:
         axes.text(0.5, 0.5, "no metrics yet", ha="center", va="center", color="#666")
     return figure
+
+
+def coincident_groups(points: list[dict[str, Any]], digits: int = 3) -> list[list[dict[str, Any]]]:
+    """`points` grouped by their scores as the plot shows them (rounded to `digits`), in order."""
+    groups: dict[tuple[float, float], list[dict[str, Any]]] = {}
+    for point in points:
+        place = (round(point["r_pri"], digits), round(point["r_pub"], digits))
+        groups.setdefault(place, []).append(point)
+    return list(groups.values())
 
 
 def scatter_points(ws: Workspace) -> list[dict[str, Any]]:

@@ -98,6 +98,9 @@ def test_user_markup_shows_as_text_in_every_message_path(page, studio_url, artif
     other_page.locator("#rps-saved input").click()
     other_page.locator("ul[role=listbox] li").filter(has_text=WORKSPACE).first.click()
     other_page.locator("#rps-load").click()
+    # the sample corpus in view would be replaced: asked first
+    wait_message(other_page, "Loading replaces the workspace in view")
+    other_page.locator("#rps-confirm_load_workspace_yes").click()
     wait_message(other_page, "Loaded")
     expect(other_page.locator("#rps-message")).to_contain_text(WORKSPACE)
     other_page.screenshot(path=str(artifacts / "issue9-messages-other-user.png"), full_page=True)
