@@ -68,3 +68,15 @@ def test_an_object_pronoun_before_any_name_gets_the_name(nlp):
         "An interest in ballads led John Finlay to visit London in 1807, and while there he contributed to "
         "magazines."
     )
+
+
+def test_the_title_person_named_by_surname_first_wins_over_a_relative_named_later(nlp):
+    # PopQA dev passage "Mick Mulvaney": "he" was given the name of his mother, named second
+    original = (
+        "Mulvaney was born in Alexandria, Virginia, to Kathy Mulvaney and Michael Mulvaney. At Georgetown, "
+        "he was an Honors Scholar."
+    )
+    rewrite = "At Georgetown, he was an Honors Scholar."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Mick Mulvaney") == (
+        "At Georgetown, Mick Mulvaney was an Honors Scholar."
+    )

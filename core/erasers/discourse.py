@@ -55,11 +55,12 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
     surname = _title_forms(title) - {title_name(title)}
     for sentence in list(doc.sents)[:2]:
         people = [ent for ent in sentence.ents if ent.label_ == "PERSON" and len(_full_name(ent).split()) > 1]
+        by_surname = [t for t in sentence if t.text in surname and t.pos_ == "PROPN"]
+        if by_surname and (not people or by_surname[0].i < people[0].start):
+            # "Mulvaney was born ... to Kathy Mulvaney": the passage's subject, not his mother
+            return title_name(title), by_surname[0].idx + len(by_surname[0].text)
         if people:
             return _full_name(people[0]), people[0].end_char
-        by_surname = [t for t in sentence if t.text in surname and t.pos_ == "PROPN"]
-        if by_surname:
-            return title_name(title), by_surname[0].idx + len(by_surname[0].text)
         if sentence.text.strip() and "\n" not in sentence.text.strip():
             return None
     return None
