@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from benchmarks.lib.aback_metrics import occurs
 from core.aback.baselines import (
     DEFENCES,
     MASK,
@@ -15,7 +16,6 @@ from core.aback.baselines import (
     mask_indicators,
 )
 from core.aback.data import generate
-from core.aback.metrics import occurs
 from core.settings import from_env
 
 pytestmark = pytest.mark.slow
