@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from benchmarks.lib.aback_metrics import occurs
 from core.aback.baselines import (
     DEFENCES,
     MASK,
@@ -16,6 +15,7 @@ from core.aback.baselines import (
     mask_indicators,
 )
 from core.aback.data import generate
+from core.aback.monitor import occurs
 from core.settings import from_env
 
 pytestmark = pytest.mark.slow

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.aback.monitor import LeakMonitor, normalise
+from core.aback.monitor import LeakMonitor, normalise, occurs
 
 if TYPE_CHECKING:
     from core.aback.pii import Detection, PiiOptions
@@ -159,8 +159,7 @@ def occurring_in(items: Sequence[str], texts: Sequence[str]) -> list[str]:
 
 
 def _occurs_in(item: str, texts: Sequence[str]) -> bool:
-    monitor = LeakMonitor([item])
-    return any(monitor.find_leaks(text) for text in texts)
+    return any(occurs(item, text) for text in texts)
 
 
 # ---------------------------------------------------------------- collection

@@ -15,8 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.erasers.mentions import mentions_entity
-from core.erasers.windows import names_entity
+from core.erasers.mentions import mentions_entity, names_entity
 from core.types import TripleKey
 
 PRIVATE_MARKERS = ("<rsubj>", "<rrel>", "<robj>", "<re>")
