@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import bcrypt
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
@@ -108,8 +109,6 @@ def _user_name(name: str, allow_local: bool = False) -> str:
 
 
 def _hash_password(password: str) -> str:
-    import bcrypt  # only when users are managed: keeps startup light
-
     encoded = (password or "").encode("utf-8")
     if len(password or "") < MIN_PASSWORD_LENGTH:
         raise StorageError(f"the password must have at least {MIN_PASSWORD_LENGTH} characters")
@@ -119,8 +118,6 @@ def _hash_password(password: str) -> str:
 
 
 def _password_matches(password: str, digest: str) -> bool:
-    import bcrypt
-
     encoded = (password or "").encode("utf-8")[:BCRYPT_MAX_BYTES]
     if not digest:
         bcrypt.checkpw(encoded, _dummy_hash())  # a wrong name costs as long as a wrong password
@@ -130,8 +127,6 @@ def _password_matches(password: str, digest: str) -> bool:
 
 @functools.cache
 def _dummy_hash() -> bytes:
-    import bcrypt
-
     return bcrypt.hashpw(b"no such user", bcrypt.gensalt())
 
 

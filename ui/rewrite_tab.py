@@ -339,6 +339,7 @@ def render_metrics(ws: Workspace) -> list[list[str]]:
 
 def render_scatter(ws: Workspace) -> Any:
     """A matplotlib figure: r_pub against r_pri, one labelled point per method (best: top left)."""
+    # matplotlib (~1.3 s) loads only when a chart is drawn
     from matplotlib.figure import Figure
 
     points = scatter_points(ws)
