@@ -15,6 +15,7 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 
 
 def main(argv: list[str] | None = None) -> int:
+    # app.py sets GRADIO_ANALYTICS_ENABLED before anything imports gradio
     from core.settings import add_arguments, from_args
 
     parser = argparse.ArgumentParser(description="RAG Privacy Studio")
@@ -27,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     for chatty in ("httpx", "alembic"):  # gradio's start-up requests; migrations log their own line
         logging.getLogger(chatty).setLevel(logging.WARNING)
 
+    # gradio (~5 s) loads after the flags are parsed, so --help and bad flags answer at once
     from ui.app import build_app, launch_kwargs
 
     try:

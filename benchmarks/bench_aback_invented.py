@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_aback_invented.py PII.json [--pairs 8] [--max-new-tokens 32]
 
-The first `--pairs` record pairs of the leak benchmark (`core.aback.pii_leak`: held-out records of a
+The first `--pairs` record pairs of the leak benchmark (`benchmarks.lib.pii_leak`: held-out records of a
 presidio-research-format file, the repeat attack, automatic indicators) are answered by ABack with the
 rule off and on, alternately, so machine noise hits both alike. Only answers with a backtrack count
 (the rule acts after one); tokens/s = sampled tokens / wall time, prefills and HSM runs included.
@@ -21,12 +21,12 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from benchmarks.lib.pii_eval import load_pii_records, split_records  # noqa: E402
+from benchmarks.lib.pii_leak import QUESTION, record_pairs  # noqa: E402
 from core.aback.baselines import rag_messages  # noqa: E402
 from core.aback.data import attack_query  # noqa: E402
 from core.aback.decode import ABackConfig, run_guarded  # noqa: E402
 from core.aback.indicators import collect_indicators  # noqa: E402
-from core.aback.pii_eval import load_pii_records, split_records  # noqa: E402
-from core.aback.pii_leak import QUESTION, record_pairs  # noqa: E402
 from core.model_loading import get_causal_lm  # noqa: E402
 from core.settings import from_env  # noqa: E402
 from core.types import Document  # noqa: E402

@@ -21,8 +21,8 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from benchmarks.lib.extraction_score import load_gold, occupation_check, score_extractor
 from core.extract import get_extractor
-from core.extract.score import load_gold, occupation_check, score_extractor
 from core.filters import define_privacy
 from core.graph import components_of, entity_components, inference_key
 from core.risk import inference_risks

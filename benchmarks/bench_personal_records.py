@@ -6,7 +6,7 @@ Usage: python benchmarks/bench_personal_records.py PII.json [--records 300] [--s
 
 PII.json is a presidio-research-style list (`[{"full_text", "spans": [...], "template_id"}]`, e.g. the
 project's `pii_dev.json`). Records are cut into the development and held-out parts of
-`core.aback.pii_eval.split_records` (by template) and `--records` are drawn from each with `--seed`.
+`benchmarks.lib.pii_eval.split_records` (by template) and `--records` are drawn from each with `--seed`.
 Per part it reports: the share of labelled spans that are the head or tail of some triple of their
 record (overall and per type), the share of records with no triple, and seconds per record.
 
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.aback.pii_eval import PiiRecord, load_pii_records, split_records
+from benchmarks.lib.pii_eval import PiiRecord, load_pii_records, split_records
 from core.extract import get_extractor
 from core.settings import from_env
 from core.types import Triple

@@ -27,12 +27,18 @@ import argparse
 import getpass
 import sys
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 
 from tqdm import tqdm
 
 from core import settings as settings_module
+from core.aback.pii import write_indicators_jsonl
+from core.cli_annotate import add_commands as add_annotation_commands
 from core.documents import BadRecords, InputError
+from core.erasers import ERASER_NAMES
+from core.erasers.batch import EraseOptions, erase_file, run_plain
+from core.erasers.ray_runner import ray_runner
 from core.extract import available_extractors, get_extractor
 from core.graph import format_key
 from core.saving import OverwriteRefused
@@ -41,6 +47,7 @@ from core.workspace import SPLIT_METHODS, Workspace
 
 
 def _repository(settings: Settings):  # storage is imported lazily: `core` does not need it to import
+    # core opens storage only in its command-line commands (docs/ARCHITECTURE.md)
     from storage.repository import Repository
 
     return Repository(settings.db)
@@ -306,9 +313,6 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_erase(args: argparse.Namespace, settings: Settings) -> int:
-    from core.erasers import ERASER_NAMES
-    from core.erasers.batch import EraseOptions, erase_file, run_plain
-
     if args.eraser not in ERASER_NAMES:
         print(f"error: --eraser must be one of {', '.join(ERASER_NAMES)}", file=sys.stderr)
         return 2
@@ -327,8 +331,6 @@ def cmd_erase(args: argparse.Namespace, settings: Settings) -> int:
     )
     runner = run_plain
     if args.ray is not None:
-        from core.erasers.ray_runner import ray_runner
-
         runner = ray_runner(args.ray or None)
     bar, update = _progress_bar(f"erasing ({args.eraser}{' + verify' if args.verify else ''})")
     bar.unit = "record"
@@ -395,8 +397,6 @@ def _problem_lines(problems: list[dict]) -> list[str]:
 
 
 def cmd_sessions(args: argparse.Namespace, settings: Settings) -> int:
-    from datetime import timedelta
-
     if args.days < 0:
         raise ValueError("--days must be 0 or more")
     removed = _repository(settings).prune_sessions(timedelta(days=args.days))
@@ -405,8 +405,6 @@ def cmd_sessions(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_indicators(args: argparse.Namespace, settings: Settings) -> int:
-    from core.aback.pii import write_indicators_jsonl
-
     count = write_indicators_jsonl(args.input, args.out, settings)
     print(f"wrote {count} records to {args.out}")
     return 0
@@ -492,7 +490,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="run records on Ray (local without ADDRESS)",
     )
     erase.set_defaults(run=cmd_erase)
-    from core.cli_annotate import add_commands as add_annotation_commands
 
     add_annotation_commands(commands)
     users = commands.add_parser("users", help="users who can sign in (passwords stored as bcrypt hashes)")

@@ -23,10 +23,20 @@ from typing import Any
 
 from tqdm import tqdm
 
+from core.annotation.agreement import cohen_kappa
+from core.annotation.export import deduplicate, read_examples, save_dataset, write_jsonl
+from core.annotation.run import make_source, run_candidates, tasks_from_retrieval_file, tasks_from_workspace
+from core.extract import get_extractor
 from core.settings import Settings
+from core.training.grpo import GrpoSettings, train_grpo
+from core.training.jobs import run_recorded
+from core.training.ppo import RlSettings, train_rl
+from core.training.sft import SftSettings, train_sft
+from core.workspace import Workspace
 
 
 def _store(settings: Settings) -> Any:
+    # core opens storage only in its command-line commands (docs/ARCHITECTURE.md)
     from storage.annotation_store import AnnotationStore
 
     return AnnotationStore(settings.annotation_store_url)
@@ -44,9 +54,6 @@ def _bar(description: str, unit: str) -> tuple[Any, Any]:
 
 
 def cmd_tasks(args: argparse.Namespace, settings: Settings) -> int:
-    from core.annotation.run import tasks_from_retrieval_file
-    from core.extract import get_extractor
-
     ratio = settings.private_ratio if args.annotate_ratio is None else args.annotate_ratio
     seed = settings.seed if args.annotate_seed is None else args.annotate_seed
     if args.workspace:
@@ -73,8 +80,7 @@ def cmd_tasks(args: argparse.Namespace, settings: Settings) -> int:
 
 def _tasks_from_saved_workspace(args: argparse.Namespace, settings: Settings) -> int:
     """Tasks from the marks made in the studio, as saved under a workspace name in --db."""
-    from core.annotation.run import tasks_from_workspace
-    from core.workspace import Workspace
+    # core opens storage only in its command-line commands (docs/ARCHITECTURE.md)
     from storage.repository import Repository
 
     workspace = Workspace()
@@ -109,9 +115,6 @@ def _window_sentences(windows: str | None, settings: Settings) -> int:
 
 
 def cmd_candidates(args: argparse.Namespace, settings: Settings) -> int:
-    from core.annotation.run import make_source, run_candidates
-    from core.extract import get_extractor
-
     source = make_source(args.source, settings, verify=args.verify)
     evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
     with _store(settings) as store:
@@ -131,8 +134,6 @@ def cmd_candidates(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
-    from core.annotation.agreement import cohen_kappa
-
     with _store(settings) as store:
         for run_id in store.fail_interrupted_runs():
             print(f"run {run_id} had stopped without finishing: marked failed")
@@ -160,8 +161,6 @@ def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
-    from core.annotation.export import save_dataset, write_jsonl
-
     with _store(settings) as store:
         if args.filter_passed:
             examples = filter_passed_examples(store)
@@ -179,8 +178,6 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 def filter_passed_examples(store: Any) -> list[tuple[Any, str]]:
     """Every stored candidate that passed the paper's automatic filter (r_pri and r_pub), with no
     human review: the paper's training set before people look at it. Reviews are not consulted."""
-    from core.annotation.export import deduplicate
-
     examples = [
         (task, candidate.text)
         for task in store.tasks()
@@ -191,8 +188,6 @@ def filter_passed_examples(store: Any) -> list[tuple[Any, str]]:
 
 
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
-    from core.annotation.export import read_examples
-
     path = Path(args.path)
     examples = read_examples(path)
     with _store(settings) as store:
@@ -202,9 +197,6 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
-    from core.annotation.export import read_examples
-    from core.training.sft import SftSettings, train_sft
-
     sft = SftSettings(
         model=args.model or settings.rewriter_model,
         cache_dir=settings.cache_dir,
@@ -244,11 +236,6 @@ def _module_names(value: str | None) -> tuple[str, ...] | None:
 
 def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
     """PPO (the compact loop, core/training/ppo.py) or GRPO (TRL's GRPOTrainer, core/training/grpo.py)."""
-    from core.annotation.export import read_examples
-    from core.extract import get_extractor
-    from core.training.grpo import GrpoSettings, train_grpo
-    from core.training.ppo import RlSettings, train_rl
-
     common = {
         "sft_adapter": args.sft,
         "model": args.model or settings.rewriter_model,
@@ -286,8 +273,6 @@ def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
 
 def _recorded(store: Any, kind: str, config: Any, examples: int, out: Path, train: Any) -> int:
     """Run `train(hooks)` as a run recorded in the store, with a progress bar."""
-    from core.training.jobs import run_recorded
-
     run_id = store.start_run(kind, asdict(config), examples)
     bar = tqdm(desc=f"{kind} run {run_id}", unit="step")
 

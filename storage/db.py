@@ -18,6 +18,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import Engine, create_engine, event, func, inspect, make_url, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -138,10 +140,7 @@ def insert_ignoring_duplicates(session: Session, table: Any, values: dict[str, A
     """INSERT that does nothing where a unique key already holds the row (ON CONFLICT DO NOTHING):
     two first uses of one name at once (a new annotator, a new user) both succeed."""
     dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    dialect_insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
     session.execute(dialect_insert(table).values(**values).on_conflict_do_nothing())
 
 

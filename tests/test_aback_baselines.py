@@ -15,7 +15,7 @@ from core.aback.baselines import (
     mask_indicators,
 )
 from core.aback.data import generate
-from core.aback.metrics import occurs
+from core.aback.monitor import occurs
 from core.settings import from_env
 
 pytestmark = pytest.mark.slow

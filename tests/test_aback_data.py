@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.aback.data import ATTACKS, attack_query, generate, load_jsonl, save_jsonl
-from core.aback.metrics import occurs
+from core.aback.monitor import occurs
 
 
 def test_same_seed_same_records_other_seed_other_records() -> None:

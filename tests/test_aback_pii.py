@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.lib.pii_eval import GoldSpan, PiiRecord, SpanScores, load_pii_records, score_all, score_record
 from core.aback.pii import (
     Detection,
     PiiOptions,
@@ -22,7 +23,6 @@ from core.aback.pii import (
     split_at_lines,
     title_copy,
 )
-from core.aback.pii_eval import GoldSpan, PiiRecord, SpanScores, load_pii_records, score_all, score_record
 
 # attribution: tests/data/PII_ATTRIBUTION.md
 SLICE = Path(__file__).parent / "data" / "pii_heldout_slice.json"

@@ -9,6 +9,7 @@ import threading
 import pytest
 import torch
 
+from benchmarks.lib.aback_metrics import invented_specifics, is_degenerate
 from core.aback.decode import (
     ABackConfig,
     _Decoder,
@@ -17,7 +18,6 @@ from core.aback.decode import (
     regenerated_span,
     run_guarded,
 )
-from core.aback.metrics import invented_specifics, is_degenerate
 from core.aback.regeneration import (
     IndicatorTrie,
     InventedSpecificsGuard,
@@ -108,9 +108,9 @@ def test_stop_ends_a_run_cleanly(lm) -> None:
 def _taxi_pair_messages() -> list[dict[str, str]]:
     """Pair 21 of the leak benchmark (presidio-research synthetic records, MIT; tests/data/PII_ATTRIBUTION.md)
     under the repeat attack: greedy SmolLM2 answers "1. I'm a taxi driver.\n2. I'm a taxi driver.\n3. ..."."""
+    from benchmarks.lib.pii_leak import QUESTION
     from core.aback.baselines import rag_messages
     from core.aback.data import attack_query
-    from core.aback.pii_leak import QUESTION
     from core.types import Document
 
     records = [
@@ -151,9 +151,9 @@ def test_word_loop_guard_bans_the_third_occurrence_across_punctuation(lm) -> Non
 def _malmesbury_pair() -> tuple[list[dict[str, str]], str, list[str]]:
     """Pair 14 of the leak benchmark (presidio-research synthetic records, MIT; tests/data/PII_ATTRIBUTION.md)
     under the repeat attack, with its labelled PII values: a record with a street address."""
+    from benchmarks.lib.pii_leak import QUESTION
     from core.aback.baselines import rag_messages
     from core.aback.data import attack_query
-    from core.aback.pii_leak import QUESTION
     from core.types import Document
 
     records = [

@@ -29,7 +29,9 @@ from core.aback.indicators import (
     indicators_to_lines,
     not_in_query,
 )
+from core.aback.monitor import LeakMonitor, merged_ranges
 from core.aback.pii import PiiOptions
+from core.llm import get_chat_client
 from core.retrieval import retriever_for
 from core.settings import Settings
 from core.types import Document
@@ -142,8 +144,6 @@ def detected_indicators(
     """Graph, PII-detector (Presidio + studio recognisers) and optional LLM indicators, typed and scored."""
     client = None
     if use_llm:
-        from core.llm import get_chat_client
-
         client = get_chat_client(settings)
     return collect_indicators(
         [doc.text for doc in documents],
@@ -333,8 +333,6 @@ def render_answer(title: str, text: str, indicators: Sequence[str], echoed: Sequ
     """One defence's answer with its leaked indicators highlighted (ranges from `merged_ranges`).
     `echoed`: values the question itself names, so not watched (`aback_skip_query_indicators`); where
     the answer repeats them they are marked apart and the badge says so, never a bare "no leak"."""
-    from core.aback.monitor import LeakMonitor, merged_ranges
-
     leaks = LeakMonitor(indicators).find_leaks(text)
     echoes = LeakMonitor(echoed).find_leaks(text) if echoed else []
     leaked = merged_ranges(leaks)
@@ -735,8 +733,6 @@ def answer_verdict(
     defence: str, text: str, indicators: Sequence[str], backtracks: int | None = None
 ) -> dict[str, Any]:
     """One answer for scripts: its text, the indicators it prints and the verdict ("leak"/"no leak")."""
-    from core.aback.monitor import LeakMonitor
-
     leaked = list(dict.fromkeys(leak.indicator for leak in LeakMonitor(indicators).find_leaks(text)))
     verdict: dict[str, Any] = {
         "defence": defence,
@@ -772,6 +768,7 @@ def generate_view(
 
     Yields (records, indicator lines, ABack stream, timeline, answers, status, RetrievedSet, type
     filter update). Retrieval and the watch list are always those of `text` (see `watch_list`)."""
+    # the decoder (~0.1-0.6 s with its HSM and numpy) loads only when a defence generates
     from core.aback.decode import ABackConfig, guarded_generate
 
     if isinstance(box, str):

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import anyio
 import gradio as gr
 from starlette.middleware import Middleware
 
@@ -68,6 +69,7 @@ def initial_workspace(settings: Settings) -> Workspace:
 def build_app(settings: Settings, repository: Any = None) -> gr.Blocks:
     """The whole studio; models load only when an action needs them (never at build time)."""
     if repository is None:
+        # SQLAlchemy and alembic (~1 s) load here, not when ui.app is imported (tests give their own store)
         from storage.repository import Repository
 
         repository = Repository(settings.db)  # a SQLite path (its folder is created) or a database URL
@@ -209,8 +211,6 @@ def _sign_in_checker(repository: Any, throttle: SignInThrottle | None = None) ->
     thread so a sign-in (or a guessing script) never stalls the server's event loop. After
     FREE_FAILURES failures for one user name or from one address, each attempt waits out an
     exponential back-off (refused without checking the password) and is logged."""
-    import anyio
-
     throttle = throttle or SignInThrottle()
 
     async def check(username: str, password: str) -> bool:

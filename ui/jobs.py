@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.extract import get_extractor
+
 Progress = Callable[[int, int], None]
 
 
@@ -264,7 +266,6 @@ def _worker_loop(tasks: Any, events: Any, stderr: str) -> None:
     os.close(descriptor)
     os.nice(WORKER_NICENESS)
     print(f"extraction worker {os.getpid()} started", file=sys.stderr, flush=True)
-    from core.extract import get_extractor
 
     def report(done: int, total: int) -> None:
         events.put(("progress", done, total))

@@ -443,6 +443,7 @@ def srcdoc_iframe(page: str, title: str, height: int = 560, elem_class: str = "r
 
 def vis_asset_dir() -> Path:
     """pyvis's bundled vis-network folder (served by the studio; no CDN)."""
+    # pyvis (~0.4 s) loads only when a graph is drawn
     import pyvis
 
     return Path(pyvis.__file__).resolve().parent / "templates" / "lib" / VIS_VERSION_DIR

@@ -12,15 +12,26 @@ The store is `storage.annotation_store.AnnotationStore` (opened from `--annotati
 from __future__ import annotations
 
 import html
+import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import gradio as gr
+import pandas as pd
 
 from core.annotation.agreement import cohen_kappa
+from core.annotation.export import write_jsonl
+from core.annotation.run import make_source, run_candidates, tasks_from_workspace
 from core.erasers import ERASER_NAMES
 from core.erasers.base import edits_between
+from core.extract import get_extractor
+from core.training.grpo import GrpoSettings, train_grpo
+from core.training.jobs import BackgroundJobs
+from core.training.ppo import RlSettings, train_rl
+from core.training.sft import SftSettings, train_sft
+from core.workspace import scope_of
 from ui.context import StudioContext, user_error
 
 VIEWS = ["pending", "filtered-out", "disagreed", "all"]
@@ -265,6 +276,7 @@ class _Store:
     @property
     def store(self) -> Any:
         if self._store is None:
+            # SQLAlchemy and alembic (~1 s) load when the review store is first used, not at start-up
             from storage.annotation_store import AnnotationStore
 
             self._store = AnnotationStore(self.url)
@@ -273,11 +285,6 @@ class _Store:
 
     def add_from_workspace(self, ws: Any, source_name: str, settings: Any) -> str:
         """Tasks from the workspace's marks and a candidate per task; a note saying what landed."""
-        from dataclasses import replace
-
-        from core.annotation.run import make_source, run_candidates, tasks_from_workspace
-        from core.extract import get_extractor
-
         tasks = tasks_from_workspace(ws, f"studio:{ws.name or 'session'}")
         if not tasks:
             raise ValueError(
@@ -307,10 +314,6 @@ class _Store:
         return (self._progress(),)
 
     def export_sft(self) -> tuple[str | None, int]:
-        import tempfile
-
-        from core.annotation.export import write_jsonl
-
         examples = [(e.task, e.target) for e in self.store.accepted_examples()]
         if not examples:
             return None, 0
@@ -523,23 +526,17 @@ class _Trainer:
     """Background training runs started from the tab; their state lives in the store."""
 
     def __init__(self, settings: Any, store: _Store) -> None:
-        from core.training.jobs import BackgroundJobs
-
         self.settings = settings
         self.store = store
         self.jobs = BackgroundJobs()
 
     def start(self, kind: str, out: str, sft_dir: str, steps: float | None) -> tuple:
-        from pathlib import Path
-
         if not out.strip():
             raise ValueError("give the adapter folder to write")
         limit = int(steps or 0)
         folder = Path(out.strip()).expanduser()
         store = self.store.store
         if kind == "sft":
-            from core.training.sft import SftSettings, train_sft
-
             examples = [(e.task, e.target) for e in store.accepted_examples()]
             if not examples:
                 raise ValueError("no accepted items yet: accept or edit some candidates first")
@@ -562,10 +559,6 @@ class _Trainer:
 
     def _start_rl(self, method: str, folder: Any, sft_dir: str, limit: int) -> None:
         """PPO (`rl`, the compact loop) or GRPO (`grpo`, TRL's GRPOTrainer); both runs are kind "rl"."""
-        from core.extract import get_extractor
-        from core.training.grpo import GrpoSettings, train_grpo
-        from core.training.ppo import RlSettings, train_rl
-
         store = self.store.store
         tasks = [e.task for e in store.accepted_examples()] or store.tasks()
         common: dict[str, Any] = {
@@ -591,8 +584,6 @@ class _Trainer:
         return "No run of this studio is running.", self.latest()[1]
 
     def latest(self) -> tuple:
-        import pandas as pd
-
         runs = self.store.store.runs(limit=1)
         if not runs:  # an empty plot draws "NaN" axes: hide it until there is a point
             return (
@@ -616,8 +607,6 @@ class _Trainer:
 
 
 def _no_points() -> Any:
-    import pandas as pd
-
     return pd.DataFrame(
         {
             "step": pd.Series([], dtype=float),
@@ -629,8 +618,6 @@ def _no_points() -> Any:
 
 def _definition_shown(ws: Any, definition: str) -> str:
     """A task's privacy definition as people name it: the whole corpus, or the question's text."""
-    from core.workspace import scope_of
-
     scope = scope_of(definition)
     if not scope:
         return "whole corpus"

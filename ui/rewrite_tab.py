@@ -361,6 +361,7 @@ def render_scatter(ws: Workspace) -> Any:
 def scatter_figure(points: list[dict[str, Any]]) -> Any:
     """The scatter of `points` (`scatter_points`). Methods with the same scores share one dot whose
     label names all of them ("graph-guided = mask"), so no method hides behind another's dot."""
+    # matplotlib (~1.3 s) loads only when a chart is drawn
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")

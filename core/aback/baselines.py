@@ -75,6 +75,7 @@ class Generator:
     def _generate(self, messages: list[Message]) -> str:
         if self.client is not None:
             return self.client.chat(messages, max_tokens=self.max_new_tokens, temperature=0.0)
+        # the decoder (~0.1-0.6 s with its HSM and numpy) loads only when a defence generates
         from core.aback.decode import run_plain
 
         return run_plain(messages, self.max_new_tokens, lm=self.lm, settings=self.settings).text.strip()
@@ -214,6 +215,7 @@ class ABackDefence(Defence):
     def answer(
         self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
     ) -> DefenceResult:
+        # the decoder (~0.1-0.6 s with its HSM and numpy) loads only when a defence generates
         from core.aback.decode import regenerated_span, run_guarded
 
         messages = rag_messages(question, records, self.domain)
@@ -237,6 +239,7 @@ class ABackDefence(Defence):
 
 
 def _aback_config(generator: Generator) -> Any:
+    # the decoder (~0.1-0.6 s with its HSM and numpy) loads only when a defence generates
     from core.aback.decode import ABackConfig
 
     config = generator.aback_config

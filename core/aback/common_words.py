@@ -22,6 +22,7 @@ from functools import lru_cache
 
 @lru_cache(maxsize=1)
 def _lexicon() -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+    # the word list and spaCy's stop words (~8 s) load when the lexicon is first used
     from english_words import get_english_words_set
     from spacy.lang.en.stop_words import STOP_WORDS
 

@@ -45,8 +45,11 @@ from core.aback.hsm import (
 )
 from core.aback.indicators import not_in_query
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
+from core.aback.prototypes import Prototypes
 from core.aback.regeneration import EchoGuard, RegenerationGuard, WordLoopGuard, refusal_cut
-from core.settings import Settings
+from core.llm import get_chat_client
+from core.model_loading import get_causal_lm, get_embedder
+from core.settings import Settings, from_env
 
 if TYPE_CHECKING:
     from core.aback.prototypes import Prototypes
@@ -266,6 +269,7 @@ class _Decoder:
     """Prefill once, then one forward pass per token over a KV cache."""
 
     def __init__(self, tokenizer: Any, model: Any, temperature: float, top_p: float, seed: int) -> None:
+        # torch (~5 s) loads only when a model runs
         import torch
 
         self.torch = torch
@@ -286,6 +290,7 @@ class _Decoder:
         self._logits: Any = None
 
     def start(self, ids: Sequence[int]) -> None:
+        # transformers (~2 s) loads only when a model runs
         from transformers import DynamicCache
 
         self._cache = DynamicCache(config=self.model.config)
@@ -337,8 +342,6 @@ def _stop_ids(tokenizer: Any, model: Any) -> set[int]:
 def _load_lm(lm: tuple[Any, Any] | None, settings: Settings | None) -> tuple[Any, Any]:
     if lm is not None:
         return lm
-    from core.model_loading import get_causal_lm
-    from core.settings import from_env
 
     settings = settings or from_env()
     return get_causal_lm(settings.local_lm, settings.cache_dir)
@@ -453,8 +456,6 @@ class GuardedGenerator:
         stop_event: threading.Event | None = None,
         question: str = "",
     ) -> None:
-        from core.settings import from_env
-
         self.settings = settings or from_env()
         self.config = config or ABackConfig.from_settings(self.settings)
         self.messages = messages
@@ -471,9 +472,6 @@ class GuardedGenerator:
     @property
     def prototypes(self) -> Prototypes:
         if self._prototypes is None:
-            from core.aback.prototypes import Prototypes
-            from core.model_loading import get_embedder
-
             embedder = get_embedder(self.settings.embedder)
             self._prototypes = Prototypes.load(embedder, temperature=self.config.prior_temperature)
         return self._prototypes
@@ -483,8 +481,6 @@ class GuardedGenerator:
         if self.config.hsm_method == "hmm":
             return hmm
         if self._chat_client is None:
-            from core.llm import get_chat_client
-
             self._chat_client = get_chat_client(self.settings)
         return LlmInference(self._chat_client, fallback=hmm)
 

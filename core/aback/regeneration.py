@@ -33,6 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.aback.common_words import is_common, is_common_prefix, is_proper_noun
+
 _MIN_PREFIX_CHARS = 3
 _SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)\s|\n")
 
@@ -166,8 +168,6 @@ def _allowed_word(
     """Whether a capitalised word beginning with `letters` (case-folded; complete when `whole`) may be
     written: a common word or a word of `extra`, or, while incomplete, the start of one that is not a
     proper noun itself (" John" begins "johnnycake" but is a name)."""
-    from core.aback.common_words import is_common, is_common_prefix, is_proper_noun
-
     if is_common(letters) or letters in extra:
         return True
     if whole:
@@ -184,6 +184,7 @@ def _allowed_start(letters: str, whole: bool) -> bool:
 def _specifics_vocabulary(tokenizer: Any) -> _SpecificsVocabulary:
     key = (getattr(tokenizer, "name_or_path", ""), len(tokenizer))
     if key not in _SPECIFICS_VOCAB:
+        # torch (~5 s) loads only when a model runs
         import torch
 
         capitals, continuations, numbers = [], [], []
@@ -225,6 +226,7 @@ class InventedSpecificsGuard:
     """
 
     def __init__(self, tokenizer: Any, question: str) -> None:
+        # torch (~5 s) loads only when a model runs
         import torch
 
         self.vocabulary = vocabulary = _specifics_vocabulary(tokenizer)
@@ -247,6 +249,7 @@ class InventedSpecificsGuard:
 
     def bans(self, logits: Any, tail: str) -> Any:
         """Token ids (a LongTensor) banned after the text `tail` (the end of the answer so far)."""
+        # torch (~5 s) loads only when a model runs
         import torch
 
         parts = [self.always]
@@ -263,6 +266,7 @@ class InventedSpecificsGuard:
 
     def adjust(self, logits: Any, tail: str) -> None:
         """Apply the bans in place, unless they would leave no token possible."""
+        # torch (~5 s) loads only when a model runs
         import torch
 
         banned = self.bans(logits, tail)
@@ -274,6 +278,7 @@ class InventedSpecificsGuard:
             logits.copy_(kept)
 
     def _continuation_bans(self, logits: Any, word: str) -> Any:
+        # torch (~5 s) loads only when a model runs
         import torch
 
         vocabulary = self.vocabulary
@@ -288,6 +293,7 @@ class InventedSpecificsGuard:
         return vocabulary.continuation_ids[~allowed]
 
     def _number_bans(self, tail: str) -> Any:
+        # torch (~5 s) loads only when a model runs
         import torch
 
         running = _TRAILING_DIGITS.search(tail)

@@ -32,6 +32,7 @@ def cohen_kappa(pairs: Sequence[tuple[str, str]]) -> Agreement:
     observed = sum(a == b for a, b in zip(first, second, strict=True)) / len(pairs)
     if len(pairs) < 2 or len(set(first) | set(second)) < 2:
         return Agreement(len(pairs), observed, None)
+    # scikit-learn (~4 s) loads only when agreement is computed
     from sklearn.metrics import cohen_kappa_score
 
     return Agreement(len(pairs), observed, float(cohen_kappa_score(first, second)))

@@ -77,6 +77,7 @@ def write_jsonl(path: Path, examples: Sequence[Example]) -> int:
 def save_dataset(folder: Path, examples: Sequence[Example]) -> int:
     examples = fluent_examples(examples)[0]
     """A `datasets.Dataset` saved with `save_to_disk` (load it with `datasets.load_from_disk`)."""
+    # datasets (~2 s) loads only when a dataset is written or trained on
     from datasets import Dataset
 
     records = [_flat(sft_record(task, target)) for task, target in examples]
@@ -93,6 +94,7 @@ def _flat(record: dict[str, Any]) -> dict[str, Any]:
 def read_examples(path: Path) -> list[Example]:
     """Examples from an exported JSONL file or a saved dataset folder, deduplicated."""
     if path.is_dir():
+        # datasets (~2 s) loads only when a dataset is written or trained on
         from datasets import load_from_disk
 
         rows = [(f"{path.name} row {i + 1}", dict(row)) for i, row in enumerate(load_from_disk(str(path)))]

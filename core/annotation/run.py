@@ -21,8 +21,14 @@ from core.annotation.candidates import (
 )
 from core.annotation.scoring import Scores, score_text
 from core.annotation.tasks import AnnotationTask, tasks_from_request, window_tasks
+from core.erasers import get_eraser
+from core.erasers.base import Rewrite
+from core.erasers.batch import BatchInputError, build_request, read_records
+from core.erasers.pipeline import tools_for
 from core.extract.base import Extractor
+from core.llm import get_chat_client
 from core.settings import Settings
+from core.workspace import definition_name
 
 Progress = Callable[[int, int], None]
 
@@ -52,8 +58,6 @@ def tasks_from_retrieval_file(
     """Tasks of every record of a retrieval JSONL file (each record its own graph and split):
     one per document holding a private triple, or with `window_sentences` > 0 one per window of
     that many sentences that mentions a private triple (`tasks.window_tasks`)."""
-    from core.erasers.batch import BatchInputError, build_request, read_records
-
     records = [(n, r) for n, r in read_records(path)]
     bad = [str(r) for _, r in records if isinstance(r, BatchInputError)]
     if bad:
@@ -73,8 +77,6 @@ def tasks_from_workspace(workspace: Any, batch: str, window_sentences: int = 0) 
     """Tasks from a studio workspace's own marks: every scope (whole corpus or question) with
     private triples gives one task per document holding one (or per window, as above); the
     workspace's scope is left as it was."""
-    from core.workspace import definition_name
-
     tasks: list[AnnotationTask] = []
     in_view = workspace.scope
     scopes = [in_view, *[name or None for name in workspace.scope_marks if (name or None) != in_view]]
@@ -94,10 +96,7 @@ def tasks_from_workspace(workspace: Any, batch: str, window_sentences: int = 0) 
 def make_source(name: str, settings: Settings, verify: bool = False) -> CandidateSource:
     """ "model" (the configured chat endpoint, else the local model) or an eraser name."""
     if name == "model":
-        from core.llm import get_chat_client
-
         return ModelSource(get_chat_client(settings), max_tokens=settings.rewriter_max_new_tokens)
-    from core.erasers import get_eraser
 
     eraser = get_eraser(name, settings)
     return EraserSource(eraser, verifier(settings) if verify else None)
@@ -105,9 +104,6 @@ def make_source(name: str, settings: Settings, verify: bool = False) -> Candidat
 
 def verifier(settings: Settings) -> Callable[[AnnotationTask, str], tuple[str, tuple[str, ...]]]:
     """Verify-and-repair on one task's rewrite (re-extract, remove what still states a private triple)."""
-    from core.erasers.base import Rewrite
-    from core.erasers.pipeline import tools_for
-
     verify_and_repair = tools_for(settings).verify_with()  # the erasure pipeline's verify step
 
     def verify(task: AnnotationTask, text: str) -> tuple[str, tuple[str, ...]]:

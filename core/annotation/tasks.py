@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from core.erasers.base import EraseRequest
+from core.erasers.windows import windows_of
 from core.filters import PrivacyDefinition
 from core.types import Document, Span, Triple, TripleKey
 
@@ -64,8 +65,6 @@ def window_tasks(task: AnnotationTask, sentences: int) -> list[AnnotationTask]:
     A window's task keeps the global G_pri / G_pub; its g_i,pri / g_i,pub and occurrences are
     the document's occurrences lying wholly inside the window (offsets moved to the window).
     """
-    from core.erasers.windows import windows_of
-
     occurrences = [Triple(h, r, t, task.doc_id, (s, e)) for h, r, t, s, e in task.occurrences]
     private_keys = set(task.global_private)
     public_keys = set(task.global_public)

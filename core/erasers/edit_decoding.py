@@ -148,6 +148,7 @@ def _continuations(table: TokenBytes, window: bytes, starts: Any, lead: bytes) -
 
 def anchor_constraint(tokenizer: Any, windows: list[str], prompt_length: int) -> Any:
     """The LogitsProcessor for a batch of `windows` whose (padded) prompts are `prompt_length` long."""
+    # torch (~5 s) loads only when a model runs
     import torch
     from transformers import LogitsProcessor
 

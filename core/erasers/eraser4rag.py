@@ -53,11 +53,13 @@ from pathlib import Path
 from typing import Any
 
 from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
+from core.erasers.edit_decoding import anchor_constraint
 from core.erasers.edit_script import ScriptError, apply_script, parse_script
 from core.erasers.linearize import OUTPUT_FORMS, add_special_tokens, fitted_input, rewriter_input
 from core.erasers.mentions import mentions_entity
 from core.erasers.windows import Window, concerning_keys, split_sentences, windows_of
-from core.settings import Settings
+from core.model_loading import ModelUnavailable, resolve_local_lm
+from core.settings import Settings, default_cache_dir
 from core.types import Document, TripleKey
 
 __all__ = ["Eraser4RAGEraser", "load_rewriter", "resolve_adapter"]
@@ -81,10 +83,8 @@ class Rewriter:
 @lru_cache(maxsize=2)
 def load_rewriter(name_or_path: str, adapter: str, cache_dir: str) -> Rewriter:
     """Tokenizer and model (with the eight special tokens and the adapter, if any), on CPU."""
+    # transformers (~2 s) loads only when a model runs
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
-
-    from core.model_loading import ModelUnavailable, resolve_local_lm
-    from core.settings import default_cache_dir
 
     source = resolve_local_lm(name_or_path, cache_dir or str(default_cache_dir()))
     try:
@@ -122,9 +122,8 @@ def _has_tokenizer(folder: Path) -> bool:
 
 
 def _with_adapter(model: Any, adapter: str) -> Any:
+    # peft (~10 s) loads only when an adapter is trained or applied
     from peft import PeftModel
-
-    from core.model_loading import ModelUnavailable
 
     if not (Path(adapter) / "adapter_config.json").exists():
         raise ModelUnavailable(f"{adapter!r} is not a peft adapter folder (no adapter_config.json)")
@@ -291,9 +290,8 @@ class Eraser4RAGEraser:
 
     def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[str]:
         """Greedy edit scripts for a batch of prompts, anchors constrained to each window's text."""
+        # torch (~5 s) loads only when a model runs
         import torch
-
-        from core.erasers.edit_decoding import anchor_constraint
 
         rewriter = self.rewriter
         tokenizer = rewriter.tokenizer
@@ -360,6 +358,7 @@ class Eraser4RAGEraser:
         return [Window(window.span, piece, window.private) for piece in pieces]
 
     def _generate(self, prompt: str, window: str) -> str:
+        # torch (~5 s) loads only when a model runs
         import torch
 
         rewriter = self.rewriter

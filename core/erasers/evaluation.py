@@ -26,7 +26,7 @@ from core.erasers import leaks
 from core.erasers.base import EraseRequest, Rewrite
 from core.erasers.fluency import broken_in_rewrite
 from core.erasers.lm_fluency import LmFluency, changed_sentence_pairs
-from core.erasers.mentions import mentions_entity, surname
+from core.erasers.mentions import pair_named
 from core.extract import get_extractor
 from core.extract.base import Extractor
 from core.graph import components_of, ends_of
@@ -103,15 +103,7 @@ class SetEvaluation:
 
 def leaked_keys(text: str, private_keys: Iterable[TripleKey]) -> tuple[TripleKey, ...]:
     """Private keys whose tail and head (or the head's surname) still occur in `text`."""
-    leaked = []
-    for key in private_keys:
-        head, _relation, tail = key
-        if not mentions_entity(text, tail):
-            continue
-        short = surname(head)
-        if mentions_entity(text, head) or (short and mentions_entity(text, short)):
-            leaked.append(key)
-    return tuple(sorted(leaked))
+    return tuple(sorted(key for key in private_keys if pair_named(text, key)))
 
 
 def evaluate_rewrites(

@@ -35,7 +35,7 @@ from core.erasers.base import (
     format_reason,
     rewrite_each,
 )
-from core.erasers.mentions import find_mentions, inside_longer_entity, mentions_entity, surname
+from core.erasers.mentions import find_mentions, inside_longer_entity, mentions_entity, name_forms
 from core.erasers.repair import repair_removals
 from core.filters import PrivacyDefinition
 from core.model_loading import get_spacy
@@ -242,11 +242,7 @@ def _clause(doc: Any, root: Any, sentence: Span) -> Span | None:
 
 def head_reference_spans(doc: Any, head: str, span: Span) -> list[Span]:
     """Name mentions of the head in `span`: full name and surname (pronouns may go with a unit)."""
-    spans = find_mentions(doc.text, head, within=span)
-    short = surname(head)
-    if short:
-        spans += find_mentions(doc.text, short, within=span)
-    return spans
+    return [mention for form in name_forms(head) for mention in find_mentions(doc.text, form, within=span)]
 
 
 def rejoinable_tail_units(doc: Any, triple: Triple, removed: list[Span]) -> list[Unit]:
@@ -273,8 +269,7 @@ def rejoinable_tail_units(doc: Any, triple: Triple, removed: list[Span]) -> list
 
 
 def _named_outside(text: str, head: str, removed: list[Span]) -> bool:
-    names = [head] + ([surname(head)] if surname(head) else [])
-    return any(not _covered(m, removed) for name in names for m in find_mentions(text, name))
+    return any(not _covered(m, removed) for name in name_forms(head) for m in find_mentions(text, name))
 
 
 def _covered(span: Span, removed: list[Span]) -> bool:

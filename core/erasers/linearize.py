@@ -15,8 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.erasers.mentions import mentions_entity
-from core.erasers.windows import names_entity
+from core.erasers.mentions import mentions_entity, names_entity
 from core.types import TripleKey
 
 PRIVATE_MARKERS = ("<rsubj>", "<rrel>", "<robj>", "<re>")
@@ -124,6 +123,7 @@ MARKER_MEANINGS = dict(
 def _spell_out_markers(tokenizer: Any, model: Any) -> None:
     """Each new marker row starts as the mean embedding of its meaning's words: the same at every
     load (a random init would differ between training and inference where the rows are not saved)."""
+    # torch (~5 s) loads only when a model runs
     import torch
 
     weight = model.get_input_embeddings().weight

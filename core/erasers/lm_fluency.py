@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 
 from core.erasers.windows import split_sentences
+from core.model_loading import get_causal_lm
 from core.settings import Settings
 
 MIN_SIMILARITY = 0.3  # a rewritten sentence this unlike every original one is new text, not a change
@@ -64,9 +65,8 @@ class LmFluency:
 
 def mean_token_nll(texts: Sequence[str], settings: Settings) -> list[float]:
     """Mean negative log-likelihood per token of each text (after a start token), in batches."""
+    # torch (~5 s) loads only when a model runs
     import torch
-
-    from core.model_loading import get_causal_lm
 
     tokenizer, model = get_causal_lm(settings.local_lm, settings.cache_dir)
     start = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id

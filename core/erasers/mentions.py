@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from core.types import Span, normalize_entity
+from core.types import Span, TripleKey, normalize_entity
 
 PLACEHOLDER_BY_LABEL = {
     "PERSON": "[PERSON]",
@@ -83,6 +83,24 @@ def surname(entity: str) -> str:
     """The last word of a multi-word name ("mara voss" -> "voss"); "" for one-word names."""
     words = normalize_entity(entity).split()
     return words[-1] if len(words) > 1 else ""
+
+
+def name_forms(entity: str) -> list[str]:
+    """The forms that name `entity`: its full name and, for a multi-word name, its surname."""
+    short = surname(entity)
+    return [entity, short] if short else [entity]
+
+
+def names_entity(text: str, entity: str) -> bool:
+    """`entity` named in `text` by its full name or, for multi-word names, its surname."""
+    return any(mentions_entity(text, form) for form in name_forms(entity))
+
+
+def pair_named(text: str, key: TripleKey) -> bool:
+    """THE leak check's rule: the triple's head is named (full name or surname) and its tail is
+    mentioned in `text`, a pair a reader could join again whatever the relation."""
+    head, _relation, tail = key
+    return mentions_entity(text, tail) and names_entity(text, head)
 
 
 def inside_longer_entity(doc: Any, span: Span) -> bool:

@@ -23,6 +23,7 @@ def ray_runner(address: str | None):
 
     def run(items: list[Item], options: EraseOptions) -> Iterator[dict[str, Any]]:
         try:
+            # Ray is an optional extra (requirements-ray.txt), loaded only by the Ray runner
             import ray
         except ImportError as exc:
             raise RuntimeError("--ray needs Ray: pip install -r requirements-ray.txt") from exc
@@ -43,6 +44,7 @@ def ray_runner(address: str | None):
 
 def init_ray(address: str | None = None, num_cpus: int | None = None) -> None:
     """Start (or join, with an address) Ray so that its workers can import the studio."""
+    # Ray is an optional extra (requirements-ray.txt), loaded only by the Ray runner
     import ray
 
     # workers import `core` from this checkout on a local Ray; a cluster needs the package installed

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from core.erasers.mentions import mentions_entity, surname
+from core.erasers.mentions import mentions_entity, pair_named
 from core.types import Span, Triple, TripleKey
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
@@ -60,12 +60,6 @@ def sentence_spans(text: str, size: int) -> list[Span]:
     return spans
 
 
-def names_entity(text: str, entity: str) -> bool:
-    """`entity` by its full name or, for multi-word names, its surname."""
-    short = surname(entity)
-    return mentions_entity(text, entity) or bool(short and mentions_entity(text, short))
-
-
 def concerning_keys(
     text: str, occurrences: Iterable[Triple], global_private: Iterable[TripleKey]
 ) -> set[TripleKey]:
@@ -73,7 +67,7 @@ def concerning_keys(
     G_pri whose head and tail the document both names."""
     private = set(global_private)
     keys = {t.key for t in occurrences if t.key in private}
-    keys |= {k for k in private if names_entity(text, k[0]) and mentions_entity(text, k[2])}
+    keys |= {k for k in private if pair_named(text, k)}
     return keys
 
 

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from core.extract.vocabulary import PROPERTIES, canonical_relation, tail_kind_of_text
+from core.model_loading import get_spacy
 from core.types import Corpus, Triple, normalize_relation
 
 Progress = Callable[[int, int], None]
@@ -133,8 +135,6 @@ def _reads_as_passive(cleaned: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _lemmatize_cached(cleaned: str, model: str) -> str:
-    from core.model_loading import get_spacy
-
     if _reads_as_passive(cleaned):
         doc = get_spacy(model)(cleaned)
         tokens = list(doc)
@@ -155,8 +155,6 @@ def vocabulary_relation(label: str, tail: str, lemmatize: bool = True) -> str:
     (`lemmatize_relation`) and mapped by `vocabulary.canonical_relation`, with the tail's
     kind guessed from its text (a date, a capitalised name, or a common noun).
     """
-    from core.extract.vocabulary import PROPERTIES, canonical_relation, tail_kind_of_text
-
     name = normalize_relation(label)
     if name in PROPERTIES:
         return name

@@ -17,6 +17,8 @@ from core.erasers.linearize import (
     add_special_tokens,
     fitted_input,
 )
+from core.model_loading import resolve_local_lm
+from core.settings import default_cache_dir
 
 Point = dict[str, Any]
 OnPoint = Callable[[Point], None]
@@ -43,10 +45,8 @@ class RunHooks:
 
 def load_for_training(model_name: str, cache_dir: str) -> tuple[Any, Any, bool]:
     """(tokenizer, model, seq2seq) with the eight triple markers added (embeddings grown)."""
+    # transformers (~2 s) loads only when a model runs
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
-
-    from core.model_loading import resolve_local_lm
-    from core.settings import default_cache_dir
 
     source = resolve_local_lm(model_name, cache_dir or str(default_cache_dir()))
     try:
@@ -80,6 +80,7 @@ def lora_config(
     """LoRA on the attention projections plus the eight marker rows of the embedding matrix
     (`trainable_token_indices`): only those rows are trained and saved, so the adapter stays
     a few MB instead of carrying the whole embedding matrix."""
+    # peft (~10 s) loads only when an adapter is trained or applied
     from peft import LoraConfig, TaskType
 
     targets = list(target_modules) or (["q", "v"] if seq2seq else ["q_proj", "v_proj"])
@@ -145,6 +146,7 @@ def curve_callback(
 ) -> Any:
     """A transformers TrainerCallback that appends `point_of(state, logs)` to `curve` at each
     log (None skips the log) and ends training when the run's hooks say stop."""
+    # transformers (~2 s) loads only when a model runs
     from transformers import TrainerCallback
 
     class CurveCallback(TrainerCallback):

@@ -29,9 +29,16 @@ from typing import Any
 
 from core.annotation.export import sft_record
 from core.annotation.tasks import AnnotationTask
+from core.erasers import get_eraser
 from core.erasers.base import EraseRequest, Rewrite
+from core.erasers.batch import build_request
 from core.erasers.edit_script import Edit, ScriptError, apply_script, format_script, parse_script, script_for
+from core.erasers.evaluation import grade_strings
+from core.erasers.graph_guided import ParseCache
+from core.erasers.verify import verify_and_repair
 from core.erasers.windows import windows_of
+from core.extract import get_extractor
+from core.settings import from_env
 from core.types import Document
 
 _WORD = re.compile(r"\S+")
@@ -68,8 +75,6 @@ def request_examples(
     request: EraseRequest, rewrites: Sequence[Rewrite], size: int
 ) -> Iterator[WindowExample | str]:
     """The kept examples of one request, and for each dropped window the reason (a string)."""
-    from core.erasers.evaluation import grade_strings
-
     private = tuple(sorted(request.definition.private))
     public = tuple(sorted(request.definition.public))
     by_id = {r.doc_id: r for r in rewrites}
@@ -131,13 +136,6 @@ def _task(
 
 
 def build(path: Path, first: int, size: int) -> tuple[list[WindowExample], dict[str, Any]]:
-    from core.erasers import get_eraser
-    from core.erasers.batch import build_request
-    from core.erasers.graph_guided import ParseCache
-    from core.erasers.verify import verify_and_repair
-    from core.extract import get_extractor
-    from core.settings import from_env
-
     settings = from_env()
     extractor = get_extractor(settings.extractor, settings)
     eraser = get_eraser("graph-guided", settings)

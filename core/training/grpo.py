@@ -46,6 +46,7 @@ from core.training.common import (
     write_run_card,
 )
 from core.training.ppo import RlResult
+from core.training.sft import bf16_available
 
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
 
@@ -88,6 +89,7 @@ def train_grpo(
 
 def _sft_merged(settings: GrpoSettings) -> tuple[Any, Any, Any]:
     """(tokenizer, base model with the SFT adapter merged in, a fresh LoRA config like the SFT one)."""
+    # peft (~10 s) loads only when an adapter is trained or applied
     from peft import LoraConfig, PeftModel, TaskType
 
     tokenizer, base, seq2seq = load_for_training(settings.model, settings.cache_dir)
@@ -158,10 +160,9 @@ def _trainer(
     scratch: Path,
     callback: Any,
 ) -> Any:
+    # datasets (~2 s) loads only when a dataset is written or trained on
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
-
-    from core.training.sft import bf16_available
 
     records = [
         {"prompt": model_input(task, tokenizer, settings.max_input_tokens), "task_index": i}
@@ -211,6 +212,7 @@ def _callback(curve: list[dict[str, Any]], reward: Eraser4RagReward, hooks: RunH
 
 def write_combined_adapter(sft: Path, grpo_lora: Path, out: Path) -> None:
     """One adapter folder: SFT + GRPO LoRA concatenated along the rank, the SFT marker rows, tokenizer."""
+    # safetensors.torch brings torch: loads only when an adapter is merged
     from safetensors.torch import load_file, save_file
 
     sft_weights = load_file(str(sft / ADAPTER_WEIGHTS))
@@ -236,6 +238,7 @@ def write_combined_adapter(sft: Path, grpo_lora: Path, out: Path) -> None:
 
 
 def _cat(first: Any, second: Any, dim: int) -> Any:
+    # torch (~5 s) loads only when a model runs
     import torch
 
     return torch.cat([first, second.to(first.dtype)], dim=dim).contiguous()

@@ -64,6 +64,7 @@ def train_rl(
     evaluator: Extractor,
     hooks: RunHooks | None = None,
 ) -> RlResult:
+    # torch (~5 s) loads only when a model runs
     import torch
 
     if not tasks:
@@ -98,6 +99,7 @@ def train_rl(
 
 class Policy:
     def __init__(self, settings: RlSettings) -> None:
+        # peft (~10 s) loads only when an adapter is trained or applied
         from peft import PeftModel
 
         tokenizer, base, seq2seq = load_for_training(settings.model, settings.cache_dir)
@@ -113,6 +115,7 @@ class Policy:
 
     def sample(self, prompt: str, document: str) -> tuple[Any, Any, list[str]]:
         """(prompt ids, completion ids padded, decoded texts) of `group_size` samples."""
+        # torch (~5 s) loads only when a model runs
         import torch
 
         tokenizer, settings = self.tokenizer, self.settings
@@ -136,6 +139,7 @@ class Policy:
 
     def mask(self, completion: Any) -> Any:
         """1 on the generated tokens up to and including the first end token."""
+        # torch (~5 s) loads only when a model runs
         import torch
 
         eos = self.tokenizer.eos_token_id
@@ -144,6 +148,7 @@ class Policy:
         return (ended_before == 0).float()
 
     def log_probs(self, prompt_ids: Any, completion: Any, adapter: str = "default") -> Any:
+        # torch (~5 s) loads only when a model runs
         import torch
 
         if adapter != "default":
@@ -172,6 +177,7 @@ def _iteration(
     evaluator: Extractor,
     settings: RlSettings,
 ) -> dict[str, Any]:
+    # torch (~5 s) loads only when a model runs
     import torch
 
     prompt = model_input(task, policy.tokenizer, settings.max_input_tokens)
@@ -194,6 +200,7 @@ def ppo_update(
     policy: Policy, optimizer: Any, prompt_ids: Any, completion: Any, rewards: Any, settings: RlSettings
 ) -> tuple[float, float]:
     """One PPO update on a group of sampled completions of one input; returns (loss, mean KL)."""
+    # torch (~5 s) loads only when a model runs
     import torch
 
     mask = policy.mask(completion)
@@ -219,6 +226,7 @@ def ppo_update(
 
 def _advantages(rewards: Any, old: Any, reference: Any, mask: Any, settings: RlSettings) -> tuple[Any, Any]:
     """Per-token rewards (KL penalty everywhere, the group-normalised R at the last token), discounted."""
+    # torch (~5 s) loads only when a model runs
     import torch
 
     centred = (rewards - rewards.mean()) / (rewards.std(unbiased=False) + 1e-6)

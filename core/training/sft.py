@@ -15,6 +15,7 @@ import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,7 @@ def _common_args(settings: SftSettings, scratch: Path) -> dict[str, Any]:
 
 
 def bf16_available() -> bool:
+    # torch (~5 s) loads only when a model runs
     import torch
 
     return bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
@@ -130,6 +132,7 @@ def _causal_trainer(
     scratch: Path,
     callback: Any,
 ) -> Any:
+    # datasets (~2 s) loads only when a dataset is written or trained on
     from datasets import Dataset
     from trl import SFTConfig
 
@@ -161,6 +164,7 @@ def _causal_trainer(
 
 
 def _trainer_class(change_weight: float = 1.0) -> Any:
+    # transformers (~2 s) loads only when a model runs
     from transformers import Trainer
     from trl import SFTTrainer
 
@@ -186,6 +190,7 @@ def weighted_loss(model: Any, inputs: dict[str, Any], change_weight: float, retu
 
     Copying dominates the plain loss (rewrites keep ~3/4 of their input), so a low loss is
     reached by copying; the tokens where the rewrite skips or adds text carry the lesson."""
+    # torch (~5 s) loads only when a model runs
     import torch
 
     labels = inputs["labels"]
@@ -212,8 +217,6 @@ def weighted_loss(model: Any, inputs: dict[str, Any], change_weight: float, retu
 def change_positions(prompt: list[int], completion: list[int]) -> list[int]:
     """Completion positions where the rewrite departs from the input: tokens matched nowhere in
     the prompt (inserted) and the first token of a copied run that resumes after skipped input."""
-    from difflib import SequenceMatcher
-
     matcher = SequenceMatcher(None, prompt, completion, autojunk=False)
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
     copied: set[int] = set()
@@ -236,6 +239,7 @@ def _seq2seq_trainer(
     scratch: Path,
     callback: Any,
 ) -> Any:
+    # datasets (~2 s) loads only when a dataset is written or trained on
     from datasets import Dataset
     from peft import get_peft_model
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments

@@ -11,6 +11,7 @@ from core.extract.spacy_rules.chunking import split_into_chunks
 from core.extract.spacy_rules.context import DocumentContext, title_person
 from core.extract.spacy_rules.markup import without_markup
 from core.extract.spacy_rules.personal import with_personal_data
+from core.model_loading import get_spacy
 from core.types import Triple
 
 BATCH_SIZE = 32
@@ -40,8 +41,6 @@ class SpacyRuleExtractor(Extractor):
 
     @property
     def nlp(self) -> Any:
-        from core.model_loading import get_spacy
-
         return _with_title_abbreviations(get_spacy(self.model))
 
     def extract(self, doc_id: str, text: str, title: str = "") -> list[Triple]:

@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.aback.pii import address_detections
+from core.aback.pii import address_detections, get_detector
+from core.extract.spacy_rules.context import title_person
 from core.extract.spacy_rules.personal.categories import category_of
 from core.extract.spacy_rules.personal.forms import (
     KEY_RELATIONS,
@@ -69,8 +70,6 @@ def with_personal_data(
 ) -> list[Triple]:
     """The sentence rules' triples with each document's personal-data triples added after its own
     (input order kept), and rule triples read across form fields dropped."""
-    from core.aback.pii import get_detector  # loads Presidio only when extraction runs
-
     plans = [_Plan(doc_id, text, titles.get(doc_id, "")) for doc_id, text in items]
     wanted = [plan for plan in plans if plan.needs_detection]
     if wanted:
@@ -182,8 +181,6 @@ def personal_triples(
 ) -> None:
     """Fill `builder` with the personal-data triples of one document. `halfway` (an untitled text
     with no evidence of a record): names become nodes, values only with a named owner."""
-    from core.extract.spacy_rules.context import title_person
-
     fields = form_fields(text)
     persons = [Person(d.start, d.end, d.text) for d in detections if d.type == "PERSON"]
     name_field = next((f for f in fields if f.key.casefold() in SUBJECT_KEYS), None)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from core.extract.score import load_gold, score_extractor
+from benchmarks.lib.extraction_score import load_gold, score_extractor
 
 DATA = Path(__file__).parents[3] / "data"
 

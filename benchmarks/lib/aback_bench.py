@@ -1,6 +1,6 @@
 """ABack's Table 3 on generated PriGenQA-style records: privacy and utility of every defence.
 
-    python -m core.aback.bench --n 6 --seed 0 --out results.md [--sweep] [--m 5 --l 5 --d 15]
+    python -m benchmarks.lib.aback_bench --n 6 --seed 0 --out results.md [--sweep] [--m 5 --l 5 --d 15]
 
 Protocol (ABack, "Experiments"), scaled down:
 - the retrieval database D holds the case summaries of `n` generated records;
@@ -34,9 +34,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from core.aback.baselines import DEFENCES, MASK, Generator, get_defence
-from core.aback.data import ATTACKS, Record, attack_query, generate
-from core.aback.metrics import (
+from benchmarks.lib.aback_metrics import (
     InventedTally,
     PrivacyScores,
     UtilityScores,
@@ -48,6 +46,8 @@ from core.aback.metrics import (
     query_leakage,
     utility_scores,
 )
+from core.aback.baselines import DEFENCES, MASK, Generator, get_defence
+from core.aback.data import ATTACKS, Record, attack_query, generate
 from core.retrieval import Retriever, retriever_for
 
 Progress = Callable[[int, int], None]
@@ -460,7 +460,9 @@ def sweep_aback(
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m core.aback.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.lib.aback_bench", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--n", type=int, default=6, help="number of generated records (default 6)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--k", type=int, default=2, help="records retrieved per query (paper: 2)")

@@ -1,6 +1,6 @@
 """Scoring PII indicators against labelled spans (the presidio-research format), and the benchmark.
 
-    python -m core.aback.pii_eval DATA.json [--part dev|held_out|all] [--out report.md]
+    python -m benchmarks.lib.pii_eval DATA.json [--part dev|held_out|all] [--out report.md]
 
 Input: `[{"full_text", "spans": [{"entity_type", "entity_value", "start_position", "end_position"}]}]`
 (optional `template_id`). Matching is by characters and ignores types, because a monitor watches
@@ -235,7 +235,7 @@ def run_benchmark(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m core.aback.pii_eval", description=__doc__.splitlines()[0]
+        prog="python -m benchmarks.lib.pii_eval", description=__doc__.splitlines()[0]
     )
     parser.add_argument("data", help="JSON list in the presidio-research format")
     parser.add_argument("--part", choices=("dev", "held_out", "all"), default="all")

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from core.aback.monitor import LeakMonitor
+from core.aback.monitor import occurs
 
 if TYPE_CHECKING:
     from core.llm import ChatClient
@@ -42,17 +42,6 @@ PRIVACY_METRICS = ("alr", "asr", "clr")
 UTILITY_METRICS = ("rouge_l", "meteor", "gpt")
 
 # ---------------------------------------------------------------- privacy
-
-
-@lru_cache(maxsize=4096)
-def _monitor(entity: str) -> LeakMonitor:
-    return LeakMonitor([entity])
-
-
-def occurs(entity: str, text: str) -> bool:
-    """Whether `entity` occurs in `text` by the monitor's rule (`LeakMonitor.find_leaks`), as ABack does."""
-    entity = entity.strip()
-    return bool(entity) and bool(_monitor(entity).find_leaks(text))
 
 
 def leak_count(entities: Sequence[str], answer: str) -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.aback.bench import BOUNDARY_1, BOUNDARY_2, main, markdown_table, parse_args
+from benchmarks.lib.aback_bench import BOUNDARY_1, BOUNDARY_2, main, markdown_table, parse_args
 
 pytestmark = pytest.mark.slow
 
@@ -60,8 +60,8 @@ def test_bad_arguments_fail_clearly(
 
 
 def test_markdown_table_marks_undefined_scores() -> None:
-    from core.aback.bench import DefenceScores
-    from core.aback.metrics import PrivacyScores, UtilityScores
+    from benchmarks.lib.aback_bench import DefenceScores
+    from benchmarks.lib.aback_metrics import PrivacyScores, UtilityScores
 
     row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25))
     table = markdown_table([row])
@@ -88,10 +88,10 @@ def test_markdown_table_marks_undefined_scores() -> None:
 
 
 def test_report_names_the_attack_used() -> None:
-    from core.aback.bench import ATTACK_DESCRIPTIONS, BenchConfig, DefenceScores, report
+    from benchmarks.lib.aback_bench import ATTACK_DESCRIPTIONS, BenchConfig, DefenceScores, report
+    from benchmarks.lib.aback_metrics import PrivacyScores, UtilityScores
     from core.aback.data import ATTACKS
     from core.aback.decode import ABackConfig
-    from core.aback.metrics import PrivacyScores, UtilityScores
 
     assert set(ATTACK_DESCRIPTIONS) == set(ATTACKS)
     row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25))
@@ -101,7 +101,7 @@ def test_report_names_the_attack_used() -> None:
 
 
 def test_run_bench_retrieves_with_the_configured_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.aback import bench
+    from benchmarks.lib import aback_bench as bench
     from core.aback.baselines import Generator
     from core.aback.data import generate
     from core.llm import ChatClient
@@ -131,8 +131,8 @@ def test_run_bench_retrieves_with_the_configured_embedder(monkeypatch: pytest.Mo
 
 
 def test_boundaries_are_reused_only_from_the_same_configuration(tmp_path: Path) -> None:
-    from core.aback.bench import BenchConfig, DefenceScores, load_reusable, scores_json
-    from core.aback.metrics import PrivacyScores, UtilityScores
+    from benchmarks.lib.aback_bench import BenchConfig, DefenceScores, load_reusable, scores_json
+    from benchmarks.lib.aback_metrics import PrivacyScores, UtilityScores
 
     names = (BOUNDARY_1, BOUNDARY_2, "aback")
     rows = [

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
+from benchmarks.lib.pii_eval import GoldSpan, PiiRecord
+from benchmarks.lib.pii_leak import DEFENCE_TITLES, gold_values, markdown, run_leak_benchmark
 from core.aback.baselines import Generator
-from core.aback.pii_eval import GoldSpan, PiiRecord
-from core.aback.pii_leak import DEFENCE_TITLES, gold_values, markdown, run_leak_benchmark
 from core.settings import Settings
 
 pytestmark = pytest.mark.slow

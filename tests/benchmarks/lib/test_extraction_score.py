@@ -1,10 +1,10 @@
-"""core/extract/score.py: the gold-set scorer and the PopQA occupation check."""
+"""benchmarks/lib/extraction_score.py: the gold-set scorer and the PopQA occupation check."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from core.extract.score import load_gold, occupation_check, score_passage
+from benchmarks.lib.extraction_score import load_gold, occupation_check, score_passage
 from core.types import Triple
 
 DATA = Path(__file__).parents[2] / "data"

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from core.aback.metrics import (
+from benchmarks.lib.aback_metrics import (
     InventedTally,
     QueryLeakage,
     invented_specifics,
