@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.aback.pii import address_detections
-from core.extract.spacy_rules.personal.categories import category_of
+from core.extract.spacy_rules.personal.categories import category_of, listed_category
 from core.extract.spacy_rules.personal.forms import (
     KEY_RELATIONS,
     Field,
@@ -54,6 +54,7 @@ _WEB_ADDRESS = re.compile(r"://|\bwww\.|\.(?:com|org|net|edu|gov|io|info|biz|co)
 _YEAR_RANGE = re.compile(r"^\s*(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:\d\d|(?:1[5-9]|20)\d\d)\s*$")
 _ISBN = re.compile(r"\bISBN", re.IGNORECASE)
 _BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
+_PLACE_TYPES = frozenset({"LOCATION", "GPE", "ADDRESS"})
 FIELD_CONFIDENCE = 0.9
 VALUE_CONFIDENCE = 0.8
 MENTION_CONFIDENCE = 0.6
@@ -135,7 +136,14 @@ class _Plan:
             self.untitled and not in_record,
         )
         builder.add_mentions(kept)
-        return kept + builder.triples
+        return [self._categorised(t, builder.refound) for t in kept] + builder.triples
+
+    def _categorised(self, triple: Triple, refound: Mapping[tuple, str]) -> Triple:
+        """A sentence rule's triple with the category of personal data it holds: in a record each
+        listed relation's (`residence`, `medical_condition`, `spouse`, ...), elsewhere only where a
+        personal rule found the same fact (one fact, one triple)."""
+        category = refound.get(triple.key) or (listed_category(triple.relation) if self.in_record else "")
+        return replace(triple, category=category) if category and not triple.category else triple
 
 
 @dataclass
@@ -145,6 +153,7 @@ class _Builder:
     seen: set
     rule_nodes: set[str]
     triples: list[Triple] = field(default_factory=list)
+    refound: dict[tuple, str] = field(default_factory=dict)  # rule triples' keys a personal rule found again
     pending_mentions: list[tuple[str, str, int]] = field(default_factory=list)
 
     def add(self, head: str, relation: str, value: str, span: tuple[int, int], confidence: float) -> None:
@@ -155,6 +164,8 @@ class _Builder:
         if triple.key not in self.seen:
             self.seen.add(triple.key)
             self.triples.append(triple)
+        elif all(t.key != triple.key for t in self.triples):
+            self.refound.setdefault(triple.key, triple.category)
 
     def holds(self, value: str) -> bool:
         """A sentence-rule triple already has `value` as a node."""
@@ -185,7 +196,11 @@ def personal_triples(
     from core.extract.spacy_rules.context import title_person
 
     fields = form_fields(text)
-    persons = [Person(d.start, d.end, d.text) for d in detections if d.type == "PERSON"]
+    persons = [
+        Person(d.start, d.end, d.text)
+        for d in detections
+        if d.type == "PERSON" and not _names_a_place(text, d, detections)
+    ]
     name_field = next((f for f in fields if f.key.casefold() in SUBJECT_KEYS), None)
     record = record_node(builder.doc_id, title)
     subject = find_subject(text, title_person(title, text), persons, name_field.value if name_field else None)
@@ -205,8 +220,8 @@ def personal_triples(
         if _inside(attribute.start, attribute.end, covered):
             continue
         owner = owners.owner_at(attribute.start)
-        if owner == record and not in_record:
-            continue  # an encyclopedic passage's condition with nobody named: no one to attach it to
+        if owner == record and (not in_record or builder.holds(attribute.value)):
+            continue  # nobody named, or a sentence rule already tied the value to the one it names
         span = clause_bounds(text, attribute.start)
         builder.add(owner, attribute.relation, attribute.value, span, VALUE_CONFIDENCE)
 
@@ -269,6 +284,8 @@ def _add_detections(
         if relation is None or (relation == RECORD_TYPES.get(item.type) and builder.holds(item.text)):
             continue  # a name, place or date the sentence rules attached, with no cue here, stays theirs
         owner = owners.owner_at(item.start, item.end)
+        if owner == owners.record and builder.holds(item.text):
+            continue  # a sentence rule tied the value to the person it names ("Noor Reyl attends X")
         if (
             halfway
             and item.type not in IDENTIFIER_TYPES
@@ -294,6 +311,18 @@ def _relation(text: str, item: Any, clause_start: int, in_record: bool) -> str |
 def _previous_clause_start(text: str, clause_start: int) -> int:
     """Start of the clause before, so that a cue there names the value ("Your date of birth? It's ...")."""
     return clause_bounds(text, clause_start - 2)[0] if clause_start >= 2 else clause_start
+
+
+def _names_a_place(text: str, item: Any, detections: Sequence) -> bool:
+    """A "person" right after a place and a comma is the place's country or region ("born in Bamako,
+    Mali"): no owner of anything."""
+    return any(
+        d.type in _PLACE_TYPES
+        and d.end <= item.start
+        and not text[d.end : item.start].strip(" ,")
+        and "," in text[d.end : item.start]
+        for d in detections
+    )
 
 
 def _nodes(triples: Sequence[Triple]) -> set[str]:
