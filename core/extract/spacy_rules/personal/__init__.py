@@ -55,6 +55,9 @@ _YEAR_RANGE = re.compile(r"^\s*(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:\d\d|(?:1[5-9]|2
 _ISBN = re.compile(r"\bISBN", re.IGNORECASE)
 _BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
 _PLACE_TYPES = frozenset({"LOCATION", "GPE", "ADDRESS"})
+# An untitled text this short is a message or a note ("It's like that since 2/25/1953", "Just posted
+# a photo https://..."), not a passage: whoever wrote it is its subject, so its values are the record's.
+MESSAGE_WORDS = 20
 FIELD_CONFIDENCE = 0.9
 VALUE_CONFIDENCE = 0.8
 MENTION_CONFIDENCE = 0.6
@@ -115,7 +118,11 @@ class _Plan:
 
     @property
     def in_record(self) -> bool:
-        return self.speaks or in_record_detections(self.text, self.detections)
+        return (
+            self.speaks
+            or in_record_detections(self.text, self.detections)
+            or (self.untitled and len(self.text.split()) <= MESSAGE_WORDS)
+        )
 
     def triples(self, rule_triples: list[Triple]) -> list[Triple]:
         kept = list(rule_triples)
@@ -201,6 +208,8 @@ def personal_triples(
         for d in detections
         if d.type == "PERSON" and not _names_a_place(text, d, detections)
     ]
+    if in_record:
+        persons = _with_first_line_name(text, persons, detections)
     name_field = next((f for f in fields if f.key.casefold() in SUBJECT_KEYS), None)
     record = record_node(builder.doc_id, title)
     subject = find_subject(text, title_person(title, text), persons, name_field.value if name_field else None)
@@ -311,6 +320,43 @@ def _relation(text: str, item: Any, clause_start: int, in_record: bool) -> str |
 def _previous_clause_start(text: str, clause_start: int) -> int:
     """Start of the clause before, so that a cue there names the value ("Your date of birth? It's ...")."""
     return clause_bounds(text, clause_start - 2)[0] if clause_start >= 2 else clause_start
+
+
+_NAME_LINE = re.compile(
+    r"^[>\s]*(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?"
+    r"(?P<name>[^\W\d_][\w'’-]+(?:[ \t]+[^\W\d_][\w'’-]+){1,2})[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _with_first_line_name(text: str, persons: list[Person], detections: Sequence) -> list[Person]:
+    """A record whose first line is two or three words and nothing else ("Shannon Blomqvist" above a
+    job title and an address block) opens with its subject's name, when the detector found nothing
+    on that line; capitalised like a name, or in a text written all in lower case."""
+    match = _NAME_LINE.match(text)
+    if match is None:
+        return persons
+    name = match.group("name")
+    on_line = [d for d in detections if d.start < match.end() and match.start("name") < d.end]
+    if on_line and not (len(on_line) == 1 and _guessed_organisation(on_line[0], name)):
+        return persons
+    uncased = not any(char.isupper() for char in text)
+    if not uncased and not all(word[0].isupper() for word in name.split()):
+        return persons
+    return [Person(match.start("name"), match.end("name"), name), *persons]
+
+
+_ORGANISATION_WORD = re.compile(
+    r"\b(?:ltd|inc|llc|llp|co|corp|corporation|company|gmbh|plc|ag|sa|group|bank|services|solutions|"
+    r"technologies|systems|university|college|school|hospital|clinic|city|store|stores|shop|foundation)\b",
+    re.IGNORECASE,
+)
+
+
+def _guessed_organisation(item: Any, name: str) -> bool:
+    """The detector's guess that a name line is an organisation, with no organisation word in it
+    ("Shannon Blomqvist" read as ORGANIZATION)."""
+    return item.type == "ORGANIZATION" and item.text.strip() == name and not _ORGANISATION_WORD.search(name)
 
 
 def _names_a_place(text: str, item: Any, detections: Sequence) -> bool:

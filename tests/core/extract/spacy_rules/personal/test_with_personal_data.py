@@ -85,3 +85,20 @@ def test_the_sample_hr_record_gives_each_fact_once_under_its_person_with_a_categ
     ]
     categories = {t.relation: t.category for t in triples}
     assert categories["residence"] == "contact" and categories["mother_of"] == "family"
+
+
+def test_a_letterhead_opens_with_its_subjects_name(extractor):
+    # pii_dev: the detector read the name line as an organisation and found no person
+    text = "Shannon Blomqvist\nHuman resources representative\nGalyan's\nUSCGC Globelnik\nFPO AP 15834"
+    found = facts(extractor.extract("letter", text))
+    assert ("record letter", "subject", "Shannon Blomqvist") in found
+    assert ("Shannon Blomqvist", "address", "FPO AP 15834") in found
+
+
+def test_a_short_untitled_message_is_a_record_of_its_writer(extractor):
+    found = facts(extractor.extract("msg-1", "It's like that since 2/25/1953"))
+    assert ("record msg-1", "date", "2/25/1953") in found
+    found = facts(extractor.extract("msg-2", "She moved here from Haiti"))
+    assert ("record msg-2", "place_of_origin", "Haiti") in found  # where she came from, not where she lives
+    found = facts(extractor.extract("msg-3", "Just posted a photo https://SecurityAd.es/"))
+    assert ("record msg-3", "website", "https://SecurityAd.es/") in found
