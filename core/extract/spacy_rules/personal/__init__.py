@@ -55,9 +55,6 @@ _YEAR_RANGE = re.compile(r"^\s*(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:\d\d|(?:1[5-9]|2
 _ISBN = re.compile(r"\bISBN", re.IGNORECASE)
 _BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
 _PLACE_TYPES = frozenset({"LOCATION", "GPE", "ADDRESS"})
-# An untitled text this short that the sentence rules read nothing from is a message or a note ("It's
-# like that since 2/25/1953", "Just posted a photo https://..."): its values are the record's.
-MESSAGE_WORDS = 20
 FIELD_CONFIDENCE = 0.9
 VALUE_CONFIDENCE = 0.8
 MENTION_CONFIDENCE = 0.6
@@ -98,7 +95,6 @@ class _Plan:
     text: str
     title: str
     detections: list = field(default_factory=list)
-    rules_found: bool = False
 
     def __post_init__(self) -> None:
         self.speaks = speaks_personally(self.text)
@@ -119,16 +115,9 @@ class _Plan:
 
     @property
     def in_record(self) -> bool:
-        return (
-            self.speaks
-            or in_record_detections(self.text, self.detections)
-            or (self.untitled and not self.rules_found and len(self.text.split()) <= MESSAGE_WORDS)
-        )
+        return self.speaks or in_record_detections(self.text, self.detections)
 
     def triples(self, rule_triples: list[Triple]) -> list[Triple]:
-        # A one-sentence passage the sentence rules read ("Loubna Mrie (born 1991) is a Syrian
-        # activist.") is prose; a short text they read nothing from is a message.
-        self.rules_found = bool(rule_triples)
         kept = list(rule_triples)
         if self.in_record:  # a sentence rule that read across a record's fields or lines
             keys = key_spans(self.text)

@@ -95,10 +95,6 @@ def test_a_letterhead_opens_with_its_subjects_name(extractor):
     assert ("Shannon Blomqvist", "address", "FPO AP 15834") in found
 
 
-def test_a_short_untitled_message_is_a_record_of_its_writer(extractor):
-    found = facts(extractor.extract("msg-1", "It's like that since 2/25/1953"))
-    assert ("record msg-1", "date", "2/25/1953") in found
-    found = facts(extractor.extract("msg-2", "She moved here from Haiti"))
-    assert ("record msg-2", "place_of_origin", "Haiti") in found  # where she came from, not where she lives
-    found = facts(extractor.extract("msg-3", "Just posted a photo https://SecurityAd.es/"))
-    assert ("record msg-3", "website", "https://SecurityAd.es/") in found
+def test_moving_from_a_place_names_where_one_came_from(extractor):
+    found = facts(extractor.extract("msg", "My sister moved here from Haiti.", title="chat_0112"))
+    assert ("record chat_0112", "place_of_origin", "Haiti") in found  # not where she lives
