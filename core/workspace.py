@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -239,6 +240,24 @@ class Workspace:
         """Name variants of one person in the scope (`core.names`): one node for split, filters and risk."""
         return self._cached("name_aliases", lambda: name_aliases(self.scoped_triples()))
 
+    def key_categories(self) -> dict[TripleKey, str]:
+        """The kind of personal data each categorised triple of the scope holds (`Triple.category`:
+        contact, health, ...); an ordinary fact has none and is absent."""
+
+        def compute() -> dict[TripleKey, str]:
+            categories: dict[TripleKey, str] = {}
+            for triple in self.scoped_triples():
+                if triple.category:
+                    categories.setdefault(triple.key, triple.category)
+            return categories
+
+        return self._cached("key_categories", compute)
+
+    def category_counts(self) -> dict[str, int]:
+        """How many distinct triples of the scope each category holds, largest first."""
+        counts = Counter(self.key_categories().values())
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
     def query_keys(self) -> frozenset[TripleKey]:
         def compute() -> frozenset[TripleKey]:
             query_ids = self.corpus.query_ids()
@@ -345,7 +364,14 @@ class Workspace:
         """Drop the views of the scope (its graph, keys, statuses, risks) and refilter its marks."""
         self._graph = None
         self._forget(
-            "scoped_triples", "all_keys", "node_positions", "name_aliases", "query_keys", "statuses", "risks"
+            "scoped_triples",
+            "all_keys",
+            "key_categories",
+            "node_positions",
+            "name_aliases",
+            "query_keys",
+            "statuses",
+            "risks",
         )
         known = self.all_keys()
         self.marked_private &= known
@@ -599,6 +625,26 @@ class Workspace:
         keys = {k for k in self.all_keys() if wanted in (k[0], k[2]) and k not in query_keys}
         if not keys:
             raise ValueError(f"no non-query triple mentions the entity {entity!r}")
+        new = keys - self.marked_private
+        if new:
+            self._remember_marks()
+        self.marked_private |= keys
+        self._refresh_definition()
+        return len(new)
+
+    def mark_category_private(self, category: str) -> int:
+        """Mark every non-query triple of the scope whose category is `category` (e.g. "health")
+        private, as marks on their keys; returns how many were new."""
+        wanted = (category or "").strip().casefold()
+        if not wanted:
+            raise ValueError("choose a category of personal data to mark private")
+        query_keys = self.query_keys()
+        keys = {k for k, c in self.key_categories().items() if c == wanted and k not in query_keys}
+        if not keys:
+            present = ", ".join(self.category_counts()) or "none"
+            raise ValueError(
+                f"no non-query triple has the category {category!r} (categories here: {present})"
+            )
         new = keys - self.marked_private
         if new:
             self._remember_marks()
@@ -988,6 +1034,7 @@ class Workspace:
                 "document": self.source_title(triple.doc_id),
                 "doc_id": triple.doc_id,
                 "key": key,
+                "category": self.key_categories().get(key, ""),
                 "occurrences": 1,
             }
             row_of[(key, triple.doc_id)] = row

@@ -130,6 +130,21 @@ def test_overlaps_prefer_checked_formats_and_address_blocks_grow() -> None:
     assert resolve_overlaps([ner, grown]) == [grown]
 
 
+def test_address_pieces_of_one_block_become_one_address() -> None:
+    # pii_dev records: the street line, its unit line and the place lines were three pieces, and the
+    # higher-scored unit piece won over the street ("Apt. 139\n San Luis\n Chile 89825").
+    text = "Mark Muslija\n\n99 Colonia Ofir 9881\n Apt. 139\n San Luis\n Chile 89825"
+    found = [d.text for d in get_detector().detect(text) if d.type == "ADDRESS"]
+    assert found == ["99 Colonia Ofir 9881\n Apt. 139\n San Luis\n Chile 89825"]
+    # a lower-case particle inside a place name does not end the block
+    text = ">Heather Larsen\n>47 Ctra. Bailén-Motril 84\n>Suite 894\n>Torres de Albánchez\n>Kiribati 01156"
+    found = [d.text for d in get_detector().detect(text) if d.type == "ADDRESS"]
+    assert found == ["47 Ctra. Bailén-Motril 84\n>Suite 894\n>Torres de Albánchez\n>Kiribati 01156"]
+    # pieces side by side on one line
+    text = "I'd like it to be sent to 03 Rua D 25 Apt. 208 Santa Luzia Cape Verde"
+    assert "03 Rua D 25 Apt. 208" in [d.text for d in get_detector().detect(text)]
+
+
 def test_options_drop_types_threshold_and_lists() -> None:
     text = "Maria Lopez paid with 4556601938071755 at Acme Widgets in Lyon."
     default = {item.text: item.type for item in get_detector().detect(text)}

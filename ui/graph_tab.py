@@ -32,8 +32,8 @@ from ui.render import (
     vis_urls,
 )
 
-TABLE_HEADERS = ["status", "head", "relation", "tail", "document"]
-TABLE_COLUMN_WIDTHS = ["19%", "21%", "16%", "21%", "23%"]
+TABLE_HEADERS = ["status", "head", "relation", "tail", "document", "category"]
+TABLE_COLUMN_WIDTHS = ["17%", "19%", "15%", "19%", "20%", "10%"]
 TABLE_MAX_ROWS = 2000
 MAX_NODES_DEFAULT = 60
 MOVES_SHOWN = 100
@@ -92,6 +92,11 @@ def build(ctx: StudioContext) -> None:
                     "mark_entity_choice", gr.Dropdown(label="Entity", choices=[], allow_custom_value=True)
                 )
                 mark = ctx.register("mark_entity", gr.Button("Mark entity private"))
+                category_choice = ctx.register(
+                    "mark_category_choice",
+                    gr.Dropdown(label="Category of personal data", choices=[], allow_custom_value=True),
+                )
+                mark_category = ctx.register("mark_category", gr.Button("Mark category private"))
                 with gr.Row():
                     ratio = ctx.register(
                         "split_ratio",
@@ -128,6 +133,16 @@ def build(ctx: StudioContext) -> None:
         added = ws.mark_entity_private(entity or "")
         return ws, f"Marked {added} more triple(s) of {entity!r} private. {_counts(ws)}"
 
+    def on_mark_category(ws: Workspace, category: str | None) -> tuple[Any, ...]:
+        added = ws.mark_category_private(category or "")
+        wanted = (category or "").strip().casefold()
+        marked = sum(1 for k, c in ws.key_categories().items() if c == wanted and k in ws.marked_private)
+        return (
+            ws,
+            f"Marked {added} more triple(s) of the category {category!r} private ({marked} in all). "
+            + _counts(ws),
+        )
+
     def on_split(
         ws: Workspace, ratio_value: float, seed_value: float | None, method_value: str | None
     ) -> tuple[Any, ...]:
@@ -158,6 +173,7 @@ def build(ctx: StudioContext) -> None:
     ctx.row_action(table, "triples", shown_row, on_select, api_name="select_triple")
     ctx.action(toggle.click, on_toggle_text, [toggle_key], [], api_name="toggle_triple")
     ctx.action(mark.click, on_mark_entity, [mark_choice], [], api_name="mark_entity")
+    ctx.action(mark_category.click, on_mark_category, [category_choice], [], api_name="mark_category")
     ctx.action(undo.click, on_undo, [], [], api_name="undo_marks")
     ctx.action(scope.input, on_scope, [scope], [], api_name="set_scope")
     ctx.confirmed_action(
@@ -187,6 +203,7 @@ def build(ctx: StudioContext) -> None:
         [doc_filter, entity_filter, relation_filter, mark_choice],
         [doc_filter, entity_filter, relation_filter],
     )
+    ctx.add_view(render_category_choices, [category_choice])
     ctx.add_view(render_filtered, [graph, table], filters)
     ctx.add_view(render_moves, [moves])
     ctx.add_view(render_undo, [undo])
@@ -231,6 +248,14 @@ def _shown_cells(shown: str) -> list[str] | None:
     if isinstance(cells, list) and all(isinstance(c, str) for c in cells):
         return cells
     return None
+
+
+def render_category_choices(ws: Workspace) -> Any:
+    """The scope's categories of personal data, each with its number of triples."""
+    choices = [
+        (f"{category} ({count} triple(s))", category) for category, count in ws.category_counts().items()
+    ]
+    return gr.Dropdown(choices=choices)
 
 
 def render_undo(ws: Workspace) -> Any:
@@ -298,7 +323,13 @@ def render_graph(
         view = visible_part(sub.edges, max_nodes, priority=ws.private_keys())
         edges_shown = {key: sub.edges[key] for key in view.keys}
         nodes, edges = graph_elements(
-            edges_shown, ws.statuses(), ws.corpus, _titles(ws), ws.graph.label, ws.graph.documents_mentioning
+            edges_shown,
+            ws.statuses(),
+            ws.corpus,
+            _titles(ws),
+            ws.graph.label,
+            ws.graph.documents_mentioning,
+            ws.key_categories(),
         )
         groups = question_groups(ws, [node.id for node in nodes])
         page_data = graph_data(nodes, edges, groups, positions=ws.node_positions())
@@ -329,7 +360,10 @@ def question_groups(ws: Workspace, nodes: list[str]) -> dict[str, str] | None:
 
 def render_table(ws: Workspace, doc: str, entity: str, relation: str, text: str) -> list[list[str]]:
     rows = ws.triples_table(doc_id=doc, entity=entity, relation=relation, search=text, limit=TABLE_MAX_ROWS)
-    return [[status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r)] for r in rows]
+    return [
+        [status_label(r["status"]), r["head"], r["relation"], r["tail"], _document_cell(r), r["category"]]
+        for r in rows
+    ]
 
 
 def _document_cell(row: dict[str, Any]) -> str:

@@ -142,6 +142,7 @@ class GraphEdge:
     status: str
     title: str  # "head —relation→ tail" in surface forms
     occurrences: tuple[Occurrence, ...] = field(default=())
+    category: str = ""  # the kind of personal data (`Triple.category`), "" for an ordinary fact
 
 
 def source_texts(corpus: Corpus) -> dict[str, str]:
@@ -166,8 +167,11 @@ def graph_elements(
     titles: Mapping[str, str],
     label: Callable[[str], str],
     documents_mentioning: Callable[[str], Iterable[str]],
+    categories: Mapping[TripleKey, str] | None = None,
 ) -> tuple[list[GraphNode], list[GraphEdge]]:
-    """Nodes and styled edges for `edges` (key -> occurrences), statuses decide the style."""
+    """Nodes and styled edges for `edges` (key -> occurrences), statuses decide the style;
+    `categories` (key -> kind of personal data) label the edges that hold personal data."""
+    categories = categories or {}
     nodes: dict[str, GraphNode] = {}
     graph_edges: list[GraphEdge] = []
     texts = source_texts(corpus)
@@ -188,6 +192,7 @@ def graph_elements(
                 status=statuses.get(key, "public"),
                 title=title,
                 occurrences=occurrences_of(occurrences, texts, titles),
+                category=categories.get(key, ""),
             )
         )
     return list(nodes.values()), graph_edges
@@ -199,6 +204,8 @@ def _short(text: str, limit: int = NODE_LABEL_CHARS) -> str:
 
 GROUP_COLOURS = ("#9ecae1", "#a1d99b", "#fdae6b", "#bcbddc", "#fdd0a2", "#c7e9c0", "#dadaeb", "#fcbba1")
 SHARED_GROUP_COLOUR = "#d9d9d9"
+# Label colours of the categories of personal data (the line keeps its status colour and dashes).
+CATEGORY_COLOURS = ("#1b7837", "#762a83", "#b35806", "#2166ac", "#8c510a", "#c51b7d", "#01665e", "#4d4d4d")
 
 
 def graph_data(
@@ -234,6 +241,10 @@ def graph_data(
         }
         for n in nodes
     ]
+    category_names = sorted({e.category for e in edges if e.category})
+    category_colour = {
+        name: CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)] for i, name in enumerate(category_names)
+    }
     vis_edges = []
     for e in edges:
         style = EDGE_STYLES.get(e.status, EDGE_STYLES["public"])
@@ -242,7 +253,9 @@ def graph_data(
                 "id": e.id,
                 "from": e.source,
                 "to": e.target,
-                "label": _short(e.relation, 30),
+                "label": _short(e.relation, 30) + (f" [{e.category}]" if e.category else ""),
+                "category": e.category,
+                **({"fontColour": category_colour[e.category]} if e.category else {}),
                 "arrows": "to",
                 "color": {"color": style["color"], "highlight": style["color"]},
                 "dashes": style["dashes"],
@@ -259,7 +272,8 @@ def graph_data(
     legend = [{"name": name, "colour": colour_of[name]} for name in names]
     if groups and any(not groups.get(n.id, "") for n in nodes):
         legend.append({"name": "in several questions' passages, or none", "colour": SHARED_GROUP_COLOUR})
-    return {"nodes": vis_nodes, "edges": vis_edges, "groups": legend}
+    categories = [{"name": name, "colour": category_colour[name]} for name in category_names]
+    return {"nodes": vis_nodes, "edges": vis_edges, "groups": legend, "categories": categories}
 
 
 _PAGE_CSS = """
@@ -298,6 +312,7 @@ _PAGE_SCRIPT = """
     const status = el('span', edge.statusText, 'status');
     status.style.background = edge.color.color;
     panel.appendChild(status);
+    if (edge.category) panel.appendChild(el('div', 'Category: ' + edge.category, 'hint'));
     for (const occ of edge.occurrences) {
       panel.appendChild(el('div', occ.document, 'doc'));
       const ctx = el('div', null, 'ctx');
@@ -347,9 +362,19 @@ _PAGE_SCRIPT = """
       legend.appendChild(row);
     }
   }
-  const edges = new vis.DataSet(data.edges.map(e => ({
+  if (legend && data.categories && data.categories.length) {
+    legend.appendChild(el('div', 'Triples by category of personal data (label colour):', 'hint'));
+    for (const category of data.categories) {
+      const row = el('div', null, 'category');
+      const name = el('b', '[' + category.name + ']');
+      name.style.cssText = 'margin:0 6px 0 8px;color:' + category.colour;
+      row.appendChild(name);
+      legend.appendChild(row);
+    }
+  }
+  const edges = new vis.DataSet(data.edges.map(e => Object.assign({
     id: e.id, from: e.from, to: e.to, label: e.label, arrows: e.arrows, color: e.color, dashes: e.dashes,
-    width: e.width})));
+    width: e.width}, e.fontColour ? {font: {color: e.fontColour}} : {})));
   // Seeded layout, physics run to a settled state then frozen: the same graph is drawn the
   // same way on every render, and nothing moves after a click.
   const container = document.getElementById('graph');

@@ -365,6 +365,11 @@ def names_in_lists(text: str, detections: list[Detection]) -> list[Detection]:
     return added
 
 
+# Lower-case words inside place names ("Torres de Albánchez", "Ústí nad Labem", "Paterna del Madera").
+_PLACE_PARTICLES = frozenset(
+    {"de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "el", "y", "e", "nad", "pod",
+     "an", "am", "im", "der", "van", "von", "den", "op", "sur", "sous", "en", "i", "a"}
+)  # fmt: skip
 _SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*")
 _PART_WORDS = 5
 
@@ -389,7 +394,28 @@ def extend_addresses(text: str, detections: list[Detection]) -> list[Detection]:
                 break
             end = separator.end() + length  # type: ignore[union-attr]
         extended.append(_detection(text, start, end, "ADDRESS", item.score, SOURCE_STUDIO))
-    return extended
+    return _merged_address_blocks(text, extended)
+
+
+def _merged_address_blocks(text: str, detections: list[Detection]) -> list[Detection]:
+    """Studio address pieces that overlap once grown ("99 Colonia Ofir 9881" grown over the next line
+    and "Apt. 139" grown over the city and country), or stand side by side on one line ("03 Rua D 25
+    Apt. 208"), are one address: their union, not the piece with the higher score."""
+    pieces = sorted(
+        (d for d in detections if d.type == "ADDRESS" and d.source == SOURCE_STUDIO), key=lambda d: d.start
+    )
+    others = [d for d in detections if not (d.type == "ADDRESS" and d.source == SOURCE_STUDIO)]
+    merged: list[Detection] = []
+    for item in pieces:
+        last = merged[-1] if merged else None
+        if last is not None and (item.start < last.end or not text[last.end : item.start].strip(" \t,")):
+            end = max(last.end, item.end)
+            merged[-1] = _detection(
+                text, last.start, end, "ADDRESS", max(last.score, item.score), SOURCE_STUDIO
+            )
+        else:
+            merged.append(item)
+    return others + merged
 
 
 def _address_part_length(text: str, start: int, lower_text: bool) -> int:
@@ -412,7 +438,9 @@ def _address_part_length(text: str, start: int, lower_text: bool) -> int:
     ends_part = (
         sentence_end is not None or segment.end() == len(text) - start or text[start + segment.end()] in "\n,"
     )
-    capitalised = lower_text or all(not word.group(0)[0].islower() for word in words)
+    capitalised = lower_text or all(
+        not word.group(0)[0].islower() or word.group(0) in _PLACE_PARTICLES for word in words
+    )
     if len(words) <= _PART_WORDS and ends_part and capitalised:
         length = len(segment.group(0).rstrip(" .\t"))
     else:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.aback.pii import address_detections, get_detector
 from core.extract.spacy_rules.context import title_person
-from core.extract.spacy_rules.personal.categories import category_of
+from core.extract.spacy_rules.personal.categories import category_of, listed_category
 from core.extract.spacy_rules.personal.forms import (
     KEY_RELATIONS,
     Field,
@@ -55,6 +55,7 @@ _WEB_ADDRESS = re.compile(r"://|\bwww\.|\.(?:com|org|net|edu|gov|io|info|biz|co)
 _YEAR_RANGE = re.compile(r"^\s*(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:\d\d|(?:1[5-9]|20)\d\d)\s*$")
 _ISBN = re.compile(r"\bISBN", re.IGNORECASE)
 _BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
+_PLACE_TYPES = frozenset({"LOCATION", "GPE", "ADDRESS"})
 FIELD_CONFIDENCE = 0.9
 VALUE_CONFIDENCE = 0.8
 MENTION_CONFIDENCE = 0.6
@@ -134,7 +135,14 @@ class _Plan:
             self.untitled and not in_record,
         )
         builder.add_mentions(kept)
-        return kept + builder.triples
+        return [self._categorised(t, builder.refound) for t in kept] + builder.triples
+
+    def _categorised(self, triple: Triple, refound: Mapping[tuple, str]) -> Triple:
+        """A sentence rule's triple with the category of personal data it holds: in a record each
+        listed relation's (`residence`, `medical_condition`, `spouse`, ...), elsewhere only where a
+        personal rule found the same fact (one fact, one triple)."""
+        category = refound.get(triple.key) or (listed_category(triple.relation) if self.in_record else "")
+        return replace(triple, category=category) if category and not triple.category else triple
 
 
 @dataclass
@@ -144,6 +152,7 @@ class _Builder:
     seen: set
     rule_nodes: set[str]
     triples: list[Triple] = field(default_factory=list)
+    refound: dict[tuple, str] = field(default_factory=dict)  # rule triples' keys a personal rule found again
     pending_mentions: list[tuple[str, str, int]] = field(default_factory=list)
 
     def add(self, head: str, relation: str, value: str, span: tuple[int, int], confidence: float) -> None:
@@ -154,6 +163,8 @@ class _Builder:
         if triple.key not in self.seen:
             self.seen.add(triple.key)
             self.triples.append(triple)
+        elif all(t.key != triple.key for t in self.triples):
+            self.refound.setdefault(triple.key, triple.category)
 
     def holds(self, value: str) -> bool:
         """A sentence-rule triple already has `value` as a node."""
@@ -182,7 +193,13 @@ def personal_triples(
     """Fill `builder` with the personal-data triples of one document. `halfway` (an untitled text
     with no evidence of a record): names become nodes, values only with a named owner."""
     fields = form_fields(text)
-    persons = [Person(d.start, d.end, d.text) for d in detections if d.type == "PERSON"]
+    persons = [
+        Person(d.start, d.end, d.text)
+        for d in detections
+        if d.type == "PERSON" and not _names_a_place(text, d, detections)
+    ]
+    if in_record:
+        persons = _with_first_line_name(text, persons, detections)
     name_field = next((f for f in fields if f.key.casefold() in SUBJECT_KEYS), None)
     record = record_node(builder.doc_id, title)
     subject = find_subject(text, title_person(title, text), persons, name_field.value if name_field else None)
@@ -202,8 +219,8 @@ def personal_triples(
         if _inside(attribute.start, attribute.end, covered):
             continue
         owner = owners.owner_at(attribute.start)
-        if owner == record and not in_record:
-            continue  # an encyclopedic passage's condition with nobody named: no one to attach it to
+        if owner == record and (not in_record or builder.holds(attribute.value)):
+            continue  # nobody named, or a sentence rule already tied the value to the one it names
         span = clause_bounds(text, attribute.start)
         builder.add(owner, attribute.relation, attribute.value, span, VALUE_CONFIDENCE)
 
@@ -266,6 +283,8 @@ def _add_detections(
         if relation is None or (relation == RECORD_TYPES.get(item.type) and builder.holds(item.text)):
             continue  # a name, place or date the sentence rules attached, with no cue here, stays theirs
         owner = owners.owner_at(item.start, item.end)
+        if owner == owners.record and builder.holds(item.text):
+            continue  # a sentence rule tied the value to the person it names ("Noor Reyl attends X")
         if (
             halfway
             and item.type not in IDENTIFIER_TYPES
@@ -291,6 +310,55 @@ def _relation(text: str, item: Any, clause_start: int, in_record: bool) -> str |
 def _previous_clause_start(text: str, clause_start: int) -> int:
     """Start of the clause before, so that a cue there names the value ("Your date of birth? It's ...")."""
     return clause_bounds(text, clause_start - 2)[0] if clause_start >= 2 else clause_start
+
+
+_NAME_LINE = re.compile(
+    r"^[>\s]*(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?"
+    r"(?P<name>[^\W\d_][\w'’-]+(?:[ \t]+[^\W\d_][\w'’-]+){1,2})[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _with_first_line_name(text: str, persons: list[Person], detections: Sequence) -> list[Person]:
+    """A record whose first line is two or three words and nothing else ("Shannon Blomqvist" above a
+    job title and an address block) opens with its subject's name, when the detector found nothing
+    on that line; capitalised like a name, or in a text written all in lower case."""
+    match = _NAME_LINE.match(text)
+    if match is None:
+        return persons
+    name = match.group("name")
+    on_line = [d for d in detections if d.start < match.end() and match.start("name") < d.end]
+    if on_line and not (len(on_line) == 1 and _guessed_organisation(on_line[0], name)):
+        return persons
+    uncased = not any(char.isupper() for char in text)
+    if not uncased and not all(word[0].isupper() for word in name.split()):
+        return persons
+    return [Person(match.start("name"), match.end("name"), name), *persons]
+
+
+_ORGANISATION_WORD = re.compile(
+    r"\b(?:ltd|inc|llc|llp|co|corp|corporation|company|gmbh|plc|ag|sa|group|bank|services|solutions|"
+    r"technologies|systems|university|college|school|hospital|clinic|city|store|stores|shop|foundation)\b",
+    re.IGNORECASE,
+)
+
+
+def _guessed_organisation(item: Any, name: str) -> bool:
+    """The detector's guess that a name line is an organisation, with no organisation word in it
+    ("Shannon Blomqvist" read as ORGANIZATION)."""
+    return item.type == "ORGANIZATION" and item.text.strip() == name and not _ORGANISATION_WORD.search(name)
+
+
+def _names_a_place(text: str, item: Any, detections: Sequence) -> bool:
+    """A "person" right after a place and a comma is the place's country or region ("born in Bamako,
+    Mali"): no owner of anything."""
+    return any(
+        d.type in _PLACE_TYPES
+        and d.end <= item.start
+        and not text[d.end : item.start].strip(" ,")
+        and "," in text[d.end : item.start]
+        for d in detections
+    )
 
 
 def _nodes(triples: Sequence[Triple]) -> set[str]:

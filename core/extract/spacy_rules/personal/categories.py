@@ -63,13 +63,21 @@ _RELATION_CATEGORY: dict[str, str] = {
     **dict.fromkeys(("educated_at", "school", "degree"), EDUCATION),
     **dict.fromkeys(("date",), DATE),
     **dict.fromkeys(
-        ("health_condition", "diagnosis", "treated_for", "treatment", "medication", "allergy",
-         "disability", "doctor", "blood_type", "symptom"),
+        ("medical_condition", "health_condition", "diagnosis", "treated_for", "treatment", "medication",
+         "allergy", "disability", "doctor", "blood_type", "symptom"),
         HEALTH,
     ),
     **dict.fromkeys(
         ("spouse", "partner", "child", "son", "daughter", "mother", "father", "parent", "sibling",
          "brother", "sister", "relative", "grandparent", "grandchild", "next_of_kin", "marital_status"),
+        FAMILY,
+    ),
+    # the sentence rules' "X is the sister of Y" relations
+    **dict.fromkeys(
+        (f"{kin}_of" for kin in ("spouse", "wife", "husband", "partner", "child", "son", "daughter", "mother",
+                                 "father", "parent", "sibling", "brother", "sister", "grandson",
+                                 "granddaughter", "grandmother", "grandfather", "niece", "nephew", "aunt",
+                                 "uncle", "cousin")),
         FAMILY,
     ),
     **dict.fromkeys(
@@ -83,6 +91,12 @@ _RELATION_CATEGORY: dict[str, str] = {
     **dict.fromkeys(("sexual_orientation", "gender_identity"), SEXUALITY),
     **dict.fromkeys(("ethnicity", "race"), ETHNICITY),
 }  # fmt: skip
+
+
+def listed_category(relation: str) -> str:
+    """The category of a relation listed here (a sentence rule's `residence`, `medical_condition`,
+    `spouse`, ...), "" for any other relation."""
+    return _RELATION_CATEGORY.get(normalize_relation(relation), "")
 
 
 def category_of(relation: str) -> str:

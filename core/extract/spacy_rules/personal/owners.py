@@ -58,6 +58,21 @@ class Owners:
         # "Tomas" beside "Tomas Reyl" in one record is the same person: the owner is the full name,
         # never a second node that would join the record's values through the graph.
         self.persons = [Person(p.start, p.end, self.fullest_name(p.name)) for p in self.persons]
+        self._add_subject_mention()
+
+    def _add_subject_mention(self) -> None:
+        """The subject (from a title or name field) counts as named where the text first names it,
+        when the detector missed it there: a pronoun after it then has two candidates, not only the
+        other name the detector found ("Mamadou ... born in Bamako, Mali. He is a Muslim")."""
+        if not self.subject or any(
+            normalize_entity(p.name) == normalize_entity(self.subject) for p in self.persons
+        ):
+            return
+        at = self.text.casefold().find(self.subject.casefold())
+        if at >= 0:
+            self.persons = sorted(
+                [*self.persons, Person(at, at + len(self.subject), self.subject)], key=lambda p: p.start
+            )
 
     def fullest_name(self, name: str) -> str:
         """The one longer name of this record that `name` begins ("Tomas" -> "Tomas Reyl"); a bare

@@ -100,10 +100,21 @@ def in_record_detections(text: str, detections: Iterable[Any]) -> bool:
         item.type in RECORD_EVIDENCE_TYPES
         or (
             item.type == "ADDRESS"
-            and (_is_address_block(item.text) or _ADDRESS_CUE.search(text, 0, item.start))
+            and (
+                _is_address_block(item.text)
+                or _ADDRESS_CUE.search(text, 0, item.start)
+                or _is_address_block(_lines_around(text, item.start, item.end))
+            )
         )
         for item in detections
     )
+
+
+def _lines_around(text: str, start: int, end: int) -> str:
+    """The run of non-blank lines that holds `start`..`end` (a letterhead: name, job, firm, address)."""
+    block_start = text.rfind("\n\n", 0, start)
+    block_end = text.find("\n\n", end)
+    return text[block_start + 2 if block_start >= 0 else 0 : block_end if block_end >= 0 else len(text)]
 
 
 _FILE_NAME = re.compile(r"[_\\/]|\.\w{2,4}$|^\S*\d\S*$")

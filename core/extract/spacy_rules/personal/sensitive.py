@@ -3,7 +3,8 @@ medication, allergies, disabilities), money (salaries, debts), criminal and lega
 political and union membership, sexual orientation and ethnicity.
 
 Each rule is a cue and the phrase it introduces ("diagnosed with type 2 diabetes" -> diagnosis
-"type 2 diabetes"), or a listed term read with its own relation ("asthma" -> health_condition). A
+"type 2 diabetes"), or a listed term read with its own relation ("asthma" -> medical_condition, the
+sentence rules' name, so one fact stays one triple). A
 phrase ends at punctuation, a line break, a conjunction that starts a new clause or after
 `MAX_PHRASE_WORDS` words.
 """
@@ -47,7 +48,7 @@ PHRASE_CUES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (_cue(cue), relation)
     for cue, relation in (
         (r"\b(?:diagnosed|diagnosis of|diagnosed as having)\s+(?:with)?", "diagnosis"),
-        (r"\b(?:suffers|suffering|suffered|suffer|recovering|recovered)\s+from", "health_condition"),
+        (r"\b(?:suffers|suffering|suffered|suffer|recovering|recovered)\s+from", "medical_condition"),
         (r"\b(?:treated|treatment|being treated|hospitali[sz]ed|admitted)\s+for", "treated_for"),
         (rf"\b(?:underwent|undergoing|scheduled for|had)\s+(?:an?\s+)?(?=\w*(?:{_TREATMENT_WORDS}))",
          "treatment"),
@@ -82,7 +83,7 @@ _DISABILITIES = (
 _MARITAL = r"(?:married|divorced|widowed|separated|single)"
 # (term, relation): a listed term is the value itself.
 _TERMS: tuple[tuple[str, str], ...] = (
-    (_CONDITIONS, "health_condition"),
+    (_CONDITIONS, "medical_condition"),
     (_DISABILITIES, "disability"),
     (r"bankrupt(?:cy)?|insolvent|foreclosure|evicted|eviction|repossessed|in arrears", "financial_event"),
     (

@@ -48,6 +48,11 @@ _CUES: tuple[tuple[frozenset[str], re.Pattern[str], str], ...] = tuple(
         ("DATE_TIME", r"\b(?:hired|joined|started|employed since|start date)\b", "start_date"),
         ("DATE_TIME", r"\b(?:admitted|discharged|appointment|surgery|visit)\b", "medical_date"),
         ("LOCATION ADDRESS", r"\bborn\b", "place_of_birth"),
+        (  # "She moved here from Haiti": where she came from, not where she lives
+            "LOCATION",
+            r"\b(?:moved|relocated|came|emigrated|immigrated)\b[^.;!?\n]{0,30}\bfrom\s+(?:the\s+)?$",
+            "place_of_origin",
+        ),
         (
             "LOCATION ADDRESS",
             r"\b(?:live|lives|lived|living|reside|resides|resident|home|moved|relocated|stay|staying)\b",

@@ -25,7 +25,7 @@ def test_money_criminal_beliefs_sexuality_and_ethnicity():
 
 
 def test_listed_terms_count_only_in_personal_records():
-    assert ("health_condition", "asthma") in found("Patient has asthma.")
+    assert ("medical_condition", "asthma") in found("Patient has asthma.")
     assert found("The cancer research institute opened in 1990.", in_record=False) == set()
 
 

@@ -53,3 +53,48 @@ def test_a_biography_keeps_its_sentence_triples_and_gets_no_record_node(extracto
 def test_a_chat_turn_names_the_subject(extractor):
     found = facts(extractor.extract("chat", "Bot: What's the name on the account? User: Garrett Himmel"))
     assert ("record chat", "subject", "Garrett Himmel") in found
+
+
+def test_a_country_after_its_city_owns_no_religion(extractor):
+    # PopQA dev passage "Mamadou Sidiki Diabaté": the detector misses the subject and reads "Mali" as
+    # a person; the pronoun's owner is the biography's subject, never the country.
+    text = (
+        'Mamadou Sidiki Diabaté, widely known as "Madou," was born on September 23, 1982 in Bamako, Mali. '
+        "He is a Muslim and he's the youngest son of the late Sidiki Diabaté and Mariam Kouyaté."
+    )
+    triples = extractor.extract("madou", text, title="Mamadou Sidiki Diabaté")
+    assert not [t for t in triples if t.head == "Mali"]
+    religion = [t for t in triples if t.relation == "religion"]
+    assert [(t.head, t.tail, t.category) for t in religion] == [
+        ("Mamadou Sidiki Diabaté", "Muslim", "religion")
+    ]
+
+
+def test_the_sample_hr_record_gives_each_fact_once_under_its_person_with_a_category(extractor):
+    text = (
+        "Tomas Reyl lives at 14 Birch Lane. Tomas Reyl suffers from asthma. "
+        "Elin Voss is the mother of Noor Reyl. Noor Reyl attends Harrow Vale School."
+    )
+    triples = extractor.extract("hr-record", text, title="HR Record: Staff and Patients")
+    assert not [t for t in triples if t.head.startswith("record ") and t.relation == "educated_at"]
+    school = [t for t in triples if t.tail == "Harrow Vale School"]
+    assert [(t.head, t.relation, t.category) for t in school] == [("Noor Reyl", "educated_at", "education")]
+    asthma = [t for t in triples if t.tail == "asthma"]
+    assert [(t.head, t.relation, t.category) for t in asthma] == [
+        ("Tomas Reyl", "medical_condition", "health")
+    ]
+    categories = {t.relation: t.category for t in triples}
+    assert categories["residence"] == "contact" and categories["mother_of"] == "family"
+
+
+def test_a_letterhead_opens_with_its_subjects_name(extractor):
+    # pii_dev: the detector read the name line as an organisation and found no person
+    text = "Shannon Blomqvist\nHuman resources representative\nGalyan's\nUSCGC Globelnik\nFPO AP 15834"
+    found = facts(extractor.extract("letter", text))
+    assert ("record letter", "subject", "Shannon Blomqvist") in found
+    assert ("Shannon Blomqvist", "address", "FPO AP 15834") in found
+
+
+def test_moving_from_a_place_names_where_one_came_from(extractor):
+    found = facts(extractor.extract("msg", "My sister moved here from Haiti.", title="chat_0112"))
+    assert ("record chat_0112", "place_of_origin", "Haiti") in found  # not where she lives
