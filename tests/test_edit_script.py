@@ -21,7 +21,10 @@ from core.erasers.edit_script import (
 )
 from core.erasers.eraser4rag import SHIPPED_ADAPTER, Eraser4RAGEraser, load_rewriter, output_form
 from core.erasers.linearize import rewriter_input
+from core.erasers.pipeline import fallback_problems
 from core.erasers.windows import split_sentences
+from core.rewrites import _fallback_problems
+from core.serialize import rewrite_from_dict, rewrite_to_dict
 from core.settings import Settings
 from tests.test_eraser4rag_windows import _request
 
@@ -219,3 +222,38 @@ def test_auto_takes_the_form_the_adapter_was_trained_for(tmp_path) -> None:  # t
     assert output_form("auto", str(tmp_path)) == "edits"
     assert output_form("auto", str(SHIPPED_ADAPTER)) == "rewrite"  # trained before edit scripts existed
     assert output_form("auto", "") == "rewrite" and output_form("edits", "") == "edits"
+
+
+class ReplayingEraser(Eraser4RAGEraser):
+    """The real eraser on the real model, given the script the 57-step CPU adapter wrote."""
+
+    def __init__(self, settings: Settings, script: str) -> None:
+        super().__init__(settings)
+        self.script = script
+
+    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[str]:
+        return [self.script for _ in windows]
+
+
+def test_a_rejected_script_falls_back_and_is_reported_where_errors_are() -> None:
+    """Both private windows of the request get the failure's script: each is rejected with its
+    line and reason, falls back, and is reported as a problem of stage "fallback"."""
+    settings = Settings(rewriter_adapter="none", rewriter_output="edits")
+    request = _request()
+    (rewrite,) = ReplayingEraser(settings, "REP Mara Vo\nBY BY BY\n").erase(request)
+    first, second = rewrite.fallbacks
+    assert first.startswith("window 1 of 2: edit script rejected (script line 2: the replacement")
+    assert "repeats the keyword 'BY'" in first and second.startswith("window 2 of 2:")
+    assert "fallback: 1 sentence(s) naming a private tail deleted" in first and first in rewrite.notes
+    assert "Harrow Vale" not in rewrite.text and "BY" not in rewrite.text
+    problems = fallback_problems([rewrite])
+    assert [(p.doc_id, p.stage, p.reason) for p in problems] == [
+        ("d1", "fallback", first),
+        ("d1", "fallback", second),
+    ]
+    shown = _fallback_problems("eraser4rag", request.documents[0], rewrite)
+    assert shown[0].message.startswith("eraser4rag fell back for") and first in shown[0].message
+    assert rewrite_from_dict(json.loads(json.dumps(rewrite_to_dict(rewrite)))) == rewrite
+    (mid_word,) = ReplayingEraser(settings, "DEL Mara Vo\n").erase(request)
+    expected = "anchor 'Mara Vo' starts or ends inside a word (the window has 'Mara Voss')"
+    assert expected in mid_word.fallbacks[0]
