@@ -69,7 +69,7 @@ def test_a_script_that_does_not_parse_or_apply_is_rejected_with_its_reason() -> 
     with pytest.raises(ScriptError, match="not in the window"):
         apply_script(WINDOW, [Edit("Paris")])
     with pytest.raises(ScriptError, match="overlap"):
-        apply_script(WINDOW, [Edit("Harrow Vale"), Edit("Vale, Norland")])
+        apply_script(WINDOW, [Edit("Harrow Vale,"), Edit("Vale, Norland.")])
 
 
 def test_the_real_failure_is_rejected_with_the_line_and_the_reason() -> None:
@@ -80,6 +80,10 @@ def test_the_real_failure_is_rejected_with_the_line_and_the_reason() -> None:
         apply_script(RICHMAN, parse_script("DEL He has autho\n"))
     with pytest.raises(ScriptError, match="line 2: the replacement repeats the keyword 'BY'"):
         parse_script("REP He has authored\nBY BY BY\n")
+    with pytest.raises(ScriptError, match="line 2: the replacement repeats the keyword 'BY'"):
+        parse_script("REP r\nBY BY BY BY\n")  # what the adapter wrote (README)
+    with pytest.raises(ScriptError, match="line 1: anchor 'r' starts or ends inside a word"):
+        apply_script(RICHMAN, [Edit("r", "written", line=1)])
     with pytest.raises(ScriptError, match="line 3: a second BY line"):
         parse_script("REP He has authored\nBY He wrote\nBY He wrote\n")
     with pytest.raises(ScriptError, match="line 4: anchor 'thor' starts or ends inside a word"):
@@ -97,8 +101,23 @@ def test_a_replacement_is_bounded_by_its_anchor() -> None:
 def test_an_anchor_is_applied_where_it_is_a_whole_word() -> None:
     window = "The author wrote an authoritative text. He is an author."
     assert apply_script(window, [Edit("author")]) == "The wrote an authoritative text. He is an author."
-    assert apply_script("Sean O'Brien met Brien.", [Edit("Brien")]) == "Sean O'Brien met."
-    assert not is_word_boundary("O'Brien", 2) and is_word_boundary("he said 'no'", 9)
+    assert is_word_boundary("He has authored", 3) and not is_word_boundary("He has authored", 12)
+
+
+def test_punctuation_inside_a_word_and_a_repeated_anchor_are_rejected() -> None:
+    """What the untrained base model wrote on question 45 before these rules: "DEL (" (an
+    unbalanced "PMP Project Management Professional)"), "DEL -" ("New Jerseybased"), and the
+    same line again and again."""
+    damon = _dev_window(45, 4)
+    with pytest.raises(
+        ScriptError, match=r"line 1: anchor '-' .* inside a word \(the window has 'Jersey-based'\)"
+    ):
+        apply_script(damon, parse_script("DEL -\n"))
+    with pytest.raises(ScriptError, match=r"anchor '\(' .* inside a word \(the window has '\(Project'\)"):
+        apply_script(RICHMAN, parse_script("DEL (\n"))
+    with pytest.raises(ScriptError, match=r"line 2: anchor 'seven' again \(written on script line 1\)"):
+        apply_script(RICHMAN, parse_script("DEL seven\nDEL seven\n"))
+    assert "(Project" in apply_script(RICHMAN, parse_script("DEL seven\n"))
 
 
 def test_deleting_takes_one_space_with_it_and_cut_takes_the_sentence() -> None:
@@ -146,6 +165,11 @@ def test_the_constraint_keeps_anchors_on_word_boundaries() -> None:
     first = _texts(tokenizer, allowed_tokens(table, window, b"DEL"))
     assert {" He", " seven", " Rich"} <= first and not {" thor", " uthored", " ichman"} & first
     assert not {"thor", "ichman"} & _texts(tokenizer, allowed_tokens(table, window, b"DEL "))
+    assert " (" in first and " Project" not in first  # "(Project" is one word: it starts with "("
+    assert "\n" not in _texts(tokenizer, allowed_tokens(table, window, b"DEL ("))
+    assert " (" in _texts(tokenizer, allowed_tokens(table, window, b"DEL PMP"))
+    repeated = _texts(tokenizer, allowed_tokens(table, window, b"DEL seven\nDEL seven"))
+    assert "\n" not in repeated and " books" in repeated
 
 
 def test_the_constraint_gives_one_bounded_by_line_per_rep() -> None:

@@ -13,8 +13,9 @@ deletes the first occurrence of `A` (with one neighbouring space, so no double s
 left); `REP A` followed by `BY R` replaces it with `R`; a lone `KEEP` changes nothing. Text
 outside the anchors is kept verbatim by construction.
 
-An anchor is a whole-word span of the window: it starts and ends on a word boundary
-(`is_word_boundary`), so "DEL autho" never cuts "author" in two. A `REP` line takes exactly
+An anchor is a whole-word span of the window: it starts and ends where a whitespace-separated
+word does (`is_word_boundary`), so "DEL autho" never cuts "authored" in two, and no anchor is
+written twice in one script. A `REP` line takes exactly
 one `BY` line; the replacement is one line, holds no keyword as a word (a model that writes
 "BY BY BY" has lost the format) and is at most `REPLACEMENT_EXTRA_CHARS` longer than its
 anchor. A script that breaks any of these, or whose anchor is not in the window, or whose
@@ -50,11 +51,15 @@ REPLACEMENT_EXTRA_CHARS = 48
 _WORD = re.compile(r"\S+")
 _KEYWORD_WORD = re.compile(r"\b(?:" + "|".join(KEYWORDS) + r")\b")
 _CLOSING = " ,.;:!?)]\n"
-_APOSTROPHES = "'\u2019"
 
 
 class ScriptError(ValueError):
-    """An edit script that does not parse or does not apply to its window."""
+    """An edit script that does not parse or does not apply to its window; `kind` names the
+    rule it breaks in a few words (for counts), the message says where and how."""
+
+    def __init__(self, message: str, kind: str = "does not parse") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -66,19 +71,12 @@ class Edit:
 
 
 def is_word_boundary(text: str, position: int) -> bool:
-    """True unless `position` falls between two characters of one word (letters, digits, and an
-    apostrophe between them: "O'Brien" is one word)."""
+    """True where a whitespace-separated word of `text` starts or ends: an anchor is a run of
+    whole words as `script_for` writes every training anchor, so "autho" (of "authored"), the
+    "(" of "(Project" and the "-" of "Jersey-based" are not anchors."""
     if position <= 0 or position >= len(text):
         return True
-    return not (_in_word(text, position - 1) and _in_word(text, position))
-
-
-def _in_word(text: str, index: int) -> bool:
-    char = text[index]
-    if char.isalnum():
-        return True
-    inner = 0 < index < len(text) - 1
-    return char in _APOSTROPHES and inner and text[index - 1].isalnum() and text[index + 1].isalnum()
+    return text[position - 1].isspace() or text[position].isspace()
 
 
 def max_replacement_chars(anchor: str) -> int:
@@ -123,7 +121,9 @@ def parse_script(text: str) -> list[Edit]:
             edits.append(Edit(anchor, _replacement(anchor, *following), line=number))
             index += 1
         elif keyword == BY:
-            raise ScriptError(f"script line {number}: a second BY line, or BY without REP: {line!r}")
+            raise ScriptError(
+                f"script line {number}: a second BY line, or BY without REP: {line!r}", "a stray BY line"
+            )
         else:
             raise ScriptError(f"script line {number}: expected CUT, DEL or REP and a text, got {line!r}")
         index += 1
@@ -140,12 +140,14 @@ def _replacement(anchor: str, number: int, line: str) -> str:
     repeated = _KEYWORD_WORD.search(replacement)
     if repeated:
         raise ScriptError(
-            f"script line {number}: the replacement repeats the keyword {repeated.group()!r}: {line!r}"
+            f"script line {number}: the replacement repeats the keyword {repeated.group()!r}: {line!r}",
+            "a keyword in a replacement",
         )
     if len(replacement) > max_replacement_chars(anchor):
         raise ScriptError(
             f"script line {number}: a replacement of {len(replacement)} characters for an anchor of "
-            f"{len(anchor)} (at most {REPLACEMENT_EXTRA_CHARS} more)"
+            f"{len(anchor)} (at most {REPLACEMENT_EXTRA_CHARS} more)",
+            "a replacement too long",
         )
     return replacement
 
@@ -153,10 +155,18 @@ def _replacement(anchor: str, number: int, line: str) -> str:
 def apply_script(window: str, edits: Sequence[Edit]) -> str:
     """The window with the edits applied; ScriptError when an anchor is missing or two overlap."""
     lines: dict[tuple[int, int, str], int] = {}  # two CUTs of one sentence are one span
+    seen: dict[str, int] = {}
     for edit in edits:
+        if edit.anchor in seen:
+            raise ScriptError(
+                f"{_where(edit)}anchor {edit.anchor!r} again (written on script line {seen[edit.anchor]})",
+                "a repeated anchor",
+            )
+        seen[edit.anchor] = edit.line
         start = whole_word_position(window, edit.anchor)
         if start < 0:
-            raise ScriptError(f"{_where(edit)}anchor {edit.anchor!r} {_why_not_found(window, edit.anchor)}")
+            why, kind = _why_not_found(window, edit.anchor)
+            raise ScriptError(f"{_where(edit)}anchor {edit.anchor!r} {why}", kind)
         if edit.sentence:
             span = _sentence_around(window, start)
         else:
@@ -166,7 +176,7 @@ def apply_script(window: str, edits: Sequence[Edit]) -> str:
     for first, second in itertools.pairwise(spans):
         if second[0] < first[1]:
             where = f"script lines {lines[first]} and {lines[second]}: " if lines[first] else ""
-            raise ScriptError(f"{where}two anchors of the script overlap")
+            raise ScriptError(f"{where}two anchors of the script overlap", "overlapping anchors")
     text = window
     for start, end, replacement in reversed(spans):
         text = text[:start] + replacement + text[end:]
@@ -183,17 +193,20 @@ def whole_word_position(window: str, anchor: str) -> int:
     return -1
 
 
-def _why_not_found(window: str, anchor: str) -> str:
+def _why_not_found(window: str, anchor: str) -> tuple[str, str]:
     start = window.find(anchor)
     if start < 0:
-        return "is not in the window"
+        return "is not in the window", "an anchor not in the window"
     left = start
     while left > 0 and not is_word_boundary(window, left):
         left -= 1
     right = start + len(anchor)
     while right < len(window) and not is_word_boundary(window, right):
         right += 1
-    return f"starts or ends inside a word (the window has {window[left:right]!r})"
+    return (
+        f"starts or ends inside a word (the window has {window[left:right]!r})",
+        "an anchor inside a word",
+    )
 
 
 def _where(edit: Edit) -> str:
