@@ -155,7 +155,7 @@ def test_indicators_the_question_contains_are_not_watched() -> None:
 
 
 def test_a_value_detected_at_a_sentence_end_is_watched_without_its_full_stop() -> None:
-    """ "Tomas Reyl lives at 14 Birch Lane." gave the indicator "14 Birch Lane.", which the monitor
+    """"Tomas Reyl lives at 14 Birch Lane." gave the indicator "14 Birch Lane.", which the monitor
     never matched in "lives at 14 Birch Lane with Elin": a leak shown as no leak."""
     from core.aback.indicators import detect_indicators, without_sentence_stop
     from core.aback.monitor import LeakMonitor

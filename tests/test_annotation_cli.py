@@ -22,9 +22,7 @@ def test_tasks_candidates_review_export_import_and_a_recorded_sft_run(tmp_path: 
     with AnnotationStore(db) as store:
         texts = {c.text for t in store.tasks() for c in store.candidates(t.id) if c.passed_filter}
     assert texts and {json.loads(line)["completion"].strip() for line in passed.read_text().splitlines()} == {
-        t.strip()
-        for t in texts
-        if t.strip()  # an empty rewrite (every fact private) is no SFT target
+        t.strip() for t in texts if t.strip()  # an empty rewrite (every fact private) is no SFT target
     }
     with AnnotationStore(db) as store:
         first = store.next_item("ann")
