@@ -194,6 +194,7 @@ def run_eraser(
             problem = _empty_rewrite_problem(eraser.name, by_id.get(item.doc_id), item)
             if problem is not None:
                 problems.append(problem)
+            problems += _fallback_problems(eraser.name, by_id.get(item.doc_id), item)
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -273,6 +274,13 @@ def _empty_rewrite_problem(eraser: str, doc: Document | None, rewrite: Rewrite) 
         f"{eraser} returned an empty rewrite for {name}: the document would vanish from retrieval. "
         "Check the model or endpoint, or use graph-guided for this document.",
     )
+
+
+def _fallback_problems(eraser: str, doc: Document | None, rewrite: Rewrite) -> list[DocProblem]:
+    name = describe(doc) if doc is not None else f"[{rewrite.doc_id}]"
+    return [
+        DocProblem(rewrite.doc_id, f"{eraser} fell back for {name}: {reason}") for reason in rewrite.fallbacks
+    ]
 
 
 def _failure_message(eraser: str, doc: Document, problem: PassageProblem) -> str:

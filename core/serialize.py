@@ -321,6 +321,7 @@ def rewrite_to_dict(rewrite: Rewrite) -> dict[str, Any]:
         "seconds": rewrite.seconds,
         "notes": list(rewrite.notes),
         "repairs": list(rewrite.repairs),
+        "fallbacks": list(rewrite.fallbacks),
     }
 
 
@@ -350,6 +351,7 @@ def rewrite_from_dict(data: object, path: str = "rewrite") -> Rewrite:
         seconds=float(seconds),
         notes=_str_tuple(_get(data, "notes", path, []), _join(path, "notes")),
         repairs=_str_tuple(_get(data, "repairs", path, []), _join(path, "repairs")),
+        fallbacks=_str_tuple(_get(data, "fallbacks", path, []), _join(path, "fallbacks")),
     )
 
 

@@ -70,6 +70,9 @@ class Rewrite:
     seconds: float
     notes: tuple[str, ...] = ()  # e.g. "private triples truncated to fit the context: 12 of 40 kept"
     repairs: tuple[str, ...] = ()  # filled by verify-and-repair
+    # parts the eraser could not do its own way and did another, each with why (eraser4rag: a
+    # rejected edit script); reported as problems (stage "fallback") beside the other erasers' errors
+    fallbacks: tuple[str, ...] = ()
 
 
 class Eraser(Protocol):

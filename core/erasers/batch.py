@@ -12,7 +12,9 @@ the cleaned text) and four added fields: `original_text`, `private`, `public`, `
 
 No passage stops the batch: a passage that cannot be extracted, erased, verified or graded
 is carried through unchanged and reported (record line, question, passage id, stage,
-reason) in its ctx's `problems`, in the figures and in the metrics (`passage_problems`).
+reason) in its ctx's `problems`, in the figures and in the metrics (`passage_problems`). A
+passage that the eraser did partly by a fallback (eraser4rag's rejected edit script) is
+reported the same way, stage "fallback", and counted in `passages_with_fallback`.
 Only an eraser that fails on every passage of a record with a model or endpoint error stops
 the run, which the same command then resumes.
 
@@ -40,6 +42,7 @@ from core.erasers.answer import answer_is_correct, answer_question
 from core.erasers.evaluation import DocEvaluation, SetEvaluation, summarize
 from core.erasers.pipeline import (
     ERASE,
+    FALLBACK,
     PassageProblem,
     SetResult,
     SplitRecipe,
@@ -352,6 +355,8 @@ def metrics_from_figures(
     problems = [problem for row in rows for problem in row.get("problems", [])]
     metrics["passage_problems"] = problems
     metrics["passages_with_problems"] = len({(p["where"], p["doc_id"]) for p in problems})
+    fell_back = {(p["where"], p["doc_id"]) for p in problems if p["stage"] == FALLBACK}
+    metrics["passages_with_fallback"] = len(fell_back)  # eraser4rag: a rejected edit script
     metrics["records_not_graded"] = sum(1 for row in rows if not row.get("evaluation"))
     if processed_docs and wall_seconds > 0:
         metrics["docs_per_s"] = processed_docs / wall_seconds

@@ -11,9 +11,16 @@ each anchored by its verbatim text in the window:
 `CUT A` deletes the whole sentence holding `A` (a few words of it are enough); `DEL A`
 deletes the first occurrence of `A` (with one neighbouring space, so no double space is
 left); `REP A` followed by `BY R` replaces it with `R`; a lone `KEEP` changes nothing. Text
-outside the anchors is kept verbatim by construction. A script that does not parse, or whose
-anchor is not in the window, or whose anchors overlap, is rejected with a reason
-(`ScriptError`); the eraser then falls back and says so.
+outside the anchors is kept verbatim by construction.
+
+An anchor is a whole-word span of the window: it starts and ends where a whitespace-separated
+word does (`is_word_boundary`), so "DEL autho" never cuts "authored" in two, and no anchor is
+written twice in one script. A `REP` line takes exactly
+one `BY` line; the replacement is one line, holds no keyword as a word (a model that writes
+"BY BY BY" has lost the format) and is at most `REPLACEMENT_EXTRA_CHARS` longer than its
+anchor. A script that breaks any of these, or whose anchor is not in the window, or whose
+anchors overlap, is rejected with a reason naming its line (`ScriptError`); the eraser then
+falls back and says so.
 
 `script_for` derives the script that turns a window into a given rewrite (training targets,
 from the graph-guided eraser's rewrite), word by word, with anchors widened until they are
@@ -26,7 +33,7 @@ import difflib
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.erasers.windows import split_sentences
 
@@ -35,12 +42,24 @@ DELETE = "DEL"
 REPLACE = "REP"
 BY = "BY"
 KEEP = "KEEP"
+KEYWORDS = (CUT, DELETE, REPLACE, BY, KEEP)
+# An erasing replacement is shorter than its anchor (20 characters shorter at the median of the
+# 537 REP lines of the dev SFT data); it is longer only by the words a derived script joins to an
+# insertion ("REP an / BY a stage"), 38 characters at most there. Past this slack the model is
+# writing new text, which an eraser has no reason to do.
+REPLACEMENT_EXTRA_CHARS = 48
 _WORD = re.compile(r"\S+")
+_KEYWORD_WORD = re.compile(r"\b(?:" + "|".join(KEYWORDS) + r")\b")
 _CLOSING = " ,.;:!?)]\n"
 
 
 class ScriptError(ValueError):
-    """An edit script that does not parse or does not apply to its window."""
+    """An edit script that does not parse or does not apply to its window; `kind` names the
+    rule it breaks in a few words (for counts), the message says where and how."""
+
+    def __init__(self, message: str, kind: str = "does not parse") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -48,6 +67,21 @@ class Edit:
     anchor: str
     replacement: str = ""  # "" deletes the anchor
     sentence: bool = False  # CUT: delete the whole sentence holding the anchor
+    line: int = field(default=0, compare=False)  # the script line that wrote it (for messages)
+
+
+def is_word_boundary(text: str, position: int) -> bool:
+    """True where a whitespace-separated word of `text` starts or ends: an anchor is a run of
+    whole words as `script_for` writes every training anchor, so "autho" (of "authored"), the
+    "(" of "(Project" and the "-" of "Jersey-based" are not anchors."""
+    if position <= 0 or position >= len(text):
+        return True
+    return text[position - 1].isspace() or text[position].isspace()
+
+
+def max_replacement_chars(anchor: str) -> int:
+    """The longest replacement a REP line of `anchor` may have."""
+    return len(anchor) + REPLACEMENT_EXTRA_CHARS
 
 
 def format_script(edits: Sequence[Edit]) -> str:
@@ -67,52 +101,116 @@ def format_script(edits: Sequence[Edit]) -> str:
 
 def parse_script(text: str) -> list[Edit]:
     """The edits of a script; ScriptError naming the line that does not parse."""
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    lines = [(n, line.strip()) for n, line in enumerate(text.strip().splitlines(), start=1) if line.strip()]
     if not lines:
         raise ScriptError("the model wrote an empty script")
-    if lines == [KEEP]:
+    if [line for _n, line in lines] == [KEEP]:
         return []
     edits: list[Edit] = []
-    number = 0
-    while number < len(lines):
-        line = lines[number]
+    index = 0
+    while index < len(lines):
+        number, line = lines[index]
         keyword, _, anchor = line.partition(" ")
-        if keyword == CUT and anchor.strip():
-            edits.append(Edit(anchor.strip(), sentence=True))
-        elif keyword == DELETE and anchor.strip():
-            edits.append(Edit(anchor.strip()))
-        elif keyword == REPLACE and anchor.strip():
-            following = lines[number + 1] if number + 1 < len(lines) else ""
-            by, _, replacement = following.partition(" ")
-            if by != BY:
-                raise ScriptError(f"script line {number + 2}: expected 'BY <text>' after {line!r}")
-            edits.append(Edit(anchor.strip(), replacement.strip()))
-            number += 1
+        anchor = anchor.strip()
+        if keyword == CUT and anchor:
+            edits.append(Edit(anchor, sentence=True, line=number))
+        elif keyword == DELETE and anchor:
+            edits.append(Edit(anchor, line=number))
+        elif keyword == REPLACE and anchor:
+            following = lines[index + 1] if index + 1 < len(lines) else (number + 1, "")
+            edits.append(Edit(anchor, _replacement(anchor, *following), line=number))
+            index += 1
+        elif keyword == BY:
+            raise ScriptError(
+                f"script line {number}: a second BY line, or BY without REP: {line!r}", "a stray BY line"
+            )
         else:
-            raise ScriptError(f"script line {number + 1}: expected CUT, DEL or REP and a text, got {line!r}")
-        number += 1
+            raise ScriptError(f"script line {number}: expected CUT, DEL or REP and a text, got {line!r}")
+        index += 1
     return edits
+
+
+def _replacement(anchor: str, number: int, line: str) -> str:
+    """The text of the BY line that follows `REP anchor`; ScriptError when it is missing, repeats
+    a keyword or is too long."""
+    by, _, replacement = line.partition(" ")
+    if by != BY:
+        raise ScriptError(f"script line {number}: expected 'BY <text>' after 'REP {anchor}'")
+    replacement = replacement.strip()
+    repeated = _KEYWORD_WORD.search(replacement)
+    if repeated:
+        raise ScriptError(
+            f"script line {number}: the replacement repeats the keyword {repeated.group()!r}: {line!r}",
+            "a keyword in a replacement",
+        )
+    if len(replacement) > max_replacement_chars(anchor):
+        raise ScriptError(
+            f"script line {number}: a replacement of {len(replacement)} characters for an anchor of "
+            f"{len(anchor)} (at most {REPLACEMENT_EXTRA_CHARS} more)",
+            "a replacement too long",
+        )
+    return replacement
 
 
 def apply_script(window: str, edits: Sequence[Edit]) -> str:
     """The window with the edits applied; ScriptError when an anchor is missing or two overlap."""
-    spans: list[tuple[int, int, str]] = []
+    lines: dict[tuple[int, int, str], int] = {}  # two CUTs of one sentence are one span
+    seen: dict[str, int] = {}
     for edit in edits:
-        start = window.find(edit.anchor)
+        if edit.anchor in seen:
+            raise ScriptError(
+                f"{_where(edit)}anchor {edit.anchor!r} again (written on script line {seen[edit.anchor]})",
+                "a repeated anchor",
+            )
+        seen[edit.anchor] = edit.line
+        start = whole_word_position(window, edit.anchor)
         if start < 0:
-            raise ScriptError(f"anchor {edit.anchor!r} is not in the window")
+            why, kind = _why_not_found(window, edit.anchor)
+            raise ScriptError(f"{_where(edit)}anchor {edit.anchor!r} {why}", kind)
         if edit.sentence:
-            spans.append(_sentence_around(window, start))
+            span = _sentence_around(window, start)
         else:
-            spans.append(_widened(window, start, start + len(edit.anchor), edit.replacement))
-    spans = sorted(set(spans))
-    for (_s1, end, _r1), (start, _e2, _r2) in itertools.pairwise(spans):
-        if start < end:
-            raise ScriptError("two anchors of the script overlap")
+            span = _widened(window, start, start + len(edit.anchor), edit.replacement)
+        lines.setdefault(span, edit.line)
+    spans = sorted(lines)
+    for first, second in itertools.pairwise(spans):
+        if second[0] < first[1]:
+            where = f"script lines {lines[first]} and {lines[second]}: " if lines[first] else ""
+            raise ScriptError(f"{where}two anchors of the script overlap", "overlapping anchors")
     text = window
     for start, end, replacement in reversed(spans):
         text = text[:start] + replacement + text[end:]
     return text.strip()
+
+
+def whole_word_position(window: str, anchor: str) -> int:
+    """Where `anchor` first occurs in `window` as a whole-word span, or -1."""
+    start = window.find(anchor)
+    while start >= 0:
+        if is_word_boundary(window, start) and is_word_boundary(window, start + len(anchor)):
+            return start
+        start = window.find(anchor, start + 1)
+    return -1
+
+
+def _why_not_found(window: str, anchor: str) -> tuple[str, str]:
+    start = window.find(anchor)
+    if start < 0:
+        return "is not in the window", "an anchor not in the window"
+    left = start
+    while left > 0 and not is_word_boundary(window, left):
+        left -= 1
+    right = start + len(anchor)
+    while right < len(window) and not is_word_boundary(window, right):
+        right += 1
+    return (
+        f"starts or ends inside a word (the window has {window[left:right]!r})",
+        "an anchor inside a word",
+    )
+
+
+def _where(edit: Edit) -> str:
+    return f"script line {edit.line}: " if edit.line else ""
 
 
 def _sentence_around(window: str, position: int) -> tuple[int, int, str]:

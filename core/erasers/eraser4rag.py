@@ -31,10 +31,12 @@ text of the window), decoded with `edit_decoding.anchor_constraint` so that ever
 exists in the window; the script is applied, so text outside its edits is kept verbatim by
 construction, and the model writes a few tokens instead of the whole window. The private
 windows of a document are decoded as one batch (greedy, KV cache). A script that does not
-parse or apply is rejected and named in the notes; that window then falls back to deleting
-the sentences that name a private tail of the document (marked "fallback" in the notes),
-never to the unedited window when a sentence names one. "rewrite" is the paper's form: the
-model writes the whole rewritten window.
+parse or apply (an anchor off a word boundary, a BY line that repeats a keyword or runs too
+long, ...) is rejected; that window then falls back to deleting the sentences that name a
+private tail of the document, never to the unedited window when a sentence names one. Each
+fallback, with the script line and why, is in the rewrite's `fallbacks` (reported as a
+"fallback" problem by the Rewrite tab and the `erase` command's OUT and metrics) and notes.
+"rewrite" is the paper's form: the model writes the whole rewritten window.
 
 Each model input is built by `linearize.fitted_input` (shared with training): the window
 and the global triples that fit, the most related to the window first; every
@@ -182,8 +184,9 @@ class Eraser4RAGEraser:
             notes.append(
                 "edit scripts need a causal model: this sequence-to-sequence model writes whole windows"
             )
+        fallbacks: list[str] = []
         if form == "edits":
-            outputs = self._edited_windows(document, request, windows, private, public, notes)
+            outputs = self._edited_windows(document, request, windows, private, public, notes, fallbacks)
         else:
             outputs = self._rewritten_windows(windows, private, public, notes)
         kept = [n for n, w in enumerate(windows, start=1) if not w.private]
@@ -210,6 +213,7 @@ class Eraser4RAGEraser:
             kept=request.public_keys_of(document.id),
             seconds=time.perf_counter() - started,
             notes=tuple(notes),
+            fallbacks=tuple(fallbacks),
         )
 
     def _rewritten_windows(
@@ -248,8 +252,10 @@ class Eraser4RAGEraser:
         private: Sequence[TripleKey],
         public: Sequence[TripleKey],
         notes: list[str],
+        fallbacks: list[str],
     ) -> list[str]:
-        """The edit form: one batch of edit scripts for the private windows, each applied to its window."""
+        """The edit form: one batch of edit scripts for the private windows, each applied to its
+        window; a rejected script's window falls back (`_fallback`), listed in `fallbacks`."""
         outputs = [w.text.strip() for w in windows]
         chosen = [
             n
@@ -278,10 +284,11 @@ class Eraser4RAGEraser:
                 applied += 1
             except ScriptError as exc:
                 outputs[n], cut = _fallback(outputs[n], tails)
-                notes.append(
+                fallbacks.append(
                     f"window {n + 1} of {len(windows)}: edit script rejected ({exc}); fallback: "
                     f"{cut} sentence(s) naming a private tail deleted"
                 )
+                notes.append(fallbacks[-1])
         if chosen:
             notes.append(
                 f"edit scripts: {applied} of {len(chosen)} applied, {len(chosen) - applied} fallback"

@@ -23,7 +23,7 @@ Every caller runs the same steps through this module: the studio's Rewrite tab (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -41,6 +41,7 @@ from core.types import Corpus, Document, RetrievalSet, Triple, TripleKey
 
 SPLIT_METHODS = ("connected", "uniform")  # connected: the paper's connected subset (section 3.1.1)
 EXTRACT, ERASE, VERIFY, SCORE = "extract", "erase", "verify", "score"
+FALLBACK = "fallback"  # the eraser did part of a passage another way than its own (Rewrite.fallbacks)
 
 Progress = Callable[[int, int], None]
 # verify(request, rewrites) -> (repaired rewrites, their re-extracted triples)
@@ -69,7 +70,7 @@ class PassageProblem:
     """One passage (or the question) that a step could not handle; the run went on without it."""
 
     doc_id: str
-    stage: str  # extract | erase | verify | score
+    stage: str  # extract | erase | fallback | verify | score
     reason: str
     error: BaseException | None = field(default=None, compare=False, repr=False)  # not serialised
 
@@ -247,6 +248,11 @@ def rewrite_each(eraser: Eraser, request: EraseRequest) -> Iterator[Rewrite | Pa
             yield PassageProblem(failed.id, ERASE, reason_of(exc), exc)
 
 
+def fallback_problems(rewrites: Iterable[Rewrite]) -> list[PassageProblem]:
+    """One problem per part of a passage that its eraser did by a fallback, with why."""
+    return [PassageProblem(r.doc_id, FALLBACK, reason) for r in rewrites for reason in r.fallbacks]
+
+
 # ------------------------------------------------------------------------ verify and score
 
 
@@ -386,6 +392,11 @@ def erase_retrieval_set(
     done = finish(request, ordered, tools.verify_with(eraser) if verify else None, tools.evaluate)
     finished = {r.doc_id: r for r in done.rewrites}
     everything = tuple(finished.get(d.id) or unchanged(d, eraser.name) for d in retrieval_set.documents)
+    fell_back = fallback_problems(ordered)
     return SetResult(
-        retrieval_set, request, everything, done.evaluation, tuple(problems + erase_failed + done.problems)
+        retrieval_set,
+        request,
+        everything,
+        done.evaluation,
+        tuple(problems + erase_failed + fell_back + done.problems),
     )

@@ -91,11 +91,11 @@ def request_examples(
             target = window_rewrite(document.text, rewrite.text, window.span)
             edits = script_for(text, target)
             script = format_script(edits)
-            applied = _applied_or_none(text, script)
-            if applied is None:
-                yield "the derived script does not apply (overlapping anchors)"
+            applied = _applied_or_error(text, script)
+            if isinstance(applied, ScriptError):
+                yield f"the derived script does not apply ({applied.kind})"
                 continue
-            if applied != _applied_or_none(text, edits):  # the script's text lost something
+            if applied != _applied_or_error(text, edits):  # the script's text lost something
                 yield "the script does not round-trip (an anchor spans a line break)"
                 continue
             grade = grade_strings(Document(document.id, document.title, text), applied, keys, ())
@@ -110,11 +110,11 @@ def request_examples(
                 yield WindowExample(task, script, applied, bool(edits))
 
 
-def _applied_or_none(window: str, script: str | list[Edit]) -> str | None:
+def _applied_or_error(window: str, script: str | list[Edit]) -> str | ScriptError:
     try:
         return apply_script(window, parse_script(script) if isinstance(script, str) else script)
-    except ScriptError:
-        return None
+    except ScriptError as exc:
+        return exc
 
 
 def _task(
