@@ -625,6 +625,10 @@ class Workspace:
         keys = {k for k in self.all_keys() if wanted in (k[0], k[2]) and k not in query_keys}
         if not keys:
             raise ValueError(f"no non-query triple mentions the entity {entity!r}")
+        return self._mark_keys_private(keys)
+
+    def _mark_keys_private(self, keys: set[TripleKey]) -> int:
+        """Mark `keys` private as one undoable step; how many were new."""
         new = keys - self.marked_private
         if new:
             self._remember_marks()
@@ -645,12 +649,7 @@ class Workspace:
             raise ValueError(
                 f"no non-query triple has the category {category!r} (categories here: {present})"
             )
-        new = keys - self.marked_private
-        if new:
-            self._remember_marks()
-        self.marked_private |= keys
-        self._refresh_definition()
-        return len(new)
+        return self._mark_keys_private(keys)
 
     def random_split(self, ratio: float, seed: int, method: str = "connected") -> int:
         """Replace the marks with a random `ratio` of the scope's triples (query triples never private).

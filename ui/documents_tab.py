@@ -503,25 +503,17 @@ def wire_overwrite_check(
     """`button` saves at once unless `question` has something to ask (the name is another saved
     workspace); then only the confirmation's yes button saves, and only it may overwrite.
     Endpoints: `<api_name>` (asks first) and `<api_name>_overwrite`."""
-    shown = [confirmation.row, confirmation.prompt]
-
-    def ask_first(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
-        asked = question(ws, name)
-        if asked is None:
-            return (*handler(ws, name, request), gr.Row(visible=False), "")
-        skipped = [gr.skip() for _ in outputs]
-        prompt = status_html(asked, "question")
-        return (ws, f"{asked} Confirm or cancel below.", *skipped, gr.Row(visible=True), prompt)
-
-    def overwrite(ws: Workspace, name: str, request: gr.Request) -> tuple[Any, ...]:
-        return (*handler(ws, name, request, overwrite=True), gr.Row(visible=False), "")
-
-    ctx.action(button.click, ask_first, inputs, [*outputs, *shown], api_name=api_name)
-    ctx.action(
-        confirmation.yes.click, overwrite, inputs, [*outputs, *shown], api_name=f"{api_name}_overwrite"
-    )
-    confirmation.no.click(
-        lambda: (gr.Row(visible=False), ""), [], shown, api_visibility="private", show_progress="hidden"
+    wire_asking_first(
+        ctx,
+        button.click,
+        confirmation,
+        handler,
+        question,
+        inputs,
+        outputs,
+        api_name,
+        "_overwrite",
+        overwrite=True,
     )
 
 
@@ -558,22 +550,43 @@ def wire_replace_check(
     """`trigger` runs `handler(ws, chosen, request)` at once unless `question` has something to ask
     (the workspace in view holds work it would replace); then only the confirmation's yes button runs
     it. Endpoints: `<api_name>` (asks first) and `<api_name>_confirmed`."""
+    wire_asking_first(ctx, trigger, confirmation, handler, question, inputs, outputs, api_name, "_confirmed")
+
+
+def wire_asking_first(
+    ctx: Any,
+    trigger: Callable[..., Any],
+    confirmation: Any,
+    handler: Callable[..., tuple[Any, ...]],
+    question: Callable[[Workspace, Any], str | None],
+    inputs: list[Any],
+    outputs: list[Any],
+    api_name: str,
+    confirmed_suffix: str,
+    **confirmed_options: Any,
+) -> None:
+    """`trigger` runs `handler(ws, value, request)` unless `question(ws, value)` asks something; then the
+    confirmation row shows the question and its yes button runs `handler(..., **confirmed_options)`."""
     shown = [confirmation.row, confirmation.prompt]
 
-    def ask_first(ws: Workspace, chosen: Any, request: gr.Request) -> tuple[Any, ...]:
-        asked = question(ws, chosen)
+    def ask_first(ws: Workspace, value: Any, request: gr.Request) -> tuple[Any, ...]:
+        asked = question(ws, value)
         if asked is None:
-            return (*handler(ws, chosen, request), gr.Row(visible=False), "")
+            return (*handler(ws, value, request), gr.Row(visible=False), "")
         skipped = [gr.skip() for _ in outputs]
         prompt = status_html(asked, "question")
         return (ws, f"{asked} Confirm or cancel below.", *skipped, gr.Row(visible=True), prompt)
 
-    def confirmed(ws: Workspace, chosen: Any, request: gr.Request) -> tuple[Any, ...]:
-        return (*handler(ws, chosen, request), gr.Row(visible=False), "")
+    def confirmed(ws: Workspace, value: Any, request: gr.Request) -> tuple[Any, ...]:
+        return (*handler(ws, value, request, **confirmed_options), gr.Row(visible=False), "")
 
     ctx.action(trigger, ask_first, inputs, [*outputs, *shown], api_name=api_name)
     ctx.action(
-        confirmation.yes.click, confirmed, inputs, [*outputs, *shown], api_name=f"{api_name}_confirmed"
+        confirmation.yes.click,
+        confirmed,
+        inputs,
+        [*outputs, *shown],
+        api_name=f"{api_name}{confirmed_suffix}",
     )
     confirmation.no.click(
         lambda: (gr.Row(visible=False), ""), [], shown, api_visibility="private", show_progress="hidden"
