@@ -80,3 +80,29 @@ def test_the_title_person_named_by_surname_first_wins_over_a_relative_named_late
     assert restore_first_mentions(nlp(original), rewrite, nlp, title="Mick Mulvaney") == (
         "At Georgetown, Mick Mulvaney was an Honors Scholar."
     )
+
+
+def test_a_name_after_the_pronoun_is_no_antecedent(nlp):
+    # PopQA dev passage "Chase Stokes": "John B" (his role) follows "He" and named nobody before it
+    original = (
+        "James Alexander Chase Stokes is an American actor. He is best known for his role as John B in "
+        'the Netflix teen drama series "Outer Banks".'
+    )
+    rewrite = 'He is best known for his role as John B in the Netflix teen drama series "Outer Banks".'
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Chase Stokes") == (
+        "James Alexander Chase Stokes is best known for his role as John B in the Netflix teen drama "
+        'series "Outer Banks".'
+    )
+
+
+def test_a_rewrite_opening_with_it_gets_the_title_back(nlp):
+    # PopQA dev passage "La voce senza volto": its opening sentence went whole
+    original = (
+        'La voce senza volto () is a 1939 Italian "white-telephones" comedy film directed by Gennaro '
+        'Righelli. It is part of the tradition of "telefoni bianchi" () comedies.'
+    )
+    rewrite = 'It is part of the tradition of "telefoni bianchi" () comedies.'
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="La voce senza volto") == (
+        'La voce senza volto is part of the tradition of "telefoni bianchi" () comedies.'
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Telefoni bianchi") == rewrite

@@ -322,3 +322,21 @@ def test_a_verb_relation_is_said_again_only_where_its_verb_took_that_preposition
     assert not _verb_relation_said(sent, Triple("Grigson", "publish_in", "Grimstad", "d1"))
     assert _verb_relation_said(sent, Triple("Grigson", "die_in", "Grimstad", "d1"))
     assert _verb_relation_said(sent, Triple("Grigson", "occupation", "writer", "d1"))
+
+
+def test_a_surname_subject_is_the_title_person_not_a_relative(nlp):
+    # PopQA dev passage "Søren Krarup": the realiser wrote "Bodil Marie Krarup was born Langballe."
+    text = "Krarup was born in Grenaa, to vicar Vilhelm Krarup and Bodil Marie Krarup (née Langballe)."
+    segment = segments(nlp(text))[0]
+    assert not is_about_subject(segment, "Bodil Marie Krarup", "Søren Krarup")
+    assert is_about_subject(segment, "Søren Krarup", "Søren Krarup")
+    assert is_about_subject(segment, "Krarup", "Søren Krarup")
+
+
+def test_a_population_without_its_figure_takes_its_verb(nlp):
+    # PopQA dev passage "Senegal": the rewrite read "Senegal has a population."
+    text = "Senegal has a population of over 17 million people. Dakar is its capital."
+    doc = nlp(text)
+    start = text.index("of over 17 million people")
+    new, _edits = repair_removals(text, doc, [((start, start + 25), "", "private", ())], (), nlp)
+    assert "has a population." not in new

@@ -27,6 +27,7 @@ _PRONOUN = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er|him)\b")
 
 def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = None, title: str = "") -> str:
     """`text` (a rewrite of the doc's text) with a pronoun that lost its antecedent replaced by the name."""
+    text = _restore_opening_it(original_doc.text, text, title)
     people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and _full_name(ent)]
     subject = _opening_person(original_doc, title)
     if subject is None:
@@ -37,9 +38,9 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
     for index, piece in enumerate(pieces):
         if not piece.strip():
             continue
-        if _names_someone(piece, names):
-            return text
         match = _PRONOUN.search(piece)
+        if _names_someone(piece if match is None else piece[: match.start()], names):
+            return text  # someone is named before the first pronoun ("as John B" after "He" names nobody)
         if match is None:
             continue
         if _original_position(original_doc.text, piece, match.start()) < named_at:
@@ -47,6 +48,18 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
         pieces[index] = _with_name(piece, match, name, parse)
         return "".join(pieces)
     return text
+
+
+def _restore_opening_it(original: str, text: str, title: str) -> str:
+    """A rewrite that now opens with "It" where the original opened with its title's name ("La voce
+    senza volto () is a 1939 comedy film. It is part of ...") gets that name back."""
+    name = re.sub(r"\s*\([^()]*\)\s*$", "", title).strip()
+    if not name or not original.lstrip().startswith(name) or original.lstrip() == text.lstrip():
+        return text
+    opening = re.match(r"(\s*)It\b", text)
+    if opening is None or name in text[: opening.end()]:
+        return text
+    return text[: opening.start(1) + len(opening.group(1))] + name + text[opening.end() :]
 
 
 def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:

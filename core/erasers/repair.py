@@ -54,7 +54,7 @@ OBJECT_OF_VERB = {"dobj", "oprd", "xcomp", "ccomp", "attr", "acomp"}
 RELATIONAL_NOUNS = {
     "part", "one", "member", "native", "resident", "citizen", "graduate", "alumnus", "alumna", "daughter",
     "son", "wife", "husband", "father", "mother", "brother", "sister", "child", "widow", "grandson",
-    "granddaughter", "nephew", "niece", "cousin",
+    "granddaughter", "nephew", "niece", "cousin", "population", "total", "number", "capacity",
 }  # fmt: skip
 # roles that say nothing without their "of" phrase ("a former head [of X]", "an associate director [of Y]")
 ROLE_NOUNS = {
@@ -936,6 +936,10 @@ def is_about_subject(sent: Any, head: str, title: str = "") -> bool:
         person = title_name(title)
         return (bool(person) and bool(head_words & set(person.split()))) or _names_a_person(sent.doc, head)
     named = {t.text for t in subject.subtree if t.pos_ == "PROPN"}
+    person = title_name(title)
+    if person and named == {person.split()[-1]} and head_words - named:
+        # "Krarup was born ... to Bodil Marie Krarup": the surname is the title's person, not his mother
+        return bool(head_words & set(person.split()[:-1]))
     return bool(named) and (named <= set(head.split()) or head_words <= named)
 
 
