@@ -8,11 +8,19 @@ import re
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, configure_mappers, selectinload
 
+import storage.annotation_tables  # noqa: F401  (every table of the shared Base, before any thread)
 from core.saving import OverwriteRefused, SaveConflict
 from storage.db import Database
 from storage.tables import CorpusRow, UserRow, utc_now
+
+# The migrations' env.py imports the annotation tables; when that import ran in one thread of a process
+# while another thread's first query configured the mappers, the second saw AnnotationTaskRow without
+# the CandidateRow it refers to and failed ("... after both dependent classes have been defined"): the
+# PostgreSQL concurrent-saves test, 2 runs in about 20. All tables are registered and configured here,
+# at import, in one thread.
+configure_mappers()
 
 MAX_NAME_LENGTH = 200
 SESSION_PREFIX = "~session/"  # names of autosaved session corpora; refused for saved workspaces
