@@ -327,7 +327,7 @@ def build(ctx: StudioContext) -> None:
     ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")
     ask = overwrite_question
     wire_overwrite_check(ctx, save, save_confirm, on_save, ask, [save_name], [saved], "save_workspace")
-    wire_replace_check(
+    wire_asking_first(
         ctx,
         load.click,
         load_confirm,
@@ -336,13 +336,14 @@ def build(ctx: StudioContext) -> None:
         [saved],
         [save_name],
         "load_workspace",
+        "_confirmed",
     )
     ctx.action(share.click, on_share, [share_users, share_public], [], api_name="share_workspace")
     export_outputs = [export_file, saved]
     wire_overwrite_check(
         ctx, export, export_confirm, on_export, ask, [save_name], export_outputs, "export_json"
     )
-    wire_replace_check(
+    wire_asking_first(
         ctx,
         import_file.upload,
         import_confirm,
@@ -351,6 +352,7 @@ def build(ctx: StudioContext) -> None:
         [import_file],
         [saved, import_file],
         "import_json",
+        "_confirmed",
     )
 
     ctx.add_view(lambda ws: (render_summary(ws), render_documents(ws)), [summary, documents])
@@ -535,22 +537,6 @@ def replace_question(verb: str) -> Callable[[Workspace, Any], str | None]:
         )
 
     return ask
-
-
-def wire_replace_check(
-    ctx: Any,
-    trigger: Callable[..., Any],
-    confirmation: Any,
-    handler: Callable[..., tuple[Any, ...]],
-    question: Callable[[Workspace, Any], str | None],
-    inputs: list[Any],
-    outputs: list[Any],
-    api_name: str,
-) -> None:
-    """`trigger` runs `handler(ws, chosen, request)` at once unless `question` has something to ask
-    (the workspace in view holds work it would replace); then only the confirmation's yes button runs
-    it. Endpoints: `<api_name>` (asks first) and `<api_name>_confirmed`."""
-    wire_asking_first(ctx, trigger, confirmation, handler, question, inputs, outputs, api_name, "_confirmed")
 
 
 def wire_asking_first(
