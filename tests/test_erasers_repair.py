@@ -8,6 +8,7 @@ from core.erasers.repair import (
     _verb_relation_said,
     close_deletions,
     is_about_subject,
+    one_name_per_person,
     only_adjuncts_removed,
     render,
     repair_removals,
@@ -340,3 +341,31 @@ def test_a_population_without_its_figure_takes_its_verb(nlp):
     start = text.index("of over 17 million people")
     new, _edits = repair_removals(text, doc, [((start, start + 25), "", "private", ())], (), nlp)
     assert "has a population." not in new
+
+
+SEITZ = (
+    "Ludovico Seitz, or Ludwig Seitz (11 June 1844, Rome - 11 September 1908, Albano Laziale) was an Italian "
+    "painter of German ancestry, who served as Director of the Vatican Galleries."
+)
+
+
+def test_a_predicate_that_keeps_its_public_adjective_is_kept_in_place(nlp):
+    # PopQA dev: the sentence had been said again as "Ludwig Seitz was born in Rome ... Ludovico Seitz was Italian."
+    start = SEITZ.index("an Italian painter")
+    public = [
+        Triple("Ludovico Seitz", "country_of_citizenship", "Italian", "d", (0, 0)),
+        Triple("Ludwig Seitz", "place_of_death", "Albano Laziale", "d", (0, 0)),
+    ]
+    new, _edits = repair_removals(SEITZ, nlp(SEITZ), [((start, len(SEITZ) - 1), "", "private", ())], public, nlp)
+    assert new == (
+        "Ludovico Seitz, or Ludwig Seitz (11 June 1844, Rome - 11 September 1908, Albano Laziale) was Italian."
+    )
+
+
+def test_one_person_under_two_names_is_said_once():
+    facts = [
+        Triple("Ludwig Seitz", "date_of_birth", "11 June 1844", "d", (0, 0)),
+        Triple("Ludovico Seitz", "country_of_citizenship", "Italian", "d", (0, 0)),
+    ]
+    merged = one_name_per_person(facts, SEITZ)
+    assert realise_facts(merged) == "Ludovico Seitz was born on 11 June 1844 and was Italian."

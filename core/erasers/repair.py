@@ -281,7 +281,7 @@ def repaired_sentence(
         for t in public
         if _stated_in(doc, sent, t) and is_about_subject(sent, t.head, title) and _verb_relation_said(sent, t)
     ]
-    facts = [_with_article(doc.text, t) for t in stated]
+    facts = one_name_per_person([_with_article(doc.text, t) for t in stated], sent.text)
     return realise_facts(facts, past=_is_past(sent))
 
 
@@ -309,11 +309,19 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
             continue
         if token.dep_ == "prep" and not _droppable_prep(token, removed):
             return False
+        if token.dep_ in PREDICATE_DEPS and _keeps_an_adjective(token, removed):
+            continue  # "was [an] Italian [painter]" -> "was Italian": the copula keeps a predicate
         if token.dep_ != "prep" and token.dep_ not in ADJUNCT_DEPS:
             return False
         if token.dep_ == "conj" and not _has_kept_conj(token.head, removed) and token.head.i in removed:
             return False
     return True
+
+
+def _keeps_an_adjective(noun: Any, removed: set[int]) -> bool:
+    return any(
+        c.dep_ in {"amod", "compound"} and c.i not in removed and _is_adjective(c) for c in noun.children
+    )
 
 
 # "the same year [he left Ireland]": the noun says nothing without what restricts it
@@ -941,6 +949,15 @@ def is_about_subject(sent: Any, head: str, title: str = "") -> bool:
         # "Krarup was born ... to Bodil Marie Krarup": the surname is the title's person, not his mother
         return bool(head_words & set(person.split()[:-1]))
     return bool(named) and (named <= set(head.split()) or head_words <= named)
+
+
+def one_name_per_person(facts: Sequence[Triple], sentence: str) -> list[Triple]:
+    """Facts of heads that share a surname ("Ludovico Seitz, or Ludwig Seitz") under the name the sentence
+    gives first: one person is said once, not once per name."""
+    first: dict[str, str] = {}
+    for head in sorted({f.head for f in facts}, key=lambda h: (sentence.find(h) % (len(sentence) + 1), h)):
+        first.setdefault(head.split()[-1] if head.split() else head, head)
+    return [replace(f, head=first.get(f.head.split()[-1] if f.head.split() else f.head, f.head)) for f in facts]
 
 
 def _verb_relation_said(sent: Any, triple: Triple) -> bool:
