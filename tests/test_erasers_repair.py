@@ -1,5 +1,7 @@
 """Deletions that leave grammatical text, on sentences of real PopQA dev passages."""
 
+import re
+
 import pytest
 
 from core.erasers.fluency import broken_in_rewrite
@@ -350,16 +352,16 @@ SEITZ = (
 
 
 def test_a_predicate_that_keeps_its_public_adjective_is_kept_in_place(nlp):
-    # PopQA dev: the sentence had been said again as "Ludwig Seitz was born in Rome ... Ludovico Seitz was Italian."
+    # PopQA dev: had been said again as "Ludwig Seitz was born in Rome ... Ludovico Seitz was Italian."
     start = SEITZ.index("an Italian painter")
     public = [
         Triple("Ludovico Seitz", "country_of_citizenship", "Italian", "d", (0, 0)),
         Triple("Ludwig Seitz", "place_of_death", "Albano Laziale", "d", (0, 0)),
     ]
-    new, _edits = repair_removals(SEITZ, nlp(SEITZ), [((start, len(SEITZ) - 1), "", "private", ())], public, nlp)
-    assert new == (
-        "Ludovico Seitz, or Ludwig Seitz (11 June 1844, Rome - 11 September 1908, Albano Laziale) was Italian."
+    new, _edits = repair_removals(
+        SEITZ, nlp(SEITZ), [((start, len(SEITZ) - 1), "", "private", ())], public, nlp
     )
+    assert new == SEITZ[: SEITZ.index(" an Italian")] + " Italian."
 
 
 def test_one_person_under_two_names_is_said_once():
@@ -369,3 +371,46 @@ def test_one_person_under_two_names_is_said_once():
     ]
     merged = one_name_per_person(facts, SEITZ)
     assert realise_facts(merged) == "Ludovico Seitz was born on 11 June 1844 and was Italian."
+
+
+def test_a_quotation_is_kept_word_for_word_or_not_at_all(nlp):
+    # PopQA dev: "was called "one of the foremost citizens has ever had"" misquoted the Chicago Defender
+    sentence = (
+        'He was active in anti-lynching and civil rights causes and was called "one of the foremost '
+        'citizens Chicago has ever had" by the Chicago Defender.'
+    )
+    text, lost = _erase(nlp, sentence, ["Chicago has"])
+    assert (text, lost) == ("He was active in anti-lynching and civil rights causes.", False)
+
+
+def test_the_checker_sees_a_quotation_left_open():
+    original = 'He co-wrote the series "The Office" and "Extras".'
+    assert broken_in_rewrite(original, 'He co-wrote the series " and "Extras".')
+
+
+def test_a_kept_public_name_keeps_its_article_when_the_name_around_it_goes(nlp):
+    # PopQA dev (Marie Krarup, "Danish" private): had read "a member of Folketing."
+    sentence = (
+        "Marie Krarup Soelberg (born 6 December 1965 in Seem near Ribe) is a Danish politician, who is a "
+        "member of the Folketing for the Danish People's Party."
+    )
+    removals = [((m.start(), m.end()), "", "private", ()) for m in re.finditer("Danish", sentence)]
+    public = [Triple("Marie Krarup Soelberg", "member_of", "Folketing", "d", (0, 0))]
+    new, _edits = repair_removals(sentence, nlp(sentence), removals, public, nlp)
+    assert new.endswith("who is a member of the Folketing.")
+
+
+def test_a_demonym_naming_a_sport_goes_with_the_sport(nlp):
+    # PopQA dev: "American football player" without "American" plays another game
+    text, _lost = _erase(nlp, "He is a former American football player who played cornerback.", ["American"])
+    assert text == "He is a former player who played cornerback."
+
+
+def test_a_sentence_after_a_dropped_one_loses_the_opening_that_pointed_back(nlp):
+    # PopQA dev (George Challis): "During this time" pointed at the career the rewrite no longer told
+    text = (
+        "Challis was a Tasmanian and started his career at Launceston. During this time he played mainly "
+        "as a half forward or rover. But he soon left."
+    )
+    new, _edits = repair_removals(text, nlp(text), [((0, text.index(" During")), "", "private", ())], (), nlp)
+    assert new == "He played mainly as a half forward or rover. But he soon left."

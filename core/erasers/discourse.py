@@ -50,6 +50,26 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
     return text
 
 
+# an opening that points back at the sentence before: "But ...", "During this time ...", "In that role, ..."
+_STRANDED_CONNECTIVE = re.compile(
+    r"^(\s*)(?:(?:But|However|Nevertheless|Nonetheless|Instead|Moreover|Furthermore|Thus|Therefore|Hence|"
+    r"Consequently|Meanwhile|Still|Yet|In addition|Additionally|As a result|Because of this|For this reason)"
+    r"\b,?|(?:During|At|After|Following|Before|Around|By|In|Since|Throughout|Until|Upon|Despite)\s+"
+    r"(?:this|that|these|those|the same)\s+(?:time|period|years?|point|role|position|stage|season|era|"
+    r"post|capacity|job|appointment|move|success|decision|event|war|campaign)\b,?)\s+(?=\S)"
+)
+
+
+def without_stranded_connective(sentence: str) -> str:
+    """The sentence without an opening that pointed back at the sentence before it, which went: "During
+    this time he played as a half forward" -> "He played as a half forward". "" when nothing is left."""
+    match = _STRANDED_CONNECTIVE.match(sentence)
+    if match is None:
+        return sentence
+    rest = sentence[match.end() :]
+    return match.group(1) + rest[:1].upper() + rest[1:]
+
+
 def _restore_opening_it(original: str, text: str, title: str) -> str:
     """A rewrite that now opens with "It" where the original opened with its title's name ("La voce
     senza volto () is a 1939 comedy film. It is part of ...") gets that name back."""

@@ -101,6 +101,8 @@ def pattern_findings(sentence: str) -> list[tuple[str, tuple[int, int]]]:
     """(kind, span) of every text pattern of a broken construction in one sentence."""
     findings = [(kind, m.span()) for kind, pattern in PATTERNS.items() for m in pattern.finditer(sentence)]
     findings += [("article disagreement", span) for span in article_disagreements(sentence)]
+    if sentence.count('"') % 2 or sentence.count("“") != sentence.count("”"):
+        findings.append(("unbalanced quotation", (0, min(len(sentence), 12))))
     stripped = sentence.lstrip(" \t\n\"'“(")
     if stripped[:1].islower():
         findings.append(("lower-case sentence start", (0, min(len(sentence), 12))))

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.erasers.base import Edit, apply_replacements, edits_between
-from core.erasers.discourse import restore_first_mentions, title_name
+from core.erasers.discourse import restore_first_mentions, title_name, without_stranded_connective
 from core.erasers.fluency import Parser, article_disagreements, sentence_breakage, sentence_pieces
 from core.erasers.mentions import find_mentions
 from core.erasers.realise import DEMONYM, VERB_RELATION, realise_facts
@@ -129,11 +129,33 @@ def repair_removals(
         if not new:
             span = _with_following_space(text, span)
         replacements.append((span, new, reason, keys))
+    replacements = _after_dropped_sentences(text, pieces, rewritten, replacements)
     replacements = _end_cut_sentences(text, pieces, rewritten, replacements)
     new_text, coarse = apply_replacements(text, replacements)
     new_text = capitalise_new_sentence_starts(text, new_text)
     new_text = restore_first_mentions(doc, new_text, parse, title)
     return new_text, rediff(text, new_text, coarse)
+
+
+def _after_dropped_sentences(
+    text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
+) -> list[Removal]:
+    """A sentence after one that went loses the opening that pointed back at it ("But", "During this
+    time")."""
+    by_span = {r[0][0]: r for r in replacements}
+    for index, sent in enumerate(pieces):
+        if index == 0 or rewritten.get(index - 1) != "" or rewritten.get(index) == "":
+            continue
+        if pieces[index - 1][-1].text not in {".", "!", "?"}:
+            continue  # a list member or a clause after ";": not a sentence of its own
+        current = rewritten.get(index, sent.text)
+        mended = without_stranded_connective(current)
+        if mended == current:
+            continue
+        old = by_span.get(sent.start_char, ((sent.start_char, sent.end_char), "", "pointed back", ()))
+        by_span[sent.start_char] = (old[0], mended, old[2], old[3])
+        rewritten[index] = mended
+    return sorted(by_span.values(), key=lambda r: r[0][0])
 
 
 def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
@@ -417,6 +439,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
     _expand_entities(sent, removed, keep)
     for _round in range(8):
         before = len(removed)
+        _whole_quotations(sent, removed)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -464,6 +487,19 @@ def _pair_brackets(sent: Any, removed: set[int]) -> None:
                 removed.difference_update((start, end))
 
 
+QUOTE_MARKS = {'"', "“", "”", "„"}
+
+
+def _whole_quotations(sent: Any, removed: set[int]) -> None:
+    """A quotation is kept word for word or not at all: "one of the foremost citizens [Chicago] has ever
+    had" would misquote, and a lone quote mark left by a removed title opens a quotation that never ends."""
+    marks = [t.i for t in sent if t.text in QUOTE_MARKS]
+    for start, end in zip(marks[::2], marks[1::2], strict=False):
+        inside = range(start + 1, end)
+        if any(i in removed for i in inside):
+            removed.update(range(start, end + 1))
+
+
 MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
     r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
@@ -474,12 +510,37 @@ DATE_PATTERN = re.compile(
 
 
 def _expand_entities(sent: Any, removed: set[int], keep: set[int]) -> None:
-    """A date, number or name the removal cut into goes whole (public tails excepted)."""
+    """A date, number or name the removal cut into goes whole (public tails excepted, with their article:
+    "a member of [the] Folketing")."""
+    doc = sent.doc
+    articles = {c.i for i in keep for c in doc[i].children if c.dep_ in {"det", "predet"}}
     for ent in sent.ents:
         for inside in _range_parts(ent):
-            _expand_entity(ent.label_, [i for i in inside if i not in keep], removed)
+            _expand_entity(ent.label_, [i for i in inside if i not in keep | articles], removed)
     for unit in _date_units(sent):
         _expand_entity("DATE", sorted(unit), removed)
+    _expand_named_sports(sent, removed)
+
+
+# a demonym that names a sport, not a nationality: "American football player" without "American" is
+# a player of another game; the sport's name goes whole
+NAMED_SPORTS = {
+    ("american", "football"),
+    ("canadian", "football"),
+    ("australian", "rules"),
+    ("gaelic", "football"),
+}
+
+
+def _expand_named_sports(sent: Any, removed: set[int]) -> None:
+    doc = sent.doc
+    for token in sent:
+        if token.i not in removed or token.i + 1 >= sent.end:
+            continue
+        if (token.lower_, doc[token.i + 1].lower_) in NAMED_SPORTS:
+            sport = doc[token.i + 1 : min(token.i + 4, sent.end)]
+            last = next((t.i for t in sport if t.lower_ == "football"), token.i + 1)
+            removed.update(range(token.i + 1, last + 1))
 
 
 def _range_parts(ent: Any) -> list[list[int]]:
@@ -957,7 +1018,9 @@ def one_name_per_person(facts: Sequence[Triple], sentence: str) -> list[Triple]:
     first: dict[str, str] = {}
     for head in sorted({f.head for f in facts}, key=lambda h: (sentence.find(h) % (len(sentence) + 1), h)):
         first.setdefault(head.split()[-1] if head.split() else head, head)
-    return [replace(f, head=first.get(f.head.split()[-1] if f.head.split() else f.head, f.head)) for f in facts]
+    return [
+        replace(f, head=first.get(f.head.split()[-1] if f.head.split() else f.head, f.head)) for f in facts
+    ]
 
 
 def _verb_relation_said(sent: Any, triple: Triple) -> bool:
