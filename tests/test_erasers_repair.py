@@ -414,3 +414,20 @@ def test_a_sentence_after_a_dropped_one_loses_the_opening_that_pointed_back(nlp)
     )
     new, _edits = repair_removals(text, nlp(text), [((0, text.index(" During")), "", "private", ())], (), nlp)
     assert new == "He played mainly as a half forward or rover. But he soon left."
+
+
+def test_a_removal_that_cannot_go_alone_takes_its_relative_clause(nlp):
+    # PopQA dev (Terry McDaniel): had been said again as "Lee McDaniel ... is American football player."
+    sentence = (
+        "Terence Lee McDaniel (born February 8, 1965) is a former American football player who played 11 "
+        "seasons in the National Football League, mostly with the Los Angeles/Oakland Raiders."
+    )
+    start = sentence.index("the National")
+    removal = ((start, start + len("the National Football League")), "", "private", ())
+    new, _edits = repair_removals(sentence, nlp(sentence), [removal], (), nlp)
+    assert new == "Terence Lee McDaniel (born February 8, 1965) is a former American football player."
+
+
+def test_an_occupation_named_with_a_demonym_gets_its_article():
+    assert predicate("occupation", "American football player") == "was an American football player"
+    assert predicate("academic_degree", "Bachelor of Arts") == "earned Bachelor of Arts"

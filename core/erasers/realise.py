@@ -175,8 +175,10 @@ def _reads_alone(tail: str) -> bool:
 
 
 def _with_article(noun: str) -> str:
-    if noun[:1].isupper() and " " in noun:
-        return noun  # a named title ("Bachelor of Arts") reads without one
+    if noun[:1].isupper() and " " in noun and noun.split()[-1][:1].isupper():
+        return (
+            noun  # a named title ("Bachelor of Arts") reads without one; "American football player" needs one
+        )
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 

@@ -292,9 +292,11 @@ def repaired_sentence(
     """The sentence with its removed tokens and what depended on them gone, tidied, or its realisation."""
     local = {t.i for t in sent if t.i in removed}
     keep = public_tail_tokens(doc, sent, public)
-    local, needs_realising = close_deletions(sent, local, keep)
-    candidate = "" if needs_realising or not only_adjuncts_removed(sent, local) else render(sent, local)
-    if candidate and not sentence_breakage(sent.text, candidate, parse) and _has_verb(sent, local):
+    candidate = _partial_deletion(sent, local, keep, parse)
+    if not candidate:
+        widened = _widened_to_adjunct_clauses(sent, local)
+        candidate = _partial_deletion(sent, widened, keep, parse) if widened != local else ""
+    if candidate:
         return candidate
     if sent[-1].text == ";":
         return ""  # a list member: a sentence said in its place would break the list
@@ -305,6 +307,33 @@ def repaired_sentence(
     ]
     facts = one_name_per_person([_with_article(doc.text, t) for t in stated], sent.text)
     return realise_facts(facts, past=_is_past(sent))
+
+
+def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parser | None) -> str:
+    """The sentence without `removed` and what depended on it, when that still reads; "" otherwise."""
+    closed, needs_realising = close_deletions(sent, removed, keep)
+    if needs_realising or not only_adjuncts_removed(sent, closed):
+        return ""
+    candidate = render(sent, closed)
+    if sentence_breakage(sent.text, candidate, parse) or not _has_verb(sent, closed):
+        return ""
+    return candidate
+
+
+# clauses a sentence reads without: "is a former football player [who played 11 seasons in the NFL]"
+ADJUNCT_CLAUSES = {"relcl", "acl", "advcl", "appos", "parataxis"}
+
+
+def _widened_to_adjunct_clauses(sent: Any, removed: set[int]) -> set[int]:
+    """Each removal that cannot go alone takes the nearest adjunct clause around it with it."""
+    widened = set(removed)
+    for token in sent:
+        if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
+            continue
+        clause = next((a for a in token.ancestors if a.dep_ in ADJUNCT_CLAUSES and a.sent == sent), None)
+        if clause is not None and clause.head.i not in removed:
+            widened |= _subtree(clause)
+    return widened
 
 
 # what a sentence can lose and still say the rest as written: modifiers, appositions, relative
