@@ -431,3 +431,26 @@ def test_a_removal_that_cannot_go_alone_takes_its_relative_clause(nlp):
 def test_an_occupation_named_with_a_demonym_gets_its_article():
     assert predicate("occupation", "American football player") == "was an American football player"
     assert predicate("academic_degree", "Bachelor of Arts") == "earned Bachelor of Arts"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (Edward Corser): the whole sentence had gone
+            "He was a member of the Queensland Legislative Assembly from 1912 to 1928 and a member of the "
+            "Australian House of Representatives from 1928 to 1954.",
+            "of the Queensland Legislative Assembly",
+            "He was a member of the Australian House of Representatives from 1928 to 1954.",
+        ),
+        (  # PopQA dev (Henry Feilden's namesake): the whole sentence had gone
+            "He became a barrister and was involved with the case of Isabel Earl, who was tried at the Old "
+            "Bailey for murder.",
+            "a barrister",
+            "He was involved with the case of Isabel Earl, who was tried at the Old Bailey for murder.",
+        ),
+    ],
+)
+def test_a_conjoined_predicate_takes_the_place_of_the_one_that_went(nlp, sentence, private, expected):
+    start = sentence.index(private)
+    removal = ((start, start + len(private)), "", "private", ())
+    assert repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0] == expected

@@ -362,11 +362,24 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
             return False
         if token.dep_ in PREDICATE_DEPS and _keeps_an_adjective(token, removed):
             continue  # "was [an] Italian [painter]" -> "was Italian": the copula keeps a predicate
+        if token.dep_ in PREDICATE_DEPS | {"ROOT"} and _conjunct_took_its_place(token, removed):
+            continue  # "He [became a barrister and] was involved with ...": the next conjunct stays
         if token.dep_ != "prep" and token.dep_ not in ADJUNCT_DEPS:
             return False
         if token.dep_ == "conj" and not _has_kept_conj(token.head, removed) and token.head.i in removed:
             return False
     return True
+
+
+def _conjunct_took_its_place(token: Any, removed: set[int]) -> bool:
+    """A removed main verb whose conjoined verb stays, or a removed predicate whose copula keeps a
+    conjoined one (see `_promote_conjoined_clause`)."""
+    if token.dep_ == "ROOT":
+        return any(c.dep_ == "conj" and c.i not in removed and c.pos_ in VERB_POS for c in token.children)
+    return any(
+        c.dep_ == "conj" and c.i not in removed and c.pos_ in {"NOUN", "PROPN", "ADJ"}
+        for c in token.head.children
+    )
 
 
 def _keeps_an_adjective(noun: Any, removed: set[int]) -> bool:
@@ -679,6 +692,8 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
     needed = [c for c in children if c.dep_ in (PREDICATE_DEPS if copula else OBJECT_OF_VERB)]
     if not needed or not all(c.i in removed or _lost_of_complement(c, removed) for c in needed):
         return False
+    if any(_has_kept_conj(c, removed) for c in needed):
+        return False  # the predicate's next conjunct takes its place
     # what follows the verb completes it ("when" before it does not); a transitive verb's object is not
     # replaced by a prepositional phrase ("received [a degree] in painting")
     # and a copula whose predicate went is not completed by what is left ("was [an announcer] during the war")
@@ -724,9 +739,15 @@ def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
         return False
     phrases = [c for c in noun.children if c.dep_ in {"prep", "poss"}]
     if phrases and all(p.i in removed for p in phrases):
-        removed.update(_subtree(noun))
+        removed.update(_subtree(noun) - _kept_conjuncts(noun, removed))
         return True
     return False
+
+
+def _kept_conjuncts(token: Any, removed: set[int]) -> set[int]:
+    """Tokens of the kept conjuncts hung on `token`: "[a member of X from 1912 to 1928 and] a member of Y"
+    keeps the second member when the first goes."""
+    return {i for c in token.children if c.dep_ == "conj" and c.i not in removed for i in _subtree(c)}
 
 
 def _noun_phrase(head: Any) -> list[Any]:
@@ -781,16 +802,45 @@ def _clause_tokens(token: Any) -> set[int]:
 
 
 def _promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
-    """'He is [a Muslim] and he's the youngest son' -> 'He's the youngest son': a conjoined clause with
-    its own subject takes the place of the main clause that lost its predicate."""
+    """'He is [a Muslim] and he's the youngest son' -> 'He's the youngest son': a conjoined clause takes
+    the place of the main clause that lost its predicate (with its subject when it had none of its own)."""
     clause = next(
         (c for c in root.children if c.dep_ == "conj" and c.i not in removed and c.pos_ in VERB_POS),
         None,
     )
-    if clause is None or not any(c.dep_ in {"nsubj", "nsubjpass"} for c in clause.children):
-        return False
+    if clause is None:
+        return _promote_conjoined_predicate(root, removed)
     keep = _subtree(clause) | {t.i for t in root.subtree if t.is_punct and t.i > clause.right_edge.i}
+    if not any(c.dep_ in {"nsubj", "nsubjpass"} for c in clause.children):
+        # "He [became a barrister and] was involved with the case": the second verb shares the subject
+        subject = next((c for c in root.children if c.dep_ in {"nsubj", "nsubjpass"} and c.i < root.i), None)
+        finite = clause.tag_ in {"VBD", "VBZ", "VBP"} or any(
+            c.dep_ in {"aux", "auxpass"} for c in clause.children
+        )
+        if subject is None or not finite or subject.i in removed:
+            return False
+        keep |= _subtree(subject)
+        keep -= {c.i for c in clause.children if c.dep_ == "cc"}
     removed.update(t.i for t in root.subtree if t.i not in keep)
+    return True
+
+
+def _promote_conjoined_predicate(copula: Any, removed: set[int]) -> bool:
+    """ "He was [a member of X from 1912 to 1928 and] a member of Y": the parser hangs the second
+    predicate on the copula; it takes the first one's place, and what stood between them goes."""
+    if copula.lemma_ != "be":
+        return False
+    second = next(
+        (
+            c
+            for c in copula.children
+            if c.dep_ == "conj" and c.i not in removed and c.pos_ in {"NOUN", "PROPN", "ADJ"}
+        ),
+        None,
+    )
+    if second is None:
+        return False
+    removed.update(t.i for t in copula.subtree if copula.i < t.i < second.left_edge.i)
     return True
 
 
