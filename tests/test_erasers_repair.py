@@ -454,3 +454,15 @@ def test_a_conjoined_predicate_takes_the_place_of_the_one_that_went(nlp, sentenc
     start = sentence.index(private)
     removal = ((start, start + len(private)), "", "private", ())
     assert repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0] == expected
+
+
+def test_born_keeps_no_comma_when_the_phrase_before_it_went():
+    # PopQA dev (Søren Krarup, birthplace private): "Krarup was born, to vicar ..." had been dropped whole
+    assert tidy("Krarup was born, to vicar Vilhelm Krarup.") == "Krarup was born to vicar Vilhelm Krarup."
+
+
+def test_a_lifespan_that_lost_its_birth_year_says_born_and_died():
+    # PopQA dev (Lichtensteig list): "Paula Rueß (in Lichtensteig - 1980)" read as a garbled bracket
+    assert tidy("Paula Rueß (in Lichtensteig - 1980) a political activist") == (
+        "Paula Rueß (born in Lichtensteig, died 1980) a political activist"
+    )

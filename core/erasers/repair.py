@@ -940,12 +940,16 @@ def _lost_possessor(sent: Any, removed: set[int]) -> set[int]:
 
 
 _LIFESPAN_DIED = re.compile(r"\(\s*[–—-]\s*([^()]*?\d[^()]*?)\s*\)")
+# "(1902 in Lichtensteig - 1980)" without its birth year
+_LIFESPAN_PLACE_FIRST = re.compile(r"\(\s*(in\s+[^()–—\-\d]+?)\s*[–—-]\s*(\d[^()]*?)\s*\)")
 _LIFESPAN_BORN = re.compile(r"\(\s*([^()–—-]*?\d[^()–—-]*?)\s*[–—-]\s*\)")
 _EMPTY_BRACKET = re.compile(
     r"\s*\(\s*(?:[,;:–—-]|(?:born|b\.|née|nee|died|d\.|fl\.)?\s*(?:\?|c\.|ca\.|circa)?)\s*\)"
 )
 _BRACKET_OPEN_PUNCT = re.compile(r"\(\s*[,;:]\s*")
 _BRACKET_CLOSE_PUNCT = re.compile(r"\s*[,;:]\s*\)")
+# "born [in Grenaa], to vicar Vilhelm Krarup": the comma parted two phrases of which one went
+_BORN_COMMA = re.compile(r"\b(born|died),\s+(?=(?:to|in|on|at|near)\b)")
 _BORN_ALONE = re.compile(r"\(\s*born\s*[,;]\s*")
 _DOUBLED = re.compile(r"([,;:])(?:\s*[,;:])+")
 _BEFORE_STOP = re.compile(r"\s*[,;:]\s*([.!?])")
@@ -969,8 +973,10 @@ def _strongest_mark(match: re.Match[str]) -> str:
 def tidy(text: str, capitalise: bool = True) -> str:
     """Punctuation and articles after deletions: brackets, lifespans, commas, a/an, capitals."""
     text = _LIFESPAN_DIED.sub(r"(died \1)", text)
+    text = _LIFESPAN_PLACE_FIRST.sub(r"(born \1, died \2)", text)
     text = _LIFESPAN_BORN.sub(r"(born \1)", text)
     text = _BORN_ALONE.sub("(", text)
+    text = _BORN_COMMA.sub(r"\1 ", text)
     for _round in range(3):
         text = _EMPTY_BRACKET.sub("", text)
         text = _EMPTY_QUOTES.sub("", text)
