@@ -2,12 +2,12 @@
 
 from core.erasers import EraseRequest, get_eraser
 from core.erasers.evaluation import evaluate_rewrites, leaked_keys, summarize
-from core.erasers.graph_guided import GraphGuidedEraser
+from core.erasers.graph_guided import GraphGuidedEraser, erase_occurrences
 from core.erasers.verify import minimum_cut_keys, private_tails_named, verify_and_repair
 from core.extract import get_extractor
 from core.filters import PrivacyDefinition
 from core.settings import Settings
-from core.types import Document
+from core.types import Document, Triple
 from tests.erasers_fixtures import key_between, sample_request
 
 
@@ -131,3 +131,17 @@ def test_a_private_date_goes_in_every_written_order_beside_its_head():
     ((triple, reason),) = found["b"]
     assert triple.key == private and "its tail is still said beside its head" in reason
     assert left[slice(*triple.span)].startswith("Bruce McDaniel was born in Boston on 23 September 1962")
+
+
+def test_a_private_nationality_said_inside_a_longer_name_takes_the_name_with_it():
+    """PopQA dev (Søren Krarup, nationality private): "Danish" stayed in "the Danish People's Party", from
+    which a reader infers it. The name goes unless it is itself a public fact's tail."""
+    text = "Krarup is a Danish politician. He was a member of the Danish People's Party from 2001."
+    parse = GraphGuidedEraser().parse
+    doc = parse(text)
+    start = text.index("Danish")
+    private = [Triple("Søren Krarup", "country_of_citizenship", "Danish", "k", (start, start + 6))]
+    removed = [text[s:e] for (s, e), *_rest in erase_occurrences(text, private, doc)]
+    assert any("Danish People's Party" in span for span in removed)
+    kept = [text[s:e] for (s, e), *_rest in erase_occurrences(text, private, doc, ["Danish People's Party"])]
+    assert not any("People's Party" in span for span in kept)

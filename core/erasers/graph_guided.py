@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from core.erasers.base import (
     format_reason,
     rewrite_each,
 )
-from core.erasers.mentions import find_mentions, inside_longer_entity, mentions_entity, name_forms
+from core.erasers.mentions import find_mentions, longer_entity, mentions_entity, name_forms
 from core.erasers.repair import repair_removals
 from core.filters import PrivacyDefinition
 from core.model_loading import get_spacy
@@ -93,8 +93,8 @@ class GraphGuidedEraser:
         text, edits = document.text, ()
         if private and document.text.strip():
             doc = self.parse(document.text)
-            removals = erase_occurrences(document.text, private, doc)
             public = sayable_public(request, document.id)
+            removals = erase_occurrences(document.text, private, doc, [t.tail for t in public])
             text, edits = repair_removals(document.text, doc, removals, public, self.parse, document.title)
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
@@ -114,7 +114,9 @@ class GraphGuidedEraser:
         )
 
 
-def erase_occurrences(text: str, private: Iterable[Triple], doc: Any) -> list[Removal]:
+def erase_occurrences(
+    text: str, private: Iterable[Triple], doc: Any, public_tails: Sequence[str] = ()
+) -> list[Removal]:
     """Removals (span, "", reason, keys) for every private occurrence, then for re-joinable tails."""
     removals: list[Removal] = []
     occurrences = sorted(private, key=lambda t: (t.span, t.key))
@@ -125,7 +127,7 @@ def erase_occurrences(text: str, private: Iterable[Triple], doc: Any) -> list[Re
     removed = [r[0] for r in removals]
     for triple in _unique_keys(occurrences):
         reason = format_reason("private", [triple.key])
-        for unit in rejoinable_tail_units(doc, triple, removed):
+        for unit in rejoinable_tail_units(doc, triple, removed, public_tails):
             removals.append((unit.span, "", f"{reason}: tail mention", (triple.key,)))
             removed.append(unit.span)
     return removals
@@ -245,8 +247,12 @@ def head_reference_spans(doc: Any, head: str, span: Span) -> list[Span]:
     return [mention for form in name_forms(head) for mention in find_mentions(doc.text, form, within=span)]
 
 
-def rejoinable_tail_units(doc: Any, triple: Triple, removed: list[Span]) -> list[Unit]:
-    """Tail mentions left elsewhere in a document that still names the head (or its surname)."""
+def rejoinable_tail_units(
+    doc: Any, triple: Triple, removed: list[Span], public_tails: Sequence[str] = ()
+) -> list[Unit]:
+    """Tail mentions left elsewhere in a document that still names the head (or its surname). A tail
+    said only inside a longer name ("Danish" in "the Danish People's Party") takes that name with it,
+    unless the name is a public fact's tail: a reader infers the nationality from the party."""
     text = doc.text
     if not _named_outside(text, triple.head, removed):
         return []
@@ -254,6 +260,11 @@ def rejoinable_tail_units(doc: Any, triple: Triple, removed: list[Span]) -> list
     for mention in find_mentions(text, triple.tail):
         if _covered(mention, removed):
             continue
+        longer = longer_entity(doc, mention)
+        if longer is not None:
+            if _covered(longer, removed) or any(find_mentions(text, t, within=longer) for t in public_tails):
+                continue
+            mention = longer
         tokens = _tokens_in(doc, mention)
         if not tokens:
             continue
@@ -263,7 +274,7 @@ def rejoinable_tail_units(doc: Any, triple: Triple, removed: list[Span]) -> list
         unit = _unit_for_tail(doc, tokens, head_spans, sentence)
         # a sentence about the tail itself ("Harrow Vale lies on ...") is not the private relation:
         # it stays, and the leak check reports the pair if the head is still named
-        if unit.level != "sentence" and not inside_longer_entity(doc, mention):
+        if unit.level != "sentence":
             units.append(unit)
     return units
 

@@ -105,6 +105,11 @@ def pair_named(text: str, key: TripleKey) -> bool:
 
 def inside_longer_entity(doc: Any, span: Span) -> bool:
     """Whether a mention is only part of a longer named entity ("Harrow Vale" in "Harrow Vale School")."""
+    return longer_entity(doc, span) is not None
+
+
+def longer_entity(doc: Any, span: Span) -> Span | None:
+    """The span of the longer named entity a mention is only part of, or None."""
     for ent in doc.ents:
         if (
             ent.start_char <= span[0]
@@ -112,8 +117,10 @@ def inside_longer_entity(doc: Any, span: Span) -> bool:
             and (ent.end_char - ent.start_char) > (span[1] - span[0])
         ):
             inner = doc.text[span[0] : span[1]]
-            return normalize_entity(ent.text) != normalize_entity(inner)
-    return False
+            if normalize_entity(ent.text) != normalize_entity(inner):
+                return ent.start_char, ent.end_char
+            return None
+    return None
 
 
 def placeholder_for(doc: Any, span: Span) -> str:
