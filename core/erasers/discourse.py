@@ -134,11 +134,11 @@ def _original_position(original: str, piece: str, offset: int) -> int:
     """Where the piece's pronoun sat in the original (the words after it are usually kept), else its end.
     The pronoun itself is not searched for: "He [became a barrister and] was involved" lost the words
     between it and the rest."""
-    words = piece[offset:].split()[1:]
-    for count in range(min(len(words), 6), 1, -1):  # the longest run of its words the original has
-        found = original.find(" ".join(words[:count]).rstrip(".,;:!?"))
-        if found >= 0:
-            return found
+    for words in (piece[offset:].split()[1:], piece[offset:].split()):
+        for count in range(min(len(words), 6), 1, -1):  # the longest run of its words the original has
+            found = original.find(" ".join(words[:count]).rstrip(".,;:!?"))
+            if found >= 0:
+                return found
     return len(original)
 
 

@@ -60,6 +60,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "dangling hyphen": re.compile(r"(?:^|\s)-\w|\w-(?:\s|$)|\s[–—]\s*[,.;:)]|[(,;]\s*[–—]\s"),
     "unfinished sentence": re.compile(r",\s*$"),
+    # "Was the county leader of ...": the subject went with the clause before
+    "sentence without subject": re.compile(r"^\s*(?:Was|Were|Is|Are|Has|Have|Had)\s+(?!.*\?\s*$)"),
     "doubled punctuation": re.compile(r"[,;:]\s*[,;:.!?]|\.\s*[,;:]|\s[.,;:](?=\s|$)"),
 }
 _ARTICLE = re.compile(r"\b(a|an|A|An)\s+([A-Za-z][\w'-]*)")

@@ -94,7 +94,10 @@ class GraphGuidedEraser:
         if private and document.text.strip():
             doc = self.parse(document.text)
             public = sayable_public(request, document.id)
-            removals = erase_occurrences(document.text, private, doc, [t.tail for t in public])
+            public_tails = [
+                t.tail for t in request.triples_of(document.id) if t.key in request.definition.public
+            ]
+            removals = erase_occurrences(document.text, private, doc, public_tails)
             text, edits = repair_removals(document.text, doc, removals, public, self.parse, document.title)
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started

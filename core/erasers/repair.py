@@ -54,7 +54,9 @@ OBJECT_OF_VERB = {"dobj", "oprd", "xcomp", "ccomp", "attr", "acomp"}
 RELATIONAL_NOUNS = {
     "part", "one", "member", "native", "resident", "citizen", "graduate", "alumnus", "alumna", "daughter",
     "son", "wife", "husband", "father", "mother", "brother", "sister", "child", "widow", "grandson",
-    "granddaughter", "nephew", "niece", "cousin", "population", "total", "number", "capacity",
+    "granddaughter", "nephew", "niece", "cousin", "population", "total", "number", "capacity", "pupil",
+    "student", "apprentice", "disciple", "protégé", "successor", "predecessor", "assistant", "friend",
+    "colleague", "partner", "teammate",
 }  # fmt: skip
 # roles that say nothing without their "of" phrase ("a former head [of X]", "an associate director [of Y]")
 ROLE_NOUNS = {
@@ -343,6 +345,7 @@ def _widened_to_adjunct_clauses(sent: Any, removed: set[int]) -> set[int]:
 ADJUNCT_DEPS = {
     "amod", "compound", "appos", "nummod", "advmod", "npadvmod", "relcl", "acl", "conj", "cc", "parataxis",
     "punct", "det", "poss", "predet", "quantmod", "nmod", "case", "prt", "mark", "advcl", "meta", "dep",
+    "preconj",
 }  # fmt: skip
 PLACE_OR_TIME = {"DATE", "TIME", "GPE", "LOC", "FAC"}
 
@@ -640,6 +643,13 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # hung on a removed second conjunct but said before the first: shared by both
         if token.dep_ in ORPHAN_DEPS:
             removed.update(_subtree(token))
+    for token in sent:  # "worked on both television [and radio]"
+        if (
+            token.dep_ == "preconj"
+            and token.head.i not in removed
+            and not _has_kept_conj(token.head, removed)
+        ):
+            removed.add(token.i)
 
 
 def _kept_conjunct_before(cc: Any, removed: set[int]) -> bool:
@@ -810,19 +820,38 @@ def _promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
     )
     if clause is None:
         return _promote_conjoined_predicate(root, removed)
+    if _points_into(clause, root, removed):
+        return False  # "he [became head coach of the team and] prepared it": "it" was the team
     keep = _subtree(clause) | {t.i for t in root.subtree if t.is_punct and t.i > clause.right_edge.i}
     if not any(c.dep_ in {"nsubj", "nsubjpass"} for c in clause.children):
         # "He [became a barrister and] was involved with the case": the second verb shares the subject
         subject = next((c for c in root.children if c.dep_ in {"nsubj", "nsubjpass"} and c.i < root.i), None)
-        finite = clause.tag_ in {"VBD", "VBZ", "VBP"} or any(
+        finite = clause.tag_ in FINITE_TAGS | {"VBN", "VBG"} or any(
             c.dep_ in {"aux", "auxpass"} for c in clause.children
         )
         if subject is None or not finite or subject.i in removed:
             return False
         keep |= _subtree(subject)
         keep -= {c.i for c in clause.children if c.dep_ == "cc"}
+        if clause.tag_ in {"VBN", "VBG"} and not any(c.dep_ in {"aux", "auxpass"} for c in clause.children):
+            # "Harrison was [drafted into the Army and] posted to Germany": the auxiliary is shared
+            keep |= {c.i for c in root.children if c.dep_ in {"aux", "auxpass", "neg"} and c.i < root.i}
     removed.update(t.i for t in root.subtree if t.i not in keep)
     return True
+
+
+THING_PRONOUNS = {"it", "its", "them", "their", "this", "these", "those"}
+
+
+def _points_into(clause: Any, root: Any, removed: set[int]) -> bool:
+    """Whether the clause has a pronoun for a thing the removed part of the root's clause named."""
+    pronouns = [t for t in clause.subtree if t.lower_ in THING_PRONOUNS and t.pos_ in {"PRON", "DET"}]
+    things = [
+        t
+        for t in root.subtree
+        if t.i in removed and t.i < clause.i and t.pos_ in {"NOUN", "PROPN"} and t.ent_type_ != "PERSON"
+    ]
+    return bool(pronouns and things)
 
 
 def _promote_conjoined_predicate(copula: Any, removed: set[int]) -> bool:
@@ -1130,8 +1159,12 @@ def _has_verb(sent: Any, removed: set[int]) -> bool:
     """A sentence that had a verb outside brackets keeps one: "Hermann Kober (born 1888 in Beuthen, died
     4 October 1973)." is no sentence, though "born" and "died" are left (the parser hung "was ..." on
     "died")."""
-    verbs = [t for t in sent if t.pos_ in VERB_POS and not _inside_brackets(sent, t)]
+    verbs = [t for t in sent if t.tag_ in FINITE_TAGS and not _inside_brackets(sent, t)]
     return not verbs or any(t.i not in removed for t in verbs)
+
+
+# a sentence needs a finite verb: "Group Portrait of X held at Y" kept two participles and lost "include"
+FINITE_TAGS = {"VBD", "VBZ", "VBP", "MD"}
 
 
 def _is_past(sent: Any) -> bool:
