@@ -145,3 +145,14 @@ def test_a_private_nationality_said_inside_a_longer_name_takes_the_name_with_it(
     assert any("Danish People's Party" in span for span in removed)
     kept = [text[s:e] for (s, e), *_rest in erase_occurrences(text, private, doc, ["Danish People's Party"])]
     assert not any("People's Party" in span for span in kept)
+
+
+def test_a_title_that_contains_a_private_nationality_stays_whole():
+    """PopQA dev (Bret Easton Ellis): "American Psycho" says nothing of its author's nationality; cutting it
+    had left "Mary Harron's adaptation was released in 2000"."""
+    text = 'Ellis is an American author. Mary Harron\'s adaptation of "American Psycho" was released in 2000.'
+    doc = GraphGuidedEraser().parse(text)
+    start = text.index("American")
+    private = [Triple("Bret Easton Ellis", "country_of_citizenship", "American", "e", (start, start + 8))]
+    removed = [text[s:e] for (s, e), *_rest in erase_occurrences(text, private, doc)]
+    assert removed == ["American"]  # the first mention only: the title keeps its word

@@ -466,3 +466,38 @@ def test_a_lifespan_that_lost_its_birth_year_says_born_and_died():
     assert tidy("Paula Rueß (in Lichtensteig - 1980) a political activist") == (
         "Paula Rueß (born in Lichtensteig, died 1980) a political activist"
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (John Barnes): "has worked on both television." had been left
+            "He is one of the most respected sports broadcasters in Scotland and has worked on both "
+            "television and radio, mainly as a football commentator.",
+            " and radio",
+            "He is one of the most respected sports broadcasters in Scotland and has worked on television, "
+            "mainly as a football commentator.",
+        ),
+        (  # PopQA dev (Hugo Licht): "He was a pupil." had been left
+            "In 1864, he enrolled at the Berlin Royal Prussian Academy of Architecture and was a pupil of "
+            "Friedrich Adler.",
+            "of Friedrich Adler",
+            "In 1864, he enrolled at the Berlin Royal Prussian Academy of Architecture.",
+        ),
+        (  # PopQA dev (Søren Krarup): "as he from published 26 books" had been left
+            "Krarup has an extensive writing career behind him, as he from 1960 to 2001 published 26 books.",
+            "1960 to 2001",
+            "Krarup has an extensive writing career behind him, published 26 books.",
+        ),
+    ],
+)
+def test_no_word_is_left_without_what_it_needs(nlp, sentence, private, expected):
+    start = sentence.index(private)
+    removal = ((start, start + len(private)), "", "private", ())
+    assert repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0] == expected
+
+
+def test_the_checker_sees_a_sentence_that_lost_its_subject():
+    original = "He was a board member after graduating, was the county leader from 1999 to 2003."
+    assert broken_in_rewrite(original, "Was the county leader from 1999 to 2003.")
+    assert not broken_in_rewrite("Was he the county leader?", "Was he the county leader?")

@@ -250,6 +250,12 @@ def head_reference_spans(doc: Any, head: str, span: Span) -> list[Span]:
     return [mention for form in name_forms(head) for mention in find_mentions(doc.text, form, within=span)]
 
 
+# names a reader infers the tail from ("the Norwegian Centre Party", "University of Rome Tor Vergata",
+# "from 1960 to 2001"); a title ("American Psycho") or an event ("the American Civil War") says nothing of
+# the person, and goes only when said as the tail itself
+NAMES_THAT_SAY_THE_TAIL = {"ORG", "FAC", "GPE", "LOC", "NORP", "DATE"}
+
+
 def rejoinable_tail_units(
     doc: Any, triple: Triple, removed: list[Span], public_tails: Sequence[str] = ()
 ) -> list[Unit]:
@@ -265,9 +271,14 @@ def rejoinable_tail_units(
             continue
         longer = longer_entity(doc, mention)
         if longer is not None:
-            if _covered(longer, removed) or any(find_mentions(text, t, within=longer) for t in public_tails):
+            name = (longer.start_char, longer.end_char)
+            if (
+                longer.label_ not in NAMES_THAT_SAY_THE_TAIL
+                or _covered(name, removed)
+                or any(find_mentions(text, t, within=name) for t in public_tails)
+            ):
                 continue
-            mention = longer
+            mention = name
         tokens = _tokens_in(doc, mention)
         if not tokens:
             continue

@@ -108,8 +108,8 @@ def inside_longer_entity(doc: Any, span: Span) -> bool:
     return longer_entity(doc, span) is not None
 
 
-def longer_entity(doc: Any, span: Span) -> Span | None:
-    """The span of the longer named entity a mention is only part of, or None."""
+def longer_entity(doc: Any, span: Span) -> Any | None:
+    """The longer named entity (a spaCy span) a mention is only part of, or None."""
     for ent in doc.ents:
         if (
             ent.start_char <= span[0]
@@ -117,9 +117,7 @@ def longer_entity(doc: Any, span: Span) -> Span | None:
             and (ent.end_char - ent.start_char) > (span[1] - span[0])
         ):
             inner = doc.text[span[0] : span[1]]
-            if normalize_entity(ent.text) != normalize_entity(inner):
-                return ent.start_char, ent.end_char
-            return None
+            return ent if normalize_entity(ent.text) != normalize_entity(inner) else None
     return None
 
 

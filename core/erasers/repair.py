@@ -676,14 +676,18 @@ def _remove_heads_without_complement(sent: Any, removed: set[int], keep: set[int
             if _promote_conjoined_clause(token, removed):
                 continue
             return True
-        removed.update(_clause_tokens(token))
+        marks = {i for c in token.children if c.dep_ == "mark" for i in _subtree(c)}
+        removed.update(_clause_tokens(token) - marks)  # "as he [from 1960 to 2001] published"
     return False
 
 
 def _lost_complement(token: Any, removed: set[int]) -> bool:
     children = list(token.children)
     if token.pos_ == "ADP" and token.dep_ in {"prep", "agent", "dative"}:
-        objects = [c for c in children if c.dep_ in OBJECT_DEPS]
+        # the parser may hang what follows "from" as "1960" (npadvmod) and "to 2001" (prep)
+        objects = [c for c in children if c.dep_ in OBJECT_DEPS] or [
+            c for c in children if c.dep_ in {"npadvmod", "prep", "nummod"}
+        ]
         return bool(objects) and all(c.i in removed for c in objects)
     if token.lower_ in {"born", "née", "nee", "died"}:
         parts = [c for c in children if not c.is_punct]
