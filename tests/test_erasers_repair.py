@@ -12,6 +12,7 @@ from core.erasers.repair import (
     is_about_subject,
     one_name_per_person,
     only_adjuncts_removed,
+    places_as_written,
     render,
     repair_removals,
     segments,
@@ -501,3 +502,31 @@ def test_the_checker_sees_a_sentence_that_lost_its_subject():
     original = "He was a board member after graduating, was the county leader from 1999 to 2003."
     assert broken_in_rewrite(original, "Was the county leader from 1999 to 2003.")
     assert not broken_in_rewrite("Was he the county leader?", "Was he the county leader?")
+
+
+def test_a_place_written_with_its_state_is_said_as_one_place():
+    # PopQA dev (Morris S. Barnett): had been said again as "He lived in Milwaukee and Wisconsin."
+    facts = [
+        Triple("Barnett", "residence", "Milwaukee", "d", (0, 0)),
+        Triple("Barnett", "residence", "Wisconsin", "d", (0, 0)),
+    ]
+    merged = places_as_written(facts, "In 1850 Barnett moved to Milwaukee, Wisconsin, where he lived.")
+    assert realise_facts(merged) == "Barnett lived in Milwaukee, Wisconsin."
+
+
+def test_the_checker_sees_a_verb_that_lost_its_object():
+    # PopQA dev (Lubna Jaffery): "Lubna Jaffery took her secondary education, and she took."
+    original = "She took her secondary education in Åsane in 1999, and she took the degree in 2004."
+    assert broken_in_rewrite(original, "She took her secondary education, and she took.")
+    assert not broken_in_rewrite("He won the race in 1999.", "He won.")
+
+
+def test_verbs_that_lost_their_coordinator_do_not_run_together(nlp):
+    # PopQA dev (Masaya Imanishi): "He graduated from the Kyoto City University of Arts was Living ..."
+    sentence = (
+        "He graduated from the Kyoto City University of Arts and then learned porcelain glazing from Yūzō "
+        "Kondo（近藤悠三）who was Living National Treasure in Japan."
+    )
+    start = sentence.index("porcelain glazing")
+    removal = ((start, start + len("porcelain glazing")), "", "private", ())
+    assert "Arts was" not in repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0]

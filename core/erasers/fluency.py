@@ -38,6 +38,12 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         rf"\b{COPULAS}{_END}|\b(?:is|was|are|were)\s+(?:and|or|but)\s", re.IGNORECASE
     ),
     "preposition without object": re.compile(rf"\b{PREPOSITIONS}{_END}", re.IGNORECASE),
+    # "and she took." : a verb that always takes an object lost it
+    "verb without object": re.compile(
+        rf"\b(?:took|takes|made|makes|gave|gives|received|receives|obtained|earned|became|becomes|joined|"
+        rf"joins|founded|attended|attends|signed|described|entered|reached|included|includes|"
+        rf"contains|contained|featured|features|owned|owns){_END}"
+    ),
     "article or possessive without noun": re.compile(rf"\b{DETERMINERS}{_END}", re.IGNORECASE),
     "conjunction without conjunct": re.compile(
         rf"\b{CONJUNCTIONS}{_END}|(?:^|[(,;]\s*){CONJUNCTIONS}\s*[,;]", re.IGNORECASE

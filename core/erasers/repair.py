@@ -308,6 +308,7 @@ def repaired_sentence(
         if _stated_in(doc, sent, t) and is_about_subject(sent, t.head, title) and _verb_relation_said(sent, t)
     ]
     facts = one_name_per_person([_with_article(doc.text, t) for t in stated], sent.text)
+    facts = places_as_written(facts, sent.text)
     return realise_facts(facts, past=_is_past(sent))
 
 
@@ -354,6 +355,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
     """Whether every removed subtree of the sentence is an adjunct its head can do without."""
     if _orphaned_its(sent, removed):
         return False  # "was elected [to the Central Workers Committee], as its youngest member"
+    if _verbs_run_together(sent, removed):
+        return False  # "He graduated from X [and then learned Y from Z who] was Living National Treasure"
     for token in sent:
         if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
             continue
@@ -372,6 +375,23 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
         if token.dep_ == "conj" and not _has_kept_conj(token.head, removed) and token.head.i in removed:
             return False
     return True
+
+
+def _verbs_run_together(sent: Any, removed: set[int]) -> bool:
+    """A kept conjoined verb whose coordinator went, with no comma before it either."""
+    for token in sent:
+        if (
+            token.i in removed
+            or token.dep_ != "conj"
+            or token.pos_ not in VERB_POS
+            or token.head.i in removed
+        ):
+            continue
+        between = [t for t in sent if token.head.i < t.i < token.left_edge.i and t.i not in removed]
+        coordinators = [t for t in between if t.dep_ in {"cc", "punct"} and t.text not in {'"', "'"}]
+        if between and not coordinators:
+            return True
+    return False
 
 
 def _conjunct_took_its_place(token: Any, removed: set[int]) -> bool:
@@ -1139,6 +1159,19 @@ def one_name_per_person(facts: Sequence[Triple], sentence: str) -> list[Triple]:
     return [
         replace(f, head=first.get(f.head.split()[-1] if f.head.split() else f.head, f.head)) for f in facts
     ]
+
+
+def places_as_written(facts: Sequence[Triple], sentence: str) -> list[Triple]:
+    """Two tails of one relation the sentence wrote as one place ("lived in Milwaukee, Wisconsin") are
+    one tail: said apart they would be two places ("lived in Milwaukee and Wisconsin")."""
+    facts = list(facts)
+    for first in list(facts):
+        for second in list(facts):
+            same = (first.head, first.relation) == (second.head, second.relation) and first is not second
+            if same and first in facts and second in facts and f"{first.tail}, {second.tail}" in sentence:
+                facts[facts.index(first)] = replace(first, tail=f"{first.tail}, {second.tail}")
+                facts.remove(second)
+    return facts
 
 
 def _verb_relation_said(sent: Any, triple: Triple) -> bool:
