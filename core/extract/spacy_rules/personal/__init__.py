@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from core.aback.pii import address_detections, get_detector
@@ -56,6 +57,7 @@ _YEAR_RANGE = re.compile(r"^\s*(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:\d\d|(?:1[5-9]|2
 _ISBN = re.compile(r"\bISBN", re.IGNORECASE)
 _BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
 _PLACE_TYPES = frozenset({"LOCATION", "GPE", "ADDRESS"})
+_NAMED_TYPES = frozenset({"PERSON", "LOCATION", "ORGANIZATION"})
 FIELD_CONFIDENCE = 0.9
 VALUE_CONFIDENCE = 0.8
 MENTION_CONFIDENCE = 0.6
@@ -71,21 +73,43 @@ def with_personal_data(
 ) -> list[Triple]:
     """The sentence rules' triples with each document's personal-data triples added after its own
     (input order kept), and rule triples read across form fields dropped."""
-    plans = [_Plan(doc_id, text, titles.get(doc_id, "")) for doc_id, text in items]
-    wanted = [plan for plan in plans if plan.needs_detection]
-    if wanted:
-        found = get_detector(spacy_model).detect_many([plan.text for plan in wanted])
-        for plan, detections in zip(wanted, found, strict=True):
-            plan.detections = detections
-    by_doc: dict[str, list[Triple]] = {}
-    for triple in rule_triples:
-        by_doc.setdefault(triple.doc_id, []).append(triple)
-    result: list[Triple] = []
-    for plan in plans:
-        result.extend(plan.triples(by_doc.pop(plan.doc_id, [])))
-    for leftover in by_doc.values():  # a triple whose doc id was not among the items: kept as it was
-        result.extend(leftover)
-    return result
+    return PersonalData(items, titles, spacy_model).triples(rule_triples)
+
+
+class PersonalData:
+    """The personal-data rules over the documents of one extraction. The caller may hand over its own
+    parse of a document (`read_parse`, before its rules change the parse's entities) so that the PII
+    detector does not parse the text again."""
+
+    def __init__(self, items: Sequence[tuple[str, str]], titles: Mapping[str, str], spacy_model: str) -> None:
+        self.plans = [_Plan(doc_id, text, titles.get(doc_id, "")) for doc_id, text in items]
+        self.spacy_model = spacy_model
+        self._by_id = {plan.doc_id: plan for plan in self.plans}
+
+    def read_parse(self, doc_id: str, doc: Any) -> None:
+        """Take the detector's first pass over `doc_id` from `doc`, a parse of its whole text by a
+        pipeline of `spacy_model` that tokenizes as the detector's does."""
+        plan = self._by_id.get(doc_id)
+        if plan is not None and plan.needs_detection and doc.text == plan.text:
+            plan.first_pass = get_detector(self.spacy_model).first_pass(plan.text, doc)
+
+    def triples(self, rule_triples: Sequence[Triple]) -> list[Triple]:
+        wanted = [plan for plan in self.plans if plan.needs_detection]
+        if wanted:
+            found = get_detector(self.spacy_model).detect_many(
+                [plan.text for plan in wanted], [plan.first_pass for plan in wanted]
+            )
+            for plan, detections in zip(wanted, found, strict=True):
+                plan.detections = detections
+        by_doc: dict[str, list[Triple]] = {}
+        for triple in rule_triples:
+            by_doc.setdefault(triple.doc_id, []).append(triple)
+        result: list[Triple] = []
+        for plan in self.plans:
+            result.extend(plan.triples(by_doc.pop(plan.doc_id, [])))
+        for leftover in by_doc.values():  # a triple whose doc id was not among the items: kept as it was
+            result.extend(leftover)
+        return result
 
 
 @dataclass
@@ -94,12 +118,13 @@ class _Plan:
     text: str
     title: str
     detections: list = field(default_factory=list)
+    first_pass: list | None = None  # the detector's pass over the extractor's parse, when it was handed over
 
     def __post_init__(self) -> None:
         self.speaks = speaks_personally(self.text)
         self.untitled = not has_article_title(self.title)
 
-    @property
+    @cached_property
     def needs_detection(self) -> bool:
         return bool(
             self.text.strip()
@@ -135,6 +160,9 @@ class _Plan:
             self.untitled and not in_record,
         )
         builder.add_mentions(kept)
+        if not kept and not builder.triples:
+            for record, relation, value, span in builder.fallbacks:
+                builder.add(record, relation, value, span, MENTION_CONFIDENCE)
         return [self._categorised(t, builder.refound) for t in kept] + builder.triples
 
     def _categorised(self, triple: Triple, refound: Mapping[tuple, str]) -> Triple:
@@ -154,6 +182,8 @@ class _Builder:
     triples: list[Triple] = field(default_factory=list)
     refound: dict[tuple, str] = field(default_factory=dict)  # rule triples' keys a personal rule found again
     pending_mentions: list[tuple[str, str, int]] = field(default_factory=list)
+    # (record, relation, value, span) added only when the text gives no other triple
+    fallbacks: list[tuple[str, str, str, tuple[int, int]]] = field(default_factory=list)
 
     def add(self, head: str, relation: str, value: str, span: tuple[int, int], confidence: float) -> None:
         head, value = head.strip(" \t\n>"), value.strip(" \t\n,;>")
@@ -285,13 +315,27 @@ def _add_detections(
         owner = owners.owner_at(item.start, item.end)
         if owner == owners.record and builder.holds(item.text):
             continue  # a sentence rule tied the value to the person it names ("Noor Reyl attends X")
-        if (
-            halfway
-            and item.type not in IDENTIFIER_TYPES
-            and (owner == owners.record or len(owner.split()) < 2 or relation == RECORD_TYPES.get(item.type))
-        ):
-            continue  # no evidence of a record: only a cue word and a full name attach a value
+        if halfway and item.type not in IDENTIFIER_TYPES:
+            # No evidence of a record: a value with a cue word ("moved here from") is a full name's,
+            # else the record's; a bare name, place or date is the record's only when nothing else
+            # is read from the text (each text holding a recognised value yields a triple).
+            if relation == RECORD_TYPES.get(item.type):
+                if not _common_word(text, item):
+                    builder.fallbacks.append((owners.record, relation, item.text, span))
+                continue
+            if len(owner.split()) < 2:
+                owner = owners.record
         builder.add(owner, relation, item.text, span, VALUE_CONFIDENCE)
+
+
+def _common_word(text: str, item: Any) -> bool:
+    """A name, place or organisation the entity recogniser guessed in lower case inside a text that
+    has capitals ("borders it to the east"): a common word, no personal data."""
+    return (
+        item.type in _NAMED_TYPES
+        and not any(char.isupper() for char in item.text)
+        and any(char.isupper() for char in text)
+    )
 
 
 def _relation(text: str, item: Any, clause_start: int, in_record: bool) -> str | None:

@@ -98,3 +98,25 @@ def test_a_letterhead_opens_with_its_subjects_name(extractor):
 def test_moving_from_a_place_names_where_one_came_from(extractor):
     found = facts(extractor.extract("msg", "My sister moved here from Haiti.", title="chat_0112"))
     assert ("record chat_0112", "place_of_origin", "Haiti") in found  # not where she lives
+
+
+def test_a_value_nobody_owns_in_untitled_text_is_the_records(extractor):
+    # pii_dev sentences with no record evidence: the record itself owns what is recognised
+    found = facts(extractor.extract("pii-4", "She moved here from Haiti"))
+    assert found == {("record pii-4", "place_of_origin", "Haiti")}  # a cue word: never dropped
+    found = facts(extractor.extract("pii-5", "It's like that since 2/25/1953"))
+    assert found == {("record pii-5", "date", "2/25/1953")}
+    found = facts(extractor.extract("pii-6", "Just posted a photo https://SecurityAd.es/"))
+    assert found == {("record pii-6", "website", "https://SecurityAd.es/")}
+
+
+def test_a_bare_place_in_untitled_prose_is_the_records_only_when_nothing_else_is_read(extractor):
+    # pii_dev: a sentence rule reads this one; the place without a cue is not added beside it
+    text = "Celebrating its 10th year in Calgary, Factset is a 501(c)3 that invites songwriters to Texas."
+    triples = extractor.extract("pii-7", text)
+    assert triples and not [t for t in triples if t.head == "record pii-7" and t.tail == "Texas"]
+    # "east" guessed as a place in lower case is a common word, not a value
+    river = extractor.extract(
+        "wiki-raw", "It owes its name to the Senegal River, which borders it to the east."
+    )
+    assert "east" not in {node for t in river for node in (t.head, t.tail)}
