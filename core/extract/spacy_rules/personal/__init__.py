@@ -34,6 +34,7 @@ from core.extract.spacy_rules.personal.owners import (
     clause_bounds,
     find_subject,
     record_node,
+    speaker_turns,
 )
 from core.extract.spacy_rules.personal.record_kind import (
     has_article_title,
@@ -121,7 +122,8 @@ class _Plan:
     first_pass: list | None = None  # the detector's pass over the extractor's parse, when it was handed over
 
     def __post_init__(self) -> None:
-        self.speaks = speaks_personally(self.text)
+        self.turns = speaker_turns(self.text)
+        self.speaks = bool(self.turns) or speaks_personally(self.text)
         self.untitled = not has_article_title(self.title)
 
     @cached_property
@@ -158,6 +160,7 @@ class _Plan:
             in_record,
             attributes,
             self.untitled and not in_record,
+            self.turns,
         )
         builder.add_mentions(kept)
         if not kept and not builder.triples:
@@ -219,21 +222,26 @@ def personal_triples(
     in_record: bool,
     attributes: Sequence,
     halfway: bool = False,
+    turns: Sequence[tuple[int, int, Person]] = (),
 ) -> None:
     """Fill `builder` with the personal-data triples of one document. `halfway` (an untitled text
-    with no evidence of a record): names become nodes, values only with a named owner."""
-    fields = form_fields(text)
+    with no evidence of a record): names become nodes, values only with a named owner. `turns`: a
+    chat transcript's turns (`speaker_turns`), whose speakers are the "I" of their turns."""
+    fields = [f for f in form_fields(text) if not any(s <= f.key_start < e for s, e, _ in turns)]
     persons = [
         Person(d.start, d.end, d.text)
         for d in detections
         if d.type == "PERSON" and not _names_a_place(text, d, detections)
     ]
     if in_record:
-        persons = _with_first_line_name(text, persons, detections)
+        persons = _with_stated_name(text, _with_first_line_name(text, persons, detections))
     name_field = next((f for f in fields if f.key.casefold() in SUBJECT_KEYS), None)
     record = record_node(builder.doc_id, title)
     subject = find_subject(text, title_person(title, text), persons, name_field.value if name_field else None)
-    owners = Owners(text, record, persons, subject)
+    owners = Owners(text, record, persons, subject, list(turns))
+    for _, _, speaker in turns:
+        if speaker.name != subject:
+            builder.mention(record, speaker.name, speaker.start)
     if subject and in_record:
         builder.add(record, "subject", subject, _span_of(text, subject), FIELD_CONFIDENCE)
     covered = _add_fields(builder, owners, fields if in_record else [], name_field, detections)
@@ -378,6 +386,26 @@ def _with_first_line_name(text: str, persons: list[Person], detections: Sequence
     if not uncased and not all(word[0].isupper() for word in name.split()):
         return persons
     return [Person(match.start("name"), match.end("name"), name), *persons]
+
+
+# "My name is Emily Janeba", "What's your name? Emily Janeba": the name stated, capitalised, to the
+# end of its clause (the detector often misses a rare name).
+_STATED_NAME = re.compile(
+    r"\b(?:my name is|my name's|name is|your name\?)[ \t]+(?P<name>[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){0,2})"
+    r"[ \t]*(?:[.!,;?]|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _with_stated_name(text: str, persons: list[Person]) -> list[Person]:
+    """A name stated after "my name is" or as the answer to "your name?" that the detector missed."""
+    added = []
+    for match in _STATED_NAME.finditer(text):
+        start, end, name = match.start("name"), match.end("name"), match.group("name")
+        if not name[0].isupper() or any(p.start < end and start < p.end for p in persons):
+            continue
+        added.append(Person(start, end, name))
+    return sorted([*persons, *added], key=lambda p: p.start) if added else persons
 
 
 _ORGANISATION_WORD = re.compile(

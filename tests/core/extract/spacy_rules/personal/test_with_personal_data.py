@@ -120,3 +120,16 @@ def test_a_bare_place_in_untitled_prose_is_the_records_only_when_nothing_else_is
         "wiki-raw", "It owes its name to the Senegal River, which borders it to the east."
     )
     assert "east" not in {node for t in river for node in (t.head, t.tail)}
+
+
+def test_a_stated_name_the_detector_misses_is_the_subject(extractor):
+    # pii_dev: the detector finds no person in "What's your name? Emily Janeba"
+    found = facts(extractor.extract("pii-8", "What's your name? Emily Janeba"))
+    assert ("record pii-8", "subject", "Emily Janeba") in found
+
+
+def test_a_transcripts_speakers_become_nodes(extractor):
+    text = 'Troy: \\"Who are you?\\"\nLindsey:\\"I\\\'m Jonathan\\\'s daughter\\".'
+    found = facts(extractor.extract("pii-9", text))
+    assert {("record pii-9", "mentions", "Troy"), ("record pii-9", "mentions", "Lindsey")} <= found
+    assert not [f for f in found if f[1] in {"troy", "lindsey", "occupation"}]  # turns are no fields
