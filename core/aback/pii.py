@@ -752,23 +752,32 @@ def cased_copy(text: str) -> str | None:
 
 
 _CAPITALS = re.compile(r"\b[A-Z][A-Z'-]*[A-Z]{2,}[A-Z'-]*\b")
+# A word of three or more letters with one outside ASCII ("ÉCHIROLLES", "FINSPÅNG"): in capitals when
+# `str.isupper` says so.
+_NON_ASCII_WORD = re.compile(r"\b(?=[^\W\d_]*[^\x00-\x7f])[^\W\d_]{3,}\b")
 
 
 def capitals_spans(text: str) -> list[tuple[int, int]]:
-    return [(match.start(), match.end()) for match in _CAPITALS.finditer(text)]
+    return [(match.start(), match.end()) for match in _capital_words(text)]
+
+
+def _capital_words(text: str) -> list[re.Match[str]]:
+    words = [*_CAPITALS.finditer(text), *(m for m in _NON_ASCII_WORD.finditer(text) if m.group(0).isupper())]
+    return sorted(words, key=lambda match: match.start())
 
 
 def title_copy(text: str) -> str | None:
-    """`text` with its all-capital words ("SAINT-PRIEST") in title case, or None when it has none.
+    """`text` with its all-capital words ("SAINT-PRIEST", "ÉCHIROLLES") in title case, or None when it
+    has none.
 
     spaCy's small model rarely tags a word in capitals ("Where: SAINT-PRIEST Country Club." gave no
     entity); in title case it does."""
-
-    def title(match: re.Match[str]) -> str:
+    pieces, end = [], 0
+    for match in _capital_words(text):
         word = match.group(0)
-        return word.title() if len(word.title()) == len(word) else word
-
-    copy = _CAPITALS.sub(title, text)
+        pieces += [text[end : match.start()], word.title() if len(word.title()) == len(word) else word]
+        end = match.end()
+    copy = "".join([*pieces, text[end:]])
     return copy if copy != text else None
 
 

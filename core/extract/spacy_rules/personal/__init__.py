@@ -163,7 +163,7 @@ class _Plan:
             self.turns,
         )
         builder.add_mentions(kept)
-        if not kept and not builder.triples:
+        if not kept and all(t.relation == "mentions" for t in builder.triples):  # names alone are not read
             for record, relation, value, span in builder.fallbacks:
                 builder.add(record, relation, value, span, MENTION_CONFIDENCE)
         return [self._categorised(t, builder.refound) for t in kept] + builder.triples
@@ -185,7 +185,7 @@ class _Builder:
     triples: list[Triple] = field(default_factory=list)
     refound: dict[tuple, str] = field(default_factory=dict)  # rule triples' keys a personal rule found again
     pending_mentions: list[tuple[str, str, int]] = field(default_factory=list)
-    # (record, relation, value, span) added only when the text gives no other triple
+    # (record, relation, value, span) added only when the text gives no triple but names' mentions
     fallbacks: list[tuple[str, str, str, tuple[int, int]]] = field(default_factory=list)
 
     def add(self, head: str, relation: str, value: str, span: tuple[int, int], confidence: float) -> None:
@@ -245,6 +245,8 @@ def personal_triples(
     if subject and in_record:
         builder.add(record, "subject", subject, _span_of(text, subject), FIELD_CONFIDENCE)
     covered = _add_fields(builder, owners, fields if in_record else [], name_field, detections)
+    for start, line in _letterhead_lines(text, detections) if in_record else ():
+        builder.mention(record, line, start)
     covered += [(start, end) for start, end, _ in key_spans(text)]
     stated = []
     for relation, spans in (("age", age_values(text)), ("address", zip_values(text))) if in_record else ():
@@ -325,8 +327,8 @@ def _add_detections(
             continue  # a sentence rule tied the value to the person it names ("Noor Reyl attends X")
         if halfway and item.type not in IDENTIFIER_TYPES:
             # No evidence of a record: a value with a cue word ("moved here from") is a full name's,
-            # else the record's; a bare name, place or date is the record's only when nothing else
-            # is read from the text (each text holding a recognised value yields a triple).
+            # else the record's; a bare place, organisation or date is the record's only when nothing
+            # but names is read from the text (each text holding a recognised value yields a triple).
             if relation == RECORD_TYPES.get(item.type):
                 if not _common_word(text, item):
                     builder.fallbacks.append((owners.record, relation, item.text, span))
@@ -406,6 +408,46 @@ def _with_stated_name(text: str, persons: list[Person]) -> list[Person]:
             continue
         added.append(Person(start, end, name))
     return sorted([*persons, *added], key=lambda p: p.start) if added else persons
+
+
+_LETTERHEAD_LINES = 4
+_NAME_PARTICLES = frozenset(
+    {"&", "and", "of", "the", "de", "del", "van", "von", "da", "di", "du", "la", "le"}
+)
+
+
+def _letterhead_lines(text: str, detections: Sequence) -> list[tuple[int, str]]:
+    """(start, line) of each line above a record's address block in the same block of lines that the
+    detector found nothing on and that reads as a name ("Berkery Noyes Mandasoft", "Cynthia Martins"
+    between a letterhead's first line and the address): a node, whatever it names."""
+    address = next((d for d in detections if d.type == "ADDRESS" and _starts_line(text, d.start)), None)
+    if address is None:
+        return []
+    block_start = text.rfind("\n\n", 0, address.start)
+    block_start = block_start + 2 if block_start >= 0 else 0
+    uncased = not any(char.isupper() for char in text)
+    found = []
+    lines = list(re.finditer(r"[^\n]+", text[block_start : address.start]))[-_LETTERHEAD_LINES:]
+    for match in lines:
+        start = block_start + match.start()
+        line = match.group(0).strip(" \t>")
+        start += match.group(0).index(line) if line else 0
+        words = line.split()
+        if (
+            not 1 <= len(words) <= 6
+            or any(mark in line for mark in ":?!@")
+            or line.endswith(",")  # "Dear Sir,"
+            or not any(char.isalpha() for char in line)
+            or any(d.start < start + len(line) and start < d.end for d in detections)
+        ):
+            continue
+        if uncased or all(w[0].isupper() or w[0].isdigit() or w in _NAME_PARTICLES for w in words):
+            found.append((start, line))
+    return found
+
+
+def _starts_line(text: str, position: int) -> bool:
+    return not text[text.rfind("\n", 0, position) + 1 : position].strip(" \t>")
 
 
 _ORGANISATION_WORD = re.compile(

@@ -133,3 +133,25 @@ def test_a_transcripts_speakers_become_nodes(extractor):
     found = facts(extractor.extract("pii-9", text))
     assert {("record pii-9", "mentions", "Troy"), ("record pii-9", "mentions", "Lindsey")} <= found
     assert not [f for f in found if f[1] in {"troy", "lindsey", "occupation"}]  # turns are no fields
+
+
+def test_undetected_lines_of_a_letterhead_become_nodes(extractor):
+    # pii_dev: the detector finds neither the firm nor the second name above the address
+    text = (
+        ">Richard Andreev\n>Berkery Noyes Mandasoft\n>Cynthia Martins\n>77 3658 Sunburst Drive\n"
+        ">Apt. 466\n>Sanibel\n>Croatia 19279"
+    )
+    found = facts(extractor.extract("pii-10", text))
+    assert ("record pii-10", "subject", "Richard Andreev") in found
+    assert ("record pii-10", "mentions", "Berkery Noyes Mandasoft") in found
+    assert ("record pii-10", "mentions", "Cynthia Martins") in found
+    greeting = facts(extractor.extract("pii-11", "Dear Sir,\nI live at\n12 Main Street, Springfield"))
+    assert not [f for f in greeting if f[1] == "mentions"]  # a greeting line is no name
+
+
+def test_a_place_in_capitals_with_letters_outside_ascii_is_found():
+    # pii_dev: "I am in FINSPÅNG for a business trip"
+    from core.aback.pii import get_detector
+
+    found = get_detector().detect("I am in FINSPÅNG for a business trip")
+    assert ("FINSPÅNG", "LOCATION") in {(d.text, d.type) for d in found}
