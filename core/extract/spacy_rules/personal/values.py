@@ -68,9 +68,9 @@ _CUES: tuple[tuple[frozenset[str], re.Pattern[str], str], ...] = tuple(
         ),
         ("ADDRESS LOCATION", r"\b(?:office|work|works|working|workplace)\b", "work_location"),
         ("LOCATION", r"\b(?:native of|grew up)\b", "place_of_origin"),
-        (
+        (  # "a performer from Algiers, Algeria": right after "from", or after a place and a comma
             "LOCATION",
-            r"(?:\b(?:is|am|are|was|were|comes?|came|hails?|originally)|'m|'s|'re)\s+from\s+(?:the\s+)?$",
+            r"\bfrom\s+(?:the\s+)?(?:[^\W\d_][\w'.-]*(?:\s+[^\W\d_][\w'.-]*){0,3},\s+)?$",
             "place_of_origin",
         ),
         (
