@@ -103,6 +103,10 @@ def test_names_in_lowercase_text_are_found_through_a_cased_copy() -> None:
 
 def test_words_in_capitals_are_read_in_title_case() -> None:
     assert title_copy("Where: SAINT-PRIEST Country Club.") == "Where: Saint-Priest Country Club."
+    assert title_copy("I am in FINSPÅNG now") == "I am in Finspång now"
+    # a no-break space after a word in capitals is no letter outside ASCII (the copy kept its length)
+    spaced = "of LDS\xa0 Church, \xa0ÉCHIROLLES and LDS\xa0"
+    assert title_copy(spaced) == "of Lds\xa0 Church, \xa0Échirolles and Lds\xa0"
     assert title_copy("Where: Saint-Priest Country Club.") is None
     text = "When: 1993-01-04 14:56:41\nWhere: SAINT-PRIEST Country Club."
     assert any("SAINT-PRIEST" in item.text for item in get_detector().detect(text))

@@ -754,7 +754,7 @@ def cased_copy(text: str) -> str | None:
 _CAPITALS = re.compile(r"\b[A-Z][A-Z'-]*[A-Z]{2,}[A-Z'-]*\b")
 # A word of three or more letters with one outside ASCII ("ÉCHIROLLES", "FINSPÅNG"): in capitals when
 # `str.isupper` says so.
-_NON_ASCII_WORD = re.compile(r"\b(?=[^\W\d_]*[^\x00-\x7f])[^\W\d_]{3,}\b")
+_NON_ASCII_WORD = re.compile(r"\b(?=[^\W\d_]*[^\W\d_\x00-\x7f])[^\W\d_]{3,}\b")
 
 
 def capitals_spans(text: str) -> list[tuple[int, int]]:
@@ -763,7 +763,11 @@ def capitals_spans(text: str) -> list[tuple[int, int]]:
 
 def _capital_words(text: str) -> list[re.Match[str]]:
     words = [*_CAPITALS.finditer(text), *(m for m in _NON_ASCII_WORD.finditer(text) if m.group(0).isupper())]
-    return sorted(words, key=lambda match: match.start())
+    kept: list[re.Match[str]] = []
+    for match in sorted(words, key=lambda match: match.start()):
+        if not kept or kept[-1].end() <= match.start():  # each word once: the copy keeps every offset
+            kept.append(match)
+    return kept
 
 
 def title_copy(text: str) -> str | None:
