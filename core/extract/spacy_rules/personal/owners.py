@@ -26,7 +26,8 @@ _FIRST_PERSON = re.compile(
 )
 _THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|they|their|them)\b", re.IGNORECASE)
 _INTRODUCTION = re.compile(
-    r"\b(?:my name is|this is|name's|(?P<weak>i am|i'm|it's))\s+(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?$",
+    r"\b(?:my name is|this is|name's|your name\?|(?P<weak>i am|i'm|it's))\s+"
+    r"(?:(?:dr|mr|mrs|ms|mx|prof)\.?\s+)?$",
     re.IGNORECASE,
 )
 _CLOSING = re.compile(
@@ -36,6 +37,24 @@ _CLOSING = re.compile(
 )
 _HONORIFIC = re.compile(r"^(?:dr|mr|mrs|ms|mx|prof|miss)\.?\s+", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.!?;](?=\s)|\n")
+
+
+# A chat transcript's turn: a line that opens with a one- or two-word name and a colon, then an
+# utterance (quoted, in the first or second person, or a question), not a field value ("Manager: Pieter").
+_TURN = re.compile(
+    r"^[ \t>]*(?P<name>[^\W\d_][\w'’-]*(?:[ \t][^\W\d_][\w'’-]*)?)[ \t]*:(?!//)[ \t]*(?P<said>[^\n]*)$",
+    re.MULTILINE,
+)
+_UTTERANCE = re.compile(r"^\\?[\"“'‘]|\?|\b(?:i|i'm|me|my|you|your|we|our)\b|\\'m\b", re.IGNORECASE)
+# Labels of a transcript's turns that name a role, not a person.
+_ROLES = frozenset(
+    {
+        "user", "bot", "agent", "customer", "assistant", "system", "support", "operator", "caller",
+        "host", "guest", "interviewer", "interviewee", "client", "staff", "admin", "moderator", "me",
+        "you", "q", "a", "question", "answer", "doctor", "patient", "nurse", "teacher", "student",
+        "speaker", "narrator", "representative", "rep", "advisor", "adviser", "manager", "officer",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -53,6 +72,7 @@ class Owners:
     record: str
     persons: list[Person] = field(default_factory=list)
     subject: str | None = None
+    turns: list[tuple[int, int, Person]] = field(default_factory=list)  # `speaker_turns`
 
     def __post_init__(self) -> None:
         # "Tomas" beside "Tomas Reyl" in one record is the same person: the owner is the full name,
@@ -91,21 +111,26 @@ class Owners:
     def default(self) -> str:
         return self.subject or self.record
 
+    def speaker_at(self, position: int) -> str:
+        """Who says "I" at `position`: the speaker of its transcript turn, else the record's default."""
+        return next((p.name for s, e, p in self.turns if s <= position <= e), self.default)
+
     def owner_at(self, start: int, end: int | None = None) -> str:
         end = start if end is None else end
         clause_start = clause_bounds(self.text, start)[0]
         before = [p for p in self.persons if clause_start <= p.start and p.end <= start]
+        before = [p for p in before if not any(sp.start <= p.start < sp.end for _, _, sp in self.turns)]
         if before:
             nearest = before[-1]
             between = self.text[nearest.end : start]
             if _FIRST_PERSON.search(between):
-                return self.default
+                return self.speaker_at(start)
             if _THIRD_PERSON.search(between) and before[0].name != nearest.name:
                 return before[0].name  # "Daniel had given Signe his address": "his" is the clause's subject
             return nearest.name
         preceding = self.text[clause_start:start]
         if _FIRST_PERSON.search(preceding):
-            return self.default
+            return self.speaker_at(start)
         if _THIRD_PERSON.search(preceding):
             return self._antecedent(clause_start)
         return self.default
@@ -167,3 +192,24 @@ def _signature(text: str, persons: list[Person]) -> str | None:
                 if normalize_entity(signed).startswith(normalize_entity(person.name)):
                     return person.name
     return None
+
+
+def speaker_turns(text: str) -> list[tuple[int, int, Person]]:
+    """(turn start, turn end, speaker) of each turn of a chat transcript whose label names a person:
+    two or more turns of different speakers, each label capitalised as a name (or the whole text in
+    lower case) and no role ("User", "Agent") or subject key ("Name")."""
+    uncased = not any(char.isupper() for char in text)
+    turns = [m for m in _TURN.finditer(text) if _UTTERANCE.search(m.group("said"))]
+    if len({normalize_entity(m.group("name")) for m in turns}) < 2:
+        return []
+    found = []
+    for match in turns:
+        name = match.group("name")
+        if (
+            name.casefold() in _ROLES
+            or name.casefold() in SUBJECT_KEYS
+            or not (uncased or all(word[0].isupper() for word in name.split()))
+        ):
+            continue
+        found.append((match.start(), match.end(), Person(match.start("name"), match.end("name"), name)))
+    return found

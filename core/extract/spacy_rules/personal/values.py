@@ -40,9 +40,12 @@ RECORD_TYPES: dict[str, str] = {
 
 # Presidio's guesses for a bare run of digits: the words before it say which number it is.
 _NUMBER_TYPES = "ID US_DRIVER_LICENSE US_PASSPORT US_BANK_NUMBER"
-# (types, cue before the value in its clause, relation): the first that matches names the relation.
+# (types, cue before the value in its clause, relation): the first that matches names the relation. A
+# cue may be up to `_GAP` before the value ("born on Monday, 12 May"); one that ends in "$" is right
+# before it ("is from Haiti", not "songwriters from around the world to Texas").
+_GAP = r"[^.;!?\n]{0,40}$"
 _CUES: tuple[tuple[frozenset[str], re.Pattern[str], str], ...] = tuple(
-    (frozenset(types.split()), re.compile(cue + r"[^.;!?\n]{0,40}$", re.IGNORECASE), relation)
+    (frozenset(types.split()), re.compile(cue if cue.endswith("$") else cue + _GAP, re.IGNORECASE), relation)
     for types, cue, relation in (
         ("DATE_TIME", r"\b(?:born|birth|birthday|dob|d\.o\.b)\b", "date_of_birth"),
         ("DATE_TIME", r"\b(?:hired|joined|started|employed since|start date)\b", "start_date"),
@@ -64,7 +67,12 @@ _CUES: tuple[tuple[frozenset[str], re.Pattern[str], str], ...] = tuple(
             "mailing_address",
         ),
         ("ADDRESS LOCATION", r"\b(?:office|work|works|working|workplace)\b", "work_location"),
-        ("LOCATION", r"\b(?:from|native of|grew up)\b", "place_of_origin"),
+        ("LOCATION", r"\b(?:native of|grew up)\b", "place_of_origin"),
+        (  # "a performer from Algiers, Algeria": right after "from", or after a place and a comma
+            "LOCATION",
+            r"\bfrom\s+(?:the\s+)?(?:[^\W\d_][\w'.-]*(?:\s+[^\W\d_][\w'.-]*){0,3},\s+)?$",
+            "place_of_origin",
+        ),
         (
             "ORGANIZATION",
             r"\b(?:work|works|worked|working|employed|employer|job|hired|intern|interning)\b",

@@ -49,7 +49,8 @@ def test_partial_names_and_an_unambiguous_pronoun_merge_into_the_full_name(extra
 def test_ambiguous_pronoun_is_not_merged(extractor):
     triples = extractor.extract("doc", "Mara Voss met Ida Brandt in Paris. She moved to Rome.")
     assert triple_key("Mara Voss", "meet", "Ida Brandt") in {t.key for t in triples}
-    assert not [t for t in triples if t.tail == "Rome"]  # "She" could be either woman: no triple
+    # "She" could be either woman: no person gets Rome; the record itself owns it (issue 19)
+    assert [t.head for t in triples if t.tail == "Rome"] == ["record doc"]
     assert not [t for t in triples if t.head.lower() in {"she", "her"}]
 
 
@@ -125,13 +126,13 @@ def test_surname_and_pronoun_resolve_to_the_title_person(extractor):
 
 def test_uncertain_surname_and_pronoun_are_refused(extractor):
     # Without the title, "Corser" may be Edward Corser's child or anyone of that name, and "He"
-    # follows two parents: no triple is guessed for either.
+    # follows two parents: no triple is guessed for either; the record itself owns them (issue 19).
     found = keys(extractor, CORSER)
     assert not any(
         h in {"corser", "edward corser", "mary jane", "he"} and r in {"date_of_birth", "educated_at"}
         for h, r, _ in found
     )
-    assert not any(r == "educated_at" for _, r, _ in found)
+    assert {h for h, r, _ in found if r == "educated_at"} <= {"record doc"}
 
 
 def test_pronoun_with_two_people_in_view_is_dropped(extractor):

@@ -1,4 +1,11 @@
-from core.extract.spacy_rules.personal.owners import Owners, Person, clause_bounds, find_subject, record_node
+from core.extract.spacy_rules.personal.owners import (
+    Owners,
+    Person,
+    clause_bounds,
+    find_subject,
+    record_node,
+    speaker_turns,
+)
 
 
 def persons_in(text: str, *names: str) -> list[Person]:
@@ -79,3 +86,16 @@ def test_a_first_name_beside_the_full_name_owns_as_the_full_name() -> None:
     assert owners.owner_at(47) == "Tomas Reyl"
     assert owners.fullest_name("Elin") == "Elin"
     assert owners.fullest_name("Reyl") == "Reyl"  # a bare surname may be a relative's: never joined
+
+
+def test_a_transcripts_speakers_are_persons_and_the_i_of_their_turns():
+    # pii_dev: 'Szebasztián: \"Who are you?\"\nMary:\"I\'m Russell\'s daughter\".'
+    text = 'Szebasztián: \\"Who are you?\\"\nMary:\\"I\\\'m Russell\\\'s daughter\\".'
+    assert [speaker.name for _, _, speaker in speaker_turns(text)] == ["Szebasztián", "Mary"]
+    chat = "Anna: I moved here from Haiti.\nBen: my phone is 555-0100"
+    owners = Owners(chat, "record d", [], None, speaker_turns(chat))
+    assert owners.owner_at(chat.index("Haiti")) == "Anna"
+    assert owners.owner_at(chat.index("555")) == "Ben"
+    # roles, subject keys and form fields are no speakers
+    assert speaker_turns("Agent: How can I help?\nCustomer: my card is lost") == []
+    assert speaker_turns("Name: Anna Berg\nManager: Pieter de Vries") == []

@@ -24,6 +24,19 @@ def test_the_words_before_name_the_relation():
     assert relation_for("PERSON", "", in_record=True) is None
 
 
+def test_from_names_where_one_comes_from_only_right_before_the_place():
+    # pii_dev sentences: "Sisko is from Workhands"; "... invites songwriters from around the world to Texas"
+    assert relation_for("LOCATION", "Sisko is from ", in_record=True) == "place_of_origin"
+    assert relation_for("LOCATION", "i'm from the ", in_record=True) == "place_of_origin"
+    # PopQA: "Amina Zoubir (born 1983) is a contemporary artist, filmmaker and performer from Algiers,
+    # Algeria"
+    before = "is a contemporary artist, filmmaker and performer from Algiers, "
+    assert relation_for("LOCATION", before, in_record=False) is None  # encyclopedic: the sentence rules'
+    assert relation_for("LOCATION", before, in_record=True) == "place_of_origin"
+    before = "a 501(c)3 that invites songwriters from around the world to "
+    assert relation_for("LOCATION", before, in_record=True) == "location"
+
+
 def test_a_word_after_a_phone_number_names_the_line():
     assert relation_for("PHONE_NUMBER", "", in_record=True, after="-fax") == "fax"
     assert relation_for("PHONE_NUMBER", "", in_record=True, after=" (mobile)") == "mobile"
