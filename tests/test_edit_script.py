@@ -4,6 +4,7 @@ constrained decoding with the real (embedded SmolLM2) tokenizer and model."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,13 @@ from core.erasers.edit_script import (
     parse_script,
     script_for,
 )
-from core.erasers.eraser4rag import SHIPPED_ADAPTER, Eraser4RAGEraser, load_rewriter, output_form
+from core.erasers.eraser4rag import (
+    SHIPPED_ADAPTER,
+    Eraser4RAGEraser,
+    GeneratedScript,
+    load_rewriter,
+    output_form,
+)
 from core.erasers.linearize import rewriter_input
 from core.erasers.pipeline import fallback_problems
 from core.erasers.windows import split_sentences
@@ -104,10 +111,10 @@ def test_an_anchor_is_applied_where_it_is_a_whole_word() -> None:
     assert is_word_boundary("He has authored", 3) and not is_word_boundary("He has authored", 12)
 
 
-def test_punctuation_inside_a_word_and_a_repeated_anchor_are_rejected() -> None:
+def test_punctuation_inside_a_word_and_a_span_edited_twice_are_rejected() -> None:
     """What the untrained base model wrote on question 45 before these rules: "DEL (" (an
     unbalanced "PMP Project Management Professional)"), "DEL -" ("New Jerseybased"), and the
-    same line again and again."""
+    same line again and again (edits of one span)."""
     damon = _dev_window(45, 4)
     with pytest.raises(
         ScriptError, match=r"line 1: anchor '-' .* inside a word \(the window has 'Jersey-based'\)"
@@ -115,8 +122,13 @@ def test_punctuation_inside_a_word_and_a_repeated_anchor_are_rejected() -> None:
         apply_script(damon, parse_script("DEL -\n"))
     with pytest.raises(ScriptError, match=r"anchor '\(' .* inside a word \(the window has '\(Project'\)"):
         apply_script(RICHMAN, parse_script("DEL (\n"))
-    with pytest.raises(ScriptError, match=r"line 2: anchor 'seven' again \(written on script line 1\)"):
+    with pytest.raises(ScriptError, match=r"line 2: anchor 'seven' overlaps what an earlier line"):
         apply_script(RICHMAN, parse_script("DEL seven\nDEL seven\n"))
+    with pytest.raises(ScriptError, match=r"line 2: anchor 'He has' overlaps what an earlier line"):
+        apply_script(RICHMAN, parse_script("CUT He has authored\nDEL He has\n"))
+    # the same text again is its next occurrence; a deletion keeps clear of an earlier one's space
+    assert apply_script("a b a c", parse_script("DEL a\nDEL a\n")) == "b c"
+    assert apply_script("Roger Leonard Alfred", parse_script("DEL Leonard\nDEL Roger\n")) == "Alfred"
     assert "(Project" in apply_script(RICHMAN, parse_script("DEL seven\n"))
 
 
@@ -168,8 +180,54 @@ def test_the_constraint_keeps_anchors_on_word_boundaries() -> None:
     assert " (" in first and " Project" not in first  # "(Project" is one word: it starts with "("
     assert "\n" not in _texts(tokenizer, allowed_tokens(table, window, b"DEL ("))
     assert " (" in _texts(tokenizer, allowed_tokens(table, window, b"DEL PMP"))
+
+
+def test_the_constraint_forbids_repeated_and_overlapping_anchors() -> None:
+    """What the base model wrote before (an anchor twice, a DEL inside a CUT sentence) cannot
+    be decoded: an anchor stays out of what earlier lines change and may end only where the
+    span it resolves to overlaps none of theirs."""
+    tokenizer = _tokenizer()
+    table = token_bytes(tokenizer)
+    window = RICHMAN.encode()
     repeated = _texts(tokenizer, allowed_tokens(table, window, b"DEL seven\nDEL seven"))
-    assert "\n" not in repeated and " books" in repeated
+    assert "\n" not in repeated and " books" not in repeated
+    assert " seven" not in _texts(tokenizer, allowed_tokens(table, window, b"DEL seven\nDEL"))
+    # "Richman is a certified PMP (Project Management Professional), consultant, and trainer.
+    # He has authored seven books on project management, including two college texts."
+    after_cut = _texts(tokenizer, allowed_tokens(table, window, b"CUT Richman is\nDEL"))
+    assert {" He", " seven", " college"} <= after_cut
+    assert not {" Rich", " certified", " PMP", " consultant", " trainer"} & after_cut
+    inside_cut = _texts(tokenizer, allowed_tokens(table, window, b"CUT Richman is\nREP He has authored"))
+    assert " seven" in inside_cut and "\n" in inside_cut
+    script = "CUT Richman is\nREP He has authored\nBY He wrote\n"
+    assert apply_script(RICHMAN, parse_script(script)).startswith("He wrote seven books")
+    both = b"CUT Richman is\nCUT He has\n"  # nothing left to anchor on: only the end
+    assert allowed_tokens(table, window, both) == [tokenizer.eos_token_id]
+
+
+def test_every_script_the_constraint_lets_end_applies() -> None:
+    """Random walks through the constraint on real dev windows with the real tokenizer (seeded):
+    each script that reaches its end parses and applies, so no anchor repeats or overlaps."""
+    tokenizer = _tokenizer()
+    table = token_bytes(tokenizer)
+    rng = random.Random(0)
+    ended = 0
+    for window in (RICHMAN, _dev_window(41, 0), _dev_window(43, 1), WINDOW):
+        for _walk in range(12):
+            generated: list[int] = []
+            for _step in range(80):
+                allowed = allowed_tokens(table, window.encode(), table.text_of(generated))
+                ends = [t for t in allowed if t in (*table.newline, table.eos)]
+                choice = rng.choice(ends) if ends and rng.random() < 0.4 else rng.choice(allowed)
+                if choice == table.eos:
+                    break
+                generated.append(choice)
+            else:
+                continue
+            ended += 1
+            script = table.text_of(generated).decode()
+            apply_script(window, parse_script(script))
+    assert ended >= 30
 
 
 def test_the_constraint_gives_one_bounded_by_line_per_rep() -> None:
@@ -201,7 +259,7 @@ def test_every_anchor_the_model_writes_is_in_its_window() -> None:
     scripts = eraser._generate_scripts(prompts, windows)
     assert len(scripts) == 2
     for window, script in zip(windows, scripts, strict=True):
-        _assert_well_formed(window, script)
+        _assert_well_formed(window, script.text)
     (rewrite,) = eraser.erase(_request())
     assert any(note.startswith("edit scripts:") for note in rewrite.notes)
     assert all(note in rewrite.notes for note in rewrite.fallbacks)
@@ -217,7 +275,20 @@ def test_the_base_model_writes_well_formed_scripts_on_real_passages() -> None:
     prompts = [rewriter_input(w, (), (), "edits") for w in windows]
     scripts = eraser._generate_scripts(prompts, windows)
     for window, script in zip(windows, scripts, strict=True):
-        _assert_well_formed(window, script)
+        _assert_well_formed(window, script.text)
+        if not script.budget:  # a script the model ended applies: no repeated or overlapping anchor
+            apply_script(window, parse_script(script.text))
+
+
+def test_a_script_the_token_budget_cut_is_rejected_and_said_so() -> None:
+    """The real base model with a budget of one token: no script can end, each is rejected as
+    cut by the budget, and the window falls back."""
+    settings = Settings(rewriter_adapter="none", rewriter_max_new_tokens=1, rewriter_output="edits")
+    (rewrite,) = Eraser4RAGEraser(settings).erase(_request())
+    assert rewrite.fallbacks
+    for reason in rewrite.fallbacks:
+        assert "the token budget of 1 tokens cut the script before it ended" in reason
+    assert "Harrow Vale" not in rewrite.text
 
 
 def _assert_well_formed(window: str, script: str) -> None:
@@ -255,8 +326,8 @@ class ReplayingEraser(Eraser4RAGEraser):
         super().__init__(settings)
         self.script = script
 
-    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[str]:
-        return [self.script for _ in windows]
+    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[GeneratedScript]:
+        return [GeneratedScript(self.script) for _ in windows]
 
 
 def test_a_rejected_script_falls_back_and_is_reported_where_errors_are() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.annotation.tasks import AnnotationTask, window_tasks
 from core.erasers.base import EraseRequest
-from core.erasers.eraser4rag import Eraser4RAGEraser
+from core.erasers.eraser4rag import Eraser4RAGEraser, GeneratedScript
 from core.erasers.linearize import fitted_input
 from core.erasers.windows import sentence_spans, windows_of
 from core.filters import PrivacyDefinition
@@ -47,7 +47,7 @@ class RecordingEraser(Eraser4RAGEraser):
         self.sent.append(window)
         return super()._generate(prompt, window)
 
-    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[str]:
+    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[GeneratedScript]:
         self.sent += windows
         return super()._generate_scripts(prompts, windows)
 

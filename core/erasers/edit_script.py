@@ -15,7 +15,9 @@ outside the anchors is kept verbatim by construction.
 
 An anchor is a whole-word span of the window: it starts and ends where a whitespace-separated
 word does (`is_word_boundary`), so "DEL autho" never cuts "authored" in two, and no anchor is
-written twice in one script. A `REP` line takes exactly
+edited twice in one script: each anchor takes its first whole-word occurrence that overlaps
+nothing an earlier line changes (the same text written twice edits two occurrences, and is
+rejected where it occurs once). A `REP` line takes exactly
 one `BY` line; the replacement is one line, holds no keyword as a word (a model that writes
 "BY BY BY" has lost the format) and is at most `REPLACEMENT_EXTRA_CHARS` longer than its
 anchor. A script that breaks any of these, or whose anchor is not in the window, or whose
@@ -30,7 +32,6 @@ unique in the window.
 from __future__ import annotations
 
 import difflib
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -153,44 +154,49 @@ def _replacement(anchor: str, number: int, line: str) -> str:
 
 
 def apply_script(window: str, edits: Sequence[Edit]) -> str:
-    """The window with the edits applied; ScriptError when an anchor is missing or two overlap."""
-    lines: dict[tuple[int, int, str], int] = {}  # two CUTs of one sentence are one span
-    seen: dict[str, int] = {}
+    """The window with the edits applied, each line's anchor at its first occurrence that
+    overlaps no earlier line's edit; ScriptError when an anchor is missing or has no such
+    occurrence (written again where it occurs once, or inside an earlier CUT's sentence)."""
+    spans: list[tuple[int, int, str]] = []
     for edit in edits:
-        if edit.anchor in seen:
-            raise ScriptError(
-                f"{_where(edit)}anchor {edit.anchor!r} again (written on script line {seen[edit.anchor]})",
-                "a repeated anchor",
-            )
-        seen[edit.anchor] = edit.line
-        start = whole_word_position(window, edit.anchor)
-        if start < 0:
-            why, kind = _why_not_found(window, edit.anchor)
-            raise ScriptError(f"{_where(edit)}anchor {edit.anchor!r} {why}", kind)
-        if edit.sentence:
-            span = _sentence_around(window, start)
-        else:
-            span = _widened(window, start, start + len(edit.anchor), edit.replacement)
-        lines.setdefault(span, edit.line)
-    spans = sorted(lines)
-    for first, second in itertools.pairwise(spans):
-        if second[0] < first[1]:
-            where = f"script lines {lines[first]} and {lines[second]}: " if lines[first] else ""
-            raise ScriptError(f"{where}two anchors of the script overlap", "overlapping anchors")
+        spans.append(edit_span(window, edit, [(start, end) for start, end, _r in spans]))
     text = window
-    for start, end, replacement in reversed(spans):
+    for start, end, replacement in sorted(spans, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text.strip()
 
 
-def whole_word_position(window: str, anchor: str) -> int:
-    """Where `anchor` first occurs in `window` as a whole-word span, or -1."""
+def edit_span(window: str, edit: Edit, taken: Sequence[tuple[int, int]] = ()) -> tuple[int, int, str]:
+    """(start, end, replacement) of what `edit` changes in `window`: the first whole-word
+    occurrence of its anchor whose span overlaps none of `taken` (the earlier lines' spans),
+    its sentence for CUT, a deletion with one neighbouring space. ScriptError when the anchor
+    is not a whole-word span of the window, or every occurrence overlaps an earlier edit."""
+    occurrences = whole_word_positions(window, edit.anchor)
+    if not occurrences:
+        why, kind = _why_not_found(window, edit.anchor)
+        raise ScriptError(f"{_where(edit)}anchor {edit.anchor!r} {why}", kind)
+    for start in occurrences:
+        if edit.sentence:
+            span = _sentence_around(window, start)
+        else:
+            span = _widened(window, start, start + len(edit.anchor), edit.replacement, taken)
+        if not any(span[0] < end and start_ < span[1] for start_, end in taken):
+            return span
+    raise ScriptError(
+        f"{_where(edit)}anchor {edit.anchor!r} overlaps what an earlier line of the script changes",
+        "overlapping anchors",
+    )
+
+
+def whole_word_positions(window: str, anchor: str) -> list[int]:
+    """Where `anchor` occurs in `window` as a whole-word span, first to last."""
+    found = []
     start = window.find(anchor)
     while start >= 0:
         if is_word_boundary(window, start) and is_word_boundary(window, start + len(anchor)):
-            return start
+            found.append(start)
         start = window.find(anchor, start + 1)
-    return -1
+    return found
 
 
 def _why_not_found(window: str, anchor: str) -> tuple[str, str]:
@@ -222,14 +228,21 @@ def _sentence_around(window: str, position: int) -> tuple[int, int, str]:
     return start, len(window), ""
 
 
-def _widened(window: str, start: int, end: int, replacement: str) -> tuple[int, int, str]:
-    """A deletion takes one neighbouring space with it (before a closing mark: the space before)."""
+def _widened(
+    window: str, start: int, end: int, replacement: str, taken: Sequence[tuple[int, int]] = ()
+) -> tuple[int, int, str]:
+    """A deletion takes one neighbouring space with it (before a closing mark: the space
+    before), unless an earlier edit (`taken`) already took that space."""
     if replacement:
         return start, end, replacement
+    candidates = []
     if start > 0 and window[start - 1] == " " and (end == len(window) or window[end] in _CLOSING):
-        return start - 1, end, ""
+        candidates.append((start - 1, end))
     if end < len(window) and window[end] == " ":
-        return start, end + 1, ""
+        candidates.append((start, end + 1))
+    for first, last in candidates:
+        if not any(first < other_end and other_start < last for other_start, other_end in taken):
+            return first, last, ""
     return start, end, ""
 
 

@@ -32,10 +32,11 @@ exists in the window; the script is applied, so text outside its edits is kept v
 construction, and the model writes a few tokens instead of the whole window. The private
 windows of a document are decoded as one batch (greedy, KV cache). A script that does not
 parse or apply (an anchor off a word boundary, a BY line that repeats a keyword or runs too
-long, ...) is rejected; that window then falls back to deleting the sentences that name a
-private tail of the document, never to the unedited window when a sentence names one. Each
-fallback, with the script line and why, is in the rewrite's `fallbacks` (reported as a
-"fallback" problem by the Rewrite tab and the `erase` command's OUT and metrics) and notes.
+long, a script the token budget cut before the model ended it, ...) is rejected; that window
+then falls back to deleting the sentences that name a private tail of the document, never
+to the unedited window when a sentence names one. Each fallback, with the script line and
+why, is in the rewrite's `fallbacks` (reported as a "fallback" problem by the Rewrite tab
+and the `erase` command's OUT and metrics) and notes.
 "rewrite" is the paper's form: the model writes the whole rewritten window.
 
 Each model input is built by `linearize.fitted_input` (shared with training): the window
@@ -72,6 +73,15 @@ NO_ADAPTER = ("", "none")
 AUTO = "auto"
 EDIT_SCRIPT_TOKENS = 96  # an edit script's token budget (anchors are a few words; CUT needs two)
 _lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class GeneratedScript:
+    """An edit script as the model wrote it; `budget` is the token budget when it ran out
+    before the model ended the script (0 when the model ended it)."""
+
+    text: str
+    budget: int = 0
 
 
 @dataclass(frozen=True)
@@ -280,7 +290,12 @@ class Eraser4RAGEraser:
         applied = 0
         for n, script in zip(chosen, scripts, strict=True):
             try:
-                outputs[n] = apply_script(outputs[n], parse_script(script))
+                if script.budget:
+                    raise ScriptError(
+                        f"the token budget of {script.budget} tokens cut the script before it ended",
+                        "cut by the token budget",
+                    )
+                outputs[n] = apply_script(outputs[n], parse_script(script.text))
                 applied += 1
             except ScriptError as exc:
                 outputs[n], cut = _fallback(outputs[n], tails)
@@ -295,8 +310,9 @@ class Eraser4RAGEraser:
             )
         return outputs
 
-    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[str]:
-        """Greedy edit scripts for a batch of prompts, anchors constrained to each window's text."""
+    def _generate_scripts(self, prompts: list[str], windows: list[str]) -> list[GeneratedScript]:
+        """Greedy edit scripts for a batch of prompts, anchors constrained to each window's text;
+        each says whether the token budget cut it."""
         # torch (~5 s) loads only when a model runs
         import torch
 
@@ -327,7 +343,13 @@ class Eraser4RAGEraser:
                 )
         except RuntimeError as exc:
             raise EraserError(f"the rewriter {rewriter.source!r} failed: {exc}") from exc
-        return [tokenizer.decode(row[length:], skip_special_tokens=True) for row in output]
+        scripts = []
+        for row in output:
+            generated = row[length:].tolist()
+            ended = tokenizer.eos_token_id in generated
+            text = tokenizer.decode(generated, skip_special_tokens=True)
+            scripts.append(GeneratedScript(text, 0 if ended else budget))
+        return scripts
 
     def _tokens(self, text: str) -> int:
         """Tokens of a prompt part, counted as training counts them (`common.token_counter`)."""

@@ -19,7 +19,8 @@ import signal
 import threading
 from pathlib import Path
 
-from core.annotation.export import read_examples
+from core.annotation.export import Example, read_examples
+from core.erasers.edit_script import KEEP
 from core.settings import Settings
 from core.training.common import RunHooks
 from core.training.sft import SftSettings, train_sft
@@ -35,8 +36,17 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=2e-4)
     parser.add_argument("--top-layers", type=int, default=8, help="LoRA in the top N layers only (0: all)")
     parser.add_argument("--summary", type=Path, help="data summary to copy into the adapter folder")
+    parser.add_argument(
+        "--copy-share",
+        type=float,
+        default=0.05,
+        help="at most this share of the examples copy their window (KEEP); the rest are dropped",
+    )
+    parser.add_argument(
+        "--max-minutes", type=float, default=0.0, help="stop (and save) after this many minutes (0: no limit)"
+    )
     args = parser.parse_args()
-    examples = read_examples(args.data)
+    examples, copies_dropped = with_copy_share(read_examples(args.data), args.copy_share)
     random.Random(0).shuffle(examples)  # the Trainer shuffles too; this fixes what a --steps cut sees
     settings = SftSettings(
         epochs=1.0,
@@ -49,8 +59,12 @@ def main() -> None:
         top_layers=args.top_layers,
         seed=0,
     )
-    stop = threading.Event()  # SIGUSR1 ends the run early; the adapter trained so far is saved
+    stop = threading.Event()  # SIGUSR1 or --max-minutes ends the run early; the adapter so far is saved
     signal.signal(signal.SIGUSR1, lambda *_: stop.set())
+    if args.max_minutes > 0:
+        timer = threading.Timer(args.max_minutes * 60, stop.set)
+        timer.daemon = True
+        timer.start()
     hooks = RunHooks(on_point=lambda point: print(json.dumps(point), flush=True), cancelled=stop)
     result = train_sft(examples, args.out, settings, hooks)
     card_path = args.out / "training.json"
@@ -65,10 +79,12 @@ def main() -> None:
         "or partial leak (core.training.edit_data)",
         "reviewed_by_people": False,
         "examples": len(examples),
+        "copy_examples": sum(is_copy(e) for e in examples),
+        "copy_examples_dropped": copies_dropped,
         "sft": "TRL SFTTrainer, LoRA r=8 on q/k/v/o of "
         + (f"the top {args.top_layers} layers" if args.top_layers else "every layer + the eight marker rows")
         + f", lr {args.lr}, batch 1, {result.steps} steps in {result.seconds:.0f} s"
-        + (" (stopped early by SIGUSR1)" if result.cancelled else ""),
+        + (" (stopped early: SIGUSR1 or --max-minutes)" if result.cancelled else ""),
         "inference": "eraser4rag, rewriter_output = edits: private windows only, batched greedy decoding "
         "with anchors constrained to the window's text",
     }
@@ -76,6 +92,20 @@ def main() -> None:
     if args.summary:
         shutil.copy(args.summary, args.out / "data_summary.json")
     print(f"adapter: {args.out} ({result.steps} steps, {result.seconds:.0f} s)")
+
+
+def is_copy(example: Example) -> bool:
+    return example[1].strip() == KEEP
+
+
+def with_copy_share(examples: list[Example], share: float) -> tuple[list[Example], int]:
+    """The examples with the copying ones (KEEP) cut down to at most `share` of the whole (a
+    fixed, seeded choice), and how many were dropped. A model shown many KEEPs learns to copy."""
+    copies = [e for e in examples if is_copy(e)]
+    edits = [e for e in examples if not is_copy(e)]
+    room = int(share / (1.0 - share) * len(edits)) if share < 1.0 else len(copies)
+    kept = random.Random(0).sample(copies, min(room, len(copies)))
+    return edits + kept, len(copies) - len(kept)
 
 
 if __name__ == "__main__":
