@@ -61,6 +61,13 @@ def test_a_copula_keeps_its_public_adjective(nlp):
     assert (text, lost) == ("Henry Master Feilden (21 February 1818 – 5 September 1875) was English.", False)
 
 
+def _repaired_without(nlp, sentence: str, phrase: str) -> str:
+    """repair_removals on the sentence with `phrase` (its first occurrence) removed."""
+    start = sentence.index(phrase)
+    removal = ((start, start + len(phrase)), "", "private", ())
+    return repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0]
+
+
 def test_a_copula_without_any_public_predicate_asks_for_the_sentence_to_be_said_again(nlp):
     _text, lost = _erase(nlp, FEILDEN, ["English Conservative Party politician"])
     assert lost
@@ -452,9 +459,7 @@ def test_an_occupation_named_with_a_demonym_gets_its_article():
     ],
 )
 def test_a_conjoined_predicate_takes_the_place_of_the_one_that_went(nlp, sentence, private, expected):
-    start = sentence.index(private)
-    removal = ((start, start + len(private)), "", "private", ())
-    assert repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0] == expected
+    assert _repaired_without(nlp, sentence, private) == expected
 
 
 def test_born_keeps_no_comma_when_the_phrase_before_it_went():
@@ -493,9 +498,7 @@ def test_a_lifespan_that_lost_its_birth_year_says_born_and_died():
     ],
 )
 def test_no_word_is_left_without_what_it_needs(nlp, sentence, private, expected):
-    start = sentence.index(private)
-    removal = ((start, start + len(private)), "", "private", ())
-    assert repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0] == expected
+    assert _repaired_without(nlp, sentence, private) == expected
 
 
 def test_the_checker_sees_a_sentence_that_lost_its_subject():
