@@ -21,6 +21,7 @@ import gradio as gr
 
 from core.aback.baselines import DEFENCES, Generator, get_defence, rag_messages
 from core.aback.data import Record, attack_query, generate
+from core.aback.decode import ABackConfig, guarded_generate
 from core.aback.indicators import (
     Indicator,
     collect_indicators,
@@ -768,8 +769,6 @@ def generate_view(
 
     Yields (records, indicator lines, ABack stream, timeline, answers, status, RetrievedSet, type
     filter update). Retrieval and the watch list are always those of `text` (see `watch_list`)."""
-    # the decoder (~0.1-0.6 s with its HSM and numpy) loads only when a defence generates
-    from core.aback.decode import ABackConfig, guarded_generate
 
     if isinstance(box, str):
         box = IndicatorBox(box)
