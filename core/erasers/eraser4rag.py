@@ -54,7 +54,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
+from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Rewrite, edits_between
 from core.erasers.edit_decoding import anchor_constraint
 from core.erasers.edit_script import ScriptError, apply_script, parse_script
 from core.erasers.linearize import OUTPUT_FORMS, add_special_tokens, fitted_input, rewriter_input
@@ -63,7 +63,7 @@ from core.erasers.sentences import split_at_stops
 from core.erasers.windows import Window, concerning_keys, windows_of
 from core.model_loading import ModelUnavailable, resolve_local_lm
 from core.settings import Settings, default_cache_dir
-from core.types import Document, TripleKey
+from core.types import Document, Progress, TripleKey
 
 __all__ = ["Eraser4RAGEraser", "load_rewriter", "resolve_adapter"]
 WINDOW_MODES = ("always", "when-too-long")
