@@ -20,8 +20,9 @@ from typing import Any
 import gradio as gr
 
 from core.aback.baselines import DEFENCES, Generator, get_defence, rag_messages
+from core.aback.config import ABackConfig
 from core.aback.data import Record, attack_query, generate
-from core.aback.decode import ABackConfig, guarded_generate
+from core.aback.decode import guarded_generate
 from core.aback.indicators import (
     Indicator,
     collect_indicators,

@@ -28,7 +28,7 @@ from core.erasers.base import edits_between
 from core.extract import get_extractor
 from core.training.grpo import GrpoSettings, train_grpo
 from core.training.jobs import BackgroundJobs
-from core.training.ppo import RlSettings, train_rl
+from core.training.ppo import PpoSettings, train_ppo
 from core.training.sft import SftSettings, train_sft
 from core.workspace import scope_of
 from ui.context import StudioContext, user_error
@@ -551,8 +551,8 @@ class _Trainer:
         }
         common.update({"iterations": limit} if limit > 0 else {})
         evaluator = get_extractor(self.settings.eval_extractor or self.settings.extractor, self.settings)
-        config: Any = GrpoSettings(**common) if method == "grpo" else RlSettings(**common)
-        train_rl_method: Any = train_grpo if method == "grpo" else train_rl
+        config: Any = GrpoSettings(**common) if method == "grpo" else PpoSettings(**common)
+        train_rl_method: Any = train_grpo if method == "grpo" else train_ppo
 
         def train(hooks: Any) -> Any:
             return train_rl_method(tasks, folder, config, evaluator, hooks)

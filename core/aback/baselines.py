@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from core.aback.decode import ABackConfig, regenerated_span, run_guarded, run_plain
+from core.aback.config import ABackConfig
+from core.aback.decode import regenerated_span, run_guarded, run_plain
 from core.aback.monitor import LeakMonitor, merged_ranges
 from core.types import Document
 
@@ -56,7 +57,7 @@ class Generator:
     endpoint); otherwise from the local causal LM (`lm=(tokenizer, model)`, or the one
     `settings.local_lm` names) decoded by `core.aback.decode.run_plain`, the same decoder
     ABack guards, so an ABack answer without backtracks equals the unprotected one.
-    `aback_config` (a `core.aback.decode.ABackConfig`) configures the `aback` defence,
+    `aback_config` (a `core.aback.config.ABackConfig`) configures the `aback` defence,
     which always decodes with the local LM.
     """
 
