@@ -31,8 +31,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("RPS_CACHE_DIR", str(REPO / ".cache" / "models"))
 
 from core.aback.baselines import rag_messages  # noqa: E402
+from core.aback.config import ABackConfig  # noqa: E402
 from core.aback.data import attack_query, generate  # noqa: E402
-from core.aback.decode import ABackConfig, run_guarded, run_plain  # noqa: E402
+from core.aback.decode import run_guarded, run_plain  # noqa: E402
 from core.aback.monitor import LeakMonitor  # noqa: E402
 from core.retrieval import Retriever  # noqa: E402
 from core.settings import from_env  # noqa: E402

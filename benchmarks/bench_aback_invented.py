@@ -24,8 +24,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from benchmarks.lib.pii_eval import load_pii_records, split_records  # noqa: E402
 from benchmarks.lib.pii_leak import QUESTION, record_pairs  # noqa: E402
 from core.aback.baselines import rag_messages  # noqa: E402
+from core.aback.config import ABackConfig  # noqa: E402
 from core.aback.data import attack_query  # noqa: E402
-from core.aback.decode import ABackConfig, run_guarded  # noqa: E402
+from core.aback.decode import run_guarded  # noqa: E402
 from core.aback.indicators import collect_indicators  # noqa: E402
 from core.model_loading import get_causal_lm  # noqa: E402
 from core.settings import from_env  # noqa: E402

@@ -8,8 +8,8 @@
 Old grading: the figures the `erase` command wrote (`OUT.metrics.json`). New grading: each
 record's request is rebuilt exactly as the command built it (`batch.build_request`, same
 extractor, split and seed), its rewrites are read from OUT and graded again by
-`evaluate_rewrites` with re-extraction under the titles the original extraction used (none,
-as `build_request` extracts today), name variants joined for r_connect, and the string
+`evaluate_rewrites` with re-extraction under the titles the original extraction used (the
+documents' titles, as `build_request` extracts them), name variants joined for r_connect, and the string
 grading (strict and partial leaks, public facts kept, characters kept). `--titled` instead
 extracts the originals with their titles, erases and verifies with titles, and grades with
 titles (what the studio does). `--lm-fluency` adds the SmolLM2 NLL differences of changed
@@ -37,7 +37,7 @@ os.environ.setdefault("RPS_CACHE_DIR", str(REPO / ".cache" / "models"))
 from tqdm import tqdm  # noqa: E402
 
 from core.erasers import EraseRequest, Rewrite, get_eraser  # noqa: E402
-from core.erasers.batch import build_request, record_documents, sidecar_paths  # noqa: E402
+from core.erasers.batch import build_request, record_set, sidecar_paths  # noqa: E402
 from core.erasers.evaluation import (  # noqa: E402
     DocEvaluation,
     evaluate_rewrites,
@@ -53,6 +53,7 @@ from core.filters import define_privacy  # noqa: E402
 from core.names import name_aliases  # noqa: E402
 from core.settings import from_env  # noqa: E402
 from core.split import connected_random_private_keys  # noqa: E402
+from core.types import RetrievalSet  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results" / "grading.json"
 FIGURES = ("r_pri", "r_pub", "r_connect", "leak_check", "strict_leak", "partial_leak")
@@ -106,11 +107,13 @@ def main() -> None:
         record = json.loads(line)
         where = f"{args.path.name}, line {number}"
         if args.titled:
-            request, rewrites, titles = _titled_run(record, where, extractor, args.ratio, args.seed, settings)
+            retrieval_set = record_set(record, args.path.name, number)
+            request, rewrites, titles = _titled_run(retrieval_set, extractor, args.ratio, args.seed, settings)
         else:
             assert outs is not None, "--out is needed unless --titled"
             request = build_request(record, where, extractor, args.ratio, args.seed)
-            rewrites, titles = _rewrites_from_out(request, outs[index]), {}
+            # titles None: graded under the documents' titles, as the erase command extracted them
+            rewrites, titles = _rewrites_from_out(request, outs[index]), None
         evaluations.append(
             evaluate_rewrites(
                 request, rewrites, extractor, None, titles=titles, second_extractor=second, fluency=fluency
@@ -171,10 +174,10 @@ def _rewrites_from_out(request: EraseRequest, out_record: dict[str, Any]) -> lis
 
 
 def _titled_run(
-    record: dict[str, Any], where: str, extractor: Any, ratio: float, seed: int, settings: Any
+    retrieval_set: RetrievalSet, extractor: Any, ratio: float, seed: int, settings: Any
 ) -> tuple[EraseRequest, list[Rewrite], dict[str, str]]:
     """build_request with titles, name variants joined in the split and filters; erase; verify with titles."""
-    query, documents = record_documents(record, where)
+    query, documents = retrieval_set.query, retrieval_set.documents
     titles = {d.id: d.title for d in documents if d.title}
     items = [(d.id, d.text) for d in documents if d.text.strip()]
     triples = extractor.extract_many(items, titles=titles) if items else []

@@ -30,7 +30,7 @@ from core.extract import get_extractor  # noqa: E402
 from core.settings import Settings  # noqa: E402
 from core.training.common import RunHooks  # noqa: E402
 from core.training.grpo import GrpoSettings, train_grpo  # noqa: E402
-from core.training.ppo import RlSettings, train_rl  # noqa: E402
+from core.training.ppo import PpoSettings, train_ppo  # noqa: E402
 from core.training.sft import SftSettings, train_sft  # noqa: E402
 
 SENTENCE = "Mara Voss lives in Harrow Vale and works as an architect at Lindqvist Robotics. "
@@ -60,10 +60,10 @@ def measure(repeats: int, folder: Path, steps: int, group: int, evaluator: Any) 
     sft = per_step(stamps)
     budget = 1024  # the sampling budget follows the document (1.5 x its tokens + 16)
     ppo = _timed(
-        lambda hooks: train_rl(
+        lambda hooks: train_ppo(
             [example],
             folder / f"ppo{repeats}",
-            RlSettings(sft_adapter=str(sft_dir), iterations=2, group_size=group, max_new_tokens=budget),
+            PpoSettings(sft_adapter=str(sft_dir), iterations=2, group_size=group, max_new_tokens=budget),
             evaluator,
             hooks,
         )

@@ -30,7 +30,7 @@ from core.extract import get_extractor
 from core.settings import Settings
 from core.training.grpo import GrpoSettings, train_grpo
 from core.training.jobs import run_recorded
-from core.training.ppo import RlSettings, train_rl
+from core.training.ppo import PpoSettings, train_ppo
 from core.training.sft import SftSettings, train_sft
 from core.workspace import Workspace
 
@@ -255,8 +255,8 @@ def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
         train: Any = train_grpo
     else:
         overrides |= {"group_size": args.group_size, "kl_coef": args.kl_coef}
-        config = RlSettings(**common)
-        train = train_rl
+        config = PpoSettings(**common)
+        train = train_ppo
     config = replace(config, **{k: v for k, v in overrides.items() if v is not None})
     evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
     with _store(settings) as store:

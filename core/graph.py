@@ -20,7 +20,7 @@ Conventions used throughout this module:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -29,7 +29,6 @@ from core.extract.vocabulary import is_category_value
 from core.names import Aliases
 from core.types import Triple, TripleKey, normalize_entity, normalize_relation
 
-Progress = Callable[[int, int], None]
 CATEGORY_SEPARATOR = "\x1f"
 Adjacency = dict[str, list[tuple[str, TripleKey]]]
 

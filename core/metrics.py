@@ -29,6 +29,12 @@ def retention_rate(before: int, after: int) -> float | None:
     return after / before if before else None
 
 
+def connected_rate(connected: int, private: int) -> float | None:
+    """#connected / #private, THE formula of r_connect: the share of private triples whose head and
+    tail are still connected; None when there is no private triple (undefined)."""
+    return connected / private if private else None
+
+
 def _retention(
     original: Iterable[Triple | TripleKey], rewritten: Iterable[Triple | TripleKey]
 ) -> float | None:
@@ -73,7 +79,7 @@ def r_connect(
     private = _keys(private_keys)
     if not private:
         return None
-    return len(connected_private(private, graph_keys, aliases)) / len(private)
+    return connected_rate(len(connected_private(private, graph_keys, aliases)), len(private))
 
 
 def connected_private(

@@ -24,9 +24,8 @@ from core.erasers.evaluation import SetEvaluation, summarize
 from core.erasers.pipeline import VERIFY, Evaluate, PassageProblem, Verify, finish, rewrite_each
 from core.filters import PrivacyDefinition
 from core.graph import adjacency, shortest_path
-from core.types import Document, Query, TripleKey, triple_to_dict
+from core.types import Document, Progress, Query, TripleKey, triple_to_dict
 
-Progress = Callable[[int, int], None]
 # Verify-and-repair and grading come as hooks (`Verify`, `Evaluate`; the pipeline's `Tools` gives
 # the studio's), so this module builds no extractor or model.
 

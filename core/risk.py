@@ -11,7 +11,6 @@ import networkx as nx
 from core.filters import PrivacyDefinition
 from core.graph import (
     KnowledgeGraph,
-    Progress,
     adjacency,
     components_of,
     connected_avoiding,
@@ -19,7 +18,7 @@ from core.graph import (
     inference_key,
     shortest_path,
 )
-from core.types import Triple, TripleKey
+from core.types import Progress, Triple, TripleKey
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 TripleKey = tuple[str, str, str]
 Span = tuple[int, int]
+# progress(done, total): how far a long step is, in the step's own unit
+Progress = Callable[[int, int], None]
 
 _PUNCT_EDGE = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
 _INNER_SPACE = re.compile(r"\s+")

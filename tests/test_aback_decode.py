@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.aback.config import ABackConfig
 from core.aback.decode import (
-    ABackConfig,
-    BacktrackEvent,
     _Detokenizer,
     first_token_bans,
     guarded_generate,
@@ -14,6 +13,7 @@ from core.aback.decode import (
     run_plain,
     with_privacy_instruction,
 )
+from core.aback.events import BacktrackEvent
 from core.aback.hsm import HiddenState
 from core.settings import Settings
 

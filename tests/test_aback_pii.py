@@ -11,18 +11,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.lib.pii_eval import GoldSpan, PiiRecord, SpanScores, load_pii_records, score_all, score_record
-from core.aback.pii import (
-    Detection,
-    PiiOptions,
-    cased_copy,
-    extend_addresses,
-    get_detector,
-    names_in_lists,
-    phone_detections,
-    resolve_overlaps,
-    split_at_lines,
-    title_copy,
-)
+from core.aback.detections import Detection, resolve_overlaps
+from core.aback.pii import PiiOptions, cased_copy, get_detector, title_copy
+from core.aback.recognisers import extend_addresses, names_in_lists, phone_detections, split_at_lines
 
 # attribution: tests/data/PII_ATTRIBUTION.md
 SLICE = Path(__file__).parent / "data" / "pii_heldout_slice.json"

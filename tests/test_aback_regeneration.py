@@ -10,8 +10,8 @@ import pytest
 import torch
 
 from benchmarks.lib.aback_metrics import invented_specifics, is_degenerate
+from core.aback.config import ABackConfig
 from core.aback.decode import (
-    ABackConfig,
     _Decoder,
     guarded_generate,
     prompt_ids,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ui.aback_tab import join_answers, render_answer, render_answers
+from ui.aback_render import join_answers, render_answer, render_answers
 
 
 def test_partly_overlapping_leaks_are_highlighted_as_one_extended_range() -> None:

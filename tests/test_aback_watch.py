@@ -16,11 +16,11 @@ from core.aback.indicators import collect_indicators, indicators_from_lines
 from core.aback.regeneration import EchoGuard, echoed_ngram
 from core.settings import Settings
 from core.workspace import Workspace
+from ui.aback_render import render_answer
 from ui.aback_tab import (
     DemoDatabase,
     IndicatorBox,
     generate_view,
-    render_answer,
     retrieve,
     retrieved_set,
     verdict_indicators,

@@ -29,7 +29,7 @@ from core.erasers.eraser4rag import (
 )
 from core.erasers.linearize import rewriter_input
 from core.erasers.pipeline import fallback_problems
-from core.erasers.windows import split_sentences
+from core.erasers.sentences import split_at_stops
 from core.rewrites import _fallback_problems
 from core.serialize import rewrite_from_dict, rewrite_to_dict
 from core.settings import Settings
@@ -42,7 +42,7 @@ DEV = Path(__file__).parent / "data" / "popqa_dev.jsonl"
 def _dev_window(line: int, ctx: int) -> str:
     """The first two sentences of a real dev passage (question `line`, passage `ctx`)."""
     record = json.loads(DEV.read_text(encoding="utf-8").splitlines()[line - 1])
-    return "".join(split_sentences(record["ctxs"][ctx]["text"].strip())[:2]).strip()
+    return "".join(split_at_stops(record["ctxs"][ctx]["text"].strip())[:2]).strip()
 
 
 # Question 45, passage 4 (Larry L. Richman): the window where the 57-step CPU adapter wrote

@@ -13,7 +13,6 @@ from core.erasers.linearize import (
     rewriter_input,
     select_triples,
 )
-from core.erasers.windows import split_sentences
 from core.llm import LocalChatClient
 from core.model_loading import resolve_local_lm
 from core.openai_server import serve
@@ -102,11 +101,6 @@ def test_causal_path_on_the_embedded_smollm2_with_a_short_budget():
     short = next(d for d in request.documents if d.id == "retriever-queries-q1-d0")
     rewrite = eraser.rewrite_document(short, request, sorted(request.definition.private), [])
     assert rewrite.text and rewrite.seconds > 0
-
-
-def test_split_sentences_gives_the_text_back():
-    text = "One. Two! Three?  Four"
-    assert "".join(split_sentences(text)) == text and len(split_sentences(text)) == 4
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def test_review_tab_makes_items_from_the_workspace_and_exports_sft(marked: Works
     assert "task(s) from this workspace (whole corpus; question " in note
     assert "candidate(s) from mask stored" in note
     q1 = next(q for q in marked.corpus.queries if q.id == "retriever-queries-q1")
-    assert repr(q1.text) in note  # each definition the tasks come from is named
+    assert repr(q1.text) in html.unescape(note)  # each definition the tasks come from is named
     with AnnotationStore(db) as store:
         tasks = store.tasks()
         assert tasks and {task.definition for task in tasks} == {"default", "default@retriever-queries-q1"}

@@ -13,7 +13,7 @@ from core.erasers.eraser4rag import Eraser4RAGEraser
 from core.extract import get_extractor
 from core.settings import Settings
 from core.training.common import RunHooks, TrainingError, adapter_size_bytes, model_input
-from core.training.ppo import Policy, RlSettings, ppo_update, train_rl
+from core.training.ppo import Policy, PpoSettings, ppo_update, train_ppo
 from core.training.sft import SftSettings, train_sft
 from tests.annotation_fixtures import tiny_task
 
@@ -48,7 +48,7 @@ def test_sft_loss_falls_and_the_adapter_is_small_and_loads(sft_adapter) -> None:
 
 def test_ppo_update_moves_probability_towards_the_higher_reward(sft_adapter) -> None:
     out, _ = sft_adapter
-    settings = RlSettings(sft_adapter=str(out), learning_rate=5e-4, ppo_epochs=2, kl_coef=0.0)
+    settings = PpoSettings(sft_adapter=str(out), learning_rate=5e-4, ppo_epochs=2, kl_coef=0.0)
     policy = Policy(settings)
     task = tiny_task()
     prompt_ids = policy.tokenizer(model_input(task, policy.tokenizer, 768), return_tensors="pt")["input_ids"]
@@ -72,16 +72,16 @@ def test_ppo_update_moves_probability_towards_the_higher_reward(sft_adapter) -> 
 
 def test_short_rl_run_records_the_paper_reward_and_writes_an_adapter(sft_adapter, tmp_path) -> None:
     out, _ = sft_adapter
-    settings = RlSettings(sft_adapter=str(out), iterations=1, group_size=2, max_new_tokens=8)
-    result = train_rl([tiny_task()], tmp_path / "rl", settings, get_extractor("spacy", Settings()))
+    settings = PpoSettings(sft_adapter=str(out), iterations=1, group_size=2, max_new_tokens=8)
+    result = train_ppo([tiny_task()], tmp_path / "rl", settings, get_extractor("spacy", Settings()))
     (point,) = result.curve
     assert point["p"] == 20.0 and 0.0 <= point["reward"] <= 1.0 and set(point) >= {"r_pri", "r_pub", "kl"}
     assert adapter_size_bytes(tmp_path / "rl") < 5_000_000
     with pytest.raises(TrainingError, match="SFT adapter"):
-        train_rl(
+        train_ppo(
             [tiny_task()],
             tmp_path / "x",
-            RlSettings(sft_adapter=str(tmp_path)),
+            PpoSettings(sft_adapter=str(tmp_path)),
             get_extractor("spacy", Settings()),
         )
 

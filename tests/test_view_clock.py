@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import gradio as gr
 
-from ui.context import ViewClock, fresh_only
+from ui.view_clock import ViewClock, fresh_only
 
 SKIP = gr.skip()
 

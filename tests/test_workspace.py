@@ -198,7 +198,7 @@ def test_deepcopy_is_independent_and_drops_the_graph_cache(ws: Workspace):
 
 
 def test_cached_views_follow_every_change(ws: Workspace, extractor, monkeypatch):
-    import core.workspace as workspace_module
+    import core.workspace.workspace as workspace_module
 
     calls = []
     real = workspace_module.inference_risks

@@ -7,13 +7,13 @@ from typing import Any
 
 import gradio as gr
 
+from core.erasers.pipeline import SPLIT_METHODS
 from core.filters import FILTER_PUBLIC
 from core.graph_view import visible_part
 from core.types import TripleKey, triple_key
 from core.workspace import (
     EXCLUDED,
     INFERABLE,
-    SPLIT_METHODS,
     STATUS_EXPLANATIONS,
     STATUS_LABELS,
     Workspace,

@@ -11,7 +11,6 @@ The store is `storage.annotation_store.AnnotationStore` (opened from `--annotati
 
 from __future__ import annotations
 
-import html
 import tempfile
 import time
 from dataclasses import replace
@@ -29,22 +28,24 @@ from core.erasers.base import edits_between
 from core.extract import get_extractor
 from core.training.grpo import GrpoSettings, train_grpo
 from core.training.jobs import BackgroundJobs
-from core.training.ppo import RlSettings, train_rl
+from core.training.ppo import PpoSettings, train_ppo
 from core.training.sft import SftSettings, train_sft
 from core.workspace import scope_of
 from ui.context import StudioContext, user_error
+from ui.messages import quoted, status_html
+from ui.render import Layer, esc, html_table, layered_text
 
 VIEWS = ["pending", "filtered-out", "disagreed", "all"]
 SHORTCUTS = "Keys: **a** accept · **e** edit (Ctrl+Enter saves) · **r** reject · **u** undo · **s** skip"
 
 HEAD = """<script>
 document.addEventListener('keydown', (event) => {
-  const accept = document.querySelector('#rps-review-accept');
+  const accept = document.querySelector('#rps-review_accept');
   if (!accept || accept.offsetParent === null) return;  // the review tab is not shown
-  const click = (name) => { event.preventDefault(); document.querySelector('#rps-review-' + name).click(); };
+  const click = (name) => { event.preventDefault(); document.querySelector('#rps-review_' + name).click(); };
   const target = event.target;
-  if (target.closest && target.closest('#rps-review-edit')) {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) click('save-edit');
+  if (target.closest && target.closest('#rps-review_edit')) {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) click('save_edit');
     if (event.key === 'Escape') target.blur();
     return;
   }
@@ -52,7 +53,7 @@ document.addEventListener('keydown', (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === 'e') {
     event.preventDefault();
-    document.querySelector('#rps-review-edit textarea').focus();
+    document.querySelector('#rps-review_edit textarea').focus();
     return;
   }
   const names = {a: 'accept', r: 'reject', u: 'undo', s: 'skip'};
@@ -70,25 +71,25 @@ def build(ctx: StudioContext) -> None:
     with gr.Tab("Review rewrites", id="review"):
         gr.Markdown("Review candidate rewrites for training the eraser4rag rewriter. " + SHORTCUTS)
         with gr.Row():
-            annotator = ctx.register("review-annotator", gr.Textbox(label="Annotator", max_lines=1, scale=2))
+            annotator = ctx.register("review_annotator", gr.Textbox(label="Annotator", max_lines=1, scale=2))
             # The annotator's name lasts over a reload: kept in this browser's localStorage.
             remembered = ctx.browser_state(ANNOTATOR_STORAGE_KEY)
-            view = ctx.register("review-view", gr.Radio(VIEWS, value="pending", label="Show", scale=3))
+            view = ctx.register("review_view", gr.Radio(VIEWS, value="pending", label="Show", scale=3))
             overlap = ctx.register(
-                "review-overlap", gr.Checkbox(label="Overlap mode (two people review the same items)")
+                "review_overlap", gr.Checkbox(label="Overlap mode (two people review the same items)")
             )
-            load = ctx.register("review-load", gr.Button("Start / refresh", scale=1))
-        status = ctx.register("review-status", gr.Markdown(""))
-        diff = ctx.register("review-diff", gr.HTML(""))
-        scores = ctx.register("review-scores", gr.Markdown(""))
-        edit = ctx.register("review-edit", gr.Textbox(label="Candidate (edit, then Ctrl+Enter)", lines=5))
+            load = ctx.register("review_load", gr.Button("Start / refresh", scale=1))
+        status = ctx.register("review_status", gr.HTML(""))
+        diff = ctx.register("review_diff", gr.HTML(""))
+        scores = ctx.register("review_scores", gr.HTML(""))
+        edit = ctx.register("review_edit", gr.Textbox(label="Candidate (edit, then Ctrl+Enter)", lines=5))
         with gr.Row():
-            accept = ctx.register("review-accept", gr.Button("Accept (a)", variant="primary"))
-            save_edit = ctx.register("review-save-edit", gr.Button("Save edit (Ctrl+Enter)"))
-            reject = ctx.register("review-reject", gr.Button("Reject (r)", variant="stop"))
-            undo = ctx.register("review-undo", gr.Button("Undo (u)"))
-            skip = ctx.register("review-skip", gr.Button("Skip (s)"))
-        progress = ctx.register("review-progress", gr.Markdown(""))
+            accept = ctx.register("review_accept", gr.Button("Accept (a)", variant="primary"))
+            save_edit = ctx.register("review_save_edit", gr.Button("Save edit (Ctrl+Enter)"))
+            reject = ctx.register("review_reject", gr.Button("Reject (r)", variant="stop"))
+            undo = ctx.register("review_undo", gr.Button("Undo (u)"))
+            skip = ctx.register("review_skip", gr.Button("Skip (s)"))
+        progress = ctx.register("review_progress", gr.HTML(""))
         shown = gr.State(value=None)  # {"candidate": id, "at": monotonic seconds, "version": int}
         with gr.Accordion("Add items from this workspace · export training data", open=False):
             gr.Markdown(
@@ -99,16 +100,16 @@ def build(ctx: StudioContext) -> None:
             )
             with gr.Row():
                 source = ctx.register(
-                    "review-source",
+                    "review_source",
                     gr.Dropdown(
                         [("chat model", "model"), *[(name, name) for name in ERASER_NAMES]],
                         value="graph-guided",
                         label="Candidates from",
                     ),
                 )
-                generate = ctx.register("review-generate", gr.Button("Make items and candidates"))
-                export_sft = ctx.register("review-export-sft", gr.Button("Export SFT data (accepted items)"))
-            export_file = ctx.register("review-export-file", gr.File(label="SFT JSONL", interactive=False))
+                generate = ctx.register("review_generate", gr.Button("Make items and candidates"))
+                export_sft = ctx.register("review_export_sft", gr.Button("Export SFT data (accepted items)"))
+            export_file = ctx.register("review_export_file", gr.File(label="SFT JSONL", interactive=False))
         with gr.Accordion("Train the rewriter on accepted items", open=False):
             gr.Markdown(
                 "SFT (TRL SFTTrainer + LoRA) on every accepted item, then RL from that adapter. "
@@ -116,26 +117,26 @@ def build(ctx: StudioContext) -> None:
             )
             with gr.Row():
                 train_kind = ctx.register(
-                    "train-kind",
+                    "train_kind",
                     gr.Radio(
                         [("SFT", "sft"), ("RL: PPO", "rl"), ("RL: GRPO", "grpo")], value="sft", label="Stage"
                     ),
                 )
                 train_out = ctx.register(
-                    "train-out", gr.Textbox(label="Adapter folder to write", max_lines=1)
+                    "train_out", gr.Textbox(label="Adapter folder to write", max_lines=1)
                 )
                 train_sft_dir = ctx.register(
-                    "train-sft-dir", gr.Textbox(label="SFT adapter (RL only)", max_lines=1)
+                    "train_sft_dir", gr.Textbox(label="SFT adapter (RL only)", max_lines=1)
                 )
                 train_steps = ctx.register(
-                    "train-steps", gr.Number(label="Max steps / iterations (0 = full)", value=0, precision=0)
+                    "train_steps", gr.Number(label="Max steps / iterations (0 = full)", value=0, precision=0)
                 )
             with gr.Row():
-                train_start = ctx.register("train-start", gr.Button("Start training"))
-                train_cancel = ctx.register("train-cancel", gr.Button("Cancel", variant="stop"))
-            train_status = ctx.register("train-status", gr.Markdown(""))
+                train_start = ctx.register("train_start", gr.Button("Start training"))
+                train_cancel = ctx.register("train_cancel", gr.Button("Cancel", variant="stop"))
+            train_status = ctx.register("train_status", gr.HTML(""))
             train_curve = ctx.register(
-                "train-curve", gr.LinePlot(x="step", y="value", color="metric", label="Latest run")
+                "train_curve", gr.LinePlot(x="step", y="value", color="metric", label="Latest run")
             )
             timer = gr.Timer(2.0)
 
@@ -196,13 +197,13 @@ def build(ctx: StudioContext) -> None:
 
     def on_generate(ws: Any, name: str) -> tuple[Any, ...]:
         note = store.add_from_workspace(ws, name or "graph-guided", ctx.settings)
-        return (note, *store.show_blank())
+        return status_html(note), store.progress_html()
 
     def on_export() -> tuple[Any, ...]:
         path, count = store.export_sft()
         if not count:
             raise ValueError("no accepted item yet: accept or edit candidates above, then export")
-        return f"Exported {count} accepted example(s) as SFT JSONL (prompt/completion).", path
+        return status_html(f"Exported {count} accepted example(s) as SFT JSONL (prompt/completion)."), path
 
     generate.click(
         _errors(on_generate), [ctx.workspace_state, source], [status, progress], api_name="review_generate"
@@ -225,7 +226,10 @@ def build(ctx: StudioContext) -> None:
 
 
 def _errors(handler: Any) -> Any:
-    """Bad input as an escaped error toast, logged as one line like every tab's (`user_error`)."""
+    """Bad input as an escaped error toast, logged as one line like every tab's (`user_error`).
+
+    The review tab's handlers neither read nor change the workspace (they work on the annotation
+    store), so they are wired without `ctx.action`: no autosave and no view refresh follow them."""
 
     def wrapped(*args: Any) -> Any:
         try:
@@ -262,7 +266,7 @@ def _signed_in(handler: Any, extra: int) -> Any:
 
 
 def _empty(message: str) -> tuple[Any, ...]:
-    return message, "", "", "", "", None
+    return status_html(message), "", "", "", "", None
 
 
 class _Store:
@@ -295,7 +299,7 @@ class _Store:
         stored = [replace(task, id=task_id) for task, task_id in zip(tasks, ids, strict=True)]
         evaluator = get_extractor(settings.eval_extractor or settings.extractor, settings)
         report = run_candidates(self.store, stored, make_source(source_name, settings), evaluator, settings)
-        failed = f"; {len(report.failed)} failed ({_md(report.failed[0])})" if report.failed else ""
+        failed = f"; {len(report.failed)} failed ({report.failed[0]})" if report.failed else ""
         definitions = "; ".join(dict.fromkeys(_definition_shown(ws, task.definition) for task in tasks))
         return (
             f"{len(tasks)} task(s) from this workspace ({definitions}); {report.stored} candidate(s) from "
@@ -309,9 +313,6 @@ class _Store:
             )
             + "Type your name and press Start to review."
         )
-
-    def show_blank(self) -> tuple:
-        return (self._progress(),)
 
     def export_sft(self) -> tuple[str | None, int]:
         examples = [(e.task, e.target) for e in self.store.accepted_examples()]
@@ -356,11 +357,11 @@ class _Store:
         return shown
 
     def _render(self, annotator: str, item: Any, note: str, view: str) -> tuple:
-        progress = self._progress()
+        progress = self.progress_html()
         if item is None:
+            hint = empty_hint(view, self.store.counts())
             return (
-                f"{html.escape(note)} Nothing left in *{view}* for {html.escape(annotator)}. "
-                + empty_hint(view, self.store.counts()),
+                status_html(f"{note} Nothing left in “{view}” for {quoted(annotator)}. {hint}".strip()),
                 "",
                 "",
                 "",
@@ -368,51 +369,46 @@ class _Store:
                 None,
             )
         c = item.candidate
-        status = (
-            f"{html.escape(note)} {item.remaining} item(s) left in *{view}*. "
-            f"Task {item.task.id}, candidate {c.id}."
-        )
+        status = f"{note} {item.remaining} item(s) left in “{view}”. Task {item.task.id}, candidate {c.id}."
         words = len(item.task.text.split()) + len(c.text.split())
         shown = {"candidate": c.id, "at": time.monotonic(), "version": item.version, "words": words}
         return (
-            status,
+            status_html(status.strip()),
             diff_html(item.task.text, c.text, item.task.private_spans) + private_list_html(item.task),
-            scores_markdown(item, annotator),
+            scores_html(item, annotator),
             c.text,
             progress,
             shown,
         )
 
-    def _progress(self) -> str:
+    def progress_html(self) -> str:
+        """Each annotator's counts, then Cohen's kappa of every pair that shares items."""
         rows = self.store.progress()
         if not rows:
             return ""
-        lines = [
-            "| annotator | reviewed | accepted | edited | rejected | s per item |",
-            "|---|---|---|---|---|---|",
-        ]
-        lines += [
-            f"| {_md(p.annotator)} | {p.reviewed} | {p.accepted} | {p.edited} | {p.rejected} | "
-            f"{p.mean_seconds:.1f} |"
-            for p in rows
-        ]
+        table = html_table(
+            ["annotator", "reviewed", "accepted", "edited", "rejected", "s per item"],
+            [
+                [
+                    esc(p.annotator),
+                    *map(str, (p.reviewed, p.accepted, p.edited, p.rejected)),
+                    f"{p.mean_seconds:.1f}",
+                ]
+                for p in rows
+            ],
+        )
         names = [p.annotator for p in rows]
+        agreements = []
         for i, first in enumerate(names):
             for second in names[i + 1 :]:
                 agreement = cohen_kappa(self.store.decision_pairs(first, second))
                 if agreement.items:
                     kappa = "undefined" if agreement.kappa is None else f"{agreement.kappa:.2f}"
-                    lines.append(
-                        f"\nAgreement {_md(first)} / {_md(second)}: {agreement.items} shared item(s), "
-                        f"Cohen's kappa {kappa}"
+                    agreements.append(
+                        f"<p>Agreement {esc(first)} / {esc(second)}: {agreement.items} shared item(s), "
+                        f"Cohen's kappa {kappa}</p>"
                     )
-        return "\n".join(lines)
-
-
-def _md(text: str) -> str:
-    """User text inside Markdown: HTML-escaped and Markdown punctuation neutralised."""
-    escaped = html.escape(text)
-    return "".join("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~" else ch for ch in escaped)
+        return table + "".join(agreements)
 
 
 def empty_hint(view: str, counts: dict[str, int]) -> str:
@@ -420,7 +416,7 @@ def empty_hint(view: str, counts: dict[str, int]) -> str:
     if not counts.get("candidates"):
         return (
             "The store has no candidate yet: mark triples private in the Knowledge graph tab, then use "
-            "*Add items from this workspace* below (or `python -m core.cli annotate tasks`)."
+            "“Add items from this workspace” below (or `python -m core.cli annotate tasks`)."
         )
     if view == "pending":
         return (
@@ -450,35 +446,35 @@ def private_list_html(task: Any) -> str:
         return '<p class="rps-note">No private triple in this passage.</p>'
     spans = {(o[0], o[1], o[2]): (o[3], o[4]) for o in task.occurrences}
     items = "".join(
-        f"<li>{html.escape(head)} —{html.escape(relation)}→ {html.escape(tail)}"
-        + (f": “{html.escape(task.text[slice(*spans[key])].strip())}”" if key in spans else "")
+        f"<li>{esc(head)} —{esc(relation)}→ {esc(tail)}"
+        + (f": “{esc(task.text[slice(*spans[key])].strip())}”" if key in spans else "")
         + "</li>"
         for key in task.private
         for head, relation, tail in [key]
     )
     return (
-        '<div id="rps-review-private" class="rps-note"><b>Private triples</b> (their sentences are '
+        '<div id="rps-review_private" class="rps-note"><b>Private triples</b> (their sentences are '
         f'<span class="rps-private">highlighted</span> in the original): <ul>{items}</ul></div>'
     )
 
 
-def scores_markdown(item: Any, annotator: str = "") -> str:
+def scores_html(item: Any, annotator: str = "") -> str:
     c = item.candidate
 
     def fmt(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.2f}"
 
-    verdict = "passed" if c.passed_filter else "**filtered out**"
+    verdict = "passed" if c.passed_filter else "<b>filtered out</b>"
     # Blind review: others' decisions stay hidden until this annotator's own is recorded.
     decided = any(name == annotator for name, _ in item.reviews)
     if decided or not item.reviews:
-        reviews = ", ".join(f"{_md(name)}: {decision}" for name, decision in item.reviews) or "none yet"
+        reviews = ", ".join(f"{esc(name)}: {esc(decision)}" for name, decision in item.reviews) or "none yet"
     else:
         reviews = f"{len(item.reviews)} other(s), hidden until you decide"
     leaked = len(c.leaked)
     return (
         f"r_pri {fmt(c.r_pri)} · r_pub {fmt(c.r_pub)} · leak check {leaked} of {len(item.task.private)} "
-        f"private triple(s) still named · automatic filter: {verdict} · source {_md(c.source)} · "
+        f"private triple(s) still named · automatic filter: {verdict} · source {esc(c.source)} · "
         f"reviews: {reviews}"
     )
 
@@ -489,37 +485,24 @@ def diff_html(original: str, candidate: str, private_spans: tuple[tuple[int, int
     edits = edits_between(original, candidate)
     removed = [e.original_span for e in edits if e.kind in ("removed", "replaced")]
     inserted = [e.rewrite_span for e in edits if e.kind in ("inserted", "replaced")]
-    left = _marked(
-        original, [(s, "rps-private") for s in private_spans] + [(s, "rps-removed") for s in removed]
+    left = layered_text(
+        original, _layers([(s, "rps-private") for s in private_spans] + [(s, "rps-removed") for s in removed])
     )
-    right = _marked(candidate, [(s, "rps-inserted") for s in inserted])
+    right = layered_text(candidate, _layers([(s, "rps-inserted") for s in inserted]))
     style = (
         "<style>.rps-private{background:#ffd8a8}.rps-removed{text-decoration:line-through;color:#c92a2a}"
         ".rps-inserted{background:#d3f9d8}.rps-review-col{white-space:pre-wrap;flex:1;padding:8px;"
         "border:1px solid #ddd;border-radius:6px}</style>"
     )
     return (
-        f"{style}<div style='display:flex;gap:12px'><div class='rps-review-col' id='rps-review-original'>"
-        f"<b>Original</b><br>{left}</div><div class='rps-review-col' id='rps-review-candidate'>"
+        f"{style}<div style='display:flex;gap:12px'><div class='rps-review-col' id='rps-review_original'>"
+        f"<b>Original</b><br>{left}</div><div class='rps-review-col' id='rps-review_candidate'>"
         f"<b>Candidate</b><br>{right}</div></div>"
     )
 
 
-def _marked(text: str, spans: list[tuple[tuple[int, int], str]]) -> str:
-    """`text` escaped, each character wrapped in the classes of the spans covering it."""
-    classes: list[set[str]] = [set() for _ in text]
-    for (start, end), name in spans:
-        for i in range(max(0, start), min(len(text), end)):
-            classes[i].add(name)
-    pieces: list[str] = []
-    run_start = 0
-    for i in range(1, len(text) + 1):
-        if i == len(text) or classes[i] != classes[run_start]:
-            chunk = html.escape(text[run_start:i])
-            names = " ".join(sorted(classes[run_start]))
-            pieces.append(f"<span class='{names}'>{chunk}</span>" if names else chunk)
-            run_start = i
-    return "".join(pieces)
+def _layers(spans: list[tuple[tuple[int, int], str]]) -> list[Layer]:
+    return [Layer(span, css_class) for span, css_class in spans if span[0] < span[1]]
 
 
 class _Trainer:
@@ -568,8 +551,8 @@ class _Trainer:
         }
         common.update({"iterations": limit} if limit > 0 else {})
         evaluator = get_extractor(self.settings.eval_extractor or self.settings.extractor, self.settings)
-        config: Any = GrpoSettings(**common) if method == "grpo" else RlSettings(**common)
-        train_rl_method: Any = train_grpo if method == "grpo" else train_rl
+        config: Any = GrpoSettings(**common) if method == "grpo" else PpoSettings(**common)
+        train_rl_method: Any = train_grpo if method == "grpo" else train_ppo
 
         def train(hooks: Any) -> Any:
             return train_rl_method(tasks, folder, config, evaluator, hooks)
@@ -579,15 +562,16 @@ class _Trainer:
     def cancel(self) -> tuple:
         runs = self.store.store.runs(limit=1)
         if runs and runs[0].status == "running" and self.jobs.cancel(runs[0].id):
-            status, curve = self.latest()
-            return f"Cancelling run {runs[0].id} after its current step. " + status, curve
-        return "No run of this studio is running.", self.latest()[1]
+            return status_html(f"Cancelling run {runs[0].id} after its current step."), self.latest()[1]
+        return status_html("No run of this studio is running."), self.latest()[1]
 
     def latest(self) -> tuple:
         runs = self.store.store.runs(limit=1)
         if not runs:  # an empty plot draws "NaN" axes: hide it until there is a point
             return (
-                "No training run yet: accept or edit candidates above, then press Start training.",
+                status_html(
+                    "No training run yet: accept or edit candidates above, then press Start training."
+                ),
                 gr.LinePlot(value=_no_points(), visible=False),
             )
         run = runs[0]
@@ -598,12 +582,14 @@ class _Trainer:
             if p.get(metric) is not None
         ]
         status = (
-            f"Run {run.id} ({run.kind}): **{run.status}**, {len(run.curve)} point(s). "
-            f"{html.escape(run.message)} {html.escape(run.artefact_dir)}"
+            f"Run {run.id} ({run.kind}): {run.status}, {len(run.curve)} point(s). "
+            f"{run.message} {run.artefact_dir}"
         )
         if not rows:
             status += " The curve appears with the first logged point."
-        return status, gr.LinePlot(value=pd.DataFrame(rows) if rows else _no_points(), visible=bool(rows))
+        return status_html(status), gr.LinePlot(
+            value=pd.DataFrame(rows) if rows else _no_points(), visible=bool(rows)
+        )
 
 
 def _no_points() -> Any:

@@ -490,7 +490,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     from tqdm import tqdm
 
-    from core.aback.decode import ABackConfig
+    from core.aback.config import ABackConfig
     from core.settings import from_env
 
     args = parse_args(argv)

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from core.aback.config import ABackConfig
+from core.aback.decode import regenerated_span, run_guarded, run_plain
 from core.aback.monitor import LeakMonitor, merged_ranges
 from core.types import Document
 
@@ -55,7 +57,7 @@ class Generator:
     endpoint); otherwise from the local causal LM (`lm=(tokenizer, model)`, or the one
     `settings.local_lm` names) decoded by `core.aback.decode.run_plain`, the same decoder
     ABack guards, so an ABack answer without backtracks equals the unprotected one.
-    `aback_config` (a `core.aback.decode.ABackConfig`) configures the `aback` defence,
+    `aback_config` (a `core.aback.config.ABackConfig`) configures the `aback` defence,
     which always decodes with the local LM.
     """
 
@@ -75,8 +77,6 @@ class Generator:
     def _generate(self, messages: list[Message]) -> str:
         if self.client is not None:
             return self.client.chat(messages, max_tokens=self.max_new_tokens, temperature=0.0)
-        # the decoder (~0.1-0.6 s with its HSM and numpy) loads only when a defence generates
-        from core.aback.decode import run_plain
 
         return run_plain(messages, self.max_new_tokens, lm=self.lm, settings=self.settings).text.strip()
 
@@ -215,8 +215,6 @@ class ABackDefence(Defence):
     def answer(
         self, question: str, records: Sequence[Document], indicators: Sequence[str], generator: Generator
     ) -> DefenceResult:
-        # the decoder (~0.1-0.6 s with its HSM and numpy) loads only when a defence generates
-        from core.aback.decode import regenerated_span, run_guarded
 
         messages = rag_messages(question, records, self.domain)
         config = _aback_config(generator)
@@ -238,10 +236,7 @@ class ABackDefence(Defence):
         )
 
 
-def _aback_config(generator: Generator) -> Any:
-    # the decoder (~0.1-0.6 s with its HSM and numpy) loads only when a defence generates
-    from core.aback.decode import ABackConfig
-
+def _aback_config(generator: Generator) -> ABackConfig:
     config = generator.aback_config
     if config is None:
         config = ABackConfig.from_settings(generator.settings) if generator.settings else ABackConfig()

@@ -33,17 +33,22 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from core.aback.config import ABackConfig
+from core.aback.events import (
+    BacktrackEvent,
+    GuardedResult,
+    PlainResult,
+    RemovedSpan,
+    StreamUpdate,
+    TokenStep,
+    TokenView,
+)
 from core.aback.hsm import (
-    DEFAULT_TRANSITION,
     HmmInference,
     LlmInference,
-    UnitState,
     backtrack_point,
-    parse_transition,
     split_units,
-    validate_transition,
 )
-from core.aback.indicators import not_in_query
 from core.aback.monitor import Leak, LeakMonitor, merged_ranges
 from core.aback.prototypes import Prototypes
 from core.aback.regeneration import EchoGuard, RegenerationGuard, WordLoopGuard, refusal_cut
@@ -58,168 +63,6 @@ if TYPE_CHECKING:
 REVISE_PROMPT_PATH = Path(__file__).resolve().parents[2] / "assets" / "prompts" / "aback_revise.txt"
 Message = dict[str, str]
 ECHO_NGRAM = 4  # words: the answer may not repeat 4 words in a row of the privacy instruction
-
-
-# ABackConfig's field -> the setting it comes from (the transition is parsed from aback_transition).
-SETTING_OF = {
-    "m": "aback_lookahead_m",
-    "l": "aback_unit_l",
-    "d": "aback_window_d",
-    **{
-        name: f"aback_{name}"
-        for name in (
-            "hsm_method",
-            "max_backtracks",
-            "max_new_tokens",
-            "temperature",
-            "top_p",
-            "prior_temperature",
-            "repetition_ngram",
-            "repetition_penalty",
-            "max_backtracks_per_indicator",
-            "block_loops",
-            "skip_query_indicators",
-            "ban_invented",
-        )
-    },
-    "seed": "seed",
-}
-
-
-@dataclass(frozen=True)
-class ABackConfig:
-    """ABack's knobs (defaults: `Settings`; reasons in docs/ABACK.md)."""
-
-    # Defaults are the settings' defaults (`core.settings`, where each is declared and explained).
-    m: int = Settings.aback_lookahead_m  # look-ahead tokens after a suspicious token
-    l: int = Settings.aback_unit_l  # noqa: E741 - tokens per observation unit (the paper's l)
-    d: int = Settings.aback_window_d  # tokens before the leak that the HSM looks at
-    hsm_method: str = Settings.aback_hsm_method
-    transition: tuple[tuple[float, ...], ...] = tuple(tuple(row) for row in DEFAULT_TRANSITION)
-    max_backtracks: int = Settings.aback_max_backtracks
-    max_new_tokens: int = Settings.aback_max_new_tokens
-    temperature: float = Settings.aback_temperature
-    top_p: float = Settings.aback_top_p
-    seed: int = Settings.seed
-    prior_temperature: float = Settings.aback_prior_temperature
-    mask: str = "[REDACTED]"
-    repetition_ngram: int = Settings.aback_repetition_ngram
-    repetition_penalty: float = Settings.aback_repetition_penalty
-    max_backtracks_per_indicator: int = Settings.aback_max_backtracks_per_indicator
-    block_loops: bool = Settings.aback_block_loops
-    skip_query_indicators: bool = Settings.aback_skip_query_indicators
-    ban_invented: bool = Settings.aback_ban_invented
-    refusal: str = "I can't share personal details from these records."
-
-    def __post_init__(self) -> None:
-        if self.m < 0 or self.l < 1 or self.d < 0:
-            raise ValueError(
-                f"ABackConfig: need m >= 0, l >= 1, d >= 0; got m={self.m}, l={self.l}, d={self.d}"
-            )
-        if self.hsm_method not in {"hmm", "llm"}:
-            raise ValueError(f"ABackConfig.hsm_method: {self.hsm_method!r} is not 'hmm' or 'llm'")
-        if self.max_backtracks < 0 or self.max_new_tokens < 1:
-            raise ValueError("ABackConfig: max_backtracks must be >= 0 and max_new_tokens >= 1")
-        if self.temperature < 0 or not 0 < self.top_p <= 1 or self.prior_temperature <= 0:
-            raise ValueError("ABackConfig: need temperature >= 0, 0 < top_p <= 1, prior_temperature > 0")
-        if self.repetition_ngram < 0 or self.repetition_penalty < 1 or self.max_backtracks_per_indicator < 1:
-            raise ValueError(
-                "ABackConfig: need repetition_ngram >= 0, repetition_penalty >= 1, "
-                "max_backtracks_per_indicator >= 1"
-            )
-        validate_transition(np.array(self.transition), "ABackConfig.transition")
-
-    @classmethod
-    def from_settings(cls, settings: Settings, **overrides: Any) -> ABackConfig:
-        values: dict[str, Any] = {ours: getattr(settings, name) for ours, name in SETTING_OF.items()}
-        values["transition"] = tuple(tuple(row) for row in parse_transition(settings.aback_transition))
-        values.update(overrides)
-        return cls(**values)
-
-    def watched(self, indicators: Sequence[str], question: str) -> list[str]:
-        """The indicators to watch for `question`: without those it contains when so configured."""
-        return not_in_query(indicators, question) if self.skip_query_indicators else list(indicators)
-
-
-@dataclass(frozen=True)
-class TokenStep:
-    index: int
-    token_id: int
-    text: str  # the characters this token added to the decoded output
-    elapsed_s: float
-
-
-@dataclass(frozen=True)
-class TokenView:
-    token_id: int
-    text: str
-    state: str | None = None  # "S1".."S4" from the HSM run that covered this token
-    pending: bool = False  # held back in the look-ahead, not yet shown to the user
-    masked: bool = False  # overlaps a leak masked after the backtracks ran out
-    refusal: bool = False  # part of the refusal sentence that ended the answer
-
-
-@dataclass(frozen=True)
-class BacktrackEvent:
-    leak_position: int  # token index i where the leaked indicator starts
-    indicator: str
-    units: tuple[UnitState, ...]  # o_1..o_n and the look-ahead unit (S4)
-    backtrack_token: int  # generation resumed from this token index
-    removed_text: str
-    replacement_text: str = ""  # what was generated in place of the removed tokens
-    leak_span: tuple[int, int] = (0, 0)  # the leak's character range inside removed_text
-
-
-@dataclass(frozen=True)
-class RemovedSpan:
-    event_index: int
-    at_token: int  # the removed tokens stood before today's token at this index
-    text: str
-    tokens: tuple[TokenView, ...]  # with the states the HSM gave them
-    leak_span: tuple[int, int]  # character range of the leak inside `text`
-
-
-@dataclass(frozen=True)
-class StreamUpdate:
-    text: str  # the answer as the user sees it: committed tokens, masks applied
-    tokens: tuple[TokenView, ...]  # committed and pending tokens
-    removed: tuple[RemovedSpan, ...]
-    events: tuple[BacktrackEvent, ...]
-    masked_leaks: tuple[Leak, ...]
-    phase: str  # generating | lookahead | backtracked | masked | refused | stopped | done
-    generated_tokens: int  # forward-sampled tokens so far, removed ones included
-    done: bool = False
-    elapsed_s: float = 0.0  # since the run started (prefill included)
-    first_token_s: float | None = None  # time to the first sampled token
-    stopped: bool = False  # ended by stop() before its natural end
-    refused: bool = False  # ended with the refusal sentence
-
-    @property
-    def tokens_per_s(self) -> float | None:
-        """Decoding speed after the first token (None until two tokens exist)."""
-        if self.first_token_s is None or self.generated_tokens < 2 or self.elapsed_s <= self.first_token_s:
-            return None
-        return (self.generated_tokens - 1) / (self.elapsed_s - self.first_token_s)
-
-
-@dataclass(frozen=True)
-class GuardedResult:
-    text: str
-    events: tuple[BacktrackEvent, ...]
-    tokens: tuple[TokenView, ...]
-    wall_s: float
-    generated_tokens: int
-    masked_leaks: tuple[Leak, ...] = ()
-    refused: bool = False
-    stopped: bool = False
-
-
-@dataclass(frozen=True)
-class PlainResult:
-    text: str
-    token_ids: tuple[int, ...]
-    wall_s: float
-    generated_tokens: int
 
 
 class _Detokenizer:

@@ -23,9 +23,9 @@ from core.annotation.tasks import AnnotationTask
 from core.erasers.base import Eraser, EraserError
 from core.erasers.prompted import clean_reply, format_triples, prompt_template
 from core.llm import ChatClient, ChatError
+from core.types import Progress
 
 DEFAULT_PROMPT = "annotate_rewrite.txt"
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,8 @@ from core.erasers.pipeline import tools_for
 from core.extract.base import Extractor
 from core.llm import get_chat_client
 from core.settings import Settings
+from core.types import Progress
 from core.workspace import definition_name
-
-Progress = Callable[[int, int], None]
 
 
 class CandidateSink(Protocol):

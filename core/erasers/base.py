@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from core.filters import PrivacyDefinition
-from core.types import Document, Query, Span, Triple, TripleKey
+from core.types import Document, Progress, Query, Span, Triple, TripleKey
 
-Progress = Callable[[int, int], None]
 EditKind = Literal["removed", "inserted", "replaced"]
 
 

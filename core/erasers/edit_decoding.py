@@ -43,7 +43,7 @@ from core.erasers.edit_script import (
     max_replacement_chars,
     parse_script,
 )
-from core.erasers.windows import split_sentences
+from core.erasers.sentences import split_at_stops
 
 _ANCHORED = tuple(k.encode() for k in (CUT, DELETE, REPLACE))
 _LINE_STARTS = tuple(k.encode() for k in (CUT, DELETE, REPLACE, KEEP))
@@ -190,7 +190,7 @@ def _limit(window: bytes, keyword: bytes, used: tuple[tuple[int, int], ...], pos
 
 
 def _sentence_of(window: bytes, position: int) -> tuple[int, int]:
-    """Byte span of the sentence (as `split_sentences` cuts it) holding byte `position`."""
+    """Byte span of the sentence (as `split_at_stops` cuts it) holding byte `position`."""
     start = 0
     for end in _sentence_ends(window):
         if position < end:
@@ -202,7 +202,7 @@ def _sentence_of(window: bytes, position: int) -> tuple[int, int]:
 @lru_cache(maxsize=64)
 def _sentence_ends(window: bytes) -> tuple[int, ...]:
     ends, position = [], 0
-    for sentence in split_sentences(window.decode("utf-8", errors="replace")):
+    for sentence in split_at_stops(window.decode("utf-8", errors="replace")):
         position += len(sentence.encode("utf-8", errors="replace"))
         ends.append(position)
     return tuple(ends)

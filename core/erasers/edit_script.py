@@ -36,7 +36,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from core.erasers.windows import split_sentences
+from core.erasers.sentences import split_at_stops
 
 CUT = "CUT"
 DELETE = "DEL"
@@ -221,7 +221,7 @@ def _where(edit: Edit) -> str:
 
 def _sentence_around(window: str, position: int) -> tuple[int, int, str]:
     start = 0
-    for sentence in split_sentences(window):
+    for sentence in split_at_stops(window):
         if start <= position < start + len(sentence):
             return start, start + len(sentence), ""
         start += len(sentence)
@@ -275,7 +275,7 @@ def script_for(window: str, rewrite: str) -> list[Edit]:
 def _sentence_numbers(window: str, words: list[tuple[str, int, int]]) -> list[int]:
     ends = []
     position = 0
-    for sentence in split_sentences(window):
+    for sentence in split_at_stops(window):
         position += len(sentence)
         ends.append(position)
     return [next(n for n, end in enumerate(ends) if start < end) for _w, start, _e in words]

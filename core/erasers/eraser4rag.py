@@ -55,15 +55,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Progress, Rewrite, edits_between
+from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Rewrite, edits_between
 from core.erasers.edit_decoding import anchor_constraint
 from core.erasers.edit_script import ScriptError, apply_script, parse_script
 from core.erasers.linearize import OUTPUT_FORMS, add_special_tokens, fitted_input, rewriter_input
 from core.erasers.mentions import mentions_entity
-from core.erasers.windows import Window, concerning_keys, split_sentences, windows_of
+from core.erasers.sentences import split_at_stops
+from core.erasers.windows import Window, concerning_keys, windows_of
 from core.model_loading import ModelUnavailable, resolve_local_lm
 from core.settings import Settings, default_cache_dir
-from core.types import Document, TripleKey
+from core.types import Document, Progress, TripleKey
 
 __all__ = ["Eraser4RAGEraser", "load_rewriter", "resolve_adapter"]
 WINDOW_MODES = ("always", "when-too-long")
@@ -434,6 +435,6 @@ def _private_tails(document: Document, request: EraseRequest, private: Sequence[
 
 def _fallback(window: str, tails: Sequence[str]) -> tuple[str, int]:
     """The window without its sentences that name a private tail, and how many were deleted."""
-    sentences = split_sentences(window)
+    sentences = split_at_stops(window)
     kept = [s for s in sentences if not any(mentions_entity(s, tail) for tail in tails)]
     return "".join(kept).strip(), len(sentences) - len(kept)

@@ -30,7 +30,14 @@ from core.erasers.mentions import pair_named
 from core.extract import get_extractor
 from core.extract.base import Extractor
 from core.graph import components_of, ends_of
-from core.metrics import d_special, is_inference_risk_set, mean_defined, retention_by_doc, retention_rate
+from core.metrics import (
+    connected_rate,
+    d_special,
+    is_inference_risk_set,
+    mean_defined,
+    retention_by_doc,
+    retention_rate,
+)
 from core.model_loading import get_spacy
 from core.names import Aliases, name_aliases, name_words, variants_of
 from core.settings import Settings
@@ -91,14 +98,16 @@ class SetEvaluation:
 
     @property
     def r_connect(self) -> float | None:
-        return len(self.connected) / self.private_total if self.private_total else None
+        return connected_rate(len(self.connected), self.private_total)
 
     @property
     def r_connect_special(self) -> float | None:
         if not self.special_private:
             return None
         connected = set(self.connected)
-        return sum(1 for k in self.special_private if k in connected) / len(self.special_private)
+        return connected_rate(
+            sum(1 for k in self.special_private if k in connected), len(self.special_private)
+        )
 
 
 def leaked_keys(text: str, private_keys: Iterable[TripleKey]) -> tuple[TripleKey, ...]:

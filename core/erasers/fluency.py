@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
+from core.erasers.sentences import sentence_pieces
+
 Parser = Callable[[str], Any]
 
 COPULAS = r"(?:is|was|are|were|be|been|being|am|has|have|had|became|becomes|remains|remained)"
@@ -179,30 +181,6 @@ def changed_sentences(original: str, rewrite: str) -> list[tuple[str, str, int]]
             continue
         pairs.append((_most_similar(sentence, originals), sentence, start))
     return pairs
-
-
-_BREAK = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=\S)")
-# words before a full stop that end no sentence: initials ("James B. Zagel") and abbreviations
-_NO_END = re.compile(
-    r"(?:\b[A-Z]|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Mt|Ft|Gen|Col|Lt|Capt|Sgt|Rev|Hon|Gov|Sen|Rep|Pres|No|Nos|"
-    r"vs|etc|Inc|Ltd|Co|Corp|Bros|approx|c|ca|b|d|fl|r|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
-    r"U\.S|U\.K|D\.C|Ph\.D|a\.m|p\.m|e\.g|i\.e))\.[\"”’)]*$"
-)
-
-
-def sentence_pieces(text: str) -> list[str]:
-    """Sentences with their trailing whitespace ("".join gives the text back), a line break ending one
-    too (a title line is no part of the next sentence); no break after an initial or abbreviation."""
-    pieces: list[str] = []
-    start = 0
-    for match in _BREAK.finditer(text):
-        if _NO_END.search(text[max(start, match.start() - 12) : match.start()]) and "\n" not in match.group():
-            continue
-        pieces.append(text[start : match.end()])
-        start = match.end()
-    if start < len(text):
-        pieces.append(text[start:])
-    return [line for piece in pieces for line in piece.splitlines(keepends=True)]
 
 
 def _sentences(text: str) -> list[str]:

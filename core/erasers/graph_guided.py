@@ -27,19 +27,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.erasers.base import (
-    NO_PRIVATE_NOTE,
-    EraseRequest,
-    Progress,
-    Rewrite,
-    format_reason,
-    rewrite_each,
-)
+from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, Rewrite, format_reason, rewrite_each
 from core.erasers.mentions import find_mentions, longer_entity, mentions_entity, name_forms
 from core.erasers.repair import repair_removals
 from core.filters import PrivacyDefinition
 from core.model_loading import get_spacy
-from core.types import Document, Span, Triple, TripleKey
+from core.types import Document, Progress, Span, Triple, TripleKey
 
 CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}
 COORDINATORS = {",", "and", "or", ";"}

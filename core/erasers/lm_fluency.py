@@ -16,7 +16,7 @@ import difflib
 import math
 from collections.abc import Sequence
 
-from core.erasers.windows import split_sentences
+from core.erasers.sentences import split_at_stops
 from core.model_loading import get_causal_lm
 from core.settings import Settings
 
@@ -30,8 +30,8 @@ def changed_sentence_pairs(original: str, rewrite: str) -> list[tuple[str, str]]
     each other rewritten sentence is paired with the most similar original sentence that
     the rewrite does not keep verbatim.
     """
-    before = [s.strip() for s in split_sentences(original) if s.strip()]
-    after = [s.strip() for s in split_sentences(rewrite) if s.strip()]
+    before = [s.strip() for s in split_at_stops(original) if s.strip()]
+    after = [s.strip() for s in split_at_stops(rewrite) if s.strip()]
     kept = set(before) & set(after)
     candidates = [s for s in before if s not in kept]
     pairs = []

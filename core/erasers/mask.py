@@ -17,7 +17,6 @@ from typing import Any
 from core.erasers.base import (
     NO_PRIVATE_NOTE,
     EraseRequest,
-    Progress,
     Rewrite,
     apply_replacements,
     format_reason,
@@ -25,7 +24,7 @@ from core.erasers.base import (
 )
 from core.erasers.mentions import find_mentions, inside_longer_entity, placeholder_for
 from core.model_loading import get_spacy
-from core.types import Document, Span, Triple, TripleKey
+from core.types import Document, Progress, Span, Triple, TripleKey
 
 Replacement = tuple[Span, str, str, tuple[TripleKey, ...]]
 

@@ -37,13 +37,12 @@ from core.filters import PrivacyDefinition, define_privacy
 from core.names import name_aliases
 from core.settings import Settings
 from core.split import connected_random_private_keys, random_private_keys
-from core.types import Corpus, Document, RetrievalSet, Triple, TripleKey
+from core.types import Corpus, Document, Progress, RetrievalSet, Triple, TripleKey
 
 SPLIT_METHODS = ("connected", "uniform")  # connected: the paper's connected subset (section 3.1.1)
 EXTRACT, ERASE, VERIFY, SCORE = "extract", "erase", "verify", "score"
 FALLBACK = "fallback"  # the eraser did part of a passage another way than its own (Rewrite.fallbacks)
 
-Progress = Callable[[int, int], None]
 # verify(request, rewrites) -> (repaired rewrites, their re-extracted triples)
 Verify = Callable[[EraseRequest, list[Rewrite]], tuple[list[Rewrite], list[Triple]]]
 # evaluate(request, rewrites, re-extracted triples or None) -> the set's figures

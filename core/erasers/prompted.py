@@ -19,13 +19,12 @@ from core.erasers.base import (
     NO_PRIVATE_NOTE,
     EraseRequest,
     EraserError,
-    Progress,
     Rewrite,
     edits_between,
     rewrite_each,
 )
 from core.llm import ChatClient, ChatError
-from core.types import Document, TripleKey
+from core.types import Document, Progress, TripleKey
 
 PROMPTS = Path(__file__).resolve().parents[2] / "assets" / "prompts"
 _PREAMBLE = re.compile(r"^\s*(here is|here's|sure|rewritten document)[^\n]*:\s*\n", re.IGNORECASE)

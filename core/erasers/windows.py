@@ -18,14 +18,12 @@ instead of 12-15, most of them with nothing to erase). The tail with a pronoun f
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.erasers.mentions import mentions_entity, pair_named
+from core.erasers.sentences import split_at_stops
 from core.types import Span, Triple, TripleKey
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
 @dataclass(frozen=True)
@@ -35,23 +33,11 @@ class Window:
     private: bool
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences with their trailing whitespace, so that "".join gives the text back."""
-    pieces: list[str] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        pieces.append(text[start : match.end()])
-        start = match.end()
-    if start < len(text):
-        pieces.append(text[start:])
-    return pieces
-
-
 def sentence_spans(text: str, size: int) -> list[Span]:
     """Spans of `size` consecutive sentences each; together they cover the text exactly."""
     spans: list[Span] = []
     start = 0
-    sentences = split_sentences(text)
+    sentences = split_at_stops(text)
     step = max(1, size)
     for first in range(0, len(sentences), step):
         length = sum(len(s) for s in sentences[first : first + step])

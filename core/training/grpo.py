@@ -45,7 +45,7 @@ from core.training.common import (
     model_input,
     write_run_card,
 )
-from core.training.ppo import RlResult
+from core.training.ppo import PpoResult
 from core.training.sft import bf16_available
 
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
@@ -64,7 +64,7 @@ def train_grpo(
     settings: GrpoSettings,
     evaluator: Extractor,
     hooks: RunHooks | None = None,
-) -> RlResult:
+) -> PpoResult:
     if not tasks:
         raise TrainingError("no tasks to train on: GRPO needs documents with private triples")
     sft = Path(settings.sft_adapter)
@@ -84,7 +84,9 @@ def train_grpo(
     write_combined_adapter(sft, scratch / "lora", out)
     write_run_card(out, "rl", settings, curve, len(tasks))
     shutil.rmtree(scratch, ignore_errors=True)
-    return RlResult(out, curve, trainer.state.global_step, time.perf_counter() - started, hooks.should_stop())
+    return PpoResult(
+        out, curve, trainer.state.global_step, time.perf_counter() - started, hooks.should_stop()
+    )
 
 
 def _sft_merged(settings: GrpoSettings) -> tuple[Any, Any, Any]:

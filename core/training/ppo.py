@@ -41,7 +41,7 @@ from core.training.common import (
 
 
 @dataclass(frozen=True)
-class RlSettings(RlRunSettings):
+class PpoSettings(RlRunSettings):
     group_size: int = 4
     gamma: float = 0.99  # paper: 0.99
     kl_coef: float = 0.05  # weight of the per-token KL penalty to the SFT model
@@ -49,7 +49,7 @@ class RlSettings(RlRunSettings):
 
 
 @dataclass(frozen=True)
-class RlResult:
+class PpoResult:
     adapter_dir: Path
     curve: list[dict[str, Any]]
     iterations: int
@@ -57,13 +57,13 @@ class RlResult:
     cancelled: bool
 
 
-def train_rl(
+def train_ppo(
     tasks: Sequence[AnnotationTask],
     out: Path,
-    settings: RlSettings,
+    settings: PpoSettings,
     evaluator: Extractor,
     hooks: RunHooks | None = None,
-) -> RlResult:
+) -> PpoResult:
     # torch (~5 s) loads only when a model runs
     import torch
 
@@ -94,11 +94,11 @@ def train_rl(
         done = iteration + 1
     save_adapter(policy.model, policy.tokenizer, out)
     write_run_card(out, "rl", settings, curve, len(tasks))
-    return RlResult(out, curve, done, time.perf_counter() - started, hooks.should_stop())
+    return PpoResult(out, curve, done, time.perf_counter() - started, hooks.should_stop())
 
 
 class Policy:
-    def __init__(self, settings: RlSettings) -> None:
+    def __init__(self, settings: PpoSettings) -> None:
         # peft (~10 s) loads only when an adapter is trained or applied
         from peft import PeftModel
 
@@ -175,7 +175,7 @@ def _iteration(
     task: AnnotationTask,
     p: float,
     evaluator: Extractor,
-    settings: RlSettings,
+    settings: PpoSettings,
 ) -> dict[str, Any]:
     # torch (~5 s) loads only when a model runs
     import torch
@@ -197,7 +197,7 @@ def _iteration(
 
 
 def ppo_update(
-    policy: Policy, optimizer: Any, prompt_ids: Any, completion: Any, rewards: Any, settings: RlSettings
+    policy: Policy, optimizer: Any, prompt_ids: Any, completion: Any, rewards: Any, settings: PpoSettings
 ) -> tuple[float, float]:
     """One PPO update on a group of sampled completions of one input; returns (loss, mean KL)."""
     # torch (~5 s) loads only when a model runs
@@ -224,7 +224,7 @@ def ppo_update(
     return float(loss.detach()), float(kl)
 
 
-def _advantages(rewards: Any, old: Any, reference: Any, mask: Any, settings: RlSettings) -> tuple[Any, Any]:
+def _advantages(rewards: Any, old: Any, reference: Any, mask: Any, settings: PpoSettings) -> tuple[Any, Any]:
     """Per-token rewards (KL penalty everywhere, the group-normalised R at the last token), discounted."""
     # torch (~5 s) loads only when a model runs
     import torch

@@ -49,7 +49,7 @@ def test_early_action_undo_annotator_and_demo_records_survive_a_reload(page, stu
         expect(page.locator("#rps-undo_marks")).to_have_text("Undo (1)", timeout=SLOW)
 
         open_tab(page, "Review rewrites")
-        page.locator("#rps-review-annotator input, #rps-review-annotator textarea").first.fill("carol")
+        page.locator("#rps-review_annotator input, #rps-review_annotator textarea").first.fill("carol")
         open_tab(page, "ABack generation")
         page.locator("#rps-aback_load_demo").click()
         expect(page.locator("#rps-aback_status")).to_contain_text("Loaded 12 PriGenQA", timeout=SLOW)
@@ -64,7 +64,7 @@ def test_early_action_undo_annotator_and_demo_records_survive_a_reload(page, stu
         open_tab(page, "Knowledge graph & privacy")
         expect(page.locator("#rps-undo_marks")).to_have_text("Undo (1)", timeout=SLOW)
         open_tab(page, "Review rewrites")
-        name = page.locator("#rps-review-annotator input, #rps-review-annotator textarea").first
+        name = page.locator("#rps-review_annotator input, #rps-review_annotator textarea").first
         expect(name).to_have_value("carol", timeout=SLOW)
         open_tab(page, "ABack generation")
         records = page.locator("#rps-aback_records")

@@ -67,47 +67,47 @@ def test_keyboard_accept_edit_undo_and_a_second_annotator(page, review_studio, a
     url, db = review_studio
     page.goto(url)
     open_tab(page, "Review rewrites")
-    page.locator("#rps-review-annotator textarea, #rps-review-annotator input").first.fill("ann")
-    page.locator("#rps-review-load").click()
-    candidate = page.locator("#rps-review-candidate")
+    page.locator("#rps-review_annotator textarea, #rps-review_annotator input").first.fill("ann")
+    page.locator("#rps-review_load").click()
+    candidate = page.locator("#rps-review_candidate")
     expect(candidate).to_contain_text("Candidate 0")
-    expect(page.locator("#rps-review-original .rps-private")).to_contain_text(
+    expect(page.locator("#rps-review_original .rps-private")).to_contain_text(
         "Mara Voss lives in Harrow Vale"
     )
     expect(candidate).to_contain_text("<img src=x")  # shown as text, never parsed
     page.locator("body").click(position={"x": 5, "y": 5})
     # the private triples, named with their sentences
-    expect(page.locator("#rps-review-private")).to_contain_text("Mara Voss lives in Harrow Vale")
+    expect(page.locator("#rps-review_private")).to_contain_text("Mara Voss lives in Harrow Vale")
     page.keyboard.press("a")
     # pending honours the automatic filter: candidate 1 failed it and is listed under filtered-out only
     expect(candidate).to_contain_text("Candidate 2")
-    expect(page.locator("#rps-review-progress")).to_contain_text("ann")
+    expect(page.locator("#rps-review_progress")).to_contain_text("ann")
     # decided at once: faster than anyone reads the item
-    expect(page.locator("#rps-review-status")).to_contain_text("Warning: decided in")
+    expect(page.locator("#rps-review_status")).to_contain_text("Warning: decided in")
     page.keyboard.press("e")
-    edit = page.locator("#rps-review-edit textarea")
+    edit = page.locator("#rps-review_edit textarea")
     edit.fill("Mara Voss is an architect.")
     edit.press("Control+Enter")
-    expect(page.locator("#rps-review-status")).to_contain_text("Nothing left in")
+    expect(page.locator("#rps-review_status")).to_contain_text("Nothing left in")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("u")
     expect(candidate).to_contain_text("Candidate 2")
-    expect(page.locator("#rps-review-status")).to_contain_text("Undone")
+    expect(page.locator("#rps-review_status")).to_contain_text("Undone")
     expect(edit).to_have_value("Mara Voss is an architect.")  # the undone edit's text is back
     page.screenshot(path=str(artifacts / "review-tab.png"), full_page=True)
     with AnnotationStore(db) as store:
         decisions = [(p.annotator, p.reviewed, p.accepted, p.edited) for p in store.progress()]
         assert decisions == [("ann", 1, 1, 0)]  # the edit was undone
     # a second annotator in overlap mode reviews the item ann accepted
-    page.locator("#rps-review-annotator textarea, #rps-review-annotator input").first.fill("bob")
-    page.locator("#rps-review-overlap input").check()
+    page.locator("#rps-review_annotator textarea, #rps-review_annotator input").first.fill("bob")
+    page.locator("#rps-review_overlap input").check()
     expect(candidate).to_contain_text("Candidate 0")
-    scores = page.locator("#rps-review-scores")
+    scores = page.locator("#rps-review_scores")
     expect(scores).to_contain_text("hidden until you decide")  # blind: ann's decision is not shown
     expect(scores).not_to_contain_text("accept")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("r")
-    expect(page.locator("#rps-review-progress")).to_contain_text("Cohen's kappa")
+    expect(page.locator("#rps-review_progress")).to_contain_text("Cohen's kappa")
     assert page.title() != "pwned"
     with AnnotationStore(db) as store:
         assert store.decision_pairs("ann", "bob") == [("accept", "reject")]
@@ -123,20 +123,20 @@ def test_training_panel_shows_the_stored_run_live(page, review_studio) -> None:
     page.goto(url)
     open_tab(page, "Review rewrites")
     page.get_by_text("Train the rewriter on accepted items").click()
-    status = page.locator("#rps-train-status")
+    status = page.locator("#rps-train_status")
     expect(status).to_contain_text(f"Run {run} (sft): running, 2 point(s)", timeout=20_000)
-    curve = page.locator("#rps-train-curve")
+    curve = page.locator("#rps-train_curve")
     expect(curve).to_contain_text("loss", timeout=20_000)  # the legend of real points
     assert "NaN" not in curve.inner_text() and "Infinity" not in curve.inner_text()
     with AnnotationStore(db) as store:
         store.log_points(run, [{"step": 3, "loss": 1.1}])
         store.finish_run(run, "finished", "3 point(s)", "/tmp/adapter")
     expect(status).to_contain_text("finished, 3 point(s)", timeout=20_000)
-    page.locator("#rps-train-curve").screenshot(path=str(ARTIFACTS / "train-curve.png"))
+    page.locator("#rps-train_curve").screenshot(path=str(ARTIFACTS / "train-curve.png"))
     page.reload()
     open_tab(page, "Review rewrites")
     page.get_by_text("Train the rewriter on accepted items").click()
-    expect(page.locator("#rps-train-status")).to_contain_text("finished, 3 point(s)", timeout=20_000)
+    expect(page.locator("#rps-train_status")).to_contain_text("finished, 3 point(s)", timeout=20_000)
 
 
 def test_two_annotators_submitting_at_the_same_moment_both_land(review_studio) -> None:

@@ -1,4 +1,4 @@
-"""A stand-in for `relik.Relik` used by tests/test_extract_relik_worker.py.
+"""A stand-in for `relik.Relik` used by tests/core/extract/test_relik_worker.py.
 
 It has the shape of relik's API (`from_pretrained`, calling returns an object whose
 `.triplets` hold `subject`/`object` spans with start, end, label, text, plus `label` and

@@ -6,14 +6,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.extract.base import DEFAULT_SPACY_MODEL, Extractor, Progress
+from core.extract.base import DEFAULT_SPACY_MODEL, Extractor
 from core.extract.spacy_rules.chunk_rules import ChunkRules
 from core.extract.spacy_rules.chunking import split_into_chunks
 from core.extract.spacy_rules.context import DocumentContext, title_person
 from core.extract.spacy_rules.markup import without_markup
 from core.extract.spacy_rules.personal import PersonalData
 from core.model_loading import get_spacy
-from core.types import Triple
+from core.types import Progress, Triple
 
 BATCH_SIZE = 32
 

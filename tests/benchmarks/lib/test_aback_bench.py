@@ -90,8 +90,8 @@ def test_markdown_table_marks_undefined_scores() -> None:
 def test_report_names_the_attack_used() -> None:
     from benchmarks.lib.aback_bench import ATTACK_DESCRIPTIONS, BenchConfig, DefenceScores, report
     from benchmarks.lib.aback_metrics import PrivacyScores, UtilityScores
+    from core.aback.config import ABackConfig
     from core.aback.data import ATTACKS
-    from core.aback.decode import ABackConfig
 
     assert set(ATTACK_DESCRIPTIONS) == set(ATTACKS)
     row = DefenceScores("aback", "ABack", PrivacyScores(0.1, 0.5, 0.0), UtilityScores(0.3, 0.25))

@@ -18,11 +18,9 @@ risks, source titles) are cached; each is dropped when what it depends on change
 
 from __future__ import annotations
 
-import random
-import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,32 +32,18 @@ from core.documents import (
     load_many,
     load_sample_corpus,
 )
-from core.erasers.base import Eraser, EraseRequest
-from core.erasers.pipeline import SPLIT_METHODS, SplitRecipe, Tools, private_marks
 from core.extract import extract_corpus
 from core.filters import FILTER_PRIVATE, FilterMove, PrivacyDefinition, define_privacy, with_path
 from core.graph import KnowledgeGraph, matches_search
 from core.graph_view import layout_positions
 from core.metrics import connected_private, r_connect
 from core.names import name_aliases
-from core.rewrites import (
-    Answer,
-    Correct,
-    Evaluate,
-    RewriteRun,
-    Verify,
-    check_request,
-    downstream_accuracy,
-    fingerprint,
-    run_eraser,
-    run_label,
-    start_run,
-)
+from core.rewrites import RewriteRun
 from core.risk import InferenceRisk, inference_risks
-from core.saving import LoadedWorkspace, SaveConflict, WorkspaceSave, content_digest
 from core.types import (
     Corpus,
     Document,
+    Progress,
     Query,
     RetrievalSet,
     Triple,
@@ -67,68 +51,17 @@ from core.types import (
     normalize_entity,
     normalize_relation,
 )
+from core.workspace.marks import Marks
+from core.workspace.persistence import Persistence
+from core.workspace.rewriting import Rewriting
+from core.workspace.scopes import definition_name, scope_name
+from core.workspace.states import EXCLUDED, INFERABLE, PRIVATE, PUBLIC, QUERY
 
-Progress = Callable[[int, int], None]
-
-DEFAULT_DEFINITION_NAME = "default"
-MERGE_BACKOFF_S = 0.02
-MAX_MERGE_ATTEMPTS = 20  # a save merging into a newer version retries at most this often
-EXTRACTED_IDS_META = "extracted_ids"  # corpus meta key: sources already extracted (some yield no triple)
-SCOPE_META = "scope"  # corpus meta key: the query id the workspace was scoped to ("" = whole corpus)
-UNDO_META = "undo"  # corpus meta key: every scope's undo steps (`undo_to_meta`)
-WHOLE_CORPUS = ""  # scope name of the whole corpus in `scope_marks`
-
-# Status of a triple in the privacy definition (codes used by data and styles).
-PRIVATE = "private"
-PUBLIC = "public"
-EXCLUDED = "excluded"  # public candidate removed because it connects private entities
-INFERABLE = "inferable"  # marked private, but derivable from public triples, so not kept private
-QUERY = "query"  # from a query: never private
-
-# State of a rewrite run against the current workspace.
-FRESH = "fresh"  # computed from the current definition and texts, every document rewritten
-STALE = "stale"  # the definition or a document changed since: shown, never silently recomputed
-INCOMPLETE = "incomplete"  # stopped before its last document (an error); running again continues
-# The one vocabulary users read for those states: messages, tables, legends and docs.
-STATUS_LABELS = {
-    PRIVATE: "private",
-    PUBLIC: "public",
-    QUERY: "query",
-    INFERABLE: "excluded: inferable from public",
-    EXCLUDED: "excluded: connects private facts",
-}
-STATUS_EXPLANATIONS = {
-    PRIVATE: "marked private and kept private by the filters",
-    PUBLIC: "stays in the documents",
-    QUERY: "from a query: never private",
-    INFERABLE: "marked private, but public triples already connect its entities, so erasing it "
-    "alone protects nothing (filter b)",
-    EXCLUDED: "not marked, but it connects entities of private triples, so it is taken out of the "
-    "public set (filter a)",
-}
-UNDO_DEPTH = 20  # mark changes that can be undone
 EXTRACT_BATCHES = 20  # an extraction keeps its work batch by batch (a Cancel loses one batch at most)
 
 
-def status_label(status: str) -> str:
-    """The label users read for a status code."""
-    return STATUS_LABELS.get(status, status)
-
-
-def status_counts_text(counts: dict[str, int]) -> str:
-    """ "3 private, 10 public, 1 excluded: inferable from public" (states with no triple left out,
-    private and public always shown)."""
-    order = (PRIVATE, PUBLIC, INFERABLE, EXCLUDED, QUERY)
-    parts = [
-        f"{counts.get(status, 0)} {STATUS_LABELS[status]}"
-        for status in order
-        if status in (PRIVATE, PUBLIC) or counts.get(status, 0)
-    ]
-    return ", ".join(parts)
-
-
 @dataclass
-class Workspace:
+class Workspace(Marks, Persistence, Rewriting):
     corpus: Corpus = field(default_factory=Corpus)
     triples: list[Triple] = field(default_factory=list)
     extracted_ids: set[str] = field(default_factory=set)
@@ -511,19 +444,19 @@ class Workspace:
             raise KeyError(f"no question with id {scope!r} in this workspace")
         self._stash_marks()
         if self.mark_history:  # undo steps belong to the scope they were made in, and wait for it
-            self.scope_histories[_scope_name(self.scope)] = self.mark_history
+            self.scope_histories[scope_name(self.scope)] = self.mark_history
         else:
-            self.scope_histories.pop(_scope_name(self.scope), None)
+            self.scope_histories.pop(scope_name(self.scope), None)
         self.scope = scope
-        self.marked_private = self.scope_marks.pop(_scope_name(scope), set())
-        self.mark_history = self.scope_histories.pop(_scope_name(scope), [])
+        self.marked_private = self.scope_marks.pop(scope_name(scope), set())
+        self.mark_history = self.scope_histories.pop(scope_name(scope), [])
         self._scope_changed()
 
     def _stash_marks(self) -> None:
         if self.marked_private:
-            self.scope_marks[_scope_name(self.scope)] = set(self.marked_private)
+            self.scope_marks[scope_name(self.scope)] = set(self.marked_private)
         else:
-            self.scope_marks.pop(_scope_name(self.scope), None)
+            self.scope_marks.pop(scope_name(self.scope), None)
 
     def scope_definitions(self) -> dict[str, PrivacyDefinition]:
         """The filtered definition of every scope with marks, by storage name (`definition_name`)."""
@@ -570,124 +503,6 @@ class Workspace:
         self.set_scope(None)
         return definitions
 
-    # -- privacy marks -----------------------------------------------------------------------
-
-    def _require_key(self, key: TripleKey) -> None:
-        if key not in self.all_keys():
-            raise KeyError(f"no triple {key!r} in this workspace")
-        if key in self.query_keys():
-            raise ValueError(f"triple {key!r} comes from a query; query triples are never private")
-
-    def _remember_marks(self) -> None:
-        """Keep the marks as they are now so the coming change can be undone."""
-        self.mark_history.append(frozenset(self.marked_private))
-        del self.mark_history[:-UNDO_DEPTH]
-
-    def undo_to_meta(self) -> dict[str, list[list[list[str]]]]:
-        """Every scope's undo steps as JSON (scope name -> steps, oldest first -> triple keys)."""
-        histories = {**self.scope_histories, _scope_name(self.scope): self.mark_history}
-        return {name: [_keys_json(step) for step in steps] for name, steps in histories.items() if steps}
-
-    def undo(self) -> int:
-        """Put back the marks as they were before the last change; returns how many are marked."""
-        if not self.mark_history:
-            raise ValueError("nothing to undo: the privacy marks have not changed")
-        self.marked_private = set(self.mark_history.pop()) & self.all_keys()
-        self._refresh_definition()
-        return len(self.marked_private)
-
-    def status_counts(self) -> dict[str, int]:
-        """How many distinct triples are in each state (codes of STATUS_LABELS)."""
-        counts: dict[str, int] = {}
-        for status in self._statuses().values():
-            counts[status] = counts.get(status, 0) + 1
-        return counts
-
-    def toggle_private(self, key: TripleKey) -> bool:
-        """Mark or unmark one triple as private; returns whether it is marked now."""
-        self._require_key(key)
-        self._remember_marks()
-        if key in self.marked_private:
-            self.marked_private.discard(key)
-            marked = False
-        else:
-            self.marked_private.add(key)
-            marked = True
-        self._refresh_definition()
-        return marked
-
-    def mark_entity_private(self, entity: str) -> int:
-        """Mark every non-query triple that has `entity` as head or tail; returns how many were new."""
-        wanted = normalize_entity(entity)
-        if not wanted:
-            raise ValueError("choose an entity to mark private")
-        query_keys = self.query_keys()
-        keys = {k for k in self.all_keys() if wanted in (k[0], k[2]) and k not in query_keys}
-        if not keys:
-            raise ValueError(f"no non-query triple mentions the entity {entity!r}")
-        return self._mark_keys_private(keys)
-
-    def _mark_keys_private(self, keys: set[TripleKey]) -> int:
-        """Mark `keys` private as one undoable step; how many were new."""
-        new = keys - self.marked_private
-        if new:
-            self._remember_marks()
-        self.marked_private |= keys
-        self._refresh_definition()
-        return len(new)
-
-    def mark_category_private(self, category: str) -> int:
-        """Mark every non-query triple of the scope whose category is `category` (e.g. "health")
-        private, as marks on their keys; returns how many were new."""
-        wanted = (category or "").strip().casefold()
-        if not wanted:
-            raise ValueError("choose a category of personal data to mark private")
-        query_keys = self.query_keys()
-        keys = {k for k, c in self.key_categories().items() if c == wanted and k not in query_keys}
-        if not keys:
-            present = ", ".join(self.category_counts()) or "none"
-            raise ValueError(
-                f"no non-query triple has the category {category!r} (categories here: {present})"
-            )
-        return self._mark_keys_private(keys)
-
-    def random_split(self, ratio: float, seed: int, method: str = "connected") -> int:
-        """Replace the marks with a random `ratio` of the scope's triples (query triples never private).
-
-        `method` "connected" grows a connected subset (the paper's simulation, section 3.1.1);
-        "uniform" samples triples independently.
-        """
-        if not 0.0 < ratio <= 1.0:
-            raise ValueError(f"private ratio must be in (0, 1], got {ratio}")
-        if method not in SPLIT_METHODS:
-            raise ValueError(f"unknown split method {method!r}: choose one of {', '.join(SPLIT_METHODS)}")
-        if not self.all_keys():
-            raise ValueError("no triples yet: extract triples first")
-        recipe = SplitRecipe(ratio, seed, method)  # the batch's split rule (core.erasers.pipeline)
-        self._remember_marks()
-        self.marked_private = private_marks(self.all_keys(), self.query_keys(), recipe, self.name_aliases())
-        self._refresh_definition()
-        return len(self.marked_private)
-
-    def clear_private(self) -> None:
-        if self.marked_private:
-            self._remember_marks()
-        self.marked_private = set()
-        self._set_definition(None)
-
-    def apply_filters(self) -> PrivacyDefinition:
-        """Run the Eraser4RAG filters on the marks and keep the resulting definition."""
-        if not self.marked_private:
-            raise ValueError("nothing is marked private: click triples, mark an entity or use a random split")
-        self._refresh_definition()
-        assert self.definition is not None
-        return self.definition
-
-    def private_entities(self) -> list[str]:
-        """Display labels of the entities of private triples, sorted."""
-        nodes = {node for key in self.private_keys() for node in (key[0], key[2])}
-        return sorted({self.graph.label(node) for node in nodes}, key=str.casefold)
-
     # -- risk --------------------------------------------------------------------------------
 
     def risks(self) -> list[InferenceRisk]:
@@ -725,269 +540,6 @@ class Workspace:
         """The private triples `r_connect_after_erasure` counts as still connected."""
         private = self.private_keys()
         return connected_private(private, self.all_keys() - private, self.name_aliases())
-
-    # -- rewrites ----------------------------------------------------------------------------
-
-    def rewrite_scope_name(self) -> str:
-        """The name of the definition the current scope's rewrites are kept with (`definition_name`)."""
-        return definition_name(self.scope)
-
-    @property
-    def rewrite_runs(self) -> dict[str, RewriteRun]:
-        """The current scope's runs by label (the stored dict: changes to it are kept)."""
-        return self.all_rewrite_runs.setdefault(self.rewrite_scope_name(), {})
-
-    def rewrite_documents(self) -> list[Document]:
-        """The documents an eraser run rewrites: the scope's retrieved passages (one question's
-        retrieval set, as in the paper), or every loaded document for the whole corpus."""
-        retrieval_set = self.retrieval_set()
-        return list(self.corpus.documents if retrieval_set is None else retrieval_set.documents)
-
-    def rewrite_request(self, documents: Sequence[Document] | None = None) -> EraseRequest:
-        """The erasers' input: the documents, their triple occurrences and the current definition."""
-        if self.definition is None:
-            raise ValueError(
-                "nothing is private yet: mark triples private in the Knowledge graph tab, then run an eraser"
-            )
-        documents = tuple(self.rewrite_documents() if documents is None else documents)
-        ids = {doc.id for doc in documents}
-        triples = tuple(t for t in self.scoped_triples() if t.doc_id in ids)
-        retrieval_set = self.retrieval_set()
-        query = retrieval_set.query if retrieval_set is not None else None
-        return EraseRequest(documents=documents, triples=triples, definition=self.definition, query=query)
-
-    def rewrite_fingerprint(self, doc_ids: Sequence[str] | None = None) -> str:
-        """Digest of the definition (restricted to these documents' triples) and of their texts."""
-        wanted = tuple(d.id for d in self.rewrite_documents()) if doc_ids is None else tuple(doc_ids)
-        cache: dict[tuple[str, ...], str] = self._cached("fingerprints", dict, definition_bound=True)
-        if wanted not in cache:
-            by_id = {doc.id: doc for doc in self.corpus.documents}
-            documents = [by_id[d] for d in wanted if d in by_id]
-            if len(documents) < len(wanted):
-                cache[wanted] = "documents-missing"
-            else:
-                ids = set(wanted)
-                keys = {t.key for t in self.scoped_triples() if t.doc_id in ids}
-                cache[wanted] = fingerprint(self.definition, keys, documents)
-        return cache[wanted]
-
-    def rewrite_state(self, label: str) -> str:
-        """fresh | stale | incomplete for the run kept under `label`."""
-        run = self.rewrite_runs[label]
-        if run.fingerprint != self.rewrite_fingerprint(run.doc_ids):
-            return STALE
-        return FRESH if run.complete else INCOMPLETE
-
-    def run_erasers(
-        self,
-        erasers: Sequence[Eraser],
-        verify: bool = False,
-        recompute: bool = False,
-        verifier: Verify | None = None,
-        evaluate: Evaluate | None = None,
-        progress: Progress | None = None,
-        tools: Tools | None = None,
-    ) -> Iterator[RewriteRun]:
-        """Run each eraser over the current documents and keep its run; yields after every document.
-
-        The steps are the erasure pipeline's (`core.erasers.pipeline`); `tools` (the pipeline's models,
-        `tools_for(settings)`) verify and grade unless `verifier` / `evaluate` are given.
-
-        A fresh, complete run is kept as it is unless `recompute`; an incomplete one continues from
-        the document it stopped at; a stale one starts over. Whatever an eraser finished stays in
-        `rewrite_runs` even when a later document fails (the run then lists the problem).
-        """
-        if not erasers:
-            raise ValueError("choose at least one eraser")
-        if tools is not None:
-            evaluate = evaluate or tools.evaluate
-        request = self.rewrite_request()
-        check_request(request)
-        current = self.rewrite_fingerprint()
-        total = len(erasers) * len(request.documents)
-        for index, eraser in enumerate(erasers):
-            label = run_label(eraser.name, verify)
-            previous = self.rewrite_runs.get(label)
-            up_to_date = previous is not None and previous.fingerprint == current and previous.complete
-            if previous is not None and up_to_date and not recompute:
-                yield previous
-                continue
-            started = start_run(
-                eraser, request, verify, current, None if recompute else previous, self.rewrite_scope_name()
-            )
-            offset = index * len(request.documents)
-
-            def report(done: int, _total: int, offset: int = offset) -> None:
-                if progress is not None:
-                    progress(offset + done, total)
-
-            verify_hook = verifier or (tools.verify_with(eraser) if tools is not None else None)
-            for run in run_eraser(eraser, request, started, verify_hook, evaluate, report):
-                self.rewrite_runs[label] = run
-                yield run
-
-    def measure_accuracy(
-        self, label: str, answer: Answer, is_correct: Correct, progress: Progress | None = None
-    ) -> RewriteRun:
-        """Answer the queries with gold answers from the original and the rewritten documents of the
-        run `label` and keep the accuracy with the run (computed only when asked; kept on failure)."""
-        if label not in self.rewrite_runs:
-            raise KeyError(f"no rewrites named {label!r}: run an eraser first")
-        documents = {doc.id: doc for doc in self.corpus.documents}
-        run = self.rewrite_runs[label]
-        result = downstream_accuracy(self.corpus.queries, documents, run, answer, is_correct, progress)
-        run = replace(run, accuracy=result)
-        self.rewrite_runs[label] = run
-        return run
-
-    def forget_rewrites(self, labels: Iterable[str] | None = None) -> int:
-        """Drop the runs under `labels` (all when None); returns how many were dropped."""
-        runs = self.rewrite_runs
-        chosen = list(runs) if labels is None else [label for label in labels if label in runs]
-        for label in chosen:
-            del self.rewrite_runs[label]
-        return len(chosen)
-
-    # -- persistence -------------------------------------------------------------------------
-
-    def save(self, repo: Any, name: str, overwrite: bool = False) -> None:
-        """Store corpus, triples, every scope's definition and the rewrite runs under `name`, in one
-        transaction of the store: a crash at any moment leaves the old workspace or the new one.
-
-        Saving again under the name it was loaded or saved as needs no choice; its version is
-        checked, and if someone saved it meanwhile their marks and ours are merged when the documents
-        and triples are the same on both sides (else `SaveConflict`). Any other existing name needs
-        `overwrite` (else `OverwriteRefused`, and nothing changes).
-        """
-        name = name.strip()
-        if not name:
-            raise ValueError("give the workspace a name to save it under")
-        expected = self.saved_version if name == self.name else None
-        self._save_merging(repo, name, expected, overwrite, with_content=True)
-        self.name = name
-
-    def save_definitions(self, repo: Any, settings: dict[str, Any] | None = None) -> int:
-        """Store only the scopes' definitions of the workspace saved as `self.name` (not the corpus
-        again), in one transaction; saved scope definitions no longer marked are deleted."""
-        if not self.name:
-            raise ValueError("save the workspace under a name first")
-        overwrite = self.saved_version is None
-        self._save_merging(repo, self.name, self.saved_version, overwrite, False, settings or {})
-        return len(self.scope_definitions())
-
-    def _save_merging(
-        self,
-        repo: Any,
-        name: str,
-        expected: int | None,
-        overwrite: bool,
-        with_content: bool,
-        settings: dict[str, Any] | None = None,
-    ) -> None:
-        """Save; on a version conflict whose documents and triples are ours, merge marks and retry."""
-        for attempt in range(MAX_MERGE_ATTEMPTS + 1):
-            state = self._save_state(with_content, settings or {})
-            try:
-                self.saved_version = repo.save_workspace(
-                    name, state, expected_version=expected, overwrite=overwrite
-                )
-                self.base_marks = self._all_marks()
-                return
-            except SaveConflict as conflict:
-                if attempt == MAX_MERGE_ATTEMPTS or conflict.content_digest != state.content_digest:
-                    raise
-                self._merge_saved(repo.load_workspace(name))
-                expected = conflict.current
-                time.sleep(random.uniform(0.0, MERGE_BACKOFF_S * (attempt + 1)))  # writers spread out
-
-    def _save_state(self, with_content: bool, settings: dict[str, Any]) -> WorkspaceSave:
-        meta: dict[str, Any] = {EXTRACTED_IDS_META: sorted(self.extracted_ids)}
-        removed: tuple[str, ...] = ()
-        if self.scope is None:
-            removed = (SCOPE_META,)
-        else:
-            meta[SCOPE_META] = self.scope
-        undo_steps = self.undo_to_meta()
-        if undo_steps:
-            meta[UNDO_META] = undo_steps
-        else:
-            removed += (UNDO_META,)
-        return WorkspaceSave(
-            corpus=self.corpus if with_content else None,
-            triples=self.triples if with_content else [],
-            content_digest=content_digest(self.corpus, self.triples),
-            extractor=",".join(sorted({t.backend for t in self.triples if t.backend})),
-            meta=meta if with_content else {},
-            meta_removed=removed if with_content else (),
-            definitions=self.scope_definitions(),
-            owns_definition=is_scope_definition,
-            definition_settings=settings,
-            rewrite_runs=[run for runs in self.all_rewrite_runs.values() for run in runs.values()]
-            if with_content
-            else None,
-        )
-
-    def _all_marks(self) -> dict[str, frozenset[TripleKey]]:
-        """Every scope's marks by scope name ("" = whole corpus), the current scope's included."""
-        marks = {scope: frozenset(keys) for scope, keys in self.scope_marks.items() if keys}
-        current = _scope_name(self.scope)
-        marks.pop(current, None)
-        if self.marked_private:
-            marks[current] = frozenset(self.marked_private)
-        return marks
-
-    def _merge_saved(self, saved: LoadedWorkspace) -> None:
-        """Fold a newer save of the same documents and triples into this one: per scope, their
-        marks plus what we marked since our base, minus what we unmarked since; their rewrite runs
-        stay unless we have a run under the same label."""
-        theirs = {
-            scope_of(n): frozenset(d.marked) for n, d in saved.definitions.items() if is_scope_definition(n)
-        }
-        ours = self._all_marks()
-        base = self.base_marks
-        merged: dict[str, set[TripleKey]] = {}
-        for scope in set(theirs) | set(ours) | set(base):
-            added = ours.get(scope, frozenset()) - base.get(scope, frozenset())
-            removed = base.get(scope, frozenset()) - ours.get(scope, frozenset())
-            keys = (set(theirs.get(scope, frozenset())) - removed) | added
-            if keys:
-                merged[scope] = keys
-        for run in saved.rewrite_runs:
-            self.all_rewrite_runs.setdefault(run.definition_name, {}).setdefault(run.label, run)
-        self.base_marks = theirs
-        current = _scope_name(self.scope)
-        self.marked_private = merged.pop(current, set()) & self.all_keys()
-        self.scope_marks = merged
-        self._refresh_definition()
-
-    def load(self, repo: Any, name: str) -> None:
-        saved = repo.load_workspace(name)
-        corpus, triples, meta = saved.corpus, saved.triples, saved.meta
-        saved_ids = meta.get(EXTRACTED_IDS_META)
-        definitions = {n: d for n, d in saved.definitions.items() if is_scope_definition(n)}
-        self._set_corpus(corpus)
-        self.triples = list(triples)
-        # Saved before extracted_ids were stored: every source with a triple was extracted.
-        self.extracted_ids = {t.doc_id for t in triples}
-        if isinstance(saved_ids, list):
-            self.extracted_ids |= {i for i in saved_ids if isinstance(i, str)}
-        query_ids = corpus.query_ids()
-        self.scope_marks = {
-            scope_of(n): set(d.marked) for n, d in definitions.items() if scope_of(n) in query_ids | {""}
-        }
-        saved_scope = meta.get(SCOPE_META)
-        self.scope = saved_scope if isinstance(saved_scope, str) and saved_scope in query_ids else None
-        self.marked_private = self.scope_marks.pop(_scope_name(self.scope), set())
-        self.held_back = {}
-        self.scope_histories = undo_from_meta(meta.get(UNDO_META), query_ids | {""})
-        self.mark_history = self.scope_histories.pop(_scope_name(self.scope), [])
-        self._triples_changed()
-        self.all_rewrite_runs = {}
-        for run in saved.rewrite_runs:
-            self.all_rewrite_runs.setdefault(run.definition_name, {})[run.label] = run
-        self.name = name
-        self.saved_version = saved.version
-        self.base_marks = self._all_marks()
 
     # -- tables ------------------------------------------------------------------------------
 
@@ -1066,43 +618,3 @@ def _scaled_progress(progress: Progress, base: int, size: int, total: int) -> Pr
         progress(base + (size * done // of if of else 0), total)
 
     return report
-
-
-def _keys_json(keys: Iterable[TripleKey]) -> list[list[str]]:
-    return sorted([list(key) for key in keys])
-
-
-def undo_from_meta(stored: Any, scope_names: set[str]) -> dict[str, list[frozenset[TripleKey]]]:
-    """Undo steps stored by `Workspace.undo_to_meta` (scopes no longer present, or bad entries, skipped)."""
-    histories: dict[str, list[frozenset[TripleKey]]] = {}
-    if not isinstance(stored, dict):
-        return histories
-    for name, steps in stored.items():
-        if name not in scope_names or not isinstance(steps, list):
-            continue
-        history: list[frozenset[TripleKey]] = []
-        for step in steps[-UNDO_DEPTH:]:
-            if isinstance(step, list):
-                keys = (tuple(k) for k in step if isinstance(k, list) and len(k) == 3)
-                history.append(frozenset(k for k in keys if all(isinstance(p, str) for p in k)))
-        if history:
-            histories[name] = history
-    return histories
-
-
-def _scope_name(scope: str | None) -> str:
-    return scope or WHOLE_CORPUS
-
-
-def definition_name(scope: str | None) -> str:
-    """Storage name of a scope's definition: "default" (whole corpus) or "default@<query id>"."""
-    return DEFAULT_DEFINITION_NAME if scope is None else f"{DEFAULT_DEFINITION_NAME}@{scope}"
-
-
-def is_scope_definition(name: str) -> bool:
-    return name == DEFAULT_DEFINITION_NAME or name.startswith(DEFAULT_DEFINITION_NAME + "@")
-
-
-def scope_of(name: str) -> str:
-    """The scope name ("" = whole corpus, else a query id) of a `definition_name`."""
-    return name.partition("@")[2]

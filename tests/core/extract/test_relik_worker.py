@@ -18,7 +18,7 @@ from core.extract.relik_worker import RelikExtractor
 from core.settings import Settings
 from core.types import triple_key
 
-BACKEND = f"{Path(__file__).parent / 'data' / 'fake_relik_backend.py'}:FakeRelik"
+BACKEND = f"{Path(__file__).parents[2] / 'data' / 'fake_relik_backend.py'}:FakeRelik"
 TEXT = "The clinic opened in 2022. Priya Okafor works for Saint Alder Clinic. Tomas Reyl lives in Eastmere."
 
 

@@ -1,0 +1,321 @@
+"""The studio's own PII recognisers, each kept because it raised recall on the development part of
+the PII set without lowering precision below the target (docs/ABACK.md): street addresses in US and
+European forms and their address blocks, phone numbers, identifiers, money, courtesy titles, country
+names (assets/pii/countries.txt), names in lists. `core.aback.pii.PiiDetector` runs them beside
+Presidio's."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from core.aback.detections import SOURCE_GAZETTEER, SOURCE_NER, SOURCE_STUDIO, Detection
+
+_STREET_WORDS = (
+    r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|circle|"
+    r"cir|parkway|pkwy|trail|highway|hwy|square|sq|crescent|close|row|alley|plaza|hill|grove|gardens|"
+    r"park|walk|mews|green|loop|pike|ridge|crossing"
+)
+# European street-name suffixes glued to the name ("Michaelkirchstr.", "Frørupvej", "Hochstrasse").
+_GLUED_SUFFIX = (
+    r"(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz|vej|gade|gatan|vägen|veien|laan|straat|"
+    r"plein|kade|katu|kuja|tie|polku|utca|ulica|ulice|cesta|gata|brücke|bakken|letta)"
+)
+# Street-type words that come before the name ("via raffaele conforti 74", "Rua Augusta 12").
+_LEADING_TYPE = (
+    r"(?:via|viale|piazza|corso|rue|quai|avenue|av\.|calle|avenida|rua|r\.?|travessa|largo|"
+    r"praça|plaza|paseo|camino|carrer|ulica|ul\.|estrada)"
+)
+_WORD = r"[^\W\d_][\w'.-]*"
+_CAP_WORD = r"[^\W\d_a-zß-ÿ][\w'.-]*"  # starts with a letter that is not lower-case
+_UNIT = r"(?:,?\s*(?:apt\.?|apartment|suite|ste\.?|unit|flat|#)\s*[A-Za-z0-9-]+)"
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
+    # 81 Long Street / 24 Cherry Lane Apt. 3
+    (re.compile(rf"\b\d{{1,6}}[A-Za-z]?\s+(?:{_WORD}\s+){{0,4}}(?i:{_STREET_WORDS})\b\.?{_UNIT}?"), 0.6),
+    # Michaelkirchstr. 15 / hochstrasse 63 / Frørupvej 65
+    (re.compile(rf"(?i:\b{_WORD}?{_GLUED_SUFFIX})\s*\d{{1,5}}[A-Za-z]?\b\.?{_UNIT}?"), 0.6),
+    # via raffaele conforti 74 / R Nossa Senhora Graça 75
+    (re.compile(rf"(?i:\b{_LEADING_TYPE})\s+(?:{_WORD}\s+){{1,4}}\d{{1,5}}[A-Za-z]?\b"), 0.5),
+    # 70 Algade 49 / 43 Ρ. Φεραίου 13 (house number, name, number: many European formats)
+    (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}\d{{1,5}}\b\.?"), 0.45),
+    # Suite 616 / Apt. 977 / Unit 8505 Box 3866 / P.O. Box 101 / PSC 9236, Box 1684
+    (
+        re.compile(r"(?i:\b(?:apt\.?|apartment|suite|unit))\s*#?\s*\d{1,5}[A-Za-z]?\b(?:\s+Box\s+\d{1,6})?"),
+        0.5,
+    ),
+    (re.compile(r"(?i:\b(?:P\.?\s?O\.?\s*Box|PSC\s+\d{1,5},?\s+Box)\s+\d{1,6}\b)"), 0.7),
+    (re.compile(r"\b[AF]PO\s+A[AEP]\s+\d{5}\b"), 0.7),  # US military addresses
+)
+IDENTIFIER_PATTERN = re.compile(
+    r"(?i:\b(?:account|acct|patient|policy|member|record|client|customer|case)\.?\s*"
+    r"(?:id|no\.?|number|#)?\s*[:#]?\s*)(?=[A-Z0-9-]*\d)([A-Z0-9][A-Z0-9-]{4,})\b"
+    r"|\b([A-Z]{2,5}-\d{4,}(?:-\d+)*)\b"
+)
+MONEY_PATTERN = re.compile(
+    r"(?:[$€£]\s?\d{1,3}(?:,\d{3})+(?:\.\d{2})?"
+    r"|[$€£]\s?\d+(?:\.\d+)?(?:\s?(?:k|K|million|m|M)\b)?"
+    r"|\b\d{1,3}(?:,\d{3})+(?:\.\d{2})?\s?(?:USD|EUR|GBP|dollars)\b)"
+)
+PHONE_PATTERN = re.compile(
+    r"(?<![\w+/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)\s?)?\d{1,5}(?:[\s.-]\d{1,5}){1,5}"
+    r"(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w/]|[.-]\d)"
+)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")
+TITLE_PATTERN = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.(?=\s+\w)|\b(?:Miss|Mister|Madam)(?=\s+[A-Z])", re.IGNORECASE
+)
+# Labels of form fields ("Name:", "Phone") that spaCy glues to the entity on the line above.
+FIELD_LABELS = frozenset(
+    {
+        "name",
+        "address",
+        "phone",
+        "tel",
+        "telephone",
+        "email",
+        "e-mail",
+        "fax",
+        "mobile",
+        "office",
+        "company",
+        "title",
+        "date",
+        "dob",
+        "account",
+        "user",
+        "customer",
+        "card",
+    }
+)
+COUNTRIES_PATH = Path(__file__).resolve().parents[2] / "assets" / "pii" / "countries.txt"
+
+
+@lru_cache(maxsize=1)
+def country_pattern() -> re.Pattern[str]:
+    names = [
+        line.strip()
+        for line in COUNTRIES_PATH.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    return list_pattern(names) or re.compile(r"(?!x)x")
+
+
+def phone_detections(text: str) -> list[Detection]:
+    """Digit groups with 7-15 digits in all (national and international formats Presidio's
+    `phonenumbers` check rejects without a region), not ISO dates or times."""
+    found = []
+    for match in PHONE_PATTERN.finditer(text):
+        value = match.group(0)
+        digits = sum(char.isdigit() for char in value.split("x")[0])
+        if 7 <= digits <= 15 and not _ISO_DATE.search(value):
+            found.append(detection_at(text, match.start(), match.end(), "PHONE_NUMBER", 0.4, SOURCE_STUDIO))
+    return found
+
+
+def address_detections(text: str) -> list[Detection]:
+    found = []
+    for pattern, score in ADDRESS_PATTERNS:
+        for match in pattern.finditer(text):
+            if not _starts_with_month(match.group(0)):
+                found.append(detection_at(text, match.start(), match.end(), "ADDRESS", score, SOURCE_STUDIO))
+    return found
+
+
+def _starts_with_month(value: str) -> bool:
+    """ "12 May 2020" is a date, not "number name number" address."""
+    words = value.split()
+    return len(words) > 1 and words[1][:3].casefold() in _MONTHS
+
+
+def studio_detections(text: str) -> list[Detection]:
+    """Street addresses, phone numbers, country names, courtesy titles, account/patient/policy
+    identifiers and money amounts (the studio's recognisers)."""
+    found = address_detections(text) + phone_detections(text)
+    found += [
+        detection_at(text, m.start(), m.end(), "LOCATION", 0.6, SOURCE_GAZETTEER)
+        for m in country_pattern().finditer(text)
+    ]
+    found += [
+        detection_at(text, m.start(), m.end(), "TITLE", 0.5, SOURCE_STUDIO)
+        for m in TITLE_PATTERN.finditer(text)
+    ]
+    for match in IDENTIFIER_PATTERN.finditer(text):
+        group = 1 if match.group(1) else 2
+        found.append(detection_at(text, match.start(group), match.end(group), "ID", 0.6, SOURCE_STUDIO))
+    found += [
+        detection_at(text, m.start(), m.end(), "MONEY", 0.5, SOURCE_STUDIO)
+        for m in MONEY_PATTERN.finditer(text)
+    ]
+    return [item for item in found if item.end > item.start]
+
+
+# "Malon, Mark, Kaylee and Jennifer": three or more capitalised words joined by commas / "and" / "or".
+_NAME_LIST = re.compile(
+    r"\b[A-Z][^\W\d_]+(?:,[ \t]+[A-Z][^\W\d_]+)+,?[ \t]+(?:and|or|&)[ \t]+"
+    r"[A-Z][^\W\d_]+\b|\b[A-Z][^\W\d_]+(?:,[ \t]+[A-Z][^\W\d_]+){2,}\b"
+)
+_LIST_ITEM = re.compile(r"[A-Z][^\W\d_]+")
+
+
+def names_in_lists(text: str, detections: list[Detection]) -> list[Detection]:
+    """Items of an enumeration of single capitalised words in which NER found at least two names.
+
+    spaCy's small model often misses the first or an unusual name of a list ("They had 6: Malon,
+    Mark, Kaylee, ..." gave no entity for Malon): an item of a list that is mostly names is a name.
+    Items NER labelled otherwise keep their detection; only undetected items are added."""
+    added = []
+    for match in _NAME_LIST.finditer(text):
+        items = [
+            (match.start() + item.start(), match.start() + item.end())
+            for item in _LIST_ITEM.finditer(match.group(0))
+            if item.group(0) not in ("And", "Or")
+        ]
+        covered = [[d for d in detections if d.start < end and start < d.end] for start, end in items]
+        names = sum(any(d.type == "PERSON" for d in hits) for hits in covered)
+        if names < 2 or 2 * names < len(items):
+            continue
+        added += [
+            detection_at(text, start, end, "PERSON", 0.6, SOURCE_STUDIO)
+            for (start, end), hits in zip(items, covered, strict=True)
+            if not hits
+        ]
+    return added
+
+
+# Lower-case words inside place names ("Torres de Albánchez", "Ústí nad Labem", "Paterna del Madera").
+_PLACE_PARTICLES = frozenset(
+    {"de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "el", "y", "e", "nad", "pod",
+     "an", "am", "im", "der", "van", "von", "den", "op", "sur", "sous", "en", "i", "a"}
+)  # fmt: skip
+_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*")
+_PART_WORDS = 5
+
+
+def extend_addresses(text: str, detections: list[Detection]) -> list[Detection]:
+    """Street-address detections grown over the house number before them and up to four following
+    comma- or line-separated parts (city, region, country, postcode) into one ADDRESS block."""
+    lower_text = not any(char.isupper() for char in text)
+    extended = []
+    for item in detections:
+        if item.type != "ADDRESS" or item.source != SOURCE_STUDIO:
+            extended.append(item)
+            continue
+        start, end = item.start, item.end
+        number = re.search(r"\b\d{1,5}[ \t]+$", text[max(0, start - 8) : start])
+        if number:
+            start -= len(number.group(0))
+        for _part in range(4):
+            separator = _SEPARATOR.match(text, end)
+            length = _address_part_length(text, separator.end(), lower_text) if separator else 0
+            if not length:
+                break
+            end = separator.end() + length  # type: ignore[union-attr]
+        extended.append(detection_at(text, start, end, "ADDRESS", item.score, SOURCE_STUDIO))
+    return _merged_address_blocks(text, extended)
+
+
+def _merged_address_blocks(text: str, detections: list[Detection]) -> list[Detection]:
+    """Studio address pieces that overlap once grown ("99 Colonia Ofir 9881" grown over the next line
+    and "Apt. 139" grown over the city and country), or stand side by side on one line ("03 Rua D 25
+    Apt. 208"), are one address: their union, not the piece with the higher score."""
+    pieces = sorted(
+        (d for d in detections if d.type == "ADDRESS" and d.source == SOURCE_STUDIO), key=lambda d: d.start
+    )
+    others = [d for d in detections if not (d.type == "ADDRESS" and d.source == SOURCE_STUDIO)]
+    merged: list[Detection] = []
+    for item in pieces:
+        last = merged[-1] if merged else None
+        if last is not None and (item.start < last.end or not text[last.end : item.start].strip(" \t,")):
+            end = max(last.end, item.end)
+            merged[-1] = detection_at(
+                text, last.start, end, "ADDRESS", max(last.score, item.score), SOURCE_STUDIO
+            )
+        else:
+            merged.append(item)
+    return others + merged
+
+
+def _address_part_length(text: str, start: int, lower_text: bool) -> int:
+    """Length of the address part (city, region, country, postcode) at `start`, or 0 when there is none.
+
+    A part runs to the next comma or line break if it has at most five words; otherwise it may end
+    on a postcode within its first five words ("IL 62704 and works as ..." gives "IL 62704")."""
+    segment = re.match(r"[^\n,@:;]{1,60}", text[start:])
+    if segment is None or not (segment.group(0)[0].isalnum()):
+        return 0
+    sentence_end = re.search(r"(?<=[^\W\d_]{4})\.\s", segment.group(0))  # "Berlin. Dr. Ana" ends at "Berlin"
+    if sentence_end:
+        segment = re.match(f"[^\\n,@:;]{{1,{sentence_end.start()}}}", text[start:])
+        if segment is None:
+            return 0
+    first = segment.group(0)[0]
+    if not (first.isdigit() or first.isupper() or lower_text):
+        return 0
+    words = list(re.finditer(r"\S+", segment.group(0)))
+    ends_part = (
+        sentence_end is not None or segment.end() == len(text) - start or text[start + segment.end()] in "\n,"
+    )
+    capitalised = lower_text or all(
+        not word.group(0)[0].islower() or word.group(0) in _PLACE_PARTICLES for word in words
+    )
+    if len(words) <= _PART_WORDS and ends_part and capitalised:
+        length = len(segment.group(0).rstrip(" .\t"))
+    else:
+        postcode = [
+            word for word in words[:_PART_WORDS] if re.fullmatch(r"\d{4,6}(?:-\d{4})?", word.group(0))
+        ]
+        length = postcode[0].end() if postcode else 0
+    return length if sum(char.isdigit() for char in text[start : start + length]) < 7 else 0
+
+
+def detection_at(text: str, start: int, end: int, kind: str, score: float, source: str) -> Detection:
+    """A detection with surrounding whitespace and trailing ",;:" trimmed from its range."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in ",;:"):
+        end -= 1
+    return Detection(text[start:end], kind, start, end, float(score), source)
+
+
+_DATE_WORDS = re.compile(
+    r"(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\b"
+)
+
+
+def is_vague_date(item: Detection) -> bool:
+    """spaCy DATE/TIME without a digit, weekday or month name ("this morning", "the following year")."""
+    return (
+        item.type == "DATE_TIME"
+        and item.source == SOURCE_NER
+        and not any(c.isdigit() for c in item.text)
+        and not _DATE_WORDS.search(item.text)
+    )
+
+
+def split_at_lines(text: str, item: Detection) -> list[Detection]:
+    """An NER entity that runs over line breaks, cut into its lines; form-field labels are dropped."""
+    if "\n" not in item.text:
+        return [item]
+    pieces = []
+    for match in re.finditer(r"[^\n]+", item.text):
+        piece = detection_at(
+            text, item.start + match.start(), item.start + match.end(), item.type, item.score, item.source
+        )
+        core = piece.text.strip(" >:-")
+        if len(core) >= 2 and core.casefold() not in FIELD_LABELS:
+            pieces.append(piece)
+    return pieces
+
+
+def list_pattern(terms: Sequence[str]) -> re.Pattern[str] | None:
+    """A pattern matching any of `terms` as whole words, case-insensitively (None without a term)."""
+    terms = [term for term in terms if term]
+    if not terms:
+        return None
+    alternatives = "|".join(re.escape(term) for term in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
