@@ -333,7 +333,8 @@ def _widened_to_adjunct_clauses(sent: Any, removed: set[int]) -> set[int]:
     for token in sent:
         if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
             continue
-        clause = next((a for a in token.ancestors if a.dep_ in ADJUNCT_CLAUSES and a.sent == sent), None)
+        inside = (a for a in token.ancestors if sent.start <= a.i < sent.end)  # segment, not parser sentence
+        clause = next((a for a in inside if a.dep_ in ADJUNCT_CLAUSES), None)
         if clause is not None and clause.head.i not in removed:
             widened |= _subtree(clause)
     return widened
