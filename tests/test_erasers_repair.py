@@ -539,3 +539,33 @@ def test_verbs_that_lost_their_coordinator_do_not_run_together(nlp):
     start = sentence.index("porcelain glazing")
     removal = ((start, start + len("porcelain glazing")), "", "private", ())
     assert "Arts was" not in repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0]
+
+
+def test_the_checker_sees_a_doubled_word_and_a_hyphen_left_before_a_full_stop():
+    # PopQA dev (Hardy McLain): "... is a retired hedge fund manager and and a co-."
+    original = (
+        "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager, and a "
+        "co-founder and former managing partner of CVC Capital Partners."
+    )
+    kinds = {
+        b.kind for b in broken_in_rewrite(original, "Bruce Hardy McLain is a retired manager and and a co-.")
+    }
+    assert kinds >= {"doubled word", "dangling hyphen"}
+
+
+def test_a_main_clause_the_parser_hung_on_a_noun_is_not_dropped_as_a_relative_clause(nlp):
+    # PopQA dev (John Finlay): "on the way [he fell ill at Moffat], and died there" had been left
+    sentence = (
+        "He began to collect materials, but in 1810 he left Glasgow to visit Professor Wilson at Ellerlay, "
+        "Westmoreland; on the way he fell ill at Moffat, and died there on 8 December."
+    )
+    assert "on the way, and died" not in _repaired_without(nlp, sentence, "at Moffat")
+
+
+def test_occupations_written_as_a_list_stay_apart():
+    facts = [
+        Triple("Stephen James Merchant", "occupation", "director", "d", (0, 0)),
+        Triple("Stephen James Merchant", "occupation", "presenter", "d", (0, 0)),
+    ]
+    merged = places_as_written(facts, "He is an English director, presenter and writer.")
+    assert realise_facts(merged, past=False) == "Stephen James Merchant is a director and a presenter."

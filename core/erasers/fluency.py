@@ -66,7 +66,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "sentences run together": re.compile(
         r"[a-z0-9]\s+(?:He|She|They|His|Her|Their|It|Its|This|These)\s+[a-z]{2,}"
     ),
-    "dangling hyphen": re.compile(r"(?:^|\s)-\w|\w-(?:\s|$)|\s[–—]\s*[,.;:)]|[(,;]\s*[–—]\s"),
+    "doubled word": re.compile(r"\b(and|or|but|the|a|an|of|in|to|for|with)\s+\1\b", re.IGNORECASE),
+    "dangling hyphen": re.compile(r"(?:^|\s)-\w|\w-(?:\s|$|[.,;:)])|\s[–—]\s*[,.;:)]|[(,;]\s*[–—]\s"),
     "unfinished sentence": re.compile(r",\s*$"),
     # "Was the county leader of ...": the subject went with the clause before
     "sentence without subject": re.compile(r"^\s*(?:Was|Were|Is|Are|Has|Have|Had)\s+(?!.*\?\s*$)"),

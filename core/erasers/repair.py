@@ -335,6 +335,8 @@ def _widened_to_adjunct_clauses(sent: Any, removed: set[int]) -> set[int]:
             continue
         inside = (a for a in token.ancestors if sent.start <= a.i < sent.end)  # segment, not parser sentence
         clause = next((a for a in inside if a.dep_ in ADJUNCT_CLAUSES), None)
+        if clause is not None and _has_a_pronoun_subject(clause):
+            continue  # "on the way [he fell ill at Moffat]": a main clause the parser hung on a noun
         if clause is not None and clause.head.i not in removed:
             widened |= _subtree(clause)
     return widened
@@ -356,6 +358,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
     """Whether every removed subtree of the sentence is an adjunct its head can do without."""
     if _orphaned_its(sent, removed):
         return False  # "was elected [to the Central Workers Committee], as its youngest member"
+    if _conjunct_lost_its_subject(sent, removed):
+        return False  # "on the way [he fell ill at Moffat], and died there"
     if _verbs_run_together(sent, removed):
         return False  # "He graduated from X [and then learned Y from Z who] was Living National Treasure"
     for token in sent:
@@ -376,6 +380,26 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
         if token.dep_ == "conj" and not _has_kept_conj(token.head, removed) and token.head.i in removed:
             return False
     return True
+
+
+def _has_a_pronoun_subject(clause: Any) -> bool:
+    return any(
+        c.dep_ in SUBJECT_DEPS and c.lower_ in {"he", "she", "they", "it", "i", "we"} for c in clause.children
+    )
+
+
+def _conjunct_lost_its_subject(sent: Any, removed: set[int]) -> bool:
+    """A kept conjoined verb without a subject of its own whose first verb, and that verb's subject, went
+    (unless the sentence root itself went: `_promote_conjoined_clause` gives the subject back)."""
+    for token in sent:
+        verb = token.head
+        if token.i in removed or token.dep_ != "conj" or token.pos_ not in VERB_POS or verb.i not in removed:
+            continue
+        if verb.dep_ == "ROOT" or any(c.dep_ in SUBJECT_DEPS for c in token.children):
+            continue
+        if all(c.i in removed for c in verb.children if c.dep_ in SUBJECT_DEPS):
+            return True
+    return False
 
 
 def _verbs_run_together(sent: Any, removed: set[int]) -> bool:
@@ -861,7 +885,10 @@ def _promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
         if clause.tag_ in {"VBN", "VBG"} and not any(c.dep_ in {"aux", "auxpass"} for c in clause.children):
             # "Harrison was [drafted into the Army and] posted to Germany": the auxiliary is shared
             keep |= {c.i for c in root.children if c.dep_ in {"aux", "auxpass", "neg"} and c.i < root.i}
-    removed.update(t.i for t in root.subtree if t.i not in keep)
+    promoted = {t.i for t in root.subtree if t.i not in keep}
+    if not any(t.dep_ in SUBJECT_DEPS and t.i not in removed | promoted for t in root.sent):
+        return False  # "On the way [he fell ill at Moffat], and died there": nobody left to die
+    removed.update(promoted)
     return True
 
 
@@ -1169,6 +1196,7 @@ def places_as_written(facts: Sequence[Triple], sentence: str) -> list[Triple]:
     for first in list(facts):
         for second in list(facts):
             same = (first.head, first.relation) == (second.head, second.relation) and first is not second
+            same = same and first.tail[:1].isupper() and second.tail[:1].isupper()  # places are names
             if same and first in facts and second in facts and f"{first.tail}, {second.tail}" in sentence:
                 facts[facts.index(first)] = replace(first, tail=f"{first.tail}, {second.tail}")
                 facts.remove(second)
