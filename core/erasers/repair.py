@@ -424,9 +424,18 @@ def _conjunct_took_its_place(token: Any, removed: set[int]) -> bool:
     conjoined one (see `_promote_conjoined_clause`)."""
     if token.dep_ == "ROOT":
         return any(c.dep_ == "conj" and c.i not in removed and c.pos_ in VERB_POS for c in token.children)
-    return any(
-        c.dep_ == "conj" and c.i not in removed and c.pos_ in {"NOUN", "PROPN", "ADJ"}
-        for c in token.head.children
+    return _kept_conjoined_predicate(token.head, removed) is not None
+
+
+def _kept_conjoined_predicate(copula: Any, removed: set[int]) -> Any | None:
+    """A kept noun or adjective the parser hung on the copula as a conjunct ("was X and a member of Y")."""
+    return next(
+        (
+            c
+            for c in copula.children
+            if c.dep_ == "conj" and c.i not in removed and c.pos_ in {"NOUN", "PROPN", "ADJ"}
+        ),
+        None,
     )
 
 
@@ -911,14 +920,7 @@ def _promote_conjoined_predicate(copula: Any, removed: set[int]) -> bool:
     predicate on the copula; it takes the first one's place, and what stood between them goes."""
     if copula.lemma_ != "be":
         return False
-    second = next(
-        (
-            c
-            for c in copula.children
-            if c.dep_ == "conj" and c.i not in removed and c.pos_ in {"NOUN", "PROPN", "ADJ"}
-        ),
-        None,
-    )
+    second = _kept_conjoined_predicate(copula, removed)
     if second is None:
         return False
     removed.update(t.i for t in copula.subtree if copula.i < t.i < second.left_edge.i)
