@@ -280,6 +280,28 @@ def test_the_base_model_writes_well_formed_scripts_on_real_passages() -> None:
             apply_script(window, parse_script(script.text))
 
 
+def test_a_script_ends_at_the_tokenizers_end_token_whatever_the_generation_config_says() -> None:
+    """A model whose generation config names another end token (transformers 5.17 converts the
+    embedded GGUF so) must still stop reading at the end token training wrote: what the model
+    writes after it ("assistant", "system" ...) is not part of the script."""
+    eraser = Eraser4RAGEraser(
+        Settings(rewriter_adapter="none", rewriter_max_new_tokens=96, rewriter_output="edits")
+    )
+    model = eraser.rewriter.model
+    configured = model.generation_config.eos_token_id
+    model.generation_config.eos_token_id = None  # generate alone would run on to the budget
+    try:
+        windows = [RICHMAN, _dev_window(41, 0), _dev_window(43, 1)]
+        scripts = eraser._generate_scripts([rewriter_input(w, (), (), "edits") for w in windows], windows)
+    finally:
+        model.generation_config.eos_token_id = configured
+    ended = [(window, s.text) for window, s in zip(windows, scripts, strict=True) if not s.budget]
+    assert ended, [s.text for s in scripts]
+    for window, text in ended:
+        _assert_well_formed(window, text)
+        apply_script(window, parse_script(text))
+
+
 def test_a_script_the_token_budget_cut_is_rejected_and_said_so() -> None:
     """The real base model with a budget of one token: no script can end, each is rejected as
     cut by the budget, and the window falls back."""

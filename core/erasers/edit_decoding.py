@@ -350,7 +350,7 @@ def anchor_constraint(tokenizer: Any, windows: list[str], prompt_length: int) ->
                     continue
                 allowed = allowed_tokens(table, encoded[row], table.text_of(generated))
                 if allowed:
-                    index = torch.tensor(allowed, dtype=torch.long)
+                    index = torch.tensor(allowed, dtype=torch.long, device=scores.device)
                     masked[row, index] = scores[row, index]
                 else:
                     masked[row, table.eos] = 0.0

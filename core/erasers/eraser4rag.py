@@ -327,7 +327,7 @@ class Eraser4RAGEraser:
         side = tokenizer.padding_side
         tokenizer.padding_side = "left"
         try:
-            inputs = tokenizer(prompts, return_tensors="pt", padding=True)
+            inputs = tokenizer(prompts, return_tensors="pt", padding=True).to(rewriter.model.device)
         finally:
             tokenizer.padding_side = side
         length = inputs["input_ids"].shape[1]
@@ -340,6 +340,7 @@ class Eraser4RAGEraser:
                     max_new_tokens=budget,
                     do_sample=False,
                     pad_token_id=pad,
+                    eos_token_id=tokenizer.eos_token_id,  # the one training ends targets with
                     logits_processor=[constraint],
                 )
         except RuntimeError as exc:
@@ -348,6 +349,8 @@ class Eraser4RAGEraser:
         for row in output:
             generated = row[length:].tolist()
             ended = tokenizer.eos_token_id in generated
+            if ended:  # a model's own generation config may name another end token: stop at ours
+                generated = generated[: generated.index(tokenizer.eos_token_id)]
             text = tokenizer.decode(generated, skip_special_tokens=True)
             scripts.append(GeneratedScript(text, 0 if ended else budget))
         return scripts
@@ -393,14 +396,18 @@ class Eraser4RAGEraser:
 
         rewriter = self.rewriter
         tokenizer = rewriter.tokenizer
-        inputs = tokenizer(prompt, return_tensors="pt")
+        inputs = tokenizer(prompt, return_tensors="pt").to(rewriter.model.device)
         window_tokens = len(tokenizer(window, add_special_tokens=False)["input_ids"])
         max_new = min(self.settings.rewriter_max_new_tokens, int(window_tokens * 1.5) + 16)
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
         try:
             with _lock, torch.no_grad():
                 output = rewriter.model.generate(
-                    **inputs, max_new_tokens=max_new, do_sample=False, pad_token_id=pad
+                    **inputs,
+                    max_new_tokens=max_new,
+                    do_sample=False,
+                    pad_token_id=pad,
+                    eos_token_id=tokenizer.eos_token_id,
                 )
         except RuntimeError as exc:
             raise EraserError(f"the rewriter {rewriter.source!r} failed: {exc}") from exc
