@@ -21,6 +21,7 @@ from core.erasers.repair import (
 from core.model_loading import get_spacy
 from core.types import Triple
 
+LAWRENCE = "Lillian Lawrence (February 17, 1868 – May 7, 1926) was an American theatre and silent film actress."
 FEILDEN = (
     "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."
 )
@@ -569,3 +570,18 @@ def test_occupations_written_as_a_list_stay_apart():
     ]
     merged = places_as_written(facts, "He is an English director, presenter and writer.")
     assert realise_facts(merged, past=False) == "Stephen James Merchant is a director and a presenter."
+
+
+def test_a_field_coordinated_with_a_removed_occupation_goes_with_it(nlp):
+    """PopQA dev (Lillian Lawrence): "theatre and [silent film actress]" had left "was a theatre"."""
+    text, lost = _erase(nlp, LAWRENCE, ["silent film actress"], public=["American"])
+    assert (text, lost) == ("Lillian Lawrence (February 17, 1868 – May 7, 1926) was American.", False)
+    text, _lost = _erase(nlp, "She was a singer and a jazz pianist.", [" and a jazz pianist"])
+    assert text == "She was a singer."  # a person noun is a conjunct of its own
+
+
+def test_one_side_of_a_slash_pair_stays(nlp):
+    """PopQA dev (Bruce McDaniel): "Mexican and Scottish/[American] parents" had become "Mexican parents"."""
+    sentence = "He was born in Boston of Mexican and Scottish/American parents and grew up in New York."
+    text, _lost = _erase(nlp, sentence, ["American"])
+    assert text == "He was born in Boston of Mexican and Scottish parents and grew up in New York."

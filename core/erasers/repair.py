@@ -539,6 +539,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
     for _round in range(8):
         before = len(removed)
         _whole_quotations(sent, removed)
+        _remove_premodifier_conjuncts(sent, removed)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -695,6 +696,9 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # brackets and the full stop go only when emptied (tidy), not with their parse head
         if token.head.dep_ == "conj" and token.i < token.head.head.i:
             continue  # hung on a removed second conjunct but said before the first: shared by both
+        if _joined_by_slash(token, token.head):
+            removed.add(token.i + 1)  # "Scottish/[American] parents": Scottish stays, the slash goes
+            continue
         if token.dep_ in ORPHAN_DEPS:
             removed.update(_subtree(token))
     for token in sent:  # "worked on both television [and radio]"
@@ -704,6 +708,40 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             and not _has_kept_conj(token.head, removed)
         ):
             removed.add(token.i)
+
+
+def _joined_by_slash(token: Any, head: Any) -> bool:
+    doc = token.doc
+    return (
+        head.i == token.i + 2
+        and doc[token.i + 1].text == "/"
+        and not token.whitespace_
+        and not doc[token.i + 1].whitespace_
+    )
+
+
+# nouns that name a person ("singer", "actor", "pianist", "student") rather than a field ("theatre")
+PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|[ae]nt|m[ae]n|ess|ive|ary|ee|ar|ic|[eo]t|ef|ain|ate|ite|ard)$")
+
+
+def _remove_premodifier_conjuncts(sent: Any, removed: set[int]) -> None:
+    """ "an American theatre and [silent film actress]": the parser joins "theatre" to "actress", but
+    it modifies her as "film" does; without "actress" it would say she was a theatre, so it goes too."""
+    for token in sent:
+        head = token.head
+        if (
+            token.i in removed
+            and token.dep_ == "conj"
+            and token.pos_ == "NOUN"
+            and head.i not in removed
+            and head.pos_ == "NOUN"
+            and head.i < token.i
+            and any(c.dep_ in {"compound", "amod"} and c.i < token.i for c in token.children)
+            and not PERSON_NOUN.search(head.lower_)
+            and all(t.dep_ == "cc" or t.i in removed for t in sent[head.i + 1 - sent.start : token.i - sent.start])
+        ):
+            removed.add(head.i)
+            removed.update(c.i for c in head.children if c.dep_ == "cc")
 
 
 def _kept_conjunct_before(cc: Any, removed: set[int]) -> bool:
