@@ -21,7 +21,9 @@ from core.erasers.repair import (
 from core.model_loading import get_spacy
 from core.types import Triple
 
-LAWRENCE = "Lillian Lawrence (February 17, 1868 – May 7, 1926) was an American theatre and silent film actress."
+LAWRENCE = (
+    "Lillian Lawrence (February 17, 1868 – May 7, 1926) was an American theatre and silent film actress."
+)
 FEILDEN = (
     "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."
 )

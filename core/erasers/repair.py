@@ -738,7 +738,7 @@ def _remove_premodifier_conjuncts(sent: Any, removed: set[int]) -> None:
             and head.i < token.i
             and any(c.dep_ in {"compound", "amod"} and c.i < token.i for c in token.children)
             and not PERSON_NOUN.search(head.lower_)
-            and all(t.dep_ == "cc" or t.i in removed for t in sent[head.i + 1 - sent.start : token.i - sent.start])
+            and all(t.dep_ == "cc" or t.i in removed for t in sent.doc[head.i + 1 : token.i])
         ):
             removed.add(head.i)
             removed.update(c.i for c in head.children if c.dep_ == "cc")
