@@ -45,3 +45,11 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     executor = request.getfixturevalue("postgresql_executor")
     with fresh_database(executor, f"rps_test_{next(_database_numbers)}") as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def nlp() -> object:
+    """The spaCy pipeline the erasers parse with, loaded once per session."""
+    from core.model_loading import get_spacy
+
+    return get_spacy()

@@ -49,3 +49,10 @@ def sample_request(doc_ids: tuple[str, ...] | None = None, split_seed: int | Non
         marked = connected_random_private_keys(keys, 0.25, split_seed)
     definition = define_privacy(keys, marked)
     return EraseRequest(documents=documents, triples=triples, definition=definition)
+
+
+# a real PopQA dev sentence the repair and restating tests share
+SEITZ = (
+    "Ludovico Seitz, or Ludwig Seitz (11 June 1844, Rome - 11 September 1908, Albano Laziale) was an Italian "
+    "painter of German ancestry, who served as Director of the Vatican Galleries."
+)

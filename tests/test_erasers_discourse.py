@@ -1,19 +1,11 @@
 """A pronoun keeps someone to refer to when the sentence that named the person goes (PopQA dev passages)."""
 
-import pytest
-
 from core.erasers.discourse import restore_first_mentions
-from core.model_loading import get_spacy
 
 SEITZ = (
     "Franz Seitz Sr. (14 May 1887 – 7 March 1952) was a German film director. He directed 59 films "
     "between 1920 and 1952. His son Franz Seitz Jr. was a film producer."
 )
-
-
-@pytest.fixture(scope="module")
-def nlp():
-    return get_spacy()
 
 
 def test_the_first_orphaned_pronoun_gets_the_name_back(nlp):

@@ -140,3 +140,33 @@ def test_a_sentence_that_lost_every_verb_is_flagged(parse):
         parse,
     )
     assert [item.kind for item in found] == ["sentence without a verb"]
+
+
+def test_the_checker_sees_a_quotation_left_open():
+    original = 'He co-wrote the series "The Office" and "Extras".'
+    assert broken_in_rewrite(original, 'He co-wrote the series " and "Extras".')
+
+
+def test_the_checker_sees_a_sentence_that_lost_its_subject():
+    original = "He was a board member after graduating, was the county leader from 1999 to 2003."
+    assert broken_in_rewrite(original, "Was the county leader from 1999 to 2003.")
+    assert not broken_in_rewrite("Was he the county leader?", "Was he the county leader?")
+
+
+def test_the_checker_sees_a_verb_that_lost_its_object():
+    # PopQA dev (Lubna Jaffery): "Lubna Jaffery took her secondary education, and she took."
+    original = "She took her secondary education in Åsane in 1999, and she took the degree in 2004."
+    assert broken_in_rewrite(original, "She took her secondary education, and she took.")
+    assert not broken_in_rewrite("He won the race in 1999.", "He won.")
+
+
+def test_the_checker_sees_a_doubled_word_and_a_hyphen_left_before_a_full_stop():
+    # PopQA dev (Hardy McLain): "... is a retired hedge fund manager and and a co-."
+    original = (
+        "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager, and a "
+        "co-founder and former managing partner of CVC Capital Partners."
+    )
+    kinds = {
+        b.kind for b in broken_in_rewrite(original, "Bruce Hardy McLain is a retired manager and and a co-.")
+    }
+    assert kinds >= {"doubled word", "dangling hyphen"}

@@ -1,0 +1,365 @@
+"""Removals closed under the grammatical rules: whole units, orphans, heads without their
+complement (Clarke & Lapata 2008; Filippova & Altun 2013: a word stays only while what it needs
+stays)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.erasers.grammar import (
+    ADJECTIVES_WITH_COMPLEMENT,
+    COMPLEMENT_DEPS,
+    NAME_LABELS,
+    NEEDS_AN_OBJECT,
+    OBJECT_DEPS,
+    OBJECT_OF_VERB,
+    ORPHAN_DEPS,
+    PREDICATE_DEPS,
+    RELATIONAL_NOUNS,
+    STANDS_ALONE,
+    TITLE_LABELS,
+    VERB_POS,
+    WHOLE_ENTITY_LABELS,
+    has_kept_conj,
+    subtree,
+)
+from core.erasers.predicates import clause_tokens, keep_public_adjectives, promote_conjoined_clause
+
+
+def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[int], bool]:
+    """Removed tokens closed under the grammatical rules; True when the main predicate is gone."""
+    removed = set(removed)
+    _expand_entities(sent, removed, keep)
+    for _round in range(8):
+        before = len(removed)
+        _whole_quotations(sent, removed)
+        _remove_premodifier_conjuncts(sent, removed)
+        _remove_orphans(sent, removed)
+        lost = _remove_heads_without_complement(sent, removed, keep)
+        if lost:
+            return removed, True
+        _remove_dangling_hyphens(sent, removed)
+        for token in sent:
+            if token.i not in removed and token.dep_ in {"appos", "conj", "pobj", "npadvmod"}:
+                _lost_of_complement(token, removed)
+        if len(removed) == before:
+            break
+    _pair_brackets(sent, removed)
+    _keep_the_full_stop(sent, removed)
+    root = sent.root
+    kept = [t for t in sent if t.i not in removed and not t.is_punct]
+    return removed, root.i in removed and bool(kept) and not any(t.pos_ in VERB_POS for t in kept)
+
+
+def _keep_the_full_stop(sent: Any, removed: set[int]) -> None:
+    """A removed last clause ("..., and he was then raised to post-captain on 9 July 1798.") takes its
+    words, not the sentence's full stop: without it the next sentence runs on ("1795 He captured")."""
+    if not any(t.i not in removed and not t.is_punct for t in sent):
+        return
+    for token in reversed(sent):
+        if token.text in {".", "!", "?"}:
+            removed.discard(token.i)
+            return
+        if not token.is_punct and not token.is_space:
+            return
+
+
+def _pair_brackets(sent: Any, removed: set[int]) -> None:
+    """A bracket goes with its partner: "(born 1888 in Beuthen, [Germany (now Bytom, Poland)], died ...)"
+    must not keep the inner ")" and so close the outer bracket early. An emptied pair goes whole; a pair
+    whose content stays keeps both ends."""
+    opened: list[int] = []
+    for token in sent:
+        if token.text == "(":
+            opened.append(token.i)
+        elif token.text == ")" and opened:
+            start, end = opened.pop(), token.i
+            inside = range(start + 1, end)
+            if all(i in removed for i in inside):
+                removed.update((start, end))
+            else:
+                removed.difference_update((start, end))
+
+
+QUOTE_MARKS = {'"', "“", "”", "„"}
+
+
+def _whole_quotations(sent: Any, removed: set[int]) -> None:
+    """A quotation is kept word for word or not at all: "one of the foremost citizens [Chicago] has ever
+    had" would misquote, and a lone quote mark left by a removed title opens a quotation that never ends."""
+    marks = [t.i for t in sent if t.text in QUOTE_MARKS]
+    for start, end in zip(marks[::2], marks[1::2], strict=False):
+        inside = range(start + 1, end)
+        if any(i in removed for i in inside):
+            removed.update(range(start, end + 1))
+
+
+MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+
+
+DATE_PATTERN = re.compile(
+    rf"\b(?:\d{{1,2}}\s+{MONTH}(?:\s+\d{{3,4}})?|{MONTH}\s+\d{{1,2}}(?:,?\s+\d{{3,4}})?|{MONTH}\s+\d{{3,4}}|\d{{3,4}})\b"
+)
+
+
+def _expand_entities(sent: Any, removed: set[int], keep: set[int]) -> None:
+    """A date, number or name the removal cut into goes whole (public tails excepted, with their article:
+    "a member of [the] Folketing")."""
+    doc = sent.doc
+    articles = {c.i for i in keep for c in doc[i].children if c.dep_ in {"det", "predet"}}
+    for ent in sent.ents:
+        for inside in _range_parts(ent):
+            _expand_entity(ent.label_, [i for i in inside if i not in keep | articles], removed)
+    for unit in _date_units(sent):
+        _expand_entity("DATE", sorted(unit), removed)
+    _expand_named_sports(sent, removed)
+
+
+# a demonym that names a sport, not a nationality: "American football player" without "American" is
+# a player of another game; the sport's name goes whole
+NAMED_SPORTS = {
+    ("american", "football"),
+    ("canadian", "football"),
+    ("australian", "rules"),
+    ("gaelic", "football"),
+}
+
+
+def _expand_named_sports(sent: Any, removed: set[int]) -> None:
+    doc = sent.doc
+    for token in sent:
+        if token.i not in removed or token.i + 1 >= sent.end:
+            continue
+        if (token.lower_, doc[token.i + 1].lower_) in NAMED_SPORTS:
+            sport = doc[token.i + 1 : min(token.i + 4, sent.end)]
+            last = next((t.i for t in sport if t.lower_ == "football"), token.i + 1)
+            removed.update(range(token.i + 1, last + 1))
+
+
+def _range_parts(ent: Any) -> list[list[int]]:
+    """A date range ("21 February 1818 – 5 September 1875") is two dates: each is a whole unit."""
+    parts: list[list[int]] = [[]]
+    for token in ent:
+        if token.text in {"–", "—", "-", "to"} and ent.label_ == "DATE":
+            parts.append([])
+        else:
+            parts[-1].append(token.i)
+    return [part for part in parts if part]
+
+
+def _expand_entity(label: str, inside: list[int], removed: set[int]) -> None:
+    if inside:
+        cut = sum(1 for i in inside if i in removed)
+        if not cut or cut == len(inside):
+            return
+        if label in WHOLE_ENTITY_LABELS | TITLE_LABELS or (label in NAME_LABELS and 2 * cut >= len(inside)):
+            removed.update(inside)
+
+
+def _date_units(sent: Any) -> list[set[int]]:
+    units = []
+    for match in DATE_PATTERN.finditer(sent.text):
+        start, end = match.start() + sent.start_char, match.end() + sent.start_char
+        units.append({t.i for t in sent if start <= t.idx < end})
+    return units
+
+
+def _remove_orphans(sent: Any, removed: set[int]) -> None:
+    dates = _date_units(sent)
+    # the other end of a lifespan hangs on the first date in the parse, but is a fact of its own
+    intact = {i for unit in dates if not unit & removed for i in unit}
+    dated = {i for unit in dates for i in unit}
+    for token in sent:
+        if (token.i in intact or token.text in {"–", "—"}) and token.head.i in dated:
+            continue  # tidy() turns "(– 1875)" into "(died 1875)" and drops "(–)"
+        if token.i in removed or token.head.i == token.i or token.head.i not in removed:
+            continue
+        if token.dep_ == "cc" and not _kept_conjunct_before(token, removed):
+            removed.add(token.i)  # "won [the Nobel Prize] and a medal": the list's first member went
+            continue
+        if token.dep_ in {"conj", "cc"} or (
+            token.dep_ in {"det", "predet"} and has_kept_conj(token.head, removed)
+        ):
+            continue  # a coordinated list loses one member; the next conjunct takes the article
+        if token.text in {"(", ")", "[", "]"} or (token.is_punct and token.i == sent.end - 1):
+            continue  # brackets and the full stop go only when emptied (tidy), not with their parse head
+        if token.head.dep_ == "conj" and token.i < token.head.head.i:
+            continue  # hung on a removed second conjunct but said before the first: shared by both
+        if _joined_by_slash(token, token.head):
+            removed.add(token.i + 1)  # "Scottish/[American] parents": Scottish stays, the slash goes
+            continue
+        if token.dep_ in ORPHAN_DEPS:
+            removed.update(subtree(token))
+    for token in sent:  # "worked on both television [and radio]"
+        if token.dep_ == "preconj" and token.head.i not in removed and not has_kept_conj(token.head, removed):
+            removed.add(token.i)
+
+
+def _joined_by_slash(token: Any, head: Any) -> bool:
+    doc = token.doc
+    return (
+        head.i == token.i + 2
+        and doc[token.i + 1].text == "/"
+        and not token.whitespace_
+        and not doc[token.i + 1].whitespace_
+    )
+
+
+# nouns that name a person ("singer", "actor", "pianist", "student") rather than a field ("theatre")
+PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|[ae]nt|m[ae]n|ess|ive|ary|ee|ar|ic|[eo]t|ef|ain|ate|ite|ard)$")
+
+
+def _remove_premodifier_conjuncts(sent: Any, removed: set[int]) -> None:
+    """ "an American theatre and [silent film actress]": the parser joins "theatre" to "actress", but
+    it modifies her as "film" does; without "actress" it would say she was a theatre, so it goes too."""
+    for token in sent:
+        head = token.head
+        if (
+            token.i in removed
+            and token.dep_ == "conj"
+            and token.pos_ == "NOUN"
+            and head.i not in removed
+            and head.pos_ == "NOUN"
+            and head.i < token.i
+            and any(c.dep_ in {"compound", "amod"} and c.i < token.i for c in token.children)
+            and not PERSON_NOUN.search(head.lower_)
+            and all(t.dep_ == "cc" or t.i in removed for t in sent.doc[head.i + 1 : token.i])
+        ):
+            removed.add(head.i)
+            removed.update(c.i for c in head.children if c.dep_ == "cc")
+
+
+def _kept_conjunct_before(cc: Any, removed: set[int]) -> bool:
+    head = cc.head
+    members = [head] + [c for c in head.children if c.dep_ == "conj"]
+    return any(m.i < cc.i and m.i not in removed for m in members)
+
+
+def _remove_heads_without_complement(sent: Any, removed: set[int], keep: set[int]) -> bool:
+    """Drop prepositions, "born", verbs and copulas whose complements all went; True: the root lost one."""
+    for token in sent:
+        if token.i in removed:
+            continue
+        lost = _lost_complement(token, removed)
+        if not lost:
+            continue
+        if token.dep_ == "ROOT" or token.head.i == token.i or token.head not in token.sent:
+            if token.lemma_ == "be" and keep_public_adjectives(token, removed, keep):
+                continue
+            if promote_conjoined_clause(token, removed):
+                continue
+            return True
+        marks = {i for c in token.children if c.dep_ == "mark" for i in subtree(c)}
+        removed.update(clause_tokens(token) - marks)  # "as he [from 1960 to 2001] published"
+    return False
+
+
+def _lost_complement(token: Any, removed: set[int]) -> bool:
+    children = list(token.children)
+    if token.pos_ == "ADP" and token.dep_ in {"prep", "agent", "dative"}:
+        # the parser may hang what follows "from" as "1960" (npadvmod) and "to 2001" (prep)
+        objects = [c for c in children if c.dep_ in OBJECT_DEPS] or [
+            c for c in children if c.dep_ in {"npadvmod", "prep", "nummod"}
+        ]
+        return bool(objects) and all(c.i in removed for c in objects)
+    if token.lower_ in {"born", "née", "nee", "died"}:
+        parts = [c for c in children if not c.is_punct]
+        return bool(parts) and all(c.i in removed for c in parts)
+    if token.pos_ == "ADJ" and token.lower_ in ADJECTIVES_WITH_COMPLEMENT:
+        parts = [c for c in children if c.dep_ in {"xcomp", "prep", "ccomp"}]
+        return bool(parts) and all(c.i in removed for c in parts)
+    if token.pos_ not in VERB_POS:
+        return False
+    if _lost_shared_object(token, removed):
+        return True
+    stands_alone = token.lemma_ in STANDS_ALONE and not _participle_clause(token)
+    if token.lemma_ != "be" and not stands_alone and _lost_every_right_complement(token, removed):
+        return True
+    copula = token.lemma_ == "be"
+    needed = [c for c in children if c.dep_ in (PREDICATE_DEPS if copula else OBJECT_OF_VERB)]
+    if not needed or not all(c.i in removed or _lost_of_complement(c, removed) for c in needed):
+        return False
+    if any(has_kept_conj(c, removed) for c in needed):
+        return False  # the predicate's next conjunct takes its place
+    # what follows the verb completes it ("when" before it does not); a transitive verb's object is not
+    # replaced by a prepositional phrase ("received [a degree] in painting")
+    # and a copula whose predicate went is not completed by what is left ("was [an announcer] during the war")
+    completing = {"xcomp", "ccomp"} if copula else COMPLEMENT_DEPS - {"prep", "advmod", "npadvmod"}
+    others = [c for c in children if c.dep_ in completing and c.i not in removed and c.i > token.i]
+    # "recognized [Harrison] and rewarded him": the object is shared with a kept conjunct
+    shared = token.lemma_ != "be" and any(
+        c.dep_ == "conj" and c.i not in removed and any(g.dep_ == "dobj" for g in c.children)
+        for c in children
+    )
+    return not others and not shared
+
+
+def _lost_shared_object(verb: Any, removed: set[int]) -> bool:
+    """ "He also owned [and operated IMPACC Consulting]": the parser hangs a shared object on the second
+    verb only; when that verb and its object go, the first has lost its object too."""
+    if verb.lemma_ not in NEEDS_AN_OBJECT or any(c.dep_ in OBJECT_OF_VERB for c in verb.children):
+        return False  # "the Kingdom of Italy attacked [and took possession of ...]" reads whole
+    for second in verb.children:
+        if second.dep_ != "conj" or second.i not in removed or second.i != verb.i + 2:
+            continue
+        objects = [c for c in second.children if c.dep_ == "dobj"]
+        if objects and all(o.i in removed for o in objects) and verb.doc[verb.i + 1].dep_ == "cc":
+            return True
+    return False
+
+
+def _participle_clause(verb: Any) -> bool:
+    """ "..., returning in 1930": a participle clause says nothing once its complements went."""
+    return verb.dep_ in {"advcl", "acl", "conj"} and verb.tag_ in {"VBG", "VBN"}
+
+
+def _lost_every_right_complement(verb: Any, removed: set[int]) -> bool:
+    """'Geraghty served [as a law clerk ...]', 'James currently lives [in Parkview]'."""
+    after = [c for c in verb.children if c.i > verb.i and c.dep_ in COMPLEMENT_DEPS | {"dobj", "oprd"}]
+    return bool(after) and all(c.i in removed for c in after)
+
+
+def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
+    """'part' whose 'of ...' went is as good as gone; so is a bare 'the period' whose 'from 1971 to
+    1978' went ('the founder [of X]')."""
+    if noun.lower_ not in RELATIONAL_NOUNS and not _bare_definite(noun):
+        return False
+    phrases = [c for c in noun.children if c.dep_ in {"prep", "poss"}]
+    if phrases and all(p.i in removed for p in phrases):
+        removed.update(subtree(noun) - _kept_conjuncts(noun, removed))
+        return True
+    return False
+
+
+def _kept_conjuncts(token: Any, removed: set[int]) -> set[int]:
+    """Tokens of the kept conjuncts hung on `token`: "[a member of X from 1912 to 1928 and] a member of Y"
+    keeps the second member when the first goes."""
+    return {i for c in token.children if c.dep_ == "conj" and c.i not in removed for i in subtree(c)}
+
+
+def _bare_definite(noun: Any) -> bool:
+    if noun.pos_ != "NOUN":
+        return False
+    children = list(noun.children)
+    has_the = any(c.dep_ == "det" and c.lower_ == "the" for c in children)
+    modified = any(c.dep_ in {"amod", "compound", "nummod", "nmod", "acl", "relcl"} for c in children)
+    return has_the and not modified
+
+
+def _remove_dangling_hyphens(sent: Any, removed: set[int]) -> None:
+    """'London-born' without 'London' loses the whole hyphenated word."""
+    doc = sent.doc
+    for token in sent:
+        if token.text not in {"-", "–"} or token.whitespace_ or token.i in removed:
+            continue
+        before = token.i > 0 and doc[token.i - 1].i in removed and not doc[token.i - 1].whitespace_
+        if before:
+            word = token.i
+            while word < sent.end and not doc[word].whitespace_ and word + 1 < sent.end:
+                removed.add(word)
+                word += 1
+            removed.add(word)

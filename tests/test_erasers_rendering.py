@@ -1,0 +1,39 @@
+"""Kept tokens as text, tidied: what a deletion leaves in brackets, lifespans and punctuation."""
+
+import pytest
+
+from core.erasers.fluency import broken_in_rewrite
+from core.erasers.rendering import tidy
+
+
+@pytest.mark.parametrize(
+    ("messy", "tidy_text"),
+    [
+        ("Vincent Fantauzzo (born) is an artist.", "Vincent Fantauzzo is an artist."),
+        ("Edward Augustus Brackett (–) was a sculptor.", "Edward Augustus Brackett was a sculptor."),
+        (
+            "Thomas Allom (13 March 1804 –) was an architect.",
+            "Thomas Allom (born 13 March 1804) was an architect.",
+        ),
+        ("Dominik Paris); Dominick Zator", "Dominik Paris; Dominick Zator"),
+        ("He won the award, , and the medal.", "He won the award, and the medal."),
+        ("he was an professional player", "He was a professional player"),
+        ("Christopher Harison (c.) was an official.", "Christopher Harison was an official."),
+        ("Eliza Smith (died ?) was a cookbook author.", "Eliza Smith was a cookbook author."),
+    ],
+)
+def test_tidy_mends_what_a_deletion_leaves(messy, tidy_text):
+    assert tidy(messy) == tidy_text
+    assert not broken_in_rewrite(messy, tidy_text)
+
+
+def test_born_keeps_no_comma_when_the_phrase_before_it_went():
+    # PopQA dev (Søren Krarup, birthplace private): "Krarup was born, to vicar ..." had been dropped whole
+    assert tidy("Krarup was born, to vicar Vilhelm Krarup.") == "Krarup was born to vicar Vilhelm Krarup."
+
+
+def test_a_lifespan_that_lost_its_birth_year_says_born_and_died():
+    # PopQA dev (Lichtensteig list): "Paula Rueß (in Lichtensteig - 1980)" read as a garbled bracket
+    assert tidy("Paula Rueß (in Lichtensteig - 1980) a political activist") == (
+        "Paula Rueß (born in Lichtensteig, died 1980) a political activist"
+    )
