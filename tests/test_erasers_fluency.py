@@ -170,3 +170,10 @@ def test_the_checker_sees_a_doubled_word_and_a_hyphen_left_before_a_full_stop():
         b.kind for b in broken_in_rewrite(original, "Bruce Hardy McLain is a retired manager and and a co-.")
     }
     assert kinds >= {"doubled word", "dangling hyphen"}
+
+
+def test_the_checker_sees_a_comma_between_a_name_and_its_verb():
+    original = "John Paul Wallach, (January 18, 1943 – July 10, 2002) born in New York, was a journalist."
+    kinds = [b.kind for b in broken_in_rewrite(original, "John Paul Wallach, was a journalist.")]
+    assert kinds == ["comma between subject and verb"]
+    assert not broken_in_rewrite(original, "His father, John Wallach, was a journalist.")

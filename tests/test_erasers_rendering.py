@@ -37,3 +37,10 @@ def test_a_lifespan_that_lost_its_birth_year_says_born_and_died():
     assert tidy("Paula Rueß (in Lichtensteig - 1980) a political activist") == (
         "Paula Rueß (born in Lichtensteig, died 1980) a political activist"
     )
+
+
+def test_a_comma_left_between_a_name_and_its_verb_goes():
+    """PopQA dev (John Wallach): "John Paul Wallach, [(1943 – 2002) born in New York,] was" had kept it."""
+    assert tidy("John Paul Wallach, was a journalist.") == "John Paul Wallach was a journalist."
+    kept = "His father, John Wallach, was a journalist."
+    assert tidy(kept) == kept

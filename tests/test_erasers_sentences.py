@@ -41,3 +41,8 @@ def test_sentence_pieces_cut_as_a_reader_does():
         "A title\n",
         "Next.",
     ]
+    # PopQA dev (Leven H. Ellis): a dotted abbreviation had cut "degree from ..." off as a sentence
+    assert sentence_pieces("He obtained a B.Ped. degree in 1907. He left.") == [
+        "He obtained a B.Ped. degree in 1907. ",
+        "He left.",
+    ]

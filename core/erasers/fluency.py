@@ -61,7 +61,11 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     # "her grandfather, was a Mayor": the name between the comma pair went
-    "comma between subject and verb": re.compile(r"\b(?:[Hh]e|[Ss]he|[a-z]{3,}),\s+(?:is|was|are|were)\s"),
+    # "John Paul Wallach, was a journalist": the phrase between the name and its verb went
+    "comma between subject and verb": re.compile(
+        r"\b(?:[Hh]e|[Ss]he|[a-z]{3,}),\s+(?:is|was|are|were)\s"
+        r"|^\W*(?:[A-Z][\w.'’-]*\s+){0,4}[A-Z][\w.'’-]*,\s+(?:is|was|are|were)\s"
+    ),
     # "He was assistant editor He was founder": a sentence lost its full stop
     "sentences run together": re.compile(
         r"[a-z0-9]\s+(?:He|She|They|His|Her|Their|It|Its|This|These)\s+[a-z]{2,}"

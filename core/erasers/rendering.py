@@ -146,6 +146,9 @@ _LEADING_PUNCT = re.compile(r"^[\s,;:–—-]+")
 _SPACES = re.compile(r"[ \t]{2,}")
 
 
+# "John Paul Wallach, [(1943 – 2002) born in New York City,] was a journalist": the comma that closed the
+# removed phrase is left between the name and its verb
+_NAME_COMMA_VERB = re.compile(r"^(\W*(?:[A-Z][\w.'’-]*\s+){0,4}[A-Z][\w.'’-]*),(\s+(?:is|was|are|were)\s)")
 _EMPTY_QUOTES = re.compile(r"\s*(?:\"\s*\"|“\s*”)")
 
 
@@ -177,6 +180,7 @@ def tidy(text: str, capitalise: bool = True) -> str:
     text = _SPACE_AFTER_OPEN.sub("(", text)
     text = _SPACES.sub(" ", text)
     text = _LEADING_PUNCT.sub("", text)
+    text = _NAME_COMMA_VERB.sub(r"\1\2", text)
     text = fix_articles(text)
     if capitalise and text[:1].islower():
         text = text[0].upper() + text[1:]
