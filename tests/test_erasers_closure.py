@@ -152,3 +152,20 @@ def test_one_side_of_a_slash_pair_stays(nlp):
     sentence = "He was born in Boston of Mexican and Scottish/American parents and grew up in New York."
     text, _lost = _erase(nlp, sentence, ["American"])
     assert text == "He was born in Boston of Mexican and Scottish parents and grew up in New York."
+
+
+def test_a_list_member_before_a_removed_last_member_stays(nlp):
+    """PopQA dev (William Archibald Wall): the field rule must not take "landscapes" from a list."""
+    sentence = "He specialized in waterscapes, landscapes and rural and urban views."
+    text, _lost = _erase(nlp, sentence, [" and rural and urban views"])
+    assert text == "He specialized in waterscapes and landscapes."
+
+
+def test_a_relative_pronoun_goes_with_its_clause(nlp):
+    """PopQA dev (Eliza Kennedy Smith): a quoted relative clause went whole and had left "who."."""
+    sentence = (
+        'The Press described her as "a watchdog of the purse strings" who "attended more budget sessions '
+        'than anyone else in Pittsburgh".'
+    )
+    text, _lost = _erase(nlp, sentence, ["Pittsburgh"])
+    assert text == 'The Press described her as "a watchdog of the purse strings".'

@@ -177,3 +177,9 @@ def test_the_checker_sees_a_comma_between_a_name_and_its_verb():
     kinds = [b.kind for b in broken_in_rewrite(original, "John Paul Wallach, was a journalist.")]
     assert kinds == ["comma between subject and verb"]
     assert not broken_in_rewrite(original, "His father, John Wallach, was a journalist.")
+
+
+def test_the_checker_sees_a_relative_pronoun_without_its_clause():
+    original = 'She was called "a watchdog" who "attended more sessions than anyone".'
+    kinds = [b.kind for b in broken_in_rewrite(original, 'She was called "a watchdog" who.')]
+    assert kinds == ["relative pronoun without clause"]

@@ -181,6 +181,9 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
         if token.dep_ == "cc" and not _kept_conjunct_before(token, removed):
             removed.add(token.i)  # "won [the Nobel Prize] and a medal": the list's first member went
             continue
+        if token.tag_ in {"WP", "WDT"} and token.dep_ in {"nsubj", "nsubjpass", "dobj"}:
+            removed.add(token.i)  # "described her as a watchdog who [\"attended ...\"]": its clause went
+            continue
         if token.dep_ in {"conj", "cc"} or (
             token.dep_ in {"det", "predet"} and has_kept_conj(token.head, removed)
         ):
@@ -224,6 +227,8 @@ def _remove_premodifier_conjuncts(sent: Any, removed: set[int]) -> None:
             and token.pos_ == "NOUN"
             and head.i not in removed
             and head.pos_ == "NOUN"
+            and head.dep_ != "conj"  # "waterscapes, landscapes and [rural views]": a list, not a modifier
+            and [c.i for c in head.children if c.dep_ == "conj"] == [token.i]
             and head.i < token.i
             and any(c.dep_ in {"compound", "amod"} and c.i < token.i for c in token.children)
             and not PERSON_NOUN.search(head.lower_)

@@ -56,6 +56,8 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(?:born|née|died|nee)\s*(?:[,;:)]|\.(?!\w))|\bborn\s+(?:is|was|are|were|died)\b",
         re.IGNORECASE,
     ),
+    # "described her as a watchdog who.": the relative clause went
+    "relative pronoun without clause": re.compile(r"\b(?:who|whom|which)\s*(?:[.;!?]|$)"),
     "subordinator without clause": re.compile(
         r"(?:^|[,;]\s*)(?:Although|Though|While|Whilst|Because|Unless|Whereas|Despite|Including)\s*[,;.]",
         re.IGNORECASE,
