@@ -169,3 +169,17 @@ def test_a_relative_pronoun_goes_with_its_clause(nlp):
     )
     text, _lost = _erase(nlp, sentence, ["Pittsburgh"])
     assert text == 'The Press described her as "a watchdog of the purse strings".'
+
+
+def test_a_generic_name_head_goes_with_the_word_that_made_it_a_name(nlp):
+    """PopQA dev (Dominick Bellizzi): "for the prominent [Brookmeade] Stable" had been left."""
+    sentence = (
+        "He won the Adirondack Stakes and for the prominent Brookmeade Stable, owned by heiress Isabel "
+        "Dodge Sloane, he captured both the Toboggan Handicap and the Whitney Handicap."
+    )
+    text, _lost = _erase(nlp, sentence, ["Brookmeade"])
+    assert text == (
+        "He won the Adirondack Stakes and he captured both the Toboggan Handicap and the Whitney Handicap."
+    )
+    text, _lost = _erase(nlp, "He graduated from Harvard University in 1950.", ["Harvard"])
+    assert text == "He graduated in 1950."

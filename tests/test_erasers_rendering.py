@@ -44,3 +44,9 @@ def test_a_comma_left_between_a_name_and_its_verb_goes():
     assert tidy("John Paul Wallach, was a journalist.") == "John Paul Wallach was a journalist."
     kept = "His father, John Wallach, was a journalist."
     assert tidy(kept) == kept
+
+
+def test_a_coordinator_loses_the_comma_a_removed_fronted_phrase_left():
+    assert tidy("He won the Stakes and, he captured the Cup.") == "He won the Stakes and he captured the Cup."
+    aside = "He won the Stakes and, Smith said, the Cup."
+    assert tidy(aside) == aside

@@ -35,6 +35,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         before = len(removed)
         _whole_quotations(sent, removed)
         _remove_premodifier_conjuncts(sent, removed)
+        _remove_generic_name_heads(sent, removed)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -236,6 +237,33 @@ def _remove_premodifier_conjuncts(sent: Any, removed: set[int]) -> None:
         ):
             removed.add(head.i)
             removed.update(c.i for c in head.children if c.dep_ == "cc")
+
+
+# generic heads of names: without the word that told which one they are, they name nothing
+GENERIC_NAME_HEADS = {
+    "stable", "stables", "hall", "college", "school", "university", "academy", "institute", "company",
+    "club", "house", "street", "road", "avenue", "square", "park", "church", "cathedral", "hospital",
+    "museum", "theatre", "theater", "bridge", "station", "farm", "river", "lake", "island", "county",
+    "district", "party", "foundation", "prize", "award", "trophy", "cup", "stakes", "handicap", "records",
+    "press", "studios", "orchestra", "band", "festival", "gallery", "library", "stadium", "arena",
+}  # fmt: skip
+
+
+def _remove_generic_name_heads(sent: Any, removed: set[int]) -> None:
+    """ "for the prominent [Brookmeade] Stable": a name's generic head goes with the word that made it
+    a name (the tagger missed the name, so the whole-name rule did not see it)."""
+    for token in sent:
+        head = token.head
+        if (
+            token.i in removed
+            and token.dep_ == "compound"
+            and head.i not in removed
+            and head.pos_ == "PROPN"
+            and head.text[:1].isupper()
+            and head.lower_ in GENERIC_NAME_HEADS
+        ):
+            removed.add(head.i)
+            removed.update(c.i for c in head.children if c.dep_ == "compound")
 
 
 def _kept_conjunct_before(cc: Any, removed: set[int]) -> bool:

@@ -146,6 +146,8 @@ _LEADING_PUNCT = re.compile(r"^[\s,;:–—-]+")
 _SPACES = re.compile(r"[ \t]{2,}")
 
 
+# "he won the Stakes and[ for the Stable, owned by X], he captured": the fronted phrase's comma stays behind
+_COORDINATOR_COMMA = re.compile(r"\b(and|or|but),\s+(?=[a-z])")
 # "John Paul Wallach, [(1943 – 2002) born in New York City,] was a journalist": the comma that closed the
 # removed phrase is left between the name and its verb
 _NAME_COMMA_VERB = re.compile(r"^(\W*(?:[A-Z][\w.'’-]*\s+){0,4}[A-Z][\w.'’-]*),(\s+(?:is|was|are|were)\s)")
@@ -181,6 +183,7 @@ def tidy(text: str, capitalise: bool = True) -> str:
     text = _SPACES.sub(" ", text)
     text = _LEADING_PUNCT.sub("", text)
     text = _NAME_COMMA_VERB.sub(r"\1\2", text)
+    text = _COORDINATOR_COMMA.sub(r"\1 ", text)
     text = fix_articles(text)
     if capitalise and text[:1].islower():
         text = text[0].upper() + text[1:]
