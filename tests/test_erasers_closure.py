@@ -1,5 +1,7 @@
 """Removals closed under the grammatical rules, on sentences of real PopQA dev passages."""
 
+import pytest
+
 from core.erasers.closure import close_deletions
 from core.erasers.rendering import render, tidy
 from core.erasers.repair import segments
@@ -183,3 +185,21 @@ def test_a_generic_name_head_goes_with_the_word_that_made_it_a_name(nlp):
     )
     text, _lost = _erase(nlp, "He graduated from Harvard University in 1950.", ["Harvard"])
     assert text == "He graduated in 1950."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (Chuck Harrison): "Harrison posted to Germany." had been left
+            "Harrison was drafted into the United States Army and posted to Germany.",
+            "drafted into the United States Army",
+            "Harrison was posted to Germany.",
+        ),
+        ("He was born in Paris and raised in Lyon.", "born in Paris", "He was raised in Lyon."),
+        # an active second verb does not take the passive's auxiliary
+        ("He was elected in 1990 and served until 1995.", "elected in 1990", "He served until 1995."),
+    ],
+)
+def test_a_kept_participle_keeps_the_auxiliary_it_shared(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected

@@ -24,7 +24,12 @@ from core.erasers.grammar import (
     has_kept_conj,
     subtree,
 )
-from core.erasers.predicates import clause_tokens, keep_public_adjectives, promote_conjoined_clause
+from core.erasers.predicates import (
+    clause_tokens,
+    is_participle,
+    keep_public_adjectives,
+    promote_conjoined_clause,
+)
 
 
 def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[int], bool]:
@@ -193,6 +198,8 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # brackets and the full stop go only when emptied (tidy), not with their parse head
         if token.head.dep_ == "conj" and token.i < token.head.head.i:
             continue  # hung on a removed second conjunct but said before the first: shared by both
+        if token.dep_ in {"aux", "auxpass"} and _shared_with_a_kept_participle(token, removed):
+            continue  # "Harrison was [drafted into the Army and] posted to Germany"
         if _joined_by_slash(token, token.head):
             removed.add(token.i + 1)  # "Scottish/[American] parents": Scottish stays, the slash goes
             continue
@@ -201,6 +208,17 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
     for token in sent:  # "worked on both television [and radio]"
         if token.dep_ == "preconj" and token.head.i not in removed and not has_kept_conj(token.head, removed):
             removed.add(token.i)
+
+
+def _shared_with_a_kept_participle(aux: Any, removed: set[int]) -> bool:
+    verb = aux.head
+    return aux.i < verb.i and any(
+        c.dep_ == "conj"
+        and c.i not in removed
+        and is_participle(c, verb)
+        and not any(a.dep_ in {"aux", "auxpass", "nsubj", "nsubjpass"} for a in c.children)
+        for c in verb.children
+    )
 
 
 def _joined_by_slash(token: Any, head: Any) -> bool:

@@ -84,7 +84,7 @@ def promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
             return False
         keep |= subtree(subject)
         keep -= {c.i for c in clause.children if c.dep_ == "cc"}
-        if clause.tag_ in {"VBN", "VBG"} and not any(c.dep_ in {"aux", "auxpass"} for c in clause.children):
+        if is_participle(clause, root) and not any(c.dep_ in {"aux", "auxpass"} for c in clause.children):
             # "Harrison was [drafted into the Army and] posted to Germany": the auxiliary is shared
             keep |= {c.i for c in root.children if c.dep_ in {"aux", "auxpass", "neg"} and c.i < root.i}
     promoted = {t.i for t in root.subtree if t.i not in keep}
@@ -92,6 +92,22 @@ def promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
         return False  # "On the way [he fell ill at Moffat], and died there": nobody left to die
     removed.update(promoted)
     return True
+
+
+# verbs a biography says in the passive ("was drafted ... and posted to Germany"); after a passive first
+# verb the tagger may read them as simple past, and without the shared "was" they would mean another thing
+USUALLY_PASSIVE = {
+    "post", "station", "assign", "send", "transfer", "bury", "raise", "educate", "appoint", "name",
+    "promote", "deploy", "commission", "ordain", "induct", "imprison", "exile", "deport", "intern",
+    "wound", "injure", "baptise", "baptize", "knight", "decorate", "inter", "cremate", "second",
+}  # fmt: skip
+
+
+def is_participle(clause: Any, root: Any) -> bool:
+    if clause.tag_ in {"VBN", "VBG"}:
+        return True
+    passive = any(c.dep_ == "auxpass" for c in root.children)
+    return passive and clause.tag_ == "VBD" and clause.lemma_ in USUALLY_PASSIVE
 
 
 THING_PRONOUNS = {"it", "its", "them", "their", "this", "these", "those"}
