@@ -49,4 +49,13 @@ def test_the_realiser_leaves_out_a_tail_that_reads_only_where_it_was_written():
 
 def test_an_occupation_named_with_a_demonym_gets_its_article():
     assert predicate("occupation", "American football player") == "was an American football player"
-    assert predicate("academic_degree", "Bachelor of Arts") == "earned Bachelor of Arts"
+    # PopQA dev (Richard Harris): "earned Bachelor of Medicine" had been said again
+    assert predicate("academic_degree", "Bachelor of Arts") == "earned a Bachelor of Arts degree"
+    assert predicate("academic_degree", "master's degree") == "earned a master's degree"
+
+
+def test_a_date_without_its_day_is_said_with_in():
+    """PopQA dev (Arne Eidsmo): "died on October 2011" had been said again."""
+    assert predicate("date_of_death", "October 2011") == "died in October 2011"
+    assert predicate("date_of_death", "16 October 2011") == "died on 16 October 2011"
+    assert predicate("date_of_birth", "October 16, 1941") == "was born on October 16, 1941"

@@ -6,6 +6,7 @@ from core.erasers.restating import (
     is_about_subject,
     one_name_per_person,
     places_as_written,
+    roles_without_their_of,
     verb_relation_said,
 )
 from core.types import Triple
@@ -72,3 +73,13 @@ def test_occupations_written_as_a_list_stay_apart():
     ]
     merged = places_as_written(facts, "He is an English director, presenter and writer.")
     assert realise_facts(merged, past=False) == "Stephen James Merchant is a director and a presenter."
+
+
+def test_a_role_given_with_its_of_phrase_is_not_said_alone():
+    """PopQA dev (Masayoshi Esashi): "is an associate director." had been said again."""
+    facts = [
+        Triple("Masayoshi Esashi", "occupation", "associate director", "d", (0, 0)),
+        Triple("Masayoshi Esashi", "occupation", "engineer", "d", (0, 0)),
+    ]
+    sentence = "He is an associate director of the Semiconductor Research Institute and an engineer."
+    assert [f.tail for f in roles_without_their_of(facts, sentence)] == ["engineer"]

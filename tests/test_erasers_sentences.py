@@ -46,3 +46,5 @@ def test_sentence_pieces_cut_as_a_reader_does():
         "He obtained a B.Ped. degree in 1907. ",
         "He left.",
     ]
+    # PopQA dev (James Strange Butson): "The Ven." had been left as a sentence of its own
+    assert sentence_pieces("The Ven. James Butson was a priest.") == ["The Ven. James Butson was a priest."]

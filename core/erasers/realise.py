@@ -15,7 +15,8 @@ from collections.abc import Iterable
 
 from core.types import Triple
 
-_YEAR_ONLY = re.compile(r"^\s*(?:c\.\s*)?\d{3,4}s?\s*$")
+_HAS_DAY = re.compile(r"(?<![\d,])\b\d{1,2}(?:st|nd|rd|th)?\b(?!\d)")
+_DEGREE_WORD = re.compile(r"\b(?:degree|diploma|certificate|doctorate|licentiate)\b", re.IGNORECASE)
 DEMONYM = re.compile(r"^(?:[A-Z][a-z]+-)*[A-Z][a-z]+(?:an|ian|ese|ish|ch|i|ic|ean|ine)$")
 
 IRREGULAR_PAST = {
@@ -85,7 +86,7 @@ def _birth_phrase(relations: dict[str, list[str]]) -> str:
         parts.append(f"in {relations['place_of_birth'][0]}")
     if relations.get("date_of_birth"):
         date = relations["date_of_birth"][0]
-        parts.append(f"{'in' if _YEAR_ONLY.match(date) else 'on'} {date}")
+        parts.append(f"{'on' if _HAS_DAY.search(date) else 'in'} {date}")
     return "was born " + " ".join(parts) if parts else ""
 
 
@@ -107,7 +108,7 @@ def _relation_phrase(relation: str, values: list[str], past: bool) -> str:
 def predicate(relation: str, tail: str, past: bool = True) -> str:
     """The verb phrase saying (x, relation, tail) of x, or "" without a template."""
     be = "was" if past else "is"
-    on = "in" if _YEAR_ONLY.match(tail) else "on"
+    on = "on" if _HAS_DAY.search(tail) else "in"  # "on 16 October 2011", "in October 2011", "in 1941"
     templates = {
         "date_of_birth": f"was born {on} {tail}",  # born and died are past whatever the sentence's tense
         "date_of_death": f"died {on} {tail}",
@@ -124,7 +125,7 @@ def predicate(relation: str, tail: str, past: bool = True) -> str:
         "award_received": f"received {tail}",
         "spouse": f"{be} married to {tail}",
         "residence": f"lived in {tail}",
-        "academic_degree": f"holds {_with_article(tail)}" if not past else f"earned {_with_article(tail)}",
+        "academic_degree": f"{'earned' if past else 'holds'} {_degree(tail)}",
         "field_of_work": f"worked in {tail}",
         "known_as": f"{be} known as {tail}",
         "birth_name": f"was born {tail}",
@@ -172,6 +173,12 @@ def _reads_alone(tail: str) -> bool:
         and words[0].lower() not in {"née", "nee"}
         and not any(word.lower() in _NEEDS_ITS_CONTEXT for word in words)
     )
+
+
+def _degree(tail: str) -> str:
+    """ "a Bachelor of Medicine degree", "a master's degree": a degree named as a title gets its noun."""
+    named = tail if _DEGREE_WORD.search(tail) else f"{tail} degree"
+    return ("an " if named[:1].lower() in "aeiou" else "a ") + named
 
 
 def _with_article(noun: str) -> str:

@@ -47,6 +47,7 @@ from core.erasers.restating import (
     overlaps,
     places_as_written,
     public_tail_tokens,
+    roles_without_their_of,
     stated_in,
     verb_relation_said,
     with_article,
@@ -252,7 +253,7 @@ def repaired_sentence(
         if stated_in(doc, sent, t) and is_about_subject(sent, t.head, title) and verb_relation_said(sent, t)
     ]
     facts = one_name_per_person([with_article(doc.text, t) for t in stated], sent.text)
-    facts = places_as_written(facts, sent.text)
+    facts = roles_without_their_of(places_as_written(facts, sent.text), sent.text)
     return realise_facts(facts, past=is_past(sent))
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.erasers.discourse import title_name
-from core.erasers.grammar import SUBJECT_DEPS
+from core.erasers.grammar import RELATIONAL_NOUNS, ROLE_NOUNS, SUBJECT_DEPS
 from core.erasers.mentions import find_mentions
 from core.erasers.realise import VERB_RELATION
 from core.types import Span, Triple
@@ -94,6 +94,19 @@ def places_as_written(facts: Sequence[Triple], sentence: str) -> list[Triple]:
                 facts[facts.index(first)] = replace(first, tail=f"{first.tail}, {second.tail}")
                 facts.remove(second)
     return facts
+
+
+def roles_without_their_of(facts: Sequence[Triple], sentence: str) -> list[Triple]:
+    """The facts less a role the sentence gave with its "of" phrase ("an associate director of the
+    Institute"): said alone it names nothing ("is an associate director")."""
+    return [fact for fact in facts if not _role_with_of(fact.tail, sentence)]
+
+
+def _role_with_of(tail: str, sentence: str) -> bool:
+    words = tail.lower().split()
+    if not words or words[-1] not in ROLE_NOUNS | RELATIONAL_NOUNS:
+        return False
+    return re.search(rf"\b{re.escape(tail)}\s+of\b", sentence, re.IGNORECASE) is not None
 
 
 def verb_relation_said(sent: Any, triple: Triple) -> bool:
