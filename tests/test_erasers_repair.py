@@ -200,3 +200,17 @@ def test_a_main_clause_the_parser_hung_on_a_noun_is_not_dropped_as_a_relative_cl
         "Westmoreland; on the way he fell ill at Moffat, and died there on 8 December."
     )
     assert "on the way, and died" not in _repaired_without(nlp, sentence, "at Moffat")
+
+
+def test_a_promoted_clause_keeps_the_and_before_its_own_next_verb(nlp):
+    """PopQA dev (Francis Dalzell Finlay): "was born 12 July 1793 ..., began life" had lost its "and"."""
+    sentence = (
+        "Finlay was the son of John Finlay, tenant farmer, of Newtownards, by his wife, Jane Dalzell, "
+        "was born 12 July 1793 at Newtownards, and began life as a printer's apprentice in Belfast."
+    )
+    repaired = _repaired_without(
+        nlp, sentence, "the son of John Finlay, tenant farmer, of Newtownards, by his wife, Jane Dalzell,"
+    )
+    assert repaired == (
+        "Finlay was born 12 July 1793 at Newtownards, and began life as a printer's apprentice in Belfast."
+    )

@@ -83,7 +83,7 @@ def promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
         if subject is None or not finite or subject.i in removed:
             return False
         keep |= subtree(subject)
-        keep -= {c.i for c in clause.children if c.dep_ == "cc"}
+        keep -= {c.i for c in clause.children if c.dep_ == "cc" and c.i < clause.i}  # not its own "and"
         if is_participle(clause, root) and not any(c.dep_ in {"aux", "auxpass"} for c in clause.children):
             # "Harrison was [drafted into the Army and] posted to Germany": the auxiliary is shared
             keep |= {c.i for c in root.children if c.dep_ in {"aux", "auxpass", "neg"} and c.i < root.i}
