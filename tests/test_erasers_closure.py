@@ -203,3 +203,10 @@ def test_a_generic_name_head_goes_with_the_word_that_made_it_a_name(nlp):
 def test_a_kept_participle_keeps_the_auxiliary_it_shared(nlp, sentence, private, expected):
     text, _lost = _erase(nlp, sentence, [private])
     assert text == expected
+
+
+def test_a_noun_named_by_a_close_apposition_goes_with_the_name(nlp):
+    """PopQA dev (Achille Perilli): "he founded the group [Forma 1] alongside ..." had left "the group"."""
+    sentence = "After World War II, he founded the group Forma 1 alongside Carla Accardi and Giulio Turcato."
+    text, lost = _erase(nlp, sentence, ["Forma 1"])
+    assert lost and "the group" not in text, text  # "founded" without its object: said again, or it goes

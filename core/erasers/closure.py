@@ -41,6 +41,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _whole_quotations(sent, removed)
         _remove_premodifier_conjuncts(sent, removed)
         _remove_generic_name_heads(sent, removed)
+        _remove_nouns_named_by_close_apposition(sent, removed)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -282,6 +283,23 @@ def _remove_generic_name_heads(sent: Any, removed: set[int]) -> None:
         ):
             removed.add(head.i)
             removed.update(c.i for c in head.children if c.dep_ == "compound")
+
+
+def _remove_nouns_named_by_close_apposition(sent: Any, removed: set[int]) -> None:
+    """ "he founded the group [Forma 1]": "the group" said which group by its name; without it, it points
+    at nothing, so it goes with the name."""
+    for token in sent:
+        head = token.head
+        if (
+            token.i in removed
+            and token.dep_ == "appos"
+            and token.pos_ == "PROPN"
+            and head.i not in removed
+            and head.pos_ == "NOUN"
+            and head.i == token.left_edge.i - 1
+            and any(c.dep_ == "det" and c.lower_ == "the" for c in head.children)
+        ):
+            removed.add(head.i)
 
 
 def _kept_conjunct_before(cc: Any, removed: set[int]) -> bool:
