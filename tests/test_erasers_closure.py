@@ -210,3 +210,10 @@ def test_a_noun_named_by_a_close_apposition_goes_with_the_name(nlp):
     sentence = "After World War II, he founded the group Forma 1 alongside Carla Accardi and Giulio Turcato."
     text, lost = _erase(nlp, sentence, ["Forma 1"])
     assert lost and "the group" not in text, text  # "founded" without its object: said again, or it goes
+
+
+def test_the_name_before_and_co_is_part_of_the_firm(nlp):
+    """PopQA dev (Edward Corser): "his business, Corser and [Co. Ltd.]" had become "his business, Corser"."""
+    sentence = "In 1872, he opened his own business, Corser and Co. Ltd., which became a large establishment."
+    text, _lost = _erase(nlp, sentence, ["Co. Ltd."])
+    assert text == "In 1872, he opened his own business, which became a large establishment."

@@ -42,6 +42,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_premodifier_conjuncts(sent, removed)
         _remove_generic_name_heads(sent, removed)
         _remove_nouns_named_by_close_apposition(sent, removed)
+        _expand_company_names(sent, removed)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -300,6 +301,21 @@ def _remove_nouns_named_by_close_apposition(sent: Any, removed: set[int]) -> Non
             and any(c.dep_ == "det" and c.lower_ == "the" for c in head.children)
         ):
             removed.add(head.i)
+
+
+COMPANY_WORDS = {"co.", "co", "company", "sons", "brothers", "bros.", "partners", "associates"}
+
+
+def _expand_company_names(sent: Any, removed: set[int]) -> None:
+    """ "Corser and [Co. Ltd.]": the name before "and Co." is part of the firm's name; left alone it
+    would name another thing ("his business, Corser")."""
+    doc = sent.doc
+    for token in sent:
+        if token.i not in removed or token.lower_ not in COMPANY_WORDS or token.i < sent.start + 2:
+            continue
+        joiner, name = doc[token.i - 1], doc[token.i - 2]
+        if joiner.lower_ in {"and", "&"} and joiner.i not in removed and name.pos_ == "PROPN":
+            removed.update({joiner.i, name.i} | {c.i for c in name.children if c.dep_ == "compound"})
 
 
 def _kept_conjunct_before(cc: Any, removed: set[int]) -> bool:
