@@ -214,3 +214,22 @@ def test_a_promoted_clause_keeps_the_and_before_its_own_next_verb(nlp):
     assert repaired == (
         "Finlay was born 12 July 1793 at Newtownards, and began life as a printer's apprentice in Belfast."
     )
+
+
+def test_a_fact_the_passage_already_says_is_not_said_again(nlp):
+    """PopQA dev (Arne Eidsmo): "Arne Eidsmo died in October 2011." opened and closed the passage."""
+    text = (
+        "Arne Eidsmo (4 April 1941 – 16 October 2011) was a Norwegian politician for the Conservative Party. "
+        "He retired in April 2011. He died in October 2011 at the University Hospital of North Norway "
+        "following short-term illness."
+    )
+    private = [
+        "Norwegian", "4", "16 October 2011", "for the Conservative Party",
+        "a Norwegian politician for the Conservative Party", "in April 2011", "following short-term illness",
+        "at the University Hospital of North Norway",
+    ]  # fmt: skip
+    removals = [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in private]
+    last = (text.index("He died"), len(text))
+    public = [Triple("Arne Eidsmo", "date_of_death", "October 2011", "d", last)]
+    new_text, _edits = repair_removals(text, nlp(text), removals, public, nlp, "Arne Eidsmo")
+    assert new_text.count("died in October 2011") == 1, new_text
