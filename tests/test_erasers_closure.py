@@ -217,3 +217,20 @@ def test_the_name_before_and_co_is_part_of_the_firm(nlp):
     sentence = "In 1872, he opened his own business, Corser and Co. Ltd., which became a large establishment."
     text, _lost = _erase(nlp, sentence, ["Co. Ltd."])
     assert text == "In 1872, he opened his own business, which became a large establishment."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (Arcangelo Guglielmelli): "He rebuilt, the fallen dome" had been left
+            "He rebuilt, between 1692 and 1693, the fallen dome (1629–35) of the church.",
+            "between 1692 and 1693",
+            "He rebuilt the fallen dome (1629–35) of the church.",
+        ),
+        ("He bought apples, pears, plums and figs.", "pears", "He bought apples, plums and figs."),
+        ("In 1990, in Paris, he met her.", "in Paris", "In 1990, he met her."),
+    ],
+)
+def test_an_adjunct_set_off_by_commas_after_its_verb_takes_both(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected

@@ -54,10 +54,44 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         if len(removed) == before:
             break
     _pair_brackets(sent, removed)
+    _close_interrupting_commas(sent, removed)
     _keep_the_full_stop(sent, removed)
     root = sent.root
     kept = [t for t in sent if t.i not in removed and not t.is_punct]
     return removed, root.i in removed and bool(kept) and not any(t.pos_ in VERB_POS for t in kept)
+
+
+def _close_interrupting_commas(sent: Any, removed: set[int]) -> None:
+    """ "He rebuilt[, between 1692 and 1693,] the fallen dome": an adjunct set off by commas between a
+    verb and what follows takes both commas (tidy would keep one: "He rebuilt, the fallen dome")."""
+    doc = sent.doc
+    for run in _removed_runs(sent, removed):
+        first, last = run[0], run[-1]
+        if first - 2 < sent.start or last + 1 >= sent.end:
+            continue
+        before, after, verb = doc[first - 1], doc[last + 1], doc[first - 2]
+        tops = [doc[i] for i in run if doc[i].head.i not in run]
+        if (
+            before.text == ","
+            and after.text == ","
+            and before.i not in removed
+            and after.i not in removed
+            and verb.pos_ in {"VERB", "AUX"}
+            and tops
+            and all(t.head.i == verb.i and t.dep_ in {"prep", "npadvmod", "advmod", "advcl"} for t in tops)
+        ):
+            removed.update({before.i, after.i})
+
+
+def _removed_runs(sent: Any, removed: set[int]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for token in sent:
+        if token.i in removed:
+            if runs and runs[-1][-1] == token.i - 1:
+                runs[-1].append(token.i)
+            else:
+                runs.append([token.i])
+    return runs
 
 
 def _keep_the_full_stop(sent: Any, removed: set[int]) -> None:
