@@ -234,6 +234,8 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # brackets and the full stop go only when emptied (tidy), not with their parse head
         if token.head.dep_ == "conj" and token.i < token.head.head.i:
             continue  # hung on a removed second conjunct but said before the first: shared by both
+        if token.dep_ == "mark" and token.head.pos_ == "ADP" and token.i < token.head.i:
+            continue  # "as he [from 1960 to 2001] published": the parser hung the clause's "as" on "from"
         if token.dep_ in {"aux", "auxpass"} and _shared_with_a_kept_participle(token, removed):
             continue  # "Harrison was [drafted into the Army and] posted to Germany"
         if _joined_by_slash(token, token.head):
