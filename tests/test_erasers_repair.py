@@ -233,3 +233,11 @@ def test_a_fact_the_passage_already_says_is_not_said_again(nlp):
     public = [Triple("Arne Eidsmo", "date_of_death", "October 2011", "d", last)]
     new_text, _edits = repair_removals(text, nlp(text), removals, public, nlp, "Arne Eidsmo")
     assert new_text.count("died in October 2011") == 1, new_text
+
+
+def test_a_sentence_a_deletion_leaves_as_part_of_its_original_stays(nlp):
+    """The check above must not take a sentence for a repeat of itself ("[In 1990,] Becher lived ...")."""
+    text = "He was a diplomat. In 1990, Becher lived most of his life in Netanya. He died."
+    removal = ((text.index("In 1990,"), text.index("In 1990,") + len("In 1990,")), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp, "Becher")
+    assert new_text == "He was a diplomat. Becher lived most of his life in Netanya. He died."

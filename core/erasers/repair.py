@@ -83,7 +83,7 @@ def repair_removals(
         if not any(t.i in removed for t in sent):
             continue
         new = repaired_sentence(doc, sent, removed, public, parse, title)
-        if new and (new in rewritten.values() or new in text):
+        if new and _said_elsewhere(new, text, sent, rewritten):
             new = ""  # a fact said again that the passage already says ("Arne Eidsmo died in October 2011.")
         rewritten[index] = new
         span = (sent.start_char, sent.end_char)
@@ -97,6 +97,13 @@ def repair_removals(
     new_text = capitalise_new_sentence_starts(text, new_text)
     new_text = restore_first_mentions(doc, new_text, parse, title)
     return new_text, rediff(text, new_text, coarse)
+
+
+def _said_elsewhere(new: str, text: str, sent: Any, rewritten: dict[int, str]) -> bool:
+    """Whether another sentence of the passage, as written or as rewritten, already says `new` (its own
+    original, which a partial deletion may leave it equal to, does not count)."""
+    others = text[: sent.start_char] + "\n" + text[sent.end_char :]
+    return new in rewritten.values() or new in others
 
 
 def _after_dropped_sentences(
