@@ -50,3 +50,9 @@ def test_a_coordinator_loses_the_comma_a_removed_fronted_phrase_left():
     assert tidy("He won the Stakes and, he captured the Cup.") == "He won the Stakes and he captured the Cup."
     aside = "He won the Stakes and, Smith said, the Cup."
     assert tidy(aside) == aside
+
+
+def test_a_year_someone_was_active_in_is_no_birth_year():
+    """PopQA dev (Richard Harris): "(fl. 1558 – [1601])" had become "(born fl. 1558)", a changed meaning."""
+    assert tidy("Richard Harris (fl. 1558 – ) was a priest.") == "Richard Harris (fl. 1558) was a priest."
+    assert tidy("Richard Harris (c. 1650 – ) was a priest.") == "Richard Harris (born c. 1650) was a priest."

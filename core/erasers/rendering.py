@@ -95,7 +95,9 @@ _LIFESPAN_DIED = re.compile(r"\(\s*[–—-]\s*([^()]*?\d[^()]*?)\s*\)")
 _LIFESPAN_PLACE_FIRST = re.compile(r"\(\s*(in\s+[^()–—\-\d]+?)\s*[–—-]\s*(\d[^()]*?)\s*\)")
 
 
-_LIFESPAN_BORN = re.compile(r"\(\s*([^()–—-]*?\d[^()–—-]*?)\s*[–—-]\s*\)")
+_LIFESPAN_BORN = re.compile(r"\(\s*(?!fl\.?\s)([^()–—-]*?\d[^()–—-]*?)\s*[–—-]\s*\)")
+# "(fl. 1558 – [1601])": a year someone was active in is no birth year
+_FLOURISHED_OPEN = re.compile(r"\(\s*(fl\.?\s[^()–—-]*?\d[^()–—-]*?)\s*[–—-]\s*\)")
 
 
 _EMPTY_BRACKET = re.compile(
@@ -165,6 +167,7 @@ def tidy(text: str, capitalise: bool = True) -> str:
     text = _LIFESPAN_DIED.sub(r"(died \1)", text)
     text = _LIFESPAN_PLACE_FIRST.sub(r"(born \1, died \2)", text)
     text = _LIFESPAN_BORN.sub(r"(born \1)", text)
+    text = _FLOURISHED_OPEN.sub(r"(\1)", text)
     text = _BORN_ALONE.sub("(", text)
     text = _BORN_COMMA.sub(r"\1 ", text)
     for _round in range(3):
