@@ -5,6 +5,7 @@ stays)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from core.erasers.grammar import (
@@ -269,6 +270,14 @@ def _joined_by_slash(token: Any, head: Any) -> bool:
     )
 
 
+def _removed_under_a_kept_head(sent: Any, removed: set[int], dep: str) -> Iterator[tuple[Any, Any]]:
+    """(token, head) for each removed token of relation `dep` whose head is still kept, checked as the
+    caller's loop reaches it (the caller may remove heads on the way)."""
+    for token in sent:
+        if token.i in removed and token.dep_ == dep and token.head.i not in removed:
+            yield token, token.head
+
+
 # nouns that name a person ("singer", "actor", "pianist", "student") rather than a field ("theatre")
 PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|[ae]nt|m[ae]n|ess|ive|ary|ee|ar|ic|[eo]t|ef|ain|ate|ite|ard)$")
 
@@ -276,13 +285,9 @@ PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|[ae]nt|m[ae]n|ess|ive|ary|ee|ar|ic|[
 def _remove_premodifier_conjuncts(sent: Any, removed: set[int]) -> None:
     """ "an American theatre and [silent film actress]": the parser joins "theatre" to "actress", but
     it modifies her as "film" does; without "actress" it would say she was a theatre, so it goes too."""
-    for token in sent:
-        head = token.head
+    for token, head in _removed_under_a_kept_head(sent, removed, "conj"):
         if (
-            token.i in removed
-            and token.dep_ == "conj"
-            and token.pos_ == "NOUN"
-            and head.i not in removed
+            token.pos_ == "NOUN"
             and head.pos_ == "NOUN"
             and head.dep_ != "conj"  # "waterscapes, landscapes and [rural views]": a list, not a modifier
             and [c.i for c in head.children if c.dep_ == "conj"] == [token.i]
@@ -308,16 +313,8 @@ GENERIC_NAME_HEADS = {
 def _remove_generic_name_heads(sent: Any, removed: set[int]) -> None:
     """ "for the prominent [Brookmeade] Stable": a name's generic head goes with the word that made it
     a name (the tagger missed the name, so the whole-name rule did not see it)."""
-    for token in sent:
-        head = token.head
-        if (
-            token.i in removed
-            and token.dep_ == "compound"
-            and head.i not in removed
-            and head.pos_ == "PROPN"
-            and head.text[:1].isupper()
-            and head.lower_ in GENERIC_NAME_HEADS
-        ):
+    for _token, head in _removed_under_a_kept_head(sent, removed, "compound"):
+        if head.pos_ == "PROPN" and head.text[:1].isupper() and head.lower_ in GENERIC_NAME_HEADS:
             removed.add(head.i)
             removed.update(c.i for c in head.children if c.dep_ == "compound")
 
@@ -325,13 +322,9 @@ def _remove_generic_name_heads(sent: Any, removed: set[int]) -> None:
 def _remove_nouns_named_by_close_apposition(sent: Any, removed: set[int]) -> None:
     """ "he founded the group [Forma 1]": "the group" said which group by its name; without it, it points
     at nothing, so it goes with the name."""
-    for token in sent:
-        head = token.head
+    for token, head in _removed_under_a_kept_head(sent, removed, "appos"):
         if (
-            token.i in removed
-            and token.dep_ == "appos"
-            and token.pos_ == "PROPN"
-            and head.i not in removed
+            token.pos_ == "PROPN"
             and head.pos_ == "NOUN"
             and head.i == token.left_edge.i - 1
             and any(c.dep_ == "det" and c.lower_ == "the" for c in head.children)
