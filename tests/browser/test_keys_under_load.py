@@ -79,7 +79,10 @@ def test_row_clicks_mark_the_shown_triple_while_the_cores_are_busy(page, studio_
         last = SEARCHES[-1]
         search(page, last)
         wait_filtered(page, last)
-        page.wait_for_timeout(3_000)  # any re-render still in flight has arrived by now
+        # the filtered render arrives (a fixed 3 s was too short beside two more busy processes: the
+        # screenshot taken after the failed check showed the filtered rows), then nothing older replaces it
+        page.wait_for_function(EVERY_ROW_HOLDS, arg=[last], timeout=SLOW)
+        page.wait_for_timeout(3_000)
         assert page.evaluate(EVERY_ROW_HOLDS, [last])
         page.screenshot(path=str(artifacts / "keys-under-load.png"), full_page=True)
     assert not page.dialogs
