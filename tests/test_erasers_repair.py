@@ -5,6 +5,7 @@ import re
 import pytest
 
 from core.erasers.fluency import broken_in_rewrite
+from core.erasers.graph_guided import erase_occurrences
 from core.erasers.repair import repair_removals
 from core.types import Triple
 from tests.erasers_fixtures import SEITZ
@@ -241,3 +242,63 @@ def test_a_sentence_a_deletion_leaves_as_part_of_its_original_stays(nlp):
     removal = ((text.index("In 1990,"), text.index("In 1990,") + len("In 1990,")), "", "private", ())
     new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp, "Becher")
     assert new_text == "He was a diplomat. Becher lived most of his life in Netanya. He died."
+
+
+MAILER = (
+    "Nachem Malech Mailer (January 31, 1923 – November 10, 2007), known by his pen name Norman Kingsley "
+    "Mailer, was an American novelist, journalist, essayist, playwright, activist, filmmaker and actor."
+)
+
+
+def _erased_tails(nlp, text: str, tails: list[str]) -> str:
+    """repair_removals with the graph-guided eraser's own units for each (private) tail."""
+    doc = nlp(text)
+    triples = [Triple("Nachem Malech Mailer", "occupation", tail, "d", (0, len(text))) for tail in tails]
+    return repair_removals(text, doc, erase_occurrences(text, triples, doc), (), nlp)[0]
+
+
+def test_a_list_member_goes_without_the_members_after_it(nlp):
+    """PopQA dev (Norman Mailer): the parser chains each member onto the one before, so removing
+    "activist" had taken "filmmaker and actor" (public) with it: "was a novelist, journalist, essayist,
+    playwright." """
+    assert _erased_tails(nlp, MAILER, ["activist"]).endswith(
+        "was an American novelist, journalist, essayist, playwright, filmmaker and actor."
+    )
+    assert _erased_tails(nlp, MAILER, ["activist", "actor"]).endswith(
+        "was an American novelist, journalist, essayist, playwright and filmmaker."
+    )
+    assert _erased_tails(nlp, MAILER, ["filmmaker"]).endswith(
+        "was an American novelist, journalist, essayist, playwright, activist and actor."
+    )
+
+
+def test_a_bracket_after_a_removed_name_goes_with_it(nlp):
+    """PopQA dev (Bernard Corser): his mother's "(née Stewart)" stayed after his birth year."""
+    text = "Corser was born at Maryborough in 1882 to Edward Corser and Mary Jane (née Stewart)."
+    assert (
+        _repaired_without(nlp, text, "to Edward Corser and Mary Jane")
+        == "Corser was born at Maryborough in 1882."
+    )
+
+
+def test_a_list_that_ended_without_a_full_stop_does_not_end_on_a_semicolon(nlp):
+    """PopQA dev (Feilden, a list page): the last member went and the passage ended on "architect;"."""
+    text = (
+        "Joseph Feilden (1824–1895), British politician ; Richard Feilden (1950–2005), British architect ; "
+        "William Feilden (1772–1850), British politician"
+    )
+    assert _repaired_without(nlp, text, "William Feilden (1772–1850), British politician") == (
+        "Joseph Feilden (1824–1895), British politician ; Richard Feilden (1950–2005), British architect"
+    )
+
+
+def test_roles_that_shared_a_removed_of_phrase_go_with_it(nlp):
+    """PopQA dev (Hardy McLain): "a co-founder and former managing partner [of CVC Capital Partners]" sent
+    the sentence to be said again from its public facts, which lost "retired"."""
+    text = (
+        "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager, and a "
+        "co-founder and former managing partner of CVC Capital Partners."
+    )
+    assert _repaired_without(nlp, text, "of CVC Capital Partners") == (
+        "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager."
+    )

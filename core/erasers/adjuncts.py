@@ -8,6 +8,7 @@ from typing import Any
 from core.erasers.grammar import (
     ARGUMENT_PREPOSITIONS,
     FINITE_TAGS,
+    OBJECT_DEPS,
     OBJECT_OF_VERB,
     PREDICATE_DEPS,
     ROLE_NOUNS,
@@ -23,6 +24,10 @@ from core.erasers.predicates import kept_conjoined_predicate
 
 # clauses a sentence reads without: "is a former football player [who played 11 seasons in the NFL]"
 ADJUNCT_CLAUSES = {"relcl", "acl", "advcl", "appos", "parataxis"}
+
+# where a removed list member's next conjunct can stand in for it ("born in [Paris and] London")
+LIST_POSITIONS = OBJECT_DEPS | OBJECT_OF_VERB | PREDICATE_DEPS
+NOMINAL_POS = {"NOUN", "PROPN", "NUM"}
 
 
 def widened_to_adjunct_clauses(sent: Any, removed: set[int]) -> set[int]:
@@ -75,6 +80,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
             continue  # "was [an] Italian [painter]" -> "was Italian": the copula keeps a predicate
         if token.dep_ in PREDICATE_DEPS | {"ROOT"} and _conjunct_took_its_place(token, removed):
             continue  # "He [became a barrister and] was involved with ...": the next conjunct stays
+        if token.dep_ in LIST_POSITIONS and token.pos_ in NOMINAL_POS and has_kept_conj(token, removed):
+            continue  # "born in [Paris and] London": the list's next member takes the object's place
         if token.dep_ != "prep" and token.dep_ not in ADJUNCT_DEPS:
             return False
         if token.dep_ == "conj" and not has_kept_conj(token.head, removed) and token.head.i in removed:

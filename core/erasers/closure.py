@@ -18,6 +18,7 @@ from core.erasers.grammar import (
     ORPHAN_DEPS,
     PREDICATE_DEPS,
     RELATIONAL_NOUNS,
+    ROLE_NOUNS,
     STANDS_ALONE,
     TITLE_LABELS,
     VERB_POS,
@@ -44,6 +45,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_generic_name_heads(sent, removed)
         _remove_nouns_named_by_close_apposition(sent, removed)
         _expand_company_names(sent, removed)
+        _remove_asides_of_removed_nouns(sent, removed, keep)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -112,17 +114,39 @@ def _pair_brackets(sent: Any, removed: set[int]) -> None:
     """A bracket goes with its partner: "(born 1888 in Beuthen, [Germany (now Bytom, Poland)], died ...)"
     must not keep the inner ")" and so close the outer bracket early. An emptied pair goes whole; a pair
     whose content stays keeps both ends."""
-    opened: list[int] = []
+    for start, end in _bracket_pairs(sent):
+        if all(i in removed for i in range(start + 1, end)):
+            removed.update((start, end))
+        else:
+            removed.difference_update((start, end))
+
+
+def _remove_asides_of_removed_nouns(sent: Any, removed: set[int], keep: set[int]) -> None:
+    """ "born in 1882 to [Edward Corser and Mary Jane] (née Stewart)": a bracket right after a noun says
+    something about that noun (the parser often hangs it on the verb); when the noun goes, so does its
+    aside, or it would describe whatever now stands before it ("born in 1882 (née Stewart)")."""
+    doc = sent.doc
+    for start, end in _bracket_pairs(sent):
+        before = doc[start - 1] if start > sent.start else None
+        inside = set(range(start + 1, end))
+        if (
+            before is not None
+            and before.i in removed
+            and before.pos_ in {"PROPN", "NOUN"}
+            and inside
+            and not inside & keep
+        ):
+            removed.update(range(start, end + 1))
+
+
+def _bracket_pairs(sent: Any) -> list[tuple[int, int]]:
+    pairs, opened = [], []
     for token in sent:
         if token.text == "(":
             opened.append(token.i)
         elif token.text == ")" and opened:
-            start, end = opened.pop(), token.i
-            inside = range(start + 1, end)
-            if all(i in removed for i in inside):
-                removed.update((start, end))
-            else:
-                removed.difference_update((start, end))
+            pairs.append((opened.pop(), token.i))
+    return pairs
 
 
 QUOTE_MARKS = {'"', "“", "”", "„"}
@@ -379,7 +403,8 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         objects = [c for c in children if c.dep_ in OBJECT_DEPS] or [
             c for c in children if c.dep_ in {"npadvmod", "prep", "nummod"}
         ]
-        return bool(objects) and all(c.i in removed for c in objects)
+        # "born in [Paris and] London": the next conjunct takes the removed object's place
+        return bool(objects) and all(c.i in removed and not has_kept_conj(c, removed) for c in objects)
     if token.lower_ in {"born", "née", "nee", "died"}:
         parts = [c for c in children if not c.is_punct]
         return bool(parts) and all(c.i in removed for c in parts)
@@ -440,13 +465,40 @@ def _lost_every_right_complement(verb: Any, removed: set[int]) -> bool:
 def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
     """'part' whose 'of ...' went is as good as gone; so is a bare 'the period' whose 'from 1971 to
     1978' went ('the founder [of X]')."""
-    if noun.lower_ not in RELATIONAL_NOUNS and not _bare_definite(noun):
+    if noun.lower_ not in RELATIONAL_NOUNS | ROLE_NOUNS and not _bare_definite(noun):
         return False
     phrases = [c for c in noun.children if c.dep_ in {"prep", "poss"}]
     if phrases and all(p.i in removed for p in phrases):
-        removed.update(subtree(noun) - _kept_conjuncts(noun, removed))
+        sharing = _conjuncts_sharing_the_phrase(noun)
+        removed.update(subtree(noun) - (_kept_conjuncts(noun, removed) - sharing))
+        removed.update(_hyphenated_prefix(noun))
         return True
     return False
+
+
+def _conjuncts_sharing_the_phrase(noun: Any) -> set[int]:
+    """ "a co-founder and former managing partner [of CVC]": the parser hangs the shared "of" phrase on
+    one role; the other roles beside it, with no phrase of their own, lose it too."""
+    return {
+        i
+        for c in noun.children
+        if c.dep_ == "conj"
+        and c.lower_ in RELATIONAL_NOUNS | ROLE_NOUNS
+        and not any(g.dep_ in {"prep", "poss"} for g in c.children)
+        for i in subtree(c)
+    }
+
+
+def _hyphenated_prefix(noun: Any) -> set[int]:
+    """ "co-founder" is three tokens to the parser ("co", "-", "founder"): the prefix and its article."""
+    doc = noun.doc
+    first = noun.i
+    while first >= 2 and doc[first - 1].text == "-" and not doc[first - 2].text_with_ws.endswith((" ", "-")):
+        if doc[first - 1].whitespace_:
+            break
+        first -= 2
+    prefix = set(range(first, noun.i))
+    return prefix | {c.i for i in prefix for c in doc[i].children if c.dep_ == "det"}
 
 
 def _kept_conjuncts(token: Any, removed: set[int]) -> set[int]:

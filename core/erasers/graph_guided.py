@@ -148,7 +148,7 @@ def units_for(doc: Any, triple: Triple) -> list[Unit]:
 
 def _unit_for_tail(doc: Any, tokens: list[Any], head_spans: list[Span], sentence: Span) -> Unit:
     root = _phrase_root(tokens)
-    phrase = _object_phrase(doc, root)
+    phrase = _object_phrase(doc, root, {t.i for t in tokens})
     tail_span = (tokens[0].idx, tokens[-1].idx + len(tokens[-1]))
     # a head name inside the phrase but outside the tail itself ("the Voss house of Mara Voss")
     # would go with the phrase; a surname inside the tail ("Lindqvist Robotics") does not count
@@ -189,20 +189,44 @@ def _phrase_root(tokens: list[Any]) -> Any:
     return tokens[-1]
 
 
-def _object_phrase(doc: Any, root: Any) -> Span | None:
+def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
     """The tail's phrase with what attaches it: a preposition, a conjunction, an apposition comma."""
     if root.dep_ in SUBJECT_DEPS or root.dep_ == "ROOT":
         return None
+    later = _later_conjuncts(root, tail)
+    conjuncts = [c for c in later if c.dep_ == "conj"]
+    if conjuncts:  # "born in [Paris and] London", "playwright, [activist,] filmmaker": up to the next member
+        first = min([c.i for c in root.children if c.dep_ == "compound" and c.i < root.i] + [root.i, *tail])
+        last = conjuncts[0].left_edge.i - 1
+        return doc[first].idx, doc[last].idx + len(doc[last])
     # a tail inside a larger noun phrase ("London-based", "the Feilden baronets") is removed alone
     top = root
     if root.dep_ == "pobj" and root.head.dep_ in {"prep", "agent", "dative"}:
         top = root.head
     elif root.dep_ in {"compound", "amod", "nmod", "poss", "nummod"}:
         return _with_edge_punctuation(doc, root.left_edge.i, root.right_edge.i)
-    first, last = top.left_edge.i, top.right_edge.i
+    first, last = top.left_edge.i, _before_later_conjuncts(doc, root, later, top.right_edge.i)
     if top.dep_ == "conj" or root.dep_ == "conj":
         first = _swallow_coordinator(doc, first)
     return _with_edge_punctuation(doc, first, last)
+
+
+def _later_conjuncts(root: Any, tail: set[int]) -> list[Any]:
+    return sorted(
+        (c for c in root.children if c.dep_ in {"conj", "cc"} and c.i > root.i and c.i not in tail),
+        key=lambda c: c.i,
+    )
+
+
+def _before_later_conjuncts(doc: Any, root: Any, later: list[Any], last: int) -> int:
+    """ "playwright, [activist], filmmaker and actor": the parser chains each list member onto the one
+    before, so the tail's subtree holds the members after it; they are facts of their own."""
+    if not later:
+        return last
+    last = min(c.left_edge.i for c in later) - 1
+    while last > root.i and doc[last].is_punct:
+        last -= 1
+    return last
 
 
 def _swallow_coordinator(doc: Any, first: int) -> int:

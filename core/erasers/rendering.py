@@ -63,15 +63,42 @@ def _restored_coordinators(sent: Any, removed: set[int]) -> set[int]:
         while after < sent.end and after in removed:
             after += 1
         if after < sent.end and doc[after].text not in {".", ";", ":", "!", "?"}:
+            comma = _comma_before_removed_member(token, removed, after)
+            if comma is not None:  # "an actor, [director and] producer": the comma before it says "and"
+                commas.add(comma)
             continue  # the list goes on after the removed member, or this was no list's end
         comma = token.i - 1
-        while comma >= sent.start and doc[comma].text != "," and doc[comma].pos_ not in VERB_POS:
+        while (
+            comma >= sent.start
+            and (doc[comma].text != "," or comma in removed)
+            and doc[comma].pos_ not in VERB_POS
+        ):
             comma -= 1
         if comma >= sent.start and doc[comma].text == "," and comma not in removed:
             members = [i for i in range(comma + 1, token.i) if i not in removed]
             if members:
                 commas.add(comma)
     return commas
+
+
+def _comma_before_removed_member(cc: Any, removed: set[int], after: int) -> int | None:
+    """The kept comma before the removed run that holds `cc`, when that run is one list member between
+    two kept ones (the member before the comma, and the conjunct at `after`)."""
+    doc, member = cc.doc, cc.head
+    if member.i not in removed or member.dep_ != "conj" or member.i > cc.i:
+        return None
+    if not any(c.dep_ == "conj" and c.i not in removed and c.left_edge.i == after for c in member.children):
+        return None
+    start = member.left_edge.i
+    while start - 1 >= 0 and start - 1 in removed:
+        start -= 1
+    comma = start - 1
+    earlier = member.head
+    while earlier.i in removed and earlier.dep_ == "conj":
+        earlier = earlier.head
+    if comma < 0 or doc[comma].text != "," or comma in removed or earlier.i in removed or earlier.i > comma:
+        return None
+    return comma
 
 
 def _lost_possessor(sent: Any, removed: set[int]) -> set[int]:

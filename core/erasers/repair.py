@@ -96,6 +96,8 @@ def repair_removals(
     new_text, coarse = apply_replacements(text, replacements)
     new_text = capitalise_new_sentence_starts(text, new_text)
     new_text = restore_first_mentions(doc, new_text, parse, title)
+    if not text[-1:].isspace():
+        new_text = new_text.rstrip()  # the space before a dropped last segment
     return new_text, rediff(text, new_text, coarse)
 
 
@@ -147,7 +149,8 @@ def _end_cut_sentences(
     text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
 ) -> list[Removal]:
     """A sentence cut into segments ("He was editor of X, 1854-56; proprietor of Y.") whose last
-    segments all went ends with the full stop they carried, not with the kept segment's ";"."""
+    segments all went ends with the full stop they carried (or none, as it did), not with the kept
+    segment's ";"."""
     ends = _sentence_ends(text)
     by_span = {r[0][0]: r for r in replacements}
     for index, sent in enumerate(pieces):
@@ -156,12 +159,7 @@ def _end_cut_sentences(
             or "\n" in text[sent.end_char : sent.end_char + 1]
             or index == len(pieces) - 1
         )
-        if (
-            not final
-            or index not in rewritten
-            or rewritten[index]
-            or not sent.text.rstrip().endswith((".", "!", "?"))
-        ):
+        if not final or index not in rewritten or rewritten[index]:
             continue
         earlier = index - 1
         while earlier >= 0 and earlier in rewritten and not rewritten[earlier]:
@@ -175,7 +173,10 @@ def _end_cut_sentences(
         kept = rewritten.get(earlier, pieces[earlier].text)
         if kept.rstrip().endswith((".", "!", "?")):
             continue
-        ended = re.sub(r"[\s,;:–—-]+$", "", kept) + sent.text.rstrip()[-1]
+        # a list that ended without a full stop ("...; William Feilden (1772–1850), British politician")
+        # ends without one when its last members go, not on the kept member's ";"
+        mark = sent.text.rstrip()[-1] if sent.text.rstrip().endswith((".", "!", "?")) else ""
+        ended = re.sub(r"[\s,;:–—-]+$", "", kept) + mark
         start = pieces[earlier].start_char
         if start in by_span:
             old = by_span[start]
