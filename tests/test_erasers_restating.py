@@ -8,6 +8,7 @@ from core.erasers.restating import (
     places_as_written,
     roles_without_their_of,
     verb_relation_said,
+    with_time_qualifier,
 )
 from core.types import Triple
 from tests.erasers_fixtures import SEITZ
@@ -83,3 +84,14 @@ def test_a_role_given_with_its_of_phrase_is_not_said_alone():
     ]
     sentence = "He is an associate director of the Semiconductor Research Institute and an engineer."
     assert [f.tail for f in roles_without_their_of(facts, sentence)] == ["engineer"]
+
+
+def test_a_role_said_again_keeps_the_word_that_dated_it():
+    """PopQA dev (Hardy McLain): said again from its public facts, "an American retired hedge fund
+    manager" had become "is a hedge fund manager"."""
+    sentence = "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager."
+    role = Triple("Bruce Hardy McLain", "occupation", "hedge fund manager", "d")
+    assert with_time_qualifier(sentence, role).tail == "retired hedge fund manager"
+    place = Triple("Bruce Hardy McLain", "residence", "hedge fund manager", "d")
+    assert with_time_qualifier(sentence, place).tail == "hedge fund manager"
+    assert with_time_qualifier("He is a hedge fund manager.", role).tail == "hedge fund manager"

@@ -51,6 +51,7 @@ from core.erasers.restating import (
     stated_in,
     verb_relation_said,
     with_article,
+    with_time_qualifier,
 )
 from core.types import Span, Triple, TripleKey
 
@@ -262,7 +263,8 @@ def repaired_sentence(
         for t in public
         if stated_in(doc, sent, t) and is_about_subject(sent, t.head, title) and verb_relation_said(sent, t)
     ]
-    facts = one_name_per_person([with_article(doc.text, t) for t in stated], sent.text)
+    facts = [with_time_qualifier(sent.text, with_article(doc.text, t)) for t in stated]
+    facts = one_name_per_person(facts, sent.text)
     facts = roles_without_their_of(places_as_written(facts, sent.text), sent.text)
     return realise_facts(facts, past=is_past(sent))
 

@@ -23,6 +23,22 @@ def with_article(text: str, triple: Triple) -> Triple:
     return triple
 
 
+# words that date a role: "a retired hedge fund manager" is not "a hedge fund manager"
+TIME_QUALIFIERS = {"former", "retired", "onetime", "one-time", "erstwhile"}
+ROLE_RELATIONS = {"occupation", "position_held", "member_of"}
+
+
+def with_time_qualifier(sentence: str, triple: Triple) -> Triple:
+    """A role said again keeps the word that dated it in the sentence ("an American retired [hedge fund
+    manager]"): without it the fact says he still is one."""
+    if triple.relation not in ROLE_RELATIONS:
+        return triple
+    match = re.search(rf"\b([\w-]+)\s+{re.escape(triple.tail)}\b", sentence)
+    if match and match.group(1).casefold() in TIME_QUALIFIERS:
+        return replace(triple, tail=f"{match.group(1).casefold()} {triple.tail}")
+    return triple
+
+
 def public_tail_tokens(doc: Any, sent: Any, public: Sequence[Triple]) -> set[int]:
     """Tokens of the sentence that name a public triple's tail."""
     tokens: set[int] = set()
