@@ -302,3 +302,24 @@ def test_roles_that_shared_a_removed_of_phrase_go_with_it(nlp):
     assert _repaired_without(nlp, text, "of CVC Capital Partners") == (
         "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager."
     )
+
+
+def test_a_sentence_that_points_back_at_a_dropped_one_goes_with_it(nlp):
+    """PopQA dev (Fernando Valerio-Holguin): the hiring sentence went and the passage opened "He remained
+    in this position for three years."; "the same university" then pointed at nothing either."""
+    text = (
+        "Valerio-Holguin was hired in 1982 as assistant professor at the Universidad Autonoma de Santo "
+        "Domingo in the Dominican Republic. He remained in this position for three years. He also worked as "
+        "a provisional professor at the same university from 1987 through 1991. In 1991, he became an "
+        "assistant Spanish professor at Tulane University."
+    )
+    first = text.index(" He remained")
+    title = "Fernando Valerio-Holguin"
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp, title)
+    assert (
+        new == "In 1991, Fernando Valerio-Holguin became an assistant Spanish professor at Tulane University."
+    )
+    during = "He was hired in 1982 as assistant professor. During this time, he wrote two books."
+    first = during.index(" During")
+    new, _edits = repair_removals(during, nlp(during), [((0, first), "", "private", ())], (), nlp)
+    assert new == "He wrote two books."

@@ -88,10 +88,16 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
     surname = _title_forms(title) - {title_name(title)}
     for sentence in list(doc.sents)[:2]:
         people = [ent for ent in sentence.ents if ent.label_ == "PERSON" and len(_full_name(ent).split()) > 1]
-        by_surname = [t for t in sentence if t.text in surname and t.pos_ == "PROPN"]
-        if by_surname and (not people or by_surname[0].i < people[0].start):
+        # the text, not the tokens: the parser cuts "Valerio-Holguin" in three
+        by_surname = [
+            m
+            for form in surname
+            for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", sentence.text)
+        ]
+        first = min(by_surname, key=lambda m: m.start(), default=None)
+        if first and (not people or sentence.start_char + first.start() < people[0].start_char):
             # "Mulvaney was born ... to Kathy Mulvaney": the passage's subject, not his mother
-            return title_name(title), by_surname[0].idx + len(by_surname[0].text)
+            return title_name(title), sentence.start_char + first.end()
         if people:
             return _full_name(people[0]), people[0].end_char
         if sentence.text.strip() and "\n" not in sentence.text.strip():

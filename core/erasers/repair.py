@@ -81,6 +81,11 @@ def repair_removals(
             span = _with_following_space(text, (sent.start_char, sent.end_char))
             replacements.append((span, "", "continued a removed clause", ()))
             continue
+        if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed):
+            rewritten[index] = ""
+            span = _with_following_space(text, (sent.start_char, sent.end_char))
+            replacements.append((span, "", "pointed back at a removed sentence", ()))
+            continue
         if not any(t.i in removed for t in sent):
             continue
         new = repaired_sentence(doc, sent, removed, public, parse, title)
@@ -140,6 +145,28 @@ def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[i
     if not any(t.pos_ in VERB_POS for t in before) and not _continues(before):
         return False
     return _continues(piece) or not any(t.pos_ in VERB_POS for t in piece)
+
+
+DEMONSTRATIVES = {"this", "that", "these", "those"}
+
+
+def _points_back_at_a_dropped_sentence(
+    pieces: list[Any], index: int, rewritten: dict[int, str], removed: set[int]
+) -> bool:
+    """ "He remained in this position for three years." after the sentence that named the position went:
+    "this position" ("the same university") would point at whatever the passage now says before it."""
+    if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text not in {".", "!", "?"}:
+        return False
+    piece = pieces[index]
+    # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
+    opening = len(piece.text) - len(without_stranded_connective(piece.text))
+    return any(
+        ((t.lower_ in DEMONSTRATIVES and t.dep_ == "det") or (t.lower_ == "same" and t.dep_ == "amod"))
+        and t.idx - piece.start_char >= opening
+        and t.i not in removed
+        and t.head.i not in removed
+        for t in piece
+    )
 
 
 def _continues(piece: Any) -> bool:
