@@ -323,3 +323,25 @@ def test_a_sentence_that_points_back_at_a_dropped_one_goes_with_it(nlp):
     first = during.index(" During")
     new, _edits = repair_removals(during, nlp(during), [((0, first), "", "private", ())], (), nlp)
     assert new == "He wrote two books."
+
+
+def test_a_sentence_said_again_calls_its_subject_as_the_sentence_did(nlp):
+    """PopQA dev (John Barnes, judge): "John Barnes was a justice. John Barnes was a general counsel." read
+    like a list of records; the sentences had called him "He"."""
+    text = (
+        "John Barnes (July 26, 1859 – January 1, 1919) was an American attorney and judge from Wisconsin. "
+        "He worked as general counsel for the Northwestern Mutual Life Insurance Company from 1916 until his "
+        "death."
+    )
+    private = [
+        "July 26, 1859",
+        "January 1, 1919",
+        "from Wisconsin",
+        "for the Northwestern Mutual",
+        "from 1916",
+    ]
+    removals = [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in private]
+    second = (text.index("He worked"), len(text))
+    public = [Triple("John Barnes", "occupation", "general counsel", "d", second)]
+    new, _edits = repair_removals(text, nlp(text), removals, public, nlp, "John Barnes (judge)")
+    assert new == "John Barnes was an American attorney and judge. He was a general counsel."

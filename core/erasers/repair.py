@@ -43,6 +43,7 @@ from core.erasers.rendering import capitalise_new_sentence_starts, render
 from core.erasers.restating import (
     is_about_subject,
     is_past,
+    named_as_the_sentence_did,
     one_name_per_person,
     overlaps,
     places_as_written,
@@ -293,6 +294,7 @@ def repaired_sentence(
     facts = [with_time_qualifier(sent.text, with_article(doc.text, t)) for t in stated]
     facts = one_name_per_person(facts, sent.text)
     facts = roles_without_their_of(places_as_written(facts, sent.text), sent.text)
+    facts = named_as_the_sentence_did(facts, sent)
     return realise_facts(facts, past=is_past(sent))
 
 

@@ -87,6 +87,16 @@ def is_about_subject(sent: Any, head: str, title: str = "") -> bool:
     return bool(named) and (named <= set(head.split()) or head_words <= named)
 
 
+def named_as_the_sentence_did(facts: Sequence[Triple], sent: Any) -> list[Triple]:
+    """Facts said again under the pronoun the sentence called its subject by ("He was a justice." after
+    "John Barnes ... was an American attorney."): the name each time reads like a list of records. A
+    pronoun left without a person is mended later with the rest of the passage (`restore_first_mentions`)."""
+    subjects = [t for t in sent if t.dep_ in SUBJECT_DEPS and t.head == sent.root]
+    if not subjects or subjects[0].lower_ not in {"he", "she"}:
+        return list(facts)
+    return [replace(f, head=subjects[0].text.capitalize()) for f in facts]
+
+
 def one_name_per_person(facts: Sequence[Triple], sentence: str) -> list[Triple]:
     """Facts of heads that share a surname ("Ludovico Seitz, or Ludwig Seitz") under the name the sentence
     gives first: one person is said once, not once per name."""
