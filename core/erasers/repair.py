@@ -112,7 +112,15 @@ def _said_elsewhere(new: str, text: str, sent: Any, rewritten: dict[int, str]) -
     """Whether another sentence of the passage, as written or as rewritten, already says `new` (its own
     original, which a partial deletion may leave it equal to, does not count)."""
     others = text[: sent.start_char] + "\n" + text[sent.end_char :]
-    return new in rewritten.values() or new in others
+    said = _predicate(new)  # "He died in October 2011." says what "Arne Eidsmo died in October 2011." does
+    return any(_predicate(other) == said for other in rewritten.values()) or new in others
+
+
+_LEADING_SUBJECT = re.compile(r"^(?:He|She|[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|van|von))*)\s+(?=[a-z])")
+
+
+def _predicate(sentence: str) -> str:
+    return _LEADING_SUBJECT.sub("", sentence.strip())
 
 
 def _after_dropped_sentences(
