@@ -24,6 +24,7 @@ from core.erasers.grammar import (
     VERB_POS,
     WHOLE_ENTITY_LABELS,
     has_kept_conj,
+    same_kind,
     subtree,
 )
 from core.erasers.predicates import (
@@ -252,9 +253,11 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             removed.add(token.i)  # "described her as a watchdog who [\"attended ...\"]": its clause went
             continue
         if token.dep_ in {"conj", "cc"} or (
-            token.dep_ in {"det", "predet"} and has_kept_conj(token.head, removed)
+            token.dep_ in {"det", "predet", "amod"}
+            and token.i < token.head.i
+            and has_kept_conj(token.head, removed)
         ):
-            continue  # a coordinated list loses one member; the next conjunct takes the article
+            continue  # a list loses its first member; the next takes the article and what the list shared
         if token.text in {"(", ")", "[", "]"} or (token.is_punct and token.i == sent.end - 1):
             continue  # brackets and the full stop go only when emptied (tidy), not with their parse head
         if token.head.dep_ == "conj" and token.i < token.head.head.i:
@@ -465,7 +468,10 @@ def _lost_every_right_complement(verb: Any, removed: set[int]) -> bool:
 def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
     """'part' whose 'of ...' went is as good as gone; so is a bare 'the period' whose 'from 1971 to
     1978' went ('the founder [of X]')."""
-    if noun.lower_ not in RELATIONAL_NOUNS | ROLE_NOUNS and not _bare_definite(noun):
+    relational = noun.lower_ in RELATIONAL_NOUNS | ROLE_NOUNS or any(
+        c.dep_ == "compound" and c.lower_ in RELATIONAL_NOUNS for c in noun.children
+    )  # "a member state [of the African Union]"
+    if not relational and not _bare_definite(noun):
         return False
     phrases = [c for c in noun.children if c.dep_ in {"prep", "poss"}]
     if phrases and all(p.i in removed for p in phrases):
@@ -504,7 +510,12 @@ def _hyphenated_prefix(noun: Any) -> set[int]:
 def _kept_conjuncts(token: Any, removed: set[int]) -> set[int]:
     """Tokens of the kept conjuncts hung on `token`: "[a member of X from 1912 to 1928 and] a member of Y"
     keeps the second member when the first goes."""
-    return {i for c in token.children if c.dep_ == "conj" and c.i not in removed for i in subtree(c)}
+    return {
+        i
+        for c in token.children
+        if c.dep_ == "conj" and c.i not in removed and same_kind(token, c)
+        for i in subtree(c)
+    }
 
 
 def _bare_definite(noun: Any) -> bool:

@@ -113,7 +113,15 @@ def subtree(token: Any) -> set[int]:
 
 
 def has_kept_conj(token: Any, removed: set[int]) -> bool:
-    return any(child.dep_ == "conj" and child.i not in removed for child in token.children)
+    """Whether a later member of the token's list stays; the parser may chain the members, each hung on
+    the one before ("engineer, [politician,] and activist"), so removed members are looked through."""
+    members = [c for c in token.children if c.dep_ == "conj"]
+    while members:
+        member = members.pop()
+        if member.i not in removed:
+            return True
+        members.extend(c for c in member.children if c.dep_ == "conj")
+    return False
 
 
 def is_adjective(token: Any) -> bool:
@@ -125,3 +133,20 @@ SUBJECT_DEPS = {"nsubj", "nsubjpass"}
 
 # a sentence needs a finite verb: "Group Portrait of X held at Y" kept two participles and lost "include"
 FINITE_TAGS = {"VBD", "VBZ", "VBP", "MD"}
+
+
+def same_kind(first: Any, second: Any) -> bool:
+    """Two list members alike enough to be one list's: same part of speech and entity type, and no two
+    different articles ("a member state" and "the United Nations" are a misparse, not a list)."""
+    articles = (determiner(first), determiner(second))
+    return (
+        first.pos_ == second.pos_
+        and first.ent_type_ == second.ent_type_
+        and (None in articles or articles[0] == articles[1])
+    )
+
+
+def determiner(token: Any) -> str | None:
+    """The token's article, "a" for "an"."""
+    article = next((c.lower_ for c in token.children if c.dep_ == "det"), None)
+    return "a" if article == "an" else article

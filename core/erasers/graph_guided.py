@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.erasers.base import NO_PRIVATE_NOTE, EraseRequest, Rewrite, format_reason, rewrite_each
+from core.erasers.grammar import determiner, same_kind
 from core.erasers.mentions import find_mentions, longer_entity, mentions_entity, name_forms
 from core.erasers.repair import repair_removals
 from core.filters import PrivacyDefinition
@@ -196,7 +197,10 @@ def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
     later = _later_conjuncts(root, tail)
     conjuncts = [c for c in later if c.dep_ == "conj"]
     if conjuncts:  # "born in [Paris and] London", "playwright, [activist,] filmmaker": up to the next member
-        first = min([c.i for c in root.children if c.dep_ == "compound" and c.i < root.i] + [root.i, *tail])
+        own = [c.i for c in root.children if c.dep_ == "compound" and c.i < root.i]
+        if determiner(conjuncts[0]):  # "of [the African Union,] the United Nations": its own article
+            own.append(root.left_edge.i)
+        first = min([*own, root.i, *tail])
         last = conjuncts[0].left_edge.i - 1
         return doc[first].idx, doc[last].idx + len(doc[last])
     # a tail inside a larger noun phrase ("London-based", "the Feilden baronets") is removed alone
@@ -212,6 +216,12 @@ def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
 
 
 def _later_conjuncts(root: Any, tail: set[int]) -> list[Any]:
+    """The list members after the tail that the parser hung on it, with their coordinators; none when
+    the "member" is of another kind ("a critic from X, as well as [the theological movement]" is a
+    misparse: the movement is no second critic)."""
+    members = [c for c in root.children if c.dep_ == "conj" and c.i > root.i and c.i not in tail]
+    if not members or not same_kind(root, members[0]):
+        return []
     return sorted(
         (c for c in root.children if c.dep_ in {"conj", "cc"} and c.i > root.i and c.i not in tail),
         key=lambda c: c.i,

@@ -39,7 +39,12 @@ def keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bo
         for child in copula.children
         if child.dep_ in PREDICATE_DEPS
         for t in _noun_phrase(child)
-        if t.dep_ in {"amod", "compound"} and t.i in keep and t.i in removed and is_adjective(t)
+        if t.dep_ in {"amod", "compound"}
+        and t.i in keep
+        and t.i in removed
+        and is_adjective(t)
+        and t.head.i
+        not in keep  # "an associate director [of X]": the public fact is the role, not "associate"
     ]
     adjectives = list({t.lower_: t for t in adjectives}.values())
     if not adjectives:
