@@ -345,3 +345,16 @@ def test_a_sentence_said_again_calls_its_subject_as_the_sentence_did(nlp):
     public = [Triple("John Barnes", "occupation", "general counsel", "d", second)]
     new, _edits = repair_removals(text, nlp(text), removals, public, nlp, "John Barnes (judge)")
     assert new == "John Barnes was an American attorney and judge. He was a general counsel."
+
+
+def test_a_return_without_its_destination_goes_with_it(nlp):
+    """PopQA dev (Bernard Corser): cold readers read "and returned." and "He returned." as stubs that
+    point at a place no longer said."""
+    text = (
+        "He was educated at Maryborough Christian Brothers' School, Riverview College, Sydney, and returned "
+        "to Queensland to study at Queensland Agricultural College, Gatton."
+    )
+    phrases = ["to Queensland", "at Queensland Agricultural College, Gatton"]
+    removals = [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in phrases]
+    new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    assert new == "He was educated at Maryborough Christian Brothers' School, Riverview College, Sydney."

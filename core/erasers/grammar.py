@@ -90,7 +90,7 @@ NEEDS_AN_OBJECT = {
 
 
 # verbs that read whole without what followed them ("He died [in Paris].")
-STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "return", "compete", "survive"}
+STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "survive"}
 
 
 CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}
