@@ -358,3 +358,14 @@ def test_a_return_without_its_destination_goes_with_it(nlp):
     removals = [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in phrases]
     new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
     assert new == "He was educated at Maryborough Christian Brothers' School, Riverview College, Sydney."
+
+
+def test_a_second_clause_that_points_into_its_own_sentence_stays(nlp):
+    """PopQA dev (John Barnes, Australian footballer): "that role" is the ruck coach of its own sentence."""
+    text = (
+        "In 2009, he was appointed as coach of the Doutta Stars Football Club. He also had a stint as the "
+        "ruck coach for the Collingwood Football Club, but left that role."
+    )
+    first = text.index(" He also")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new == text[first + 1 :]

@@ -174,8 +174,15 @@ def _points_back_at_a_dropped_sentence(
         and t.idx - piece.start_char >= opening
         and t.i not in removed
         and t.head.i not in removed
+        and not _in_a_second_clause(t)
         for t in piece
     )
+
+
+def _in_a_second_clause(token: Any) -> bool:
+    """ "He had a stint as the ruck coach ..., but left that role": a second clause's "that" may point at
+    the first clause of its own sentence."""
+    return any(a.dep_ == "conj" and a.pos_ in VERB_POS for a in token.ancestors)
 
 
 def _continues(piece: Any) -> bool:
