@@ -234,3 +234,14 @@ def test_the_name_before_and_co_is_part_of_the_firm(nlp):
 def test_an_adjunct_set_off_by_commas_after_its_verb_takes_both(nlp, sentence, private, expected):
     text, _lost = _erase(nlp, sentence, [private])
     assert text == expected
+
+
+def test_a_list_that_lost_its_last_member_after_an_oxford_comma_says_and(nlp):
+    """PopQA dev (James Graham Phelps Stokes): "writer, political activist[, and philanthropist]"."""
+    sentence = (
+        'James Graham Phelps Stokes (March 18, 1872 – April 8, 1960), known to his friends as "Graham", '
+        "was an "
+        "American millionaire socialist writer, political activist, and philanthropist."
+    )
+    text, _lost = _erase(nlp, sentence, [", and philanthropist"])
+    assert text.endswith("was an American millionaire socialist writer and political activist.")

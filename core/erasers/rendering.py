@@ -68,11 +68,14 @@ def _restored_coordinators(sent: Any, removed: set[int]) -> set[int]:
                 commas.add(comma)
             continue  # the list goes on after the removed member, or this was no list's end
         comma = token.i - 1
-        # a removed comma is passed over when it closed a removed member before a kept one ("playwright,
-        # [activist,] filmmaker [and actor]"), not when it was the coordinator's own (", and returned ...")
-        while comma >= sent.start and doc[comma].pos_ not in VERB_POS:
-            if doc[comma].text == "," and (comma not in removed or comma == token.i - 1):
-                break
+        if any(c.dep_ == "conj" and c.i > token.i and c.pos_ in VERB_POS for c in token.head.children):
+            continue  # "..., the daughter of a naval officer[, and returned to ...]": a clause, not a member
+        # removed commas are passed over: "playwright, [activist,] filmmaker [and actor]"
+        while (
+            comma >= sent.start
+            and (doc[comma].text != "," or comma in removed)
+            and doc[comma].pos_ not in VERB_POS
+        ):
             comma -= 1
         if comma >= sent.start and doc[comma].text == "," and comma not in removed:
             members = [i for i in range(comma + 1, token.i) if i not in removed]
