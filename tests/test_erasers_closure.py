@@ -245,3 +245,51 @@ def test_a_list_that_lost_its_last_member_after_an_oxford_comma_says_and(nlp):
     )
     text, _lost = _erase(nlp, sentence, [", and philanthropist"])
     assert text.endswith("was an American millionaire socialist writer and political activist.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (Frank K. Hallock)
+            "Hallock received a Bachelor of Arts in 1882 and a Master of Arts in 1885.",
+            "in 1882",
+            "Hallock received a Bachelor of Arts and a Master of Arts.",
+        ),
+        (  # PopQA dev (Fernando Valerio-Holguin)
+            "He was promoted to associate professor in 2002 and to full professor in 2008.",
+            "in 2002",
+            "He was promoted to associate professor and to full professor.",
+        ),
+        (  # PopQA dev (John Barnes, mayor)
+            "Barnes was elected to the Town Board in 1863 and the new Town Council in 1866.",
+            "in 1863",
+            "Barnes was elected to the Town Board and the new Town Council.",
+        ),
+    ],
+)
+def test_a_member_that_lost_its_date_does_not_take_the_next_members(nlp, sentence, private, expected):
+    """Without its own year the first member would read as dated by the second's ("the ranks of Premier
+    Lieutenant and Captain in 1903", read by a cold reader as both ranks in 1903): that year goes too."""
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected
+
+
+def test_between_without_one_of_its_sides_goes(nlp):
+    """PopQA dev (Herlyn Espinal): "on the road between Santa Rita [and La Barca]"."""
+    sentence = (
+        "A pool of blood and shell casings were purportedly found on a bridge over the Humuya River on the "
+        "road between Santa Rita and La Barca."
+    )
+    text, _lost = _erase(nlp, sentence, ["and La Barca"])
+    assert (
+        text == "A pool of blood and shell casings were purportedly found on a bridge over the Humuya River."
+    )
+
+
+def test_a_fronted_adjunct_takes_the_comma_that_set_it_off(nlp):
+    """PopQA dev (Helga Vala Helgadóttir): "and [from 2011 to 2017], she operated" had left "and, she"."""
+    sentence = (
+        "In 2011 she also received her lawyer's license and from 2011 to 2017, she operated her own law firm."
+    )
+    text, _lost = _erase(nlp, sentence, ["from 2011 to 2017"])
+    assert text == "In 2011 she also received her lawyer's license and she operated her own law firm."

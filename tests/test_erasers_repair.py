@@ -369,3 +369,16 @@ def test_a_second_clause_that_points_into_its_own_sentence_stays(nlp):
     first = text.index(" He also")
     new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
     assert new == text[first + 1 :]
+
+
+def test_a_possessive_before_the_subjects_own_name_is_someone_elses(nlp):
+    """PopQA dev (Hugo Licht): "with his recommendation Licht could change" became "with Hugo Licht's
+    recommendation Licht ..." once the sentence naming Adler went; "his" was Adler's."""
+    text = (
+        "Licht was the son of the landholder Georg Hugo Licht. In 1864, he enrolled at the Berlin Royal "
+        "Prussian Academy of Architecture and was a pupil of Friedrich Adler. Later and with his recommendation "
+        "Licht could change in the studio of the architect Richard Lucae in Berlin."
+    )
+    first = text.index(" Later")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp, "Hugo Licht")
+    assert new == text[first + 1 :]

@@ -47,6 +47,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_nouns_named_by_close_apposition(sent, removed)
         _expand_company_names(sent, removed)
         _remove_asides_of_removed_nouns(sent, removed, keep)
+        _remove_members_that_lost_their_date(sent, removed)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -59,6 +60,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
             break
     _pair_brackets(sent, removed)
     _close_interrupting_commas(sent, removed)
+    _remove_commas_after_fronted_adjuncts(sent, removed)
     _keep_the_full_stop(sent, removed)
     root = sent.root
     kept = [t for t in sent if t.i not in removed and not t.is_punct]
@@ -85,6 +87,26 @@ def _close_interrupting_commas(sent: Any, removed: set[int]) -> None:
             and all(t.head.i == verb.i and t.dep_ in {"prep", "npadvmod", "advmod", "advcl"} for t in tops)
         ):
             removed.update({before.i, after.i})
+
+
+def _remove_commas_after_fronted_adjuncts(sent: Any, removed: set[int]) -> None:
+    """ "said that [at age 79], he and his partner could not afford": a clause's fronted adjunct takes the
+    comma that set it off (tidy would keep it: "said that, he")."""
+    doc = sent.doc
+    for run in _removed_runs(sent, removed):
+        first, last = run[0], run[-1]
+        comma = last + 1
+        if first - 1 < sent.start or comma >= sent.end or doc[comma].text != "," or comma in removed:
+            continue
+        opener = doc[first - 1]
+        tops = [doc[i] for i in run if doc[i].head.i not in run]
+        if (
+            opener.dep_ in {"mark", "cc"}
+            and opener.i not in removed
+            and tops
+            and all(t.head.i > comma and t.dep_ in {"prep", "npadvmod", "advmod", "advcl"} for t in tops)
+        ):
+            removed.add(comma)
 
 
 def _removed_runs(sent: Any, removed: set[int]) -> list[list[int]]:
@@ -138,6 +160,37 @@ def _remove_asides_of_removed_nouns(sent: Any, removed: set[int], keep: set[int]
             and not inside & keep
         ):
             removed.update(range(start, end + 1))
+
+
+def _remove_members_that_lost_their_date(sent: Any, removed: set[int]) -> None:
+    """ "the ranks of Premier Lieutenant [in 1894] and Captain in 1903": without its own date the first
+    member would take the second's ("Premier Lieutenant and Captain in 1903"), so the second's goes too
+    (a public date lost, not a false one said)."""
+    doc = sent.doc
+    for run in _removed_runs(sent, removed):
+        first, last = run[0], run[-1]
+        cc = last if doc[last].lower_ in {"and", "or"} else last + 1
+        if cc >= sent.end or doc[cc].lower_ not in {"and", "or"} or not _dated_phrase(doc, first, first + 1):
+            continue
+        second = next((i for i in range(cc + 2, sent.end) if doc[i].lower_ == doc[first].lower_), None)
+        if (
+            second is not None
+            and second not in removed
+            and _dated_phrase(doc, second, second + 1)
+            and not any(doc[i].pos_ in VERB_POS for i in range(cc + 1, second))  # "and left the club in 1994"
+        ):
+            objects = [c.right_edge.i for c in doc[second].children if c.dep_ == "pobj"] or [second + 1]
+            removed.update(range(second, max(objects) + 1))  # not ", both from Wesleyan" hung on the year
+            removed.discard(cc)  # "for Bathurst and for Orange": the members both stay
+
+
+def _dated_phrase(doc: Any, preposition: int, obj: int) -> bool:
+    """Whether tokens `preposition`, `obj` are a preposition and a year or date ("in 1894")."""
+    return (
+        doc[preposition].pos_ == "ADP"
+        and obj < len(doc)
+        and (doc[obj].ent_type_ == "DATE" or doc[obj].like_num)
+    )
 
 
 def _bracket_pairs(sent: Any) -> list[tuple[int, int]]:
@@ -407,6 +460,8 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
             c for c in children if c.dep_ in {"npadvmod", "prep", "nummod"}
         ]
         # "born in [Paris and] London": the next conjunct takes the removed object's place
+        if token.lower_ == "between" and _lost_a_partner(objects, removed):
+            return True  # "the dispute between the United Kingdom [and Argentina]"
         return bool(objects) and all(c.i in removed and not has_kept_conj(c, removed) for c in objects)
     if token.lower_ in {"born", "née", "nee", "died"}:
         parts = [c for c in children if not c.is_punct]
@@ -438,6 +493,13 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         for c in children
     )
     return not others and not shared
+
+
+def _lost_a_partner(objects: list[Any], removed: set[int]) -> bool:
+    """Whether "between" is left with one side: its objects had partners, and all of them went."""
+    partners = [c for o in objects for c in o.children if c.dep_ == "conj"]
+    kept = [o for o in objects if o.i not in removed]
+    return bool(partners) and len(kept) == 1 and all(p.i in removed for p in partners)
 
 
 def _lost_shared_object(verb: Any, removed: set[int]) -> bool:

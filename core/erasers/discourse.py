@@ -45,6 +45,8 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
             continue
         if _original_position(original_doc.text, piece, match.start()) < named_at:
             return text  # the original said this pronoun before naming anyone
+        if match.group(0).lower() in POSSESSIVE_PRONOUNS and _names_someone(piece[match.end() :], names):
+            return text  # "with his recommendation Licht could change ...": "his" is someone else's
         pieces[index] = _with_name(piece, match, name, parse)
         return "".join(pieces)
     return text
