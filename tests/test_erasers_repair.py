@@ -376,8 +376,8 @@ def test_a_possessive_before_the_subjects_own_name_is_someone_elses(nlp):
     recommendation Licht ..." once the sentence naming Adler went; "his" was Adler's."""
     text = (
         "Licht was the son of the landholder Georg Hugo Licht. In 1864, he enrolled at the Berlin Royal "
-        "Prussian Academy of Architecture and was a pupil of Friedrich Adler. Later and with his recommendation "
-        "Licht could change in the studio of the architect Richard Lucae in Berlin."
+        "Prussian Academy of Architecture and was a pupil of Friedrich Adler. Later and with his "
+        "recommendation Licht could change in the studio of the architect Richard Lucae in Berlin."
     )
     first = text.index(" Later")
     new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp, "Hugo Licht")
