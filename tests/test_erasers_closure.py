@@ -236,17 +236,6 @@ def test_an_adjunct_set_off_by_commas_after_its_verb_takes_both(nlp, sentence, p
     assert text == expected
 
 
-def test_a_list_that_lost_its_last_member_after_an_oxford_comma_says_and(nlp):
-    """PopQA dev (James Graham Phelps Stokes): "writer, political activist[, and philanthropist]"."""
-    sentence = (
-        'James Graham Phelps Stokes (March 18, 1872 – April 8, 1960), known to his friends as "Graham", '
-        "was an "
-        "American millionaire socialist writer, political activist, and philanthropist."
-    )
-    text, _lost = _erase(nlp, sentence, [", and philanthropist"])
-    assert text.endswith("was an American millionaire socialist writer and political activist.")
-
-
 @pytest.mark.parametrize(
     ("sentence", "private", "expected"),
     [
@@ -274,22 +263,30 @@ def test_a_member_that_lost_its_date_does_not_take_the_next_members(nlp, sentenc
     assert text == expected
 
 
-def test_between_without_one_of_its_sides_goes(nlp):
-    """PopQA dev (Herlyn Espinal): "on the road between Santa Rita [and La Barca]"."""
-    sentence = (
-        "A pool of blood and shell casings were purportedly found on a bridge over the Humuya River on the "
-        "road between Santa Rita and La Barca."
-    )
-    text, _lost = _erase(nlp, sentence, ["and La Barca"])
-    assert (
-        text == "A pool of blood and shell casings were purportedly found on a bridge over the Humuya River."
-    )
-
-
-def test_a_fronted_adjunct_takes_the_comma_that_set_it_off(nlp):
-    """PopQA dev (Helga Vala Helgadóttir): "and [from 2011 to 2017], she operated" had left "and, she"."""
-    sentence = (
-        "In 2011 she also received her lawyer's license and from 2011 to 2017, she operated her own law firm."
-    )
-    text, _lost = _erase(nlp, sentence, ["from 2011 to 2017"])
-    assert text == "In 2011 she also received her lawyer's license and she operated her own law firm."
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        pytest.param(  # PopQA dev (James Graham Phelps Stokes)
+            "He was an American millionaire socialist writer, political activist, and philanthropist.",
+            ", and philanthropist",
+            "He was an American millionaire socialist writer and political activist.",
+            id="the comma before a removed last member says and, after an Oxford comma",
+        ),
+        pytest.param(  # PopQA dev (Herlyn Espinal)
+            "Shell casings were found on a bridge over the Humuya River on the road between Santa Rita and "
+            "La Barca.",
+            "and La Barca",
+            "Shell casings were found on a bridge over the Humuya River.",
+            id="between without one of its sides goes",
+        ),
+        pytest.param(  # PopQA dev (Helga Vala Helgadóttir): "and, she" had been left
+            "In 2011 she received her lawyer's license and from 2011 to 2017, she operated her law firm.",
+            "from 2011 to 2017",
+            "In 2011 she received her lawyer's license and she operated her law firm.",
+            id="a fronted adjunct takes the comma that set it off",
+        ),
+    ],
+)
+def test_what_a_removed_member_or_adjunct_leaves_reads(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected
