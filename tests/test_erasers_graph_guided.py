@@ -156,3 +156,16 @@ def test_a_title_that_contains_a_private_nationality_stays_whole():
     private = [Triple("Bret Easton Ellis", "country_of_citizenship", "American", "e", (start, start + 8))]
     removed = [text[s:e] for (s, e), *_rest in erase_occurrences(text, private, doc)]
     assert removed == ["American"]  # the first mention only: the title keeps its word
+
+
+def test_a_tail_the_parser_split_is_removed_from_its_head_word(nlp):
+    """PopQA dev (Charles Harrison, basketball): in "a teacher and guidance counselor" the parser made
+    "guidance" a conjunct of "teacher", and removing the tail "guidance counselor" left "was a counselor"."""
+    text = (
+        "Walker Harrison also served on the board of directors and was a teacher and guidance counselor for "
+        "schools in the Houston Independent District."
+    )
+    doc = nlp(text)
+    triple = Triple("Lullelia Walker Harrison", "occupation", "guidance counselor", "d", (0, len(text)))
+    removed = " ".join(text[start:end] for (start, end), *_rest in erase_occurrences(text, [triple], doc))
+    assert "counselor" in removed.split()

@@ -183,11 +183,11 @@ def _tokens_in(doc: Any, span: Span) -> list[Any]:
 
 
 def _phrase_root(tokens: list[Any]) -> Any:
+    """The tail's head word. When the parser split the tail ("a teacher and [guidance] counselor", with
+    "guidance" a conjunct of "teacher"), the last of its tops: an English noun phrase ends on its head."""
     inside = {t.i for t in tokens}
-    for token in tokens:
-        if token.head.i not in inside or token.head.i == token.i:
-            return token
-    return tokens[-1]
+    tops = [t for t in tokens if t.head.i not in inside or t.head.i == t.i]
+    return tops[-1] if tops else tokens[-1]
 
 
 def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
