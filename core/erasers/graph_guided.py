@@ -183,11 +183,14 @@ def _tokens_in(doc: Any, span: Span) -> list[Any]:
 
 
 def _phrase_root(tokens: list[Any]) -> Any:
-    """The tail's head word. When the parser split the tail ("a teacher and [guidance] counselor", with
-    "guidance" a conjunct of "teacher"), the last of its tops: an English noun phrase ends on its head."""
+    """The tail's head word. When the parser hung the tail's first word on a list outside it ("a teacher
+    and [guidance] counselor", "guidance" a conjunct of "teacher"), the last of its tops: an English noun
+    phrase ends on its head."""
     inside = {t.i for t in tokens}
     tops = [t for t in tokens if t.head.i not in inside or t.head.i == t.i]
-    return tops[-1] if tops else tokens[-1]
+    if not tops:
+        return tokens[-1]
+    return tops[-1] if tops[0].dep_ == "conj" else tops[0]
 
 
 def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
