@@ -144,7 +144,16 @@ def units_for(doc: Any, triple: Triple) -> list[Unit]:
     if not tail_tokens:
         return [Unit(_trim(doc.text, span), "sentence")]
     head_spans = head_reference_spans(doc, triple.head, span)
-    return [_unit_for_tail(doc, tokens, head_spans, span) for tokens in tail_tokens]
+    units = []
+    for tokens in tail_tokens:
+        unit = _unit_for_tail(doc, tokens, head_spans, span)
+        units.append(unit)
+        # "a teacher and [guidance] counselor": the parser hung the tail's first word on a list outside
+        # it, and the phrase of that word leaves the rest of the tail ("was a counselor")
+        left = [t for t in tokens if not unit.span[0] <= t.idx < unit.span[1]]
+        if left:
+            units.append(Unit((left[0].idx, left[-1].idx + len(left[-1])), "object"))
+    return units
 
 
 def _unit_for_tail(doc: Any, tokens: list[Any], head_spans: list[Span], sentence: Span) -> Unit:
@@ -183,14 +192,11 @@ def _tokens_in(doc: Any, span: Span) -> list[Any]:
 
 
 def _phrase_root(tokens: list[Any]) -> Any:
-    """The tail's head word. When the parser hung the tail's first word on a list outside it ("a teacher
-    and [guidance] counselor", "guidance" a conjunct of "teacher"), the last of its tops: an English noun
-    phrase ends on its head."""
     inside = {t.i for t in tokens}
-    tops = [t for t in tokens if t.head.i not in inside or t.head.i == t.i]
-    if not tops:
-        return tokens[-1]
-    return tops[-1] if tops[0].dep_ == "conj" else tops[0]
+    for token in tokens:
+        if token.head.i not in inside or token.head.i == token.i:
+            return token
+    return tokens[-1]
 
 
 def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
