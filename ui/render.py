@@ -375,6 +375,11 @@ _PAGE_SCRIPT = """
   const edges = new vis.DataSet(data.edges.map(e => Object.assign({
     id: e.id, from: e.from, to: e.to, label: e.label, arrows: e.arrows, color: e.color, dashes: e.dashes,
     width: e.width}, e.fontColour ? {font: {color: e.fontColour}} : {})));
+  // A large graph (a whole corpus's risk view) gets fewer layout rounds: each round costs more, and on
+  // a busy machine 400 rounds over hundreds of entities kept the view blank for more than a minute.
+  function layoutRounds(count) {
+    return Math.min(400, Math.max(100, Math.round(40000 / Math.max(count, 1))));
+  }
   // Seeded layout, physics run to a settled state then frozen: the same graph is drawn the
   // same way on every render, and nothing moves after a click.
   const container = document.getElementById('graph');
@@ -391,7 +396,7 @@ _PAGE_SCRIPT = """
             smooth: false},
     physics: {enabled: placed < data.nodes.length, solver: 'forceAtlas2Based',
               forceAtlas2Based: {gravitationalConstant: -90, springLength: 110, avoidOverlap: 0.4},
-              stabilization: {enabled: true, iterations: 400, fit: true}},
+              stabilization: {enabled: true, iterations: layoutRounds(data.nodes.length), fit: true}},
     interaction: {hover: true, tooltipDelay: 150},
   });
   // Labels keep a legible size on screen whatever the zoom (canvas font size / scale).
