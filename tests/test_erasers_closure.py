@@ -290,3 +290,32 @@ def test_a_member_that_lost_its_date_does_not_take_the_next_members(nlp, sentenc
 def test_what_a_removed_member_or_adjunct_leaves_reads(nlp, sentence, private, expected):
     text, _lost = _erase(nlp, sentence, [private])
     assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        pytest.param(
+            "He was a professor at Harvard University.",
+            "at Harvard University",
+            "He was a professor.",
+            id="a role needs its of-phrase, not any phrase",
+        ),
+        pytest.param(
+            "She was an amateur boxer and professional wrestler.",
+            "boxer and",
+            "She was a professional wrestler.",
+            id="the first member's adjective is not the next member's when it has its own",
+        ),
+        pytest.param(
+            "The dispute between the United Kingdom and Argentina continued until 1982.",
+            "the United Kingdom and",
+            "The dispute continued until 1982.",
+            id="between left with its second side only goes too",
+        ),
+    ],
+)
+def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
+    """Sentences a reviewer of session 12's rules wrote to break them (each broke a first version)."""
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected

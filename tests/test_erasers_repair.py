@@ -379,3 +379,15 @@ def test_a_possessive_before_the_subjects_own_name_is_someone_elses(nlp):
     first = text.index(" Later")
     new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp, "Hugo Licht")
     assert new == text[first + 1 :]
+
+
+@pytest.mark.parametrize(
+    "kept",
+    ["He later starred in That '70s Show.", "He is still read in Ireland to this day."],
+)
+def test_a_title_or_an_idiom_is_no_pointer_at_a_dropped_sentence(nlp, kept):
+    """A reviewer's counter-examples to the pointer rule: the sentence after the dropped one stays."""
+    text = "He was born in Cork in 1950. " + kept
+    first = text.index(kept) - 1
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new == kept

@@ -24,6 +24,7 @@ from core.erasers.grammar import (
     VERB_POS,
     WHOLE_ENTITY_LABELS,
     has_kept_conj,
+    next_kept_conj,
     same_kind,
     subtree,
 )
@@ -170,27 +171,29 @@ def _remove_members_that_lost_their_date(sent: Any, removed: set[int]) -> None:
     for run in _removed_runs(sent, removed):
         first, last = run[0], run[-1]
         cc = last if doc[last].lower_ in {"and", "or"} else last + 1
-        if cc >= sent.end or doc[cc].lower_ not in {"and", "or"} or not _dated_phrase(doc, first, first + 1):
+        if cc >= sent.end or doc[cc].lower_ not in {"and", "or"} or not _date_after(sent, first):
             continue
         second = next((i for i in range(cc + 2, sent.end) if doc[i].lower_ == doc[first].lower_), None)
         if (
             second is not None
             and second not in removed
-            and _dated_phrase(doc, second, second + 1)
+            and _date_after(sent, second)
             and not any(doc[i].pos_ in VERB_POS for i in range(cc + 1, second))  # "and left the club in 1994"
         ):
-            objects = [c.right_edge.i for c in doc[second].children if c.dep_ == "pobj"] or [second + 1]
-            removed.update(range(second, max(objects) + 1))  # not ", both from Wesleyan" hung on the year
+            removed.update(range(second, second + 1 + _date_after(sent, second)))
             removed.discard(cc)  # "for Bathurst and for Orange": the members both stay
 
 
-def _dated_phrase(doc: Any, preposition: int, obj: int) -> bool:
-    """Whether tokens `preposition`, `obj` are a preposition and a year or date ("in 1894")."""
-    return (
-        doc[preposition].pos_ == "ADP"
-        and obj < len(doc)
-        and (doc[obj].ent_type_ == "DATE" or doc[obj].like_num)
-    )
+def _date_after(sent: Any, preposition: int) -> int:
+    """How many date words follow the preposition at `preposition` ("in [March 1894]"): 0 when it is no
+    preposition or no date follows (a clause hung on the year, "when he was riding ...", is no date)."""
+    doc = sent.doc
+    if doc[preposition].pos_ != "ADP":
+        return 0
+    end = preposition + 1
+    while end < sent.end and (doc[end].ent_type_ == "DATE" or doc[end].like_num):
+        end += 1
+    return end - preposition - 1
 
 
 def _bracket_pairs(sent: Any) -> list[tuple[int, int]]:
@@ -306,9 +309,7 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             removed.add(token.i)  # "described her as a watchdog who [\"attended ...\"]": its clause went
             continue
         if token.dep_ in {"conj", "cc"} or (
-            token.dep_ in {"det", "predet", "amod"}
-            and token.i < token.head.i
-            and has_kept_conj(token.head, removed)
+            token.dep_ in {"det", "predet", "amod"} and _shared_with_the_next_member(token, removed)
         ):
             continue  # a list loses its first member; the next takes the article and what the list shared
         if token.text in {"(", ")", "[", "]"} or (token.is_punct and token.i == sent.end - 1):
@@ -327,6 +328,16 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
     for token in sent:  # "worked on both television [and radio]"
         if token.dep_ == "preconj" and token.head.i not in removed and not has_kept_conj(token.head, removed):
             removed.add(token.i)
+
+
+def _shared_with_the_next_member(modifier: Any, removed: set[int]) -> bool:
+    """ "a Moroccan [engineer, politician, and] activist": the article and adjective before a removed first
+    member were the list's; an adjective is not when the next member has its own ("an amateur [boxer
+    and] professional wrestler")."""
+    member = next_kept_conj(modifier.head, removed)
+    if modifier.i > modifier.head.i or member is None:
+        return False
+    return modifier.dep_ != "amod" or not any(c.dep_ == "amod" for c in member.children)
 
 
 def _shared_with_a_kept_participle(aux: Any, removed: set[int]) -> bool:
@@ -459,9 +470,9 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         objects = [c for c in children if c.dep_ in OBJECT_DEPS] or [
             c for c in children if c.dep_ in {"npadvmod", "prep", "nummod"}
         ]
-        # "born in [Paris and] London": the next conjunct takes the removed object's place
-        if token.lower_ == "between" and _lost_a_partner(objects, removed):
+        if token.lower_ == "between" and _lost_a_side(objects, removed):
             return True  # "the dispute between the United Kingdom [and Argentina]"
+        # "born in [Paris and] London": the next conjunct takes the removed object's place
         return bool(objects) and all(c.i in removed and not has_kept_conj(c, removed) for c in objects)
     if token.lower_ in {"born", "née", "nee", "died"}:
         parts = [c for c in children if not c.is_punct]
@@ -495,11 +506,12 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
     return not others and not shared
 
 
-def _lost_a_partner(objects: list[Any], removed: set[int]) -> bool:
-    """Whether "between" is left with one side: its objects had partners, and all of them went."""
-    partners = [c for o in objects for c in o.children if c.dep_ == "conj"]
-    kept = [o for o in objects if o.i not in removed]
-    return bool(partners) and len(kept) == 1 and all(p.i in removed for p in partners)
+def _lost_a_side(objects: list[Any], removed: set[int]) -> bool:
+    """Whether "between" had two sides or more and is left with one (either may have gone)."""
+    sides = list(objects)
+    for side in sides:  # the parser chains the sides, each hung on the one before
+        sides.extend(c for c in side.children if c.dep_ == "conj")
+    return len(sides) >= 2 and len([s for s in sides if s.i not in removed]) == 1
 
 
 def _lost_shared_object(verb: Any, removed: set[int]) -> bool:
@@ -530,12 +542,16 @@ def _lost_every_right_complement(verb: Any, removed: set[int]) -> bool:
 def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
     """'part' whose 'of ...' went is as good as gone; so is a bare 'the period' whose 'from 1971 to
     1978' went ('the founder [of X]')."""
-    relational = noun.lower_ in RELATIONAL_NOUNS | ROLE_NOUNS or any(
+    relational = noun.lower_ in RELATIONAL_NOUNS or any(
         c.dep_ == "compound" and c.lower_ in RELATIONAL_NOUNS for c in noun.children
     )  # "a member state [of the African Union]"
-    if not relational and not _bare_definite(noun):
+    phrases = [c for c in noun.children if c.dep_ in PHRASE_DEPS]
+    # a role needs its "of" ("the founder [of X]"), not "at Harvard" ("a professor [at Harvard]")
+    of_phrases = [c for c in phrases if c.lower_ == "of"]
+    if not relational and noun.lower_ in ROLE_NOUNS and of_phrases:
+        phrases = of_phrases
+    elif not relational and not _bare_definite(noun):
         return False
-    phrases = [c for c in noun.children if c.dep_ in {"prep", "poss"}]
     if phrases and all(p.i in removed for p in phrases):
         sharing = _conjuncts_sharing_the_phrase(noun)
         removed.update(subtree(noun) - (_kept_conjuncts(noun, removed) - sharing))
@@ -552,9 +568,12 @@ def _conjuncts_sharing_the_phrase(noun: Any) -> set[int]:
         for c in noun.children
         if c.dep_ == "conj"
         and c.lower_ in RELATIONAL_NOUNS | ROLE_NOUNS
-        and not any(g.dep_ in {"prep", "poss"} for g in c.children)
+        and not any(g.dep_ in PHRASE_DEPS for g in c.children)
         for i in subtree(c)
     }
+
+
+PHRASE_DEPS = {"prep", "poss"}  # what completes a relational noun: "member [of X]", "[X's] wife"
 
 
 def _hyphenated_prefix(noun: Any) -> set[int]:

@@ -113,15 +113,21 @@ def subtree(token: Any) -> set[int]:
 
 
 def has_kept_conj(token: Any, removed: set[int]) -> bool:
-    """Whether a later member of the token's list stays; the parser may chain the members, each hung on
-    the one before ("engineer, [politician,] and activist"), so removed members are looked through."""
+    return next_kept_conj(token, removed) is not None
+
+
+def next_kept_conj(token: Any, removed: set[int]) -> Any | None:
+    """The first later member of the token's list that stays; the parser may chain the members, each
+    hung on the one before ("engineer, [politician,] and activist"), so removed members are looked
+    through."""
     members = [c for c in token.children if c.dep_ == "conj"]
     while members:
-        member = members.pop()
+        member = min(members, key=lambda m: m.i)
+        members.remove(member)
         if member.i not in removed:
-            return True
+            return member
         members.extend(c for c in member.children if c.dep_ == "conj")
-    return False
+    return None
 
 
 def is_adjective(token: Any) -> bool:

@@ -203,8 +203,7 @@ def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
     """The tail's phrase with what attaches it: a preposition, a conjunction, an apposition comma."""
     if root.dep_ in SUBJECT_DEPS or root.dep_ == "ROOT":
         return None
-    later = _later_conjuncts(root, tail)
-    conjuncts = [c for c in later if c.dep_ == "conj"]
+    conjuncts = _later_members(root, tail)
     if conjuncts:  # "born in [Paris and] London", "playwright, [activist,] filmmaker": up to the next member
         own = [c.i for c in root.children if c.dep_ == "compound" and c.i < root.i]
         if determiner(conjuncts[0]):  # "of [the African Union,] the United Nations": its own article
@@ -218,34 +217,20 @@ def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
         top = root.head
     elif root.dep_ in {"compound", "amod", "nmod", "poss", "nummod"}:
         return _with_edge_punctuation(doc, root.left_edge.i, root.right_edge.i)
-    first, last = top.left_edge.i, _before_later_conjuncts(doc, root, later, top.right_edge.i)
+    first, last = top.left_edge.i, top.right_edge.i
     if top.dep_ == "conj" or root.dep_ == "conj":
         first = _swallow_coordinator(doc, first)
     return _with_edge_punctuation(doc, first, last)
 
 
-def _later_conjuncts(root: Any, tail: set[int]) -> list[Any]:
-    """The list members after the tail that the parser hung on it, with their coordinators; none when
-    the "member" is of another kind ("a critic from X, as well as [the theological movement]" is a
-    misparse: the movement is no second critic)."""
-    members = [c for c in root.children if c.dep_ == "conj" and c.i > root.i and c.i not in tail]
-    if not members or not same_kind(root, members[0]):
-        return []
-    return sorted(
-        (c for c in root.children if c.dep_ in {"conj", "cc"} and c.i > root.i and c.i not in tail),
-        key=lambda c: c.i,
+def _later_members(root: Any, tail: set[int]) -> list[Any]:
+    """The list members after the tail that the parser hung on it; none when the "member" is of another
+    kind ("a critic from X, as well as [the theological movement]" is a misparse: the movement is no
+    second critic)."""
+    members = sorted(
+        (c for c in root.children if c.dep_ == "conj" and c.i > root.i and c.i not in tail), key=lambda c: c.i
     )
-
-
-def _before_later_conjuncts(doc: Any, root: Any, later: list[Any], last: int) -> int:
-    """ "playwright, [activist], filmmaker and actor": the parser chains each list member onto the one
-    before, so the tail's subtree holds the members after it; they are facts of their own."""
-    if not later:
-        return last
-    last = min(c.left_edge.i for c in later) - 1
-    while last > root.i and doc[last].is_punct:
-        last -= 1
-    return last
+    return members if members and same_kind(root, members[0]) else []
 
 
 def _swallow_coordinator(doc: Any, first: int) -> int:

@@ -43,8 +43,7 @@ def keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bo
         and t.i in keep
         and t.i in removed
         and is_adjective(t)
-        and t.head.i
-        not in keep  # "an associate director [of X]": the public fact is the role, not "associate"
+        and not _part_of_a_public_noun(t, keep)
     ]
     adjectives = list({t.lower_: t for t in adjectives}.values())
     if not adjectives:
@@ -57,6 +56,11 @@ def keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bo
         if hyphen + 1 < len(doc) and doc[hyphen].text == "-" and doc[hyphen + 1].i not in removed:
             removed.discard(hyphen)
     return True
+
+
+def _part_of_a_public_noun(adjective: Any, keep: set[int]) -> bool:
+    """ "an associate director [of X]": the public fact is the role, not "associate" alone."""
+    return adjective.head.i in keep
 
 
 def clause_tokens(token: Any) -> set[int]:

@@ -109,8 +109,9 @@ def repair_removals(
 
 
 def _said_elsewhere(new: str, text: str, sent: Any, rewritten: dict[int, str]) -> bool:
-    """Whether another sentence of the passage, as written or as rewritten, already says `new` (its own
-    original, which a partial deletion may leave it equal to, does not count)."""
+    """Whether another sentence of the passage already says `new`: a rewritten one under any subject
+    form ("He died in October 2011." after "Arne Eidsmo died in October 2011."), an untouched one word
+    for word (its own original, which a partial deletion may leave it equal to, does not count)."""
     others = text[: sent.start_char] + "\n" + text[sent.end_char :]
     said = _predicate(new)  # "He died in October 2011." says what "Arne Eidsmo died in October 2011." does
     return any(_predicate(other) == said for other in rewritten.values()) or new in others
@@ -130,10 +131,8 @@ def _after_dropped_sentences(
     time")."""
     by_span = {r[0][0]: r for r in replacements}
     for index, sent in enumerate(pieces):
-        if index == 0 or rewritten.get(index - 1) != "" or rewritten.get(index) == "":
-            continue
-        if pieces[index - 1][-1].text not in {".", "!", "?"}:
-            continue  # a list member or a clause after ";": not a sentence of its own
+        if rewritten.get(index) == "" or not _after_a_dropped_sentence(pieces, index, rewritten):
+            continue  # (after a list member or a clause after ";", not a sentence of its own)
         current = rewritten.get(index, sent.text)
         mended = without_stranded_connective(current)
         if mended == current:
@@ -164,7 +163,7 @@ def _points_back_at_a_dropped_sentence(
 ) -> bool:
     """ "He remained in this position for three years." after the sentence that named the position went:
     "this position" ("the same university") would point at whatever the passage now says before it."""
-    if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text not in {".", "!", "?"}:
+    if not _after_a_dropped_sentence(pieces, index, rewritten):
         return False
     piece = pieces[index]
     # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
@@ -174,15 +173,33 @@ def _points_back_at_a_dropped_sentence(
         and t.idx - piece.start_char >= opening
         and t.i not in removed
         and t.head.i not in removed
-        and not _in_a_second_clause(t)
+        and not _points_inside_its_sentence(t)
         for t in piece
     )
 
 
-def _in_a_second_clause(token: Any) -> bool:
-    """ "He had a stint as the ruck coach ..., but left that role": a second clause's "that" may point at
-    the first clause of its own sentence."""
-    return any(a.dep_ == "conj" and a.pos_ in VERB_POS for a in token.ancestors)
+def _after_a_dropped_sentence(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
+    return index > 0 and rewritten.get(index - 1) == "" and pieces[index - 1][-1].text in {".", "!", "?"}
+
+
+# "to this day", "at that point" say when, not what went
+TIME_IDIOMS = {"day", "date", "point", "moment"}
+
+
+def _points_inside_its_sentence(demonstrative: Any) -> bool:
+    """Whether "that" can point at something its own sentence says: a second clause ("He had a stint as
+    the ruck coach ..., but left that role"), an earlier word of the same noun ("Having won the Nobel Prize,
+    he gave that prize away"), a title ("That '70s Show") or an idiom ("to this day")."""
+    noun = demonstrative.head
+    earlier = {t.lemma_.lower() for t in demonstrative.sent if t.i < demonstrative.i}
+    return (
+        any(a.dep_ == "conj" and a.pos_ in VERB_POS for a in demonstrative.ancestors)
+        or noun.lemma_.lower() in earlier
+        or noun.pos_ == "PROPN"
+        or bool(demonstrative.ent_type_)
+        or (demonstrative.text[:1].isupper() and demonstrative.i != demonstrative.sent.start)  # a title
+        or noun.lower_ in TIME_IDIOMS
+    )
 
 
 def _continues(piece: Any) -> bool:
