@@ -391,3 +391,11 @@ def test_a_title_or_an_idiom_is_no_pointer_at_a_dropped_sentence(nlp, kept):
     first = text.index(kept) - 1
     new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
     assert new == kept
+
+
+def test_that_year_after_a_dropped_sentence_points_at_nothing(nlp):
+    """spaCy tags "that year" a date; a date is still a pointer ("on 12 February of that year")."""
+    text = "He was appointed in 1931. He reached the age limit on 12 February of that year. He died in 1950."
+    first = text.index(" He reached")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new == "He died in 1950."

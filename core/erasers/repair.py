@@ -196,7 +196,7 @@ def _points_inside_its_sentence(demonstrative: Any) -> bool:
         any(a.dep_ == "conj" and a.pos_ in VERB_POS for a in demonstrative.ancestors)
         or noun.lemma_.lower() in earlier
         or noun.pos_ == "PROPN"
-        or bool(demonstrative.ent_type_)
+        or demonstrative.ent_type_ not in {"", "DATE", "TIME"}  # "that year" is a pointer, a name is not
         or (demonstrative.text[:1].isupper() and demonstrative.i != demonstrative.sent.start)  # a title
         or noun.lower_ in TIME_IDIOMS
     )
