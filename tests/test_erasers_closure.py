@@ -319,3 +319,60 @@ def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
     """Sentences a reviewer of session 12's rules wrote to break them (each broke a first version)."""
     text, _lost = _erase(nlp, sentence, [private])
     assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private"),
+    [
+        pytest.param(  # PopQA dev (Bahaa Trabelsi), quoted by round 13's reader: "returned where?"
+            "After her graduation in France she returned to Morocco for some time.",
+            "to Morocco",
+            id="returned without where to",
+        ),
+        pytest.param(  # PopQA dev (Matthew Good): "nominated during his career, winning four"
+            "Good has been nominated for 21 Juno Awards during his career, winning four.",
+            "for 21 Juno Awards",
+            id="nominated without what for",
+        ),
+        pytest.param(  # PopQA dev (Jim Brown): "He went on to spend five years."
+            "He went on to spend five years at Bramall Lane.",
+            "at Bramall Lane",
+            id="spent a time without where",
+        ),
+        pytest.param(  # PopQA dev (Matthew Good): "Good has pursued a solo career and established himself."
+            "Good established himself as a political commentator.",
+            "as a political commentator",
+            id="a reflexive object without what it said of itself",
+        ),
+        pytest.param(  # PopQA dev (Richard Harris): "he won the prize" (the parser hangs "for" on the verb)
+            "In 1994 he won the prize for best situation comedy from the Writers' Guild.",
+            "for best situation comedy from the Writers' Guild",
+            id="the prize without which prize",
+        ),
+    ],
+)
+def test_a_predicate_left_with_adjuncts_only_goes(nlp, sentence, private):
+    _text, lost = _erase(nlp, sentence, [private])
+    assert lost
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        ("She returned to Morocco for some time.", "for some time", "She returned to Morocco."),
+        (
+            "Good established himself as a commentator in 2002.",
+            "in 2002",
+            "Good established himself as a commentator.",
+        ),
+        ("He won the prize in 1994.", "in 1994", "He won the prize."),
+        (
+            "He spent five years at Bramall Lane in Sheffield.",
+            "in Sheffield",
+            "He spent five years at Bramall Lane.",
+        ),
+    ],
+)
+def test_a_predicate_that_keeps_its_needed_phrase_stays(nlp, sentence, private, expected):
+    text, lost = _erase(nlp, sentence, [private])
+    assert (text, lost) == (expected, False)

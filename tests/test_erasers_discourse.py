@@ -98,3 +98,29 @@ def test_a_rewrite_opening_with_it_gets_the_title_back(nlp):
         'La voce senza volto is part of the tradition of "telefoni bianchi" () comedies.'
     )
     assert restore_first_mentions(nlp(original), rewrite, nlp, title="Telefoni bianchi") == rewrite
+
+
+def test_an_honorific_cut_off_as_a_sentence_does_not_hide_the_name(nlp):
+    """PopQA dev (James Butson), quoted by round 13's reader: "He was the Prebendary until 1812;" opened
+    the rewrite, because the parser had cut "The Ven." off as a first sentence that named nobody."""
+    original = (
+        "The Ven.  James Strange Butson (10 February 1778 – 29 January 1845) was an Irish Anglican priest. "
+        "He was Archdeacon of Clonfert from 1812 until his death."
+    )
+    rewrite = "He was Archdeacon of Clonfert from 1812 until his death."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="James Butson") == (
+        "James Strange Butson was Archdeacon of Clonfert from 1812 until his death."
+    )
+
+
+def test_a_possessive_before_another_office_holder_is_the_subjects(nlp):
+    """PopQA dev (James Butson): "His son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh." kept
+    its "His" because "Dean" had been read as somebody's name."""
+    original = (
+        "James Strange Butson was an Irish Anglican priest. He was Archdeacon of Clonfert. "
+        "His son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh."
+    )
+    rewrite = "His son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="James Butson") == (
+        "James Strange Butson's son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh."
+    )

@@ -83,6 +83,12 @@ BROKEN = [
         'In 2007 he said he regarded the association ".',
         "emptied bracket",
     ),
+    (  # PopQA dev (Leven Handy Ellis), session 12's last full run
+        "He served as a state senator from 1927 to 1931, a representative in the Alabama Legislature "
+        "from 1936 to 1943, and a mayor of Columbiana for two terms.",
+        "Leven Handy Ellis served, a representative.",
+        "verb cut from its role",
+    ),
 ]
 
 

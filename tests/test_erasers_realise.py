@@ -59,3 +59,33 @@ def test_a_date_without_its_day_is_said_with_in():
     assert predicate("date_of_death", "October 2011") == "died in October 2011"
     assert predicate("date_of_death", "16 October 2011") == "died on 16 October 2011"
     assert predicate("date_of_birth", "October 16, 1941") == "was born on October 16, 1941"
+
+
+def test_a_verb_relation_is_said_only_of_named_tails():
+    """PopQA dev (Richard Butson): "Richard Butson settled in Hamilton and 1953." had been said again."""
+    facts = [
+        Triple("Richard Butson", "settle_in", "Hamilton", "d1"),
+        Triple("Richard Butson", "settle_in", "1953", "d1"),
+    ]
+    assert realise_facts(facts) == "Richard Butson settled in Hamilton."
+
+
+def test_a_verb_that_needs_its_object_is_not_said_without_it():
+    """PopQA dev (Richard Butson): "joined [the Canadian Militia] as Medical Officer" lost its object."""
+    assert predicate("join_as", "Medical Officer") == ""
+    assert predicate("spend_at", "Bramall Lane") == ""
+    assert predicate("move_to", "Paris") == "moved to Paris"
+
+
+def test_a_relation_named_from_a_passive_is_said_in_the_passive():
+    assert predicate("elect_to", "Senate") == "was elected to Senate"
+    assert predicate("appoint_as", "Bishop of Bath", past=False) == "is appointed as Bishop of Bath"
+
+
+def test_what_a_list_page_says_of_a_name_is_not_said_of_a_person():
+    """PopQA dev (Hutchings), round 13's reader: "... was a mathematics prodigy and a surname"."""
+    facts = [
+        Triple("William S. Hutchings", "occupation", "mathematics prodigy", "d1"),
+        Triple("William S. Hutchings", "occupation", "surname", "d1"),
+    ]
+    assert realise_facts(facts) == "William S. Hutchings was a mathematics prodigy."

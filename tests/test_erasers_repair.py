@@ -399,3 +399,19 @@ def test_that_year_after_a_dropped_sentence_points_at_nothing(nlp):
     first = text.index(" He reached")
     new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
     assert new == "He died in 1950."
+
+
+def test_a_church_office_without_its_place_goes(nlp):
+    """PopQA dev (James Butson), round 13's reader: "He was the Prebendary until 1812;" said not of where."""
+    text = (
+        "He was the Prebendary of Kilconnell in Clonfert Cathedral from 1809 until 1812; "
+        "and Archdeacon of Clonfert from 1812 until his death."
+    )
+    removals = [
+        ((text.index(p), text.index(p) + len(p)), "", "private", ())
+        for p in ["of Kilconnell", "in Clonfert Cathedral", "from 1809"]
+    ]
+    new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    # the office's list member after ";" goes with it (segments are cut at ";"): a public fact lost, not a stub
+    assert "Prebendary" not in new
+    assert not broken_in_rewrite(text, new, nlp)

@@ -17,7 +17,9 @@ from core.erasers.grammar import (
     OBJECT_OF_VERB,
     ORPHAN_DEPS,
     PREDICATE_DEPS,
+    REFLEXIVES,
     RELATIONAL_NOUNS,
+    REQUIRED_PREPOSITIONS,
     ROLE_NOUNS,
     STANDS_ALONE,
     TITLE_LABELS,
@@ -473,7 +475,8 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         if token.lower_ == "between" and _lost_a_side(objects, removed):
             return True  # "the dispute between the United Kingdom [and Argentina]"
         # "born in [Paris and] London": the next conjunct takes the removed object's place
-        return bool(objects) and all(c.i in removed and not has_kept_conj(c, removed) for c in objects)
+        # ("published in [London,] Chatto and Windus 1903": a publisher does not take a place's place)
+        return bool(objects) and all(c.i in removed and not _alike_member_kept(c, removed) for c in objects)
     if token.lower_ in {"born", "née", "nee", "died"}:
         parts = [c for c in children if not c.is_punct]
         return bool(parts) and all(c.i in removed for c in parts)
@@ -482,7 +485,7 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         return bool(parts) and all(c.i in removed for c in parts)
     if token.pos_ not in VERB_POS:
         return False
-    if _lost_shared_object(token, removed):
+    if _lost_shared_object(token, removed) or _lost_required_phrase(token, removed):
         return True
     stands_alone = token.lemma_ in STANDS_ALONE and not _participle_clause(token)
     if token.lemma_ != "be" and not stands_alone and _lost_every_right_complement(token, removed):
@@ -504,6 +507,22 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         for c in children
     )
     return not others and not shared
+
+
+def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:
+    """A verb whose phrases of its needed prepositions all went, only adjuncts left: "she returned [to
+    Morocco] for some time", "established himself [as a political commentator]"."""
+    right = [c for c in verb.children if c.i > verb.i and c.dep_ == "prep"]
+    needed = REQUIRED_PREPOSITIONS.get(verb.lemma_, set())
+    if any(c.dep_ == "dobj" and c.lower_ in REFLEXIVES for c in verb.children):
+        needed = {c.lower_ for c in right}  # "established himself": any phrase was what it said
+    phrases = [c for c in right if c.lower_ in needed]
+    return bool(phrases) and all(c.i in removed for c in phrases)
+
+
+def _alike_member_kept(member: Any, removed: set[int]) -> bool:
+    kept = next_kept_conj(member, removed)
+    return kept is not None and same_kind(member, kept)
 
 
 def _lost_a_side(objects: list[Any], removed: set[int]) -> bool:
@@ -545,7 +564,7 @@ def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
     relational = noun.lower_ in RELATIONAL_NOUNS or any(
         c.dep_ == "compound" and c.lower_ in RELATIONAL_NOUNS for c in noun.children
     )  # "a member state [of the African Union]"
-    phrases = [c for c in noun.children if c.dep_ in PHRASE_DEPS]
+    phrases = [c for c in noun.children if c.dep_ in PHRASE_DEPS] + _naming_phrase_of_verb(noun)
     # a role needs its "of" ("the founder [of X]"), not "at Harvard" ("a professor [at Harvard]")
     of_phrases = [c for c in phrases if c.lower_ == "of"]
     if not relational and noun.lower_ in ROLE_NOUNS and of_phrases:
@@ -597,6 +616,15 @@ def _kept_conjuncts(token: Any, removed: set[int]) -> set[int]:
         if c.dep_ == "conj" and c.i not in removed and same_kind(token, c)
         for i in subtree(c)
     }
+
+
+def _naming_phrase_of_verb(noun: Any) -> list[Any]:
+    """The parser hangs "for best situation comedy" of "won the prize for best situation comedy" on the
+    verb; it is what said which prize."""
+    if noun.dep_ != "dobj" or not _bare_definite(noun):
+        return []
+    end = max(subtree(noun)) + 1
+    return [c for c in noun.head.children if c.i == end and c.dep_ == "prep" and c.lower_ in {"for", "of"}]
 
 
 def _bare_definite(noun: Any) -> bool:

@@ -45,7 +45,8 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
             continue
         if _original_position(original_doc.text, piece, match.start()) < named_at:
             return text  # the original said this pronoun before naming anyone
-        if match.group(0).lower() in POSSESSIVE_PRONOUNS and _names_someone(piece[match.end() :], names):
+        own_names = {name, name.split()[-1]} | _title_forms(title)
+        if match.group(0).lower() in POSSESSIVE_PRONOUNS and _names_someone(piece[match.end() :], own_names):
             return text  # "with his recommendation Licht could change ...": "his" is someone else's
         pieces[index] = _with_name(piece, match, name, parse)
         return "".join(pieces)
@@ -102,7 +103,10 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
             return title_name(title), sentence.start_char + first.end()
         if people:
             return _full_name(people[0]), people[0].end_char
-        if sentence.text.strip() and "\n" not in sentence.text.strip():
+        # a title line or an honorific the parser cut off ("The Ven.  James Strange Butson ...") is no
+        # sentence that named nobody
+        has_verb = any(t.pos_ in {"VERB", "AUX"} for t in sentence)
+        if sentence.text.strip() and "\n" not in sentence.text.strip() and has_verb:
             return None
     return None
 

@@ -68,6 +68,11 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         r"\b(?:[Hh]e|[Ss]he|[a-z]{3,}),\s+(?:is|was|are|were)\s"
         r"|^\W*(?:[A-Z][\w.'’-]*\s+){0,4}[A-Z][\w.'’-]*,\s+(?:is|was|are|were)\s"
     ),
+    # "He served, a representative.": the "as" phrase went and the parser's next list member stayed
+    "verb cut from its role": re.compile(
+        r"\b(?:served|serves|worked|works|acted|acts|stood|played|plays|appeared|starred|competed|trained|"
+        r"qualified|practised|practiced|began|started|ran)\s*,\s+(?:a|an|the)\s+[\w-]+\s*(?:[.;]|$)"
+    ),
     # "He was assistant editor He was founder": a sentence lost its full stop
     "sentences run together": re.compile(
         r"[a-z0-9]\s+(?:He|She|They|His|Her|Their|It|Its|This|These)\s+[a-z]{2,}"

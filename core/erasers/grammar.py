@@ -52,7 +52,8 @@ ROLE_NOUNS = {
     "chief", "secretary", "editor", "manager", "captain", "commander", "governor", "mayor", "dean",
     "principal", "rector", "minister", "ambassador", "representative", "deputy", "vice-president",
     "treasurer", "curator", "professor", "coach", "owner", "author", "creator", "inventor", "holder",
-    "supporter", "advocate", "opponent", "proponent", "critic", "member",
+    "supporter", "advocate", "opponent", "proponent", "critic", "member", "prebendary", "archdeacon",
+    "bishop", "archbishop", "canon", "vicar", "chaplain", "abbot", "abbess", "prior", "provost",
 }  # fmt: skip
 
 
@@ -87,6 +88,17 @@ NEEDS_AN_OBJECT = {
     "co-write", "produce", "compose", "design", "build", "edit", "publish", "create", "develop", "host",
     "present", "organize", "organise", "launch", "start", "record", "release",
 }  # fmt: skip
+
+
+# verbs that say little without one of these prepositions' phrases ("she returned [to Morocco] for some
+# time", "nominated [for 21 Juno Awards] during his career", "went on to spend five years [at Bramall Lane]")
+REQUIRED_PREPOSITIONS = {
+    "return": {"to", "from"}, "nominate": {"for"}, "spend": {"at", "in", "with", "on", "as"},
+    "emigrate": {"to"}, "immigrate": {"to"}, "relocate": {"to"}, "move": {"to"}, "transfer": {"to"},
+    "dedicate": {"to"}, "devote": {"to"}, "shortlist": {"for"}, "induct": {"into"},
+}  # fmt: skip
+
+REFLEXIVES = {"himself", "herself", "themselves", "itself", "myself", "ourselves", "yourself"}
 
 
 # verbs that read whole without what followed them ("He died [in Paris].")

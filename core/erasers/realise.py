@@ -38,6 +38,16 @@ KNOWN_VERBS = set(IRREGULAR_PAST) | {
     "finish", "rank", "reside", "stay", "remain", "enrol", "enroll", "attend", "specialise", "specialize",
     "collaborate", "contribute", "convert", "name", "rename", "nominate", "award", "honour", "honor",
 }  # fmt: skip
+# verbs said by template only where they read without their object: "moved to Paris", "played for
+# Hull"; "joined [the Canadian Militia] as Medical Officer" and "spent [five years] at Bramall Lane" do not
+NEED_THEIR_OBJECT = {
+    "join", "found", "establish", "publish", "release", "record", "design", "direct", "produce", "manage",
+    "receive", "attend", "spend", "make", "take", "give", "lead", "build", "hold", "have", "get", "buy",
+    "sell", "bring", "send", "see", "know", "meet", "draw", "put", "set", "read", "bear", "compose", "win",
+    "lose", "plan", "stop", "represent", "score", "finish", "rank", "name", "rename",
+}  # fmt: skip
+# verbs the extractor names relations after from their passive ("was elected to the Senate")
+SAID_IN_THE_PASSIVE = {"elect", "appoint", "nominate", "award", "honour", "honor", "loan"}
 VERB_RELATION = re.compile(r"^([a-z]+)_(in|at|for|to|from|with|as|on|by|under|into|of)$")
 
 
@@ -102,14 +112,33 @@ def _relation_phrase(relation: str, values: list[str], past: bool) -> str:
             if demonyms
             else predicate(relation, values[0], past)
         )
-    return predicate(relation, _join(values), past)
+    if relation not in _TEMPLATED and VERB_RELATION.match(relation):
+        values = [v for v in values if v[:1].isupper()]  # "settled in Hamilton [and 1953]"
+    return predicate(relation, _join(values), past) if values else ""
 
 
 def predicate(relation: str, tail: str, past: bool = True) -> str:
     """The verb phrase saying (x, relation, tail) of x, or "" without a template."""
+    templates = _relation_templates(tail, past)
+    if relation in templates:
+        return templates[relation]
+    match = VERB_RELATION.match(relation)
+    # a verb's relation reads only with a named tail ("moved to Paris", not "began as apprentice")
+    if match and match.group(1) in KNOWN_VERBS and tail[:1].isupper():
+        verb, preposition = match.groups()
+        if verb in NEED_THEIR_OBJECT:
+            return ""
+        if verb in SAID_IN_THE_PASSIVE:
+            return f"{'was' if past else 'is'} {participle(verb)} {preposition} {tail}"
+        return f"{past_tense(verb) if past else present_tense(verb)} {preposition} {tail}"
+    return ""
+
+
+def _relation_templates(tail: str, past: bool) -> dict[str, str]:
+    """The Wikidata-style relations' phrases for one tail."""
     be = "was" if past else "is"
     on = "on" if _HAS_DAY.search(tail) else "in"  # "on 16 October 2011", "in October 2011", "in 1941"
-    templates = {
+    return {
         "date_of_birth": f"was born {on} {tail}",  # born and died are past whatever the sentence's tense
         "date_of_death": f"died {on} {tail}",
         "place_of_birth": f"was born in {tail}",
@@ -130,14 +159,10 @@ def predicate(relation: str, tail: str, past: bool = True) -> str:
         "known_as": f"{be} known as {tail}",
         "birth_name": f"was born {tail}",
     }
-    if relation in templates:
-        return templates[relation]
-    match = VERB_RELATION.match(relation)
-    # a verb's relation reads only with a named tail ("moved to Paris", not "began as apprentice")
-    if match and match.group(1) in KNOWN_VERBS and tail[:1].isupper():
-        verb, preposition = match.groups()
-        return f"{past_tense(verb) if past else present_tense(verb)} {preposition} {tail}"
-    return ""
+
+
+def participle(verb: str) -> str:
+    return past_tense(verb)  # the verbs said in the passive are all regular
 
 
 def past_tense(verb: str) -> str:
@@ -166,7 +191,13 @@ def present_tense(verb: str) -> str:
 _NEEDS_ITS_CONTEXT = {"only", "such", "same", "other", "sole", "very", "this", "that", "these", "those"}
 
 
+# what a list page says of a name as a word ("Hutchings is a surname"), never of a person who bears it
+_WORDS_FOR_A_NAME = {"surname", "given name", "family name", "first name", "forename", "name", "nickname"}
+
+
 def _reads_alone(tail: str) -> bool:
+    if tail.lower().strip() in _WORDS_FOR_A_NAME:
+        return False
     words = tail.split()
     return (
         bool(words)
@@ -193,3 +224,6 @@ def _join(phrases: list[str]) -> str:
     if len(phrases) == 1:
         return phrases[0]
     return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+
+
+_TEMPLATED = frozenset(_relation_templates("", True))  # after the helpers the templates call
