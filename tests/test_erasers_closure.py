@@ -349,6 +349,11 @@ def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
             "for best situation comedy from the Writers' Guild",
             id="the prize without which prize",
         ),
+        pytest.param(  # PopQA dev (Rinaldo del Mel), round 12's reader: "he was sent by his family." (where?)
+            "After finishing his schooling, he was sent to Antwerp by his family.",
+            "to Antwerp",
+            id="sent without where to",
+        ),
     ],
 )
 def test_a_predicate_left_with_adjuncts_only_goes(nlp, sentence, private):

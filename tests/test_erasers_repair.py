@@ -415,3 +415,26 @@ def test_a_church_office_without_its_place_goes(nlp):
     # the office's list member after ";" goes with it (segments are cut at ";"): a public fact lost, not a stub
     assert "Prebendary" not in new
     assert not broken_in_rewrite(text, new, nlp)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "expected"),
+    [
+        pytest.param(  # PopQA dev (Richard Harris), round 13's reader: "a bronze life-size statue." of whom?
+            "Manuel Di Lucia, a longtime friend, organised the placement in Kilkee of a bronze life-size statue "
+            "of Richard Harris.",
+            " of Richard Harris",
+            "Manuel Di Lucia, a longtime friend, organised the placement in Kilkee.",
+            id="a statue as an object",
+        ),
+        pytest.param(  # the same passage: "Another life-size statue, as King Arthur from his film Camelot"
+            "Another life-size statue of Richard Harris, as King Arthur from his film Camelot, has been erected "
+            "in Bedford Row.",
+            " of Richard Harris",
+            "",
+            id="a statue as the subject",
+        ),
+    ],
+)
+def test_a_depiction_without_whom_it_shows_goes(nlp, sentence, phrase, expected):
+    assert _repaired_without(nlp, sentence, phrase) == expected

@@ -11,8 +11,10 @@ from typing import Any
 from core.erasers.grammar import (
     ADJECTIVES_WITH_COMPLEMENT,
     COMPLEMENT_DEPS,
+    DEPICTION_NOUNS,
     NAME_LABELS,
     NEEDS_AN_OBJECT,
+    NEEDS_ITS_OF,
     OBJECT_DEPS,
     OBJECT_OF_VERB,
     ORPHAN_DEPS,
@@ -22,6 +24,7 @@ from core.erasers.grammar import (
     REQUIRED_PREPOSITIONS,
     ROLE_NOUNS,
     STANDS_ALONE,
+    SUBJECT_DEPS,
     TITLE_LABELS,
     VERB_POS,
     WHOLE_ENTITY_LABELS,
@@ -59,6 +62,8 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         for token in sent:
             if token.i not in removed and token.dep_ in {"appos", "conj", "pobj", "npadvmod"}:
                 _lost_of_complement(token, removed)
+            elif token.i not in removed and token.dep_ in SUBJECT_DEPS and token.lower_ in DEPICTION_NOUNS:
+                _lost_of_complement(token, removed)  # "Another statue [of Richard Harris] has been erected"
         if len(removed) == before:
             break
     _pair_brackets(sent, removed)
@@ -567,7 +572,7 @@ def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
     phrases = [c for c in noun.children if c.dep_ in PHRASE_DEPS] + _naming_phrase_of_verb(noun)
     # a role needs its "of" ("the founder [of X]"), not "at Harvard" ("a professor [at Harvard]")
     of_phrases = [c for c in phrases if c.lower_ == "of"]
-    if not relational and noun.lower_ in ROLE_NOUNS and of_phrases:
+    if not relational and noun.lower_ in NEEDS_ITS_OF and of_phrases:
         phrases = of_phrases
     elif not relational and not _bare_definite(noun):
         return False

@@ -56,6 +56,14 @@ ROLE_NOUNS = {
     "bishop", "archbishop", "canon", "vicar", "chaplain", "abbot", "abbess", "prior", "provost",
 }  # fmt: skip
 
+# nouns about someone that say nothing once "of X" went ("a bronze life-size statue [of Richard Harris]")
+DEPICTION_NOUNS = {
+    "statue", "bust", "portrait", "biography", "memorial", "likeness", "photograph", "painting", "depiction",
+    "caricature", "monument",
+}  # fmt: skip
+# what needs its "of" phrase, whatever other phrases stay
+NEEDS_ITS_OF = ROLE_NOUNS | DEPICTION_NOUNS
+
 
 # a verb's preposition that is its argument, not an adjunct ("was diagnosed [with a tumor]")
 ARGUMENT_PREPOSITIONS = {
@@ -95,7 +103,8 @@ NEEDS_AN_OBJECT = {
 REQUIRED_PREPOSITIONS = {
     "return": {"to", "from"}, "nominate": {"for"}, "spend": {"at", "in", "with", "on", "as"},
     "emigrate": {"to"}, "immigrate": {"to"}, "relocate": {"to"}, "move": {"to"}, "transfer": {"to"},
-    "dedicate": {"to"}, "devote": {"to"}, "shortlist": {"for"}, "induct": {"into"},
+    "dedicate": {"to"}, "devote": {"to"}, "shortlist": {"for"}, "induct": {"into"}, "send": {"to"},
+    "offer": {"to"},
 }  # fmt: skip
 
 REFLEXIVES = {"himself", "herself", "themselves", "itself", "myself", "ourselves", "yourself"}
