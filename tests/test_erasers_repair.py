@@ -412,7 +412,7 @@ def test_a_church_office_without_its_place_goes(nlp):
         for p in ["of Kilconnell", "in Clonfert Cathedral", "from 1809"]
     ]
     new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
-    # the office's list member after ";" goes with it (segments are cut at ";"): a public fact lost, not a stub
+    # the office's list member after ";" goes with it (segments are cut at ";"): a fact lost, not a stub
     assert "Prebendary" not in new
     assert not broken_in_rewrite(text, new, nlp)
 
@@ -421,15 +421,15 @@ def test_a_church_office_without_its_place_goes(nlp):
     ("sentence", "phrase", "expected"),
     [
         pytest.param(  # PopQA dev (Richard Harris), round 13's reader: "a bronze life-size statue." of whom?
-            "Manuel Di Lucia, a longtime friend, organised the placement in Kilkee of a bronze life-size statue "
-            "of Richard Harris.",
+            "Manuel Di Lucia, a longtime friend, organised the placement in Kilkee of a bronze life-size "
+            "statue of Richard Harris.",
             " of Richard Harris",
             "Manuel Di Lucia, a longtime friend, organised the placement in Kilkee.",
             id="a statue as an object",
         ),
         pytest.param(  # the same passage: "Another life-size statue, as King Arthur from his film Camelot"
-            "Another life-size statue of Richard Harris, as King Arthur from his film Camelot, has been erected "
-            "in Bedford Row.",
+            "Another life-size statue of Richard Harris, as King Arthur from his film Camelot, has been "
+            "erected in Bedford Row.",
             " of Richard Harris",
             "",
             id="a statue as the subject",
