@@ -349,6 +349,11 @@ def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
             "for best situation comedy from the Writers' Guild",
             id="the prize without which prize",
         ),
+        pytest.param(  # PopQA dev (Paul Wheatley): "He became interested." in a first run of session 13
+            "He became interested in the historical geography of Southeast Asia and China.",
+            "in the historical geography of Southeast Asia and China",
+            id="interested without in what",
+        ),
         pytest.param(  # PopQA dev (Rinaldo del Mel), round 12's reader: "he was sent by his family." (where?)
             "After finishing his schooling, he was sent to Antwerp by his family.",
             "to Antwerp",

@@ -87,6 +87,15 @@ ADJECTIVES_WITH_COMPLEMENT = {
     "likely",
     "unlikely",
     "due",
+    "interested",
+    "involved",
+    "instrumental",
+    "fond",
+    "aware",
+    "capable",
+    "famous",
+    "renowned",
+    "noted",
 }
 
 
