@@ -135,12 +135,22 @@ def _after_dropped_sentences(
             continue  # (after a list member or a clause after ";", not a sentence of its own)
         current = rewritten.get(index, sent.text)
         mended = without_stranded_connective(current)
+        if all(rewritten.get(i) == "" for i in range(index)):
+            mended = _without_also(mended)  # "Webb also works as a sound designer" now opens the passage
         if mended == current:
             continue
         old = by_span.get(sent.start_char, ((sent.start_char, sent.end_char), "", "pointed back", ()))
         by_span[sent.start_char] = (old[0], mended, old[2], old[3])
         rewritten[index] = mended
     return sorted(by_span.values(), key=lambda r: r[0][0])
+
+
+_ALSO = re.compile(r"(?<=\w)\s+also\b(?=\s+\w)")
+
+
+def _without_also(sentence: str) -> str:
+    """The sentence without an "also" that added to what went before it, when nothing goes before it."""
+    return _ALSO.sub("", sentence, count=1)
 
 
 def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
