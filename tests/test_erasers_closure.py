@@ -354,6 +354,16 @@ def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
             "in the historical geography of Southeast Asia and China",
             id="interested without in what",
         ),
+        pytest.param(  # PopQA dev (Muhammad Ali Siddiqui), round 14: "He received his early education."
+            "He received his early education at the Sindh Madressatul Islam in Karachi.",
+            "at the Sindh Madressatul Islam in Karachi",
+            id="an education without where",
+        ),
+        pytest.param(  # PopQA dev (Rogelio Espina), round 11: "he studied a degree."
+            "From 1980 to 1984 at the same school, he studied a degree on Doctor of Medicine.",
+            "on Doctor of Medicine",
+            id="a degree without in what",
+        ),
         pytest.param(  # PopQA dev (Rinaldo del Mel), round 12's reader: "he was sent by his family." (where?)
             "After finishing his schooling, he was sent to Antwerp by his family.",
             "to Antwerp",

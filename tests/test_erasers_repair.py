@@ -448,3 +448,29 @@ def test_also_goes_when_what_it_added_to_went(nlp):
     first = text.index(" Webb also")
     new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
     assert new.strip() == "Webb works as a sound designer, curator and teacher."
+
+
+@pytest.mark.parametrize(
+    ("text", "private", "expected"),
+    [
+        pytest.param(  # PopQA dev (Daniel Thwaites), round 14's reader: "the seat" had nothing to refer to
+            "He contested the borough of Blackburn at the 1874 general election. He won the seat at a "
+            "by-election after the death of Henry Master Feilden.",
+            "He contested the borough of Blackburn at the 1874 general election. ",
+            "",
+            id="the seat after the sentence that named it went",
+        ),
+        pytest.param(
+            "He was elected to the seat of Blackburn in 1868. He lost it in 1874. He won the seat in 1875.",
+            "He lost it in 1874. ",
+            "He was elected to the seat of Blackburn in 1868. He won the seat in 1875.",
+            id="the seat said before in what is kept",
+        ),
+    ],
+)
+def test_the_with_a_noun_that_points_back_goes_with_what_it_pointed_at(nlp, text, private, expected):
+    start = text.index(private)
+    new, _edits = repair_removals(
+        text, nlp(text), [((start, start + len(private)), "", "private", ())], (), nlp
+    )
+    assert new.strip() == expected

@@ -23,6 +23,7 @@ from core.erasers.grammar import (
     RELATIONAL_NOUNS,
     REQUIRED_PREPOSITIONS,
     ROLE_NOUNS,
+    SAID_WITH_WHERE,
     STANDS_ALONE,
     SUBJECT_DEPS,
     TITLE_LABELS,
@@ -519,8 +520,12 @@ def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:
     Morocco] for some time", "established himself [as a political commentator]"."""
     right = [c for c in verb.children if c.i > verb.i and c.dep_ == "prep"]
     needed = REQUIRED_PREPOSITIONS.get(verb.lemma_, set())
-    if any(c.dep_ == "dobj" and c.lower_ in REFLEXIVES for c in verb.children):
-        needed = {c.lower_ for c in right}  # "established himself": any phrase was what it said
+    if any(
+        c.dep_ == "dobj" and (c.lower_ in REFLEXIVES or c.lemma_ in SAID_WITH_WHERE) for c in verb.children
+    ):
+        needed = {
+            c.lower_ for c in right
+        }  # "established himself", "received his early education": any phrase
     phrases = [c for c in right if c.lower_ in needed]
     return bool(phrases) and all(c.i in removed for c in phrases)
 

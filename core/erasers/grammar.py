@@ -116,6 +116,9 @@ REQUIRED_PREPOSITIONS = {
     "offer": {"to"},
 }  # fmt: skip
 
+# objects that say little without where or in what ("He received his early education [at Karachi].")
+SAID_WITH_WHERE = {"education", "schooling", "training", "degree", "diploma", "doctorate"}
+
 REFLEXIVES = {"himself", "herself", "themselves", "itself", "myself", "ourselves", "yourself"}
 
 

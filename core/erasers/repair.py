@@ -178,13 +178,37 @@ def _points_back_at_a_dropped_sentence(
     piece = pieces[index]
     # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
     opening = len(piece.text) - len(without_stranded_connective(piece.text))
+    kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
     return any(
-        ((t.lower_ in DEMONSTRATIVES and t.dep_ == "det") or (t.lower_ == "same" and t.dep_ == "amod"))
+        (
+            (t.lower_ in DEMONSTRATIVES and t.dep_ == "det")
+            or (t.lower_ == "same" and t.dep_ == "amod")
+            or _bare_pointer(t, kept_before)
+        )
         and t.idx - piece.start_char >= opening
         and t.i not in removed
         and t.head.i not in removed
         and not _points_inside_its_sentence(t)
         for t in piece
+    )
+
+
+# nouns that "the" makes point back at the one the passage named ("He won the seat at a by-election")
+POINTER_NOUNS = {"seat", "post", "office", "position", "role", "title", "club", "band", "team", "party"}
+_SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
+
+
+def _bare_pointer(article: Any, kept_before: str) -> bool:
+    """ "the seat" with nothing of its own saying which, its noun said nowhere before it in what is kept."""
+    noun = article.head
+    return (
+        article.lower_ == "the"
+        and article.dep_ == "det"
+        and noun.lemma_.lower() in POINTER_NOUNS
+        and not any(
+            c.dep_ in {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"} for c in noun.children
+        )
+        and noun.lower_ not in kept_before
     )
 
 
