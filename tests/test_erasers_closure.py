@@ -396,3 +396,14 @@ def test_a_predicate_left_with_adjuncts_only_goes(nlp, sentence, private):
 def test_a_predicate_that_keeps_its_needed_phrase_stays(nlp, sentence, private, expected):
     text, lost = _erase(nlp, sentence, [private])
     assert (text, lost) == (expected, False)
+
+
+def test_a_named_degree_reads_without_where(nlp):
+    """PopQA dev (Kate Mulvany): "received her Bachelor of Arts degree" says which degree; only a bare "a
+    degree" needs its "in what" (a first version of the rule dropped this sentence)."""
+    text, lost = _erase(
+        nlp,
+        "In 1997, Mulvany received her Bachelor of Arts degree from Curtin University.",
+        ["from Curtin University"],
+    )
+    assert (text, lost) == ("In 1997, Mulvany received her Bachelor of Arts degree.", False)

@@ -474,3 +474,14 @@ def test_the_with_a_noun_that_points_back_goes_with_what_it_pointed_at(nlp, text
         text, nlp(text), [((start, start + len(private)), "", "private", ())], (), nlp
     )
     assert new.strip() == expected
+
+
+def test_also_after_a_first_clause_of_its_own_sentence_stays(nlp):
+    """PopQA dev (Domenick Lombardozzi): "also" adds to the sentence's own first clause."""
+    text = (
+        "Lombardozzi was born in the Bronx. Domenick Lombardozzi is best known for portraying Herc in The "
+        "Wire, and is also known for his roles in films."
+    )
+    first = text.index(" Domenick")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new.strip() == text[first + 1 :]

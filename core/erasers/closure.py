@@ -521,13 +521,20 @@ def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:
     right = [c for c in verb.children if c.i > verb.i and c.dep_ == "prep"]
     needed = REQUIRED_PREPOSITIONS.get(verb.lemma_, set())
     if any(
-        c.dep_ == "dobj" and (c.lower_ in REFLEXIVES or c.lemma_ in SAID_WITH_WHERE) for c in verb.children
+        c.dep_ == "dobj" and (c.lower_ in REFLEXIVES or _unnamed(c, SAID_WITH_WHERE)) for c in verb.children
     ):
         needed = {
             c.lower_ for c in right
         }  # "established himself", "received his early education": any phrase
     phrases = [c for c in right if c.lower_ in needed]
     return bool(phrases) and all(c.i in removed for c in phrases)
+
+
+def _unnamed(noun: Any, nouns: set[str]) -> bool:
+    """ "a degree", "his early education"; not "a Bachelor of Arts degree" or "a bachelor's degree"."""
+    return noun.lemma_ in nouns and not any(
+        c.dep_ in {"compound", "nmod"} or (c.dep_ == "poss" and c.pos_ != "PRON") for c in noun.children
+    )
 
 
 def _alike_member_kept(member: Any, removed: set[int]) -> bool:

@@ -149,8 +149,12 @@ _ALSO = re.compile(r"(?<=\w)\s+also\b(?=\s+\w)")
 
 
 def _without_also(sentence: str) -> str:
-    """The sentence without an "also" that added to what went before it, when nothing goes before it."""
-    return _ALSO.sub("", sentence, count=1)
+    """The sentence without an "also" that added to what went before it, when nothing goes before it; one
+    after a first clause of its own sentence stays ("best known for X, and is also known for Y")."""
+    match = _ALSO.search(sentence)
+    if match is None or re.search(r"[,;]|\band\b", sentence[: match.start()]):
+        return sentence
+    return sentence[: match.start()] + sentence[match.end() :]
 
 
 def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
