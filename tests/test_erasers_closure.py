@@ -364,6 +364,11 @@ def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
             "on Doctor of Medicine",
             id="a degree without in what",
         ),
+        pytest.param(  # PopQA dev (Frank Ray Perilli), round 15: "He began his career, and made appearances"
+            "He began his career at the Copacabana.",
+            "at the Copacabana",
+            id="a career without where",
+        ),
         pytest.param(  # PopQA dev (Rinaldo del Mel), round 12's reader: "he was sent by his family." (where?)
             "After finishing his schooling, he was sent to Antwerp by his family.",
             "to Antwerp",

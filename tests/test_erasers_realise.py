@@ -11,7 +11,7 @@ def test_the_realiser_says_public_facts_of_one_head_in_one_sentence():
         Triple("Derek John Mulvaney", "occupation", "archaeologist", "d", (0, 0)),
     ]
     assert realise_facts(facts) == (
-        "Derek John Mulvaney was born on 26 October 1925, died on 21 September 2016 and was an archaeologist."
+        "Derek John Mulvaney was an archaeologist, was born on 26 October 1925 and died on 21 September 2016."
     )
 
 
@@ -89,3 +89,12 @@ def test_what_a_list_page_says_of_a_name_is_not_said_of_a_person():
         Triple("William S. Hutchings", "occupation", "surname", "d1"),
     ]
     assert realise_facts(facts) == "William S. Hutchings was a mathematics prodigy."
+
+
+def test_what_a_person_was_comes_before_their_death():
+    """PopQA dev (John Challis), round 15's reader: "John Challis died in 1974 and was American." was odd."""
+    facts = [
+        Triple("John Challis", "date_of_death", "1974", "d1"),
+        Triple("John Challis", "country_of_citizenship", "American", "d1"),
+    ]
+    assert realise_facts(facts) == "John Challis was American and died in 1974."

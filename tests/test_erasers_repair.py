@@ -466,6 +466,13 @@ def test_also_goes_when_what_it_added_to_went(nlp):
             "He was elected to the seat of Blackburn in 1868. He won the seat in 1875.",
             id="the seat said before in what is kept",
         ),
+        pytest.param(  # PopQA dev (Richard Butson), round 15's reader: "the expedition" referred to nothing
+            "He served with the Falkland Islands Dependencies Survey in the Antarctic from 1946 to 1948. "
+            "During his year in Antarctica, the expedition found a route for dog teams.",
+            "He served with the Falkland Islands Dependencies Survey in the Antarctic from 1946 to 1948. ",
+            "",
+            id="the expedition after the sentence that named it went",
+        ),
     ],
 )
 def test_the_with_a_noun_that_points_back_goes_with_what_it_pointed_at(nlp, text, private, expected):
@@ -485,3 +492,16 @@ def test_also_after_a_first_clause_of_its_own_sentence_stays(nlp):
     first = text.index(" Domenick")
     new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
     assert new.strip() == text[first + 1 :]
+
+
+def test_a_list_page_member_is_never_said_as_a_sentence(nlp):
+    """PopQA dev (Eikemo), round 15's reader: "Olve Eikemo was born in 1973 and is a musician. Notable people
+    with the surname include:" (the chunk runs its last member into the page's first sentence)."""
+    text = (
+        "Jon Eikemo (born 1939), Norwegian actor ; Olve Eikemo (born 1973), Norwegian musician Eikemo is a "
+        "surname. Notable people with the surname include:"
+    )
+    removals = [((m.start(), m.end()), "", "private", ()) for m in re.finditer("Norwegian|1939", text)]
+    new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    assert "was born" not in new and "is a musician" not in new
+    assert not broken_in_rewrite(text, new, nlp)

@@ -117,7 +117,7 @@ REQUIRED_PREPOSITIONS = {
 }  # fmt: skip
 
 # objects that say little without where or in what ("He received his early education [at Karachi].")
-SAID_WITH_WHERE = {"education", "schooling", "training", "degree", "diploma", "doctorate"}
+SAID_WITH_WHERE = {"education", "schooling", "training", "degree", "diploma", "doctorate", "career"}
 
 REFLEXIVES = {"himself", "herself", "themselves", "itself", "myself", "ourselves", "yourself"}
 

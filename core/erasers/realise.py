@@ -85,7 +85,17 @@ def _head_phrases(relations: dict[str, list[str]], past: bool) -> list[str]:
         verbs = {p.split()[0] for p in phrases if p.split()[0] not in _REPEATABLE}
         if phrase and phrase not in phrases and phrase.split()[0] not in verbs:
             phrases.append(phrase)
-    return phrases
+    return sorted(phrases, key=_said_order)
+
+
+def _said_order(phrase: str) -> int:
+    """What a person was, then birth, then what they did, then death: "John Challis was American and died
+    in 1974", not "died in 1974 and was American"."""
+    if phrase.startswith(("was born", "is born")):
+        return 1
+    if phrase.startswith(("was ", "is ")):
+        return 0
+    return 3 if phrase.startswith("died") else 2
 
 
 def _birth_phrase(relations: dict[str, list[str]]) -> str:

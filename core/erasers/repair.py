@@ -198,7 +198,10 @@ def _points_back_at_a_dropped_sentence(
 
 
 # nouns that "the" makes point back at the one the passage named ("He won the seat at a by-election")
-POINTER_NOUNS = {"seat", "post", "office", "position", "role", "title", "club", "band", "team", "party"}
+POINTER_NOUNS = {
+    "seat", "post", "office", "position", "role", "title", "club", "band", "team", "party", "expedition",
+    "company", "firm", "community", "series", "show", "album", "film", "ship", "project", "campaign",
+}  # fmt: skip
 _SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
 
 
@@ -354,7 +357,7 @@ def repaired_sentence(
         candidate = _partial_deletion(sent, widened, keep, parse) if widened != local else ""
     if candidate:
         return candidate
-    if sent[-1].text == ";":
+    if sent[-1].text == ";" or _is_a_list_page(doc.text):
         return ""  # a list member: a sentence said in its place would break the list
     stated = [
         t
@@ -366,6 +369,12 @@ def repaired_sentence(
     facts = roles_without_their_of(places_as_written(facts, sent.text), sent.text)
     facts = named_as_the_sentence_did(facts, sent)
     return realise_facts(facts, past=is_past(sent))
+
+
+def _is_a_list_page(text: str) -> bool:
+    """A name list ("Jon Eikemo (born 1939), Norwegian actor ; Olve Eikemo ..."): its members have no verb,
+    and one said as a sentence ("Olve Eikemo was born in 1973 and is a musician.") is no member of it."""
+    return text.count(" ; ") >= 2 or (text.count(" ; ") == 1 and "include:" in text)
 
 
 def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parser | None) -> str:
