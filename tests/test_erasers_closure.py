@@ -412,3 +412,17 @@ def test_a_named_degree_reads_without_where(nlp):
         ["from Curtin University"],
     )
     assert (text, lost) == ("In 1997, Mulvany received her Bachelor of Arts degree.", False)
+
+
+def test_an_also_phrase_goes_with_the_phrase_it_said_again(nlp):
+    """PopQA dev (Fernando Valerio-Holguin), round 15 (M): "received a bachelor's degree, and a Doctor
+    of Philosophy, also from Tulane" put the bachelor's degree at Tulane once the first "from Tulane" went."""
+    sentence = (
+        "He received a master's degree from Tulane University in 1987, and a Doctor of Philosophy, also from "
+        "Tulane, in 1994."
+    )
+    text, lost = _erase(nlp, sentence, ["from Tulane University"])
+    assert (text, lost) == (
+        "He received a master's degree in 1987, and a Doctor of Philosophy in 1994.",
+        False,
+    )

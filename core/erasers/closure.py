@@ -55,6 +55,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _expand_company_names(sent, removed)
         _remove_asides_of_removed_nouns(sent, removed, keep)
         _remove_members_that_lost_their_date(sent, removed)
+        _remove_echoes_of_removed_phrases(sent, removed)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -74,6 +75,24 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
     root = sent.root
     kept = [t for t in sent if t.i not in removed and not t.is_punct]
     return removed, root.i in removed and bool(kept) and not any(t.pos_ in VERB_POS for t in kept)
+
+
+def _remove_echoes_of_removed_phrases(sent: Any, removed: set[int]) -> None:
+    """ "a master's degree [from Tulane University], and a Doctor of Philosophy, also from Tulane": "also"
+    said its phrase again; without the first, the second would read as said of both, so both go."""
+    for also in sent:
+        phrase = also.head
+        if also.lower_ != "also" or also.i in removed or phrase.pos_ != "ADP" or phrase.i in removed:
+            continue
+        if any(
+            t.i in removed and t.lower_ == phrase.lower_ and t.pos_ == "ADP" for t in sent if t.i < also.i
+        ):
+            echo = subtree(phrase)
+            removed.update(echo)
+            before, after = min(echo) - 1, max(echo) + 1
+            doc = sent.doc
+            if before >= sent.start and after < sent.end and doc[before].text == doc[after].text == ",":
+                removed.update({before, after})  # "a Doctor of Philosophy[, also from Tulane,] in 1994"
 
 
 def _close_interrupting_commas(sent: Any, removed: set[int]) -> None:
