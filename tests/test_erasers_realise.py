@@ -1,5 +1,6 @@
 """Public facts said again from templates."""
 
+from core.erasers.fluency import broken_in_rewrite
 from core.erasers.realise import predicate, realise_facts
 from core.types import Triple
 
@@ -11,7 +12,7 @@ def test_the_realiser_says_public_facts_of_one_head_in_one_sentence():
         Triple("Derek John Mulvaney", "occupation", "archaeologist", "d", (0, 0)),
     ]
     assert realise_facts(facts) == (
-        "Derek John Mulvaney was an archaeologist, was born on 26 October 1925 and died on 21 September 2016."
+        "Derek John Mulvaney was born on 26 October 1925, was an archaeologist and died on 21 September 2016."
     )
 
 
@@ -98,3 +99,18 @@ def test_what_a_person_was_comes_before_their_death():
         Triple("John Challis", "country_of_citizenship", "American", "d1"),
     ]
     assert realise_facts(facts) == "John Challis was American and died in 1974."
+
+
+def test_a_demonym_is_said_with_the_occupation():
+    """PopQA dev (William Thomas Mulvany): "was Irish, was an entrepreneur, was born ..." (session 13's first
+    reordering) read as a list and the checker flagged "entrepreneur, was"."""
+    facts = [
+        Triple("William Thomas Mulvany", "date_of_death", "30 October 1885", "d1"),
+        Triple("William Thomas Mulvany", "country_of_citizenship", "Irish", "d1"),
+        Triple("William Thomas Mulvany", "occupation", "entrepreneur", "d1"),
+        Triple("William Thomas Mulvany", "place_of_birth", "Dublin", "d1"),
+    ]
+    assert realise_facts(facts) == (
+        "William Thomas Mulvany was born in Dublin, was an Irish entrepreneur and died on 30 October 1885."
+    )
+    assert not broken_in_rewrite("", realise_facts(facts))

@@ -54,7 +54,7 @@ def test_one_person_under_two_names_is_said_once():
         Triple("Ludovico Seitz", "country_of_citizenship", "Italian", "d", (0, 0)),
     ]
     merged = one_name_per_person(facts, SEITZ)
-    assert realise_facts(merged) == "Ludovico Seitz was Italian and was born on 11 June 1844."
+    assert realise_facts(merged) == "Ludovico Seitz was born on 11 June 1844 and was Italian."
 
 
 def test_a_place_written_with_its_state_is_said_as_one_place():

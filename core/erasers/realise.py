@@ -78,9 +78,14 @@ def _head_phrases(relations: dict[str, list[str]], past: bool) -> list[str]:
     1961"), each verb once."""
     birth = _birth_phrase(relations)
     phrases = [birth] if birth else []
+    demonyms = [v for v in relations.get("country_of_citizenship", []) if DEMONYM.search(v)]
     for relation, values in relations.items():
         if relation in {"date_of_birth", "place_of_birth", "birth_name"}:
             continue
+        if relation == "country_of_citizenship" and demonyms and relations.get("occupation"):
+            continue  # said with the occupation: "was an Irish entrepreneur"
+        if relation == "occupation" and len(demonyms) == 1:
+            values = [f"{demonyms[0]} {values[0]}", *values[1:]]
         phrase = _relation_phrase(relation, values, past)
         verbs = {p.split()[0] for p in phrases if p.split()[0] not in _REPEATABLE}
         if phrase and phrase not in phrases and phrase.split()[0] not in verbs:
@@ -89,12 +94,12 @@ def _head_phrases(relations: dict[str, list[str]], past: bool) -> list[str]:
 
 
 def _said_order(phrase: str) -> int:
-    """What a person was, then birth, then what they did, then death: "John Challis was American and died
-    in 1974", not "died in 1974 and was American"."""
+    """Birth, what a person was, what they did, then death: "John Challis was American and died in 1974",
+    not "died in 1974 and was American"."""
     if phrase.startswith(("was born", "is born")):
-        return 1
-    if phrase.startswith(("was ", "is ")):
         return 0
+    if phrase.startswith(("was ", "is ")):
+        return 1
     return 3 if phrase.startswith("died") else 2
 
 
