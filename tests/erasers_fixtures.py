@@ -5,11 +5,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from core.documents import load_sample_corpus
-from core.erasers.base import EraseRequest
+from core.eraser4rag.erasers.base import EraseRequest
+from core.eraser4rag.filters import define_privacy
+from core.eraser4rag.split import connected_random_private_keys
 from core.extract import extract_corpus, get_extractor
-from core.filters import define_privacy
 from core.settings import Settings
-from core.split import connected_random_private_keys
 from core.types import Triple, TripleKey
 
 # Planted private facts of the sample corpus (see core.documents.load_sample_corpus), as

@@ -14,8 +14,8 @@ from core.aback.data import generate
 from core.aback.decode import REVISE_PROMPT_PATH
 from core.aback.indicators import collect_indicators, indicators_from_lines
 from core.aback.regeneration import EchoGuard, echoed_ngram
+from core.eraser4rag.workspace import Workspace
 from core.settings import Settings
-from core.workspace import Workspace
 from ui.aback_render import render_answer
 from ui.aback_tab import (
     DemoDatabase,

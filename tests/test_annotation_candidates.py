@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from core.annotation.run import make_source, run_candidates
-from core.annotation.scoring import passes_filter
+from core.eraser4rag.annotation.run import make_source, run_candidates
+from core.eraser4rag.annotation.scoring import passes_filter
 from core.extract import get_extractor
 from core.llm import LocalChatClient
 from core.openai_server import serve

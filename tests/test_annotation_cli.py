@@ -75,9 +75,9 @@ def test_background_job_records_a_cancelled_run_and_a_failed_one(tmp_path: Path)
     """The UI's background runs: cancel stops after the current step; an error is recorded as failed."""
     import threading
 
-    from core.training.common import RunHooks, TrainingError
-    from core.training.jobs import BackgroundJobs
-    from core.training.sft import SftResult, SftSettings
+    from core.eraser4rag.training.common import RunHooks, TrainingError
+    from core.eraser4rag.training.jobs import BackgroundJobs
+    from core.eraser4rag.training.sft import SftResult, SftSettings
 
     started = threading.Event()
 

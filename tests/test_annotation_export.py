@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from datasets import load_from_disk
 
-from core.annotation.candidates import CandidateProposal
-from core.annotation.export import ExportFormatError, read_examples, save_dataset, write_jsonl
-from core.erasers.linearize import parse_linearized
+from core.eraser4rag.annotation.candidates import CandidateProposal
+from core.eraser4rag.annotation.export import ExportFormatError, read_examples, save_dataset, write_jsonl
+from core.eraser4rag.erasers.linearize import parse_linearized
 from storage.annotation_store import AnnotationStore
 from tests.annotation_fixtures import tiny_task
 

@@ -10,9 +10,9 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from core.annotation.agreement import cohen_kappa
-from core.annotation.candidates import CandidateProposal
-from core.annotation.scoring import Scores
+from core.eraser4rag.annotation.agreement import cohen_kappa
+from core.eraser4rag.annotation.candidates import CandidateProposal
+from core.eraser4rag.annotation.scoring import Scores
 from storage.annotation_store import AnnotationStore, AnnotationStoreError, UndoneReview
 from storage.db import head_revision, make_engine, upgrade_to
 from storage.tables import Base

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.filters import define_privacy
+from core.eraser4rag.filters import define_privacy
+from core.eraser4rag.workspace import Workspace
 from core.types import Triple, triple_key
-from core.workspace import Workspace
 from ui.graph_tab import TABLE_HEADERS, render_graph, render_table
 from ui.render import graph_data, graph_elements
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
+from core.eraser4rag.workspace import Workspace
 from core.settings import Settings
-from core.workspace import Workspace
 from ui.app import build_app
 
 

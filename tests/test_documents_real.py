@@ -11,9 +11,9 @@ import pytest
 
 import core.documents as documents
 from core.documents import BadRecords, load_bytes, load_path, separate_title
+from core.eraser4rag.workspace import Workspace
 from core.extract.base import Extractor, extract_corpus
 from core.types import Corpus, Triple
-from core.workspace import Workspace
 
 SLICE = Path(__file__).parent / "data" / "popqa_slice.jsonl"
 LIMIT = 5_000_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from core.workspace import Workspace
+from core.eraser4rag.workspace import Workspace
 from ui.documents_tab import ROWS_SHOWN, render_documents, render_errors, render_load_good, render_summary
 
 

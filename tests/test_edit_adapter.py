@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.annotation.tasks import AnnotationTask
-from core.training.edit_adapter import is_copy, with_copy_share
+from core.eraser4rag.annotation.tasks import AnnotationTask
+from core.eraser4rag.training.edit_adapter import is_copy, with_copy_share
 
 
 def _example(number: int, target: str) -> tuple[AnnotationTask, str]:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.erasers.edit_decoding import allowed_tokens, token_bytes
-from core.erasers.edit_script import (
+from core.eraser4rag.erasers.edit_decoding import allowed_tokens, token_bytes
+from core.eraser4rag.erasers.edit_script import (
     REPLACEMENT_EXTRA_CHARS,
     Edit,
     ScriptError,
@@ -20,17 +20,17 @@ from core.erasers.edit_script import (
     parse_script,
     script_for,
 )
-from core.erasers.eraser4rag import (
+from core.eraser4rag.erasers.eraser4rag import (
     SHIPPED_ADAPTER,
     Eraser4RAGEraser,
     GeneratedScript,
     load_rewriter,
     output_form,
 )
-from core.erasers.linearize import rewriter_input
-from core.erasers.pipeline import fallback_problems
-from core.erasers.sentences import split_at_stops
-from core.rewrites import _fallback_problems
+from core.eraser4rag.erasers.linearize import rewriter_input
+from core.eraser4rag.erasers.pipeline import fallback_problems
+from core.eraser4rag.erasers.sentences import split_at_stops
+from core.eraser4rag.rewrites import _fallback_problems
 from core.serialize import rewrite_from_dict, rewrite_to_dict
 from core.settings import Settings
 from tests.test_eraser4rag_windows import _request

@@ -59,7 +59,7 @@ def test_erase_writes_out_and_metrics_resumes_and_ray_writes_the_same(tmp_path, 
 
     import ray
 
-    from core.erasers.ray_runner import init_ray
+    from core.eraser4rag.erasers.ray_runner import init_ray
 
     init_ray(num_cpus=1)  # one worker: the test machine has 2 shared cores; `--ray` joins this Ray
     try:
@@ -106,7 +106,7 @@ def test_answer_reports_accuracy_on_original_and_rewritten_passages(tmp_path, ca
 
 
 def test_answer_check_is_a_case_folded_substring_match():
-    from core.erasers.answer import answer_is_correct
+    from core.eraser4rag.erasers.answer import answer_is_correct
 
     assert answer_is_correct("He was an English Politician.", ["politician", "political leader"])
     assert not answer_is_correct("He was a lawyer.", ["politician"])

@@ -4,14 +4,14 @@ the same windows, so the rewriter trains on the inputs it sees at inference."""
 
 from __future__ import annotations
 
-from core.annotation.tasks import AnnotationTask, window_tasks
-from core.erasers.base import EraseRequest
-from core.erasers.eraser4rag import Eraser4RAGEraser, GeneratedScript
-from core.erasers.linearize import fitted_input
-from core.erasers.windows import sentence_spans, windows_of
-from core.filters import PrivacyDefinition
+from core.eraser4rag.annotation.tasks import AnnotationTask, window_tasks
+from core.eraser4rag.erasers.base import EraseRequest
+from core.eraser4rag.erasers.eraser4rag import Eraser4RAGEraser, GeneratedScript
+from core.eraser4rag.erasers.linearize import fitted_input
+from core.eraser4rag.erasers.windows import sentence_spans, windows_of
+from core.eraser4rag.filters import PrivacyDefinition
+from core.eraser4rag.training.common import model_input, token_counter
 from core.settings import Settings
-from core.training.common import model_input, token_counter
 from core.types import Document, Triple
 
 LIVES = ("mara voss", "live_in", "harrow vale")

@@ -1,7 +1,7 @@
 """Whether a partial deletion removed only adjuncts, on sentences of real PopQA dev passages."""
 
-from core.erasers.adjuncts import only_adjuncts_removed
-from core.erasers.repair import segments
+from core.eraser4rag.erasers.adjuncts import only_adjuncts_removed
+from core.eraser4rag.erasers.repair import segments
 
 
 def _removal(nlp, sentence: str, phrase: str):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.erasers import ERASER_NAMES, apply_replacements, edits_between, get_eraser
+from core.eraser4rag.erasers import ERASER_NAMES, apply_replacements, edits_between, get_eraser
 from core.settings import Settings
 from tests.erasers_fixtures import sample_request
 

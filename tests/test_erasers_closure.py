@@ -2,9 +2,9 @@
 
 import pytest
 
-from core.erasers.closure import close_deletions
-from core.erasers.rendering import render, tidy
-from core.erasers.repair import segments
+from core.eraser4rag.erasers.closure import close_deletions
+from core.eraser4rag.erasers.rendering import render, tidy
+from core.eraser4rag.erasers.repair import segments
 
 LAWRENCE = (
     "Lillian Lawrence (February 17, 1868 – May 7, 1926) was an American theatre and silent film actress."

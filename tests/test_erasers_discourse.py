@@ -1,6 +1,6 @@
 """A pronoun keeps someone to refer to when the sentence that named the person goes (PopQA dev passages)."""
 
-from core.erasers.discourse import restore_first_mentions
+from core.eraser4rag.erasers.discourse import restore_first_mentions
 
 SEITZ = (
     "Franz Seitz Sr. (14 May 1887 – 7 March 1952) was a German film director. He directed 59 films "

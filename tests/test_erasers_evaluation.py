@@ -1,4 +1,5 @@
-"""Grading (`core.erasers.evaluation`) on a real PopQA retrieval set: titles and the second method."""
+"""Grading (`core.eraser4rag.erasers.evaluation`) on a real PopQA retrieval set: titles and the second
+method."""
 
 import json
 from dataclasses import replace
@@ -6,13 +7,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.documents import retriever_record
-from core.erasers import EraseRequest, Rewrite
-from core.erasers.evaluation import evaluate_rewrites, summarize
+from core.eraser4rag.erasers import EraseRequest, Rewrite
+from core.eraser4rag.erasers.evaluation import evaluate_rewrites, summarize
+from core.eraser4rag.filters import define_privacy
+from core.eraser4rag.names import name_aliases
+from core.eraser4rag.split import connected_random_private_keys
 from core.extract import get_extractor
-from core.filters import define_privacy
-from core.names import name_aliases
 from core.settings import Settings
-from core.split import connected_random_private_keys
 
 SLICE = Path(__file__).parent / "data" / "popqa_erase_slice.jsonl"
 

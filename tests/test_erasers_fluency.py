@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.erasers.fluency import article_disagreements, broken_in_rewrite, is_broken
+from core.eraser4rag.erasers.fluency import article_disagreements, broken_in_rewrite, is_broken
 from core.model_loading import get_spacy
 
 FEILDEN = (

@@ -1,11 +1,11 @@
 """graph-guided erasure and verify-and-repair on the sample corpus, real spaCy model."""
 
-from core.erasers import EraseRequest, get_eraser
-from core.erasers.evaluation import evaluate_rewrites, leaked_keys, summarize
-from core.erasers.graph_guided import GraphGuidedEraser, erase_occurrences
-from core.erasers.verify import minimum_cut_keys, private_tails_named, verify_and_repair
+from core.eraser4rag.erasers import EraseRequest, get_eraser
+from core.eraser4rag.erasers.evaluation import evaluate_rewrites, leaked_keys, summarize
+from core.eraser4rag.erasers.graph_guided import GraphGuidedEraser, erase_occurrences
+from core.eraser4rag.erasers.verify import minimum_cut_keys, private_tails_named, verify_and_repair
+from core.eraser4rag.filters import PrivacyDefinition
 from core.extract import get_extractor
-from core.filters import PrivacyDefinition
 from core.settings import Settings
 from core.types import Document, Triple
 from tests.erasers_fixtures import key_between, sample_request

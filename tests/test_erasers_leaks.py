@@ -1,7 +1,7 @@
-"""String grading (`core.erasers.leaks` and `evaluation.grade_strings`) on real dev sentences."""
+"""String grading (`core.eraser4rag.erasers.leaks` and `evaluation.grade_strings`) on real dev sentences."""
 
-from core.erasers import leaks
-from core.erasers.evaluation import grade_strings, head_forms
+from core.eraser4rag.erasers import leaks
+from core.eraser4rag.erasers.evaluation import grade_strings, head_forms
 from core.types import Document, triple_key
 
 FEILDEN = (

@@ -1,10 +1,11 @@
-"""LM fluency (`core.erasers.lm_fluency`) with the embedded SmolLM2-135M on a real dev sentence pair."""
+"""LM fluency (`core.eraser4rag.erasers.lm_fluency`) with the embedded SmolLM2-135M on a real dev sentence
+pair."""
 
 import math
 import os
 
-from core.erasers.evaluation import DocEvaluation, fluency_distribution
-from core.erasers.lm_fluency import LmFluency, changed_sentence_pairs
+from core.eraser4rag.erasers.evaluation import DocEvaluation, fluency_distribution
+from core.eraser4rag.erasers.lm_fluency import LmFluency, changed_sentence_pairs
 from core.settings import Settings
 
 FLUENT = (

@@ -1,6 +1,6 @@
-"""Where the erasers find an entity in a text (core/erasers/mentions.py)."""
+"""Where the erasers find an entity in a text (core/eraser4rag/erasers/mentions.py)."""
 
-from core.erasers.mentions import find_mentions
+from core.eraser4rag.erasers.mentions import find_mentions
 
 MCDANIEL = (
     "Bruce McDaniel (born September 23, 1962) is a musician. He was born on 23 September 1962 in Boston."

@@ -3,9 +3,9 @@ embedded SmolLM2, and the prompted erasers through the project's OpenAI-compatib
 
 import pytest
 
-from core.erasers import EraserError, get_eraser
-from core.erasers.eraser4rag import Eraser4RAGEraser, load_rewriter
-from core.erasers.linearize import (
+from core.eraser4rag.erasers import EraserError, get_eraser
+from core.eraser4rag.erasers.eraser4rag import Eraser4RAGEraser, load_rewriter
+from core.eraser4rag.erasers.linearize import (
     SPECIAL_TOKENS,
     add_special_tokens,
     linearize,

@@ -1,6 +1,6 @@
 """Public facts said again from templates."""
 
-from core.erasers.realise import predicate, realise_facts
+from core.eraser4rag.erasers.realise import predicate, realise_facts
 from core.types import Triple
 
 

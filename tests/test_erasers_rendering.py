@@ -2,8 +2,8 @@
 
 import pytest
 
-from core.erasers.fluency import broken_in_rewrite
-from core.erasers.rendering import tidy
+from core.eraser4rag.erasers.fluency import broken_in_rewrite
+from core.eraser4rag.erasers.rendering import tidy
 
 
 @pytest.mark.parametrize(

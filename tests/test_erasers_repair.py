@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from core.erasers.fluency import broken_in_rewrite
-from core.erasers.graph_guided import erase_occurrences
-from core.erasers.repair import repair_removals
+from core.eraser4rag.erasers.fluency import broken_in_rewrite
+from core.eraser4rag.erasers.graph_guided import erase_occurrences
+from core.eraser4rag.erasers.repair import repair_removals
 from core.types import Triple
 from tests.erasers_fixtures import SEITZ
 

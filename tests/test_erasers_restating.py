@@ -1,8 +1,8 @@
 """Which public facts of a sentence are said again, about whom, and how names and places read."""
 
-from core.erasers.realise import realise_facts
-from core.erasers.repair import segments
-from core.erasers.restating import (
+from core.eraser4rag.erasers.realise import realise_facts
+from core.eraser4rag.erasers.repair import segments
+from core.eraser4rag.erasers.restating import (
     is_about_subject,
     one_name_per_person,
     places_as_written,

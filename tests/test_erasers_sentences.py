@@ -1,10 +1,10 @@
-"""core/erasers/sentences.py: the two sentence cuts, and where they differ on purpose."""
+"""core/eraser4rag/erasers/sentences.py: the two sentence cuts, and where they differ on purpose."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.erasers.sentences import sentence_pieces, split_at_stops
+from core.eraser4rag.erasers.sentences import sentence_pieces, split_at_stops
 
 TEXTS = (
     "One. Two! Three?  Four",

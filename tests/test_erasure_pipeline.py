@@ -16,15 +16,21 @@ from pathlib import Path
 
 import pytest
 
-from core.erasers import get_eraser
-from core.erasers.base import EraseRequest, Rewrite
-from core.erasers.batch import evaluation_from_dict
-from core.erasers.evaluation import summarize
-from core.erasers.pipeline import PassageProblem, SplitRecipe, Tools, erase_retrieval_set, tools_for
+from core.eraser4rag.erasers import get_eraser
+from core.eraser4rag.erasers.base import EraseRequest, Rewrite
+from core.eraser4rag.erasers.batch import evaluation_from_dict
+from core.eraser4rag.erasers.evaluation import summarize
+from core.eraser4rag.erasers.pipeline import (
+    PassageProblem,
+    SplitRecipe,
+    Tools,
+    erase_retrieval_set,
+    tools_for,
+)
+from core.eraser4rag.workspace import Workspace
 from core.extract import get_extractor
 from core.settings import Settings
 from core.types import Triple
-from core.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]
 SLICE = REPO / "tests" / "data" / "popqa_erase_slice.jsonl"
@@ -148,7 +154,7 @@ class FailsOn:
 
 @pytest.fixture(scope="module")
 def popqa_set():
-    from core.erasers.batch import record_set
+    from core.eraser4rag.erasers.batch import record_set
 
     line = SLICE.read_text(encoding="utf-8").splitlines()[0]
     return record_set(json.loads(line), SLICE.name, 1)
@@ -184,7 +190,7 @@ def test_batch_reports_a_failing_passage_in_out_metrics_and_summary_and_finishes
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
     from core.cli import main
-    from core.erasers import batch
+    from core.eraser4rag.erasers import batch
 
     lines = SLICE.read_text(encoding="utf-8").splitlines()
     source = tmp_path / "two.jsonl"
@@ -224,8 +230,8 @@ def test_batch_reports_a_failing_passage_in_out_metrics_and_summary_and_finishes
 
 def test_an_endpoint_failing_on_every_passage_to_change_stops_the_batch_resumably() -> None:
     """A passage-level failure is reported; an endpoint down for the whole record is no passage's fault."""
-    from core.erasers.batch import _stop_when_the_eraser_is_down
-    from core.erasers.pipeline import SetResult, build_request
+    from core.eraser4rag.erasers.batch import _stop_when_the_eraser_is_down
+    from core.eraser4rag.erasers.pipeline import SetResult, build_request
     from core.llm import ChatError
     from core.types import Document, Query, RetrievalSet
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from core.eraser4rag.workspace import Workspace
 from core.settings import Settings
-from core.workspace import Workspace
 from ui.jobs import ProcessExtractor, WorkerPool
 
 TEXT = "Ada Brook works for Zephyr Labs. Zephyr Labs is located in Northport."

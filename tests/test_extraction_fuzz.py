@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from core.erasers import get_eraser
-from core.erasers.pipeline import SplitRecipe, erase_retrieval_set, tools_for
+from core.eraser4rag.erasers import get_eraser
+from core.eraser4rag.erasers.pipeline import SplitRecipe, erase_retrieval_set, tools_for
 from core.extract import extract_corpus
 from core.settings import Settings
 from core.types import Corpus, Document, Query, RetrievalSet, Triple

@@ -8,7 +8,7 @@ import time
 import networkx as nx
 import pytest
 
-from core.filters import (
+from core.eraser4rag.filters import (
     FILTER_PRIVATE,
     FILTER_PUBLIC,
     FilterMove,
@@ -16,9 +16,16 @@ from core.filters import (
     define_privacy,
     path_for,
 )
-from core.graph import KnowledgeGraph, UnionFind, adjacency, components_of, connected_avoiding, shortest_path
-from core.risk import InferenceRisk, has_inference_risk, inference_risks
-from core.split import connected_random_private_keys, random_private_keys
+from core.eraser4rag.graph import (
+    KnowledgeGraph,
+    UnionFind,
+    adjacency,
+    components_of,
+    connected_avoiding,
+    shortest_path,
+)
+from core.eraser4rag.risk import InferenceRisk, has_inference_risk, inference_risks
+from core.eraser4rag.split import connected_random_private_keys, random_private_keys
 from core.types import Triple, TripleKey
 
 

@@ -16,8 +16,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from core.documents import BadRecords
+from core.eraser4rag.workspace import Workspace
 from core.settings import Settings
-from core.workspace import Workspace
 from storage.repository import Repository, StorageError
 from tests.test_serialize import sample_corpus_and_triples
 from ui.app import build_app, launch_kwargs

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from core.erasers.evaluation import DocEvaluation
-from core.filters import PrivacyDefinition, define_privacy
-from core.metrics import (
+from core.eraser4rag.erasers.evaluation import DocEvaluation
+from core.eraser4rag.filters import PrivacyDefinition, define_privacy
+from core.eraser4rag.metrics import (
     d_special,
     is_inference_risk_set,
     mean_defined,

@@ -1,10 +1,11 @@
-"""Name variants of one person (`core.names`): one node in the graph, the split, the filters and r_connect."""
+"""Name variants of one person (`core.eraser4rag.names`): one node in the graph, the split, the filters
+and r_connect."""
 
-from core.filters import define_privacy
-from core.graph import components_of, ends_of
-from core.metrics import r_connect
-from core.names import is_variant, name_aliases
-from core.split import connected_random_private_keys
+from core.eraser4rag.filters import define_privacy
+from core.eraser4rag.graph import components_of, ends_of
+from core.eraser4rag.metrics import r_connect
+from core.eraser4rag.names import is_variant, name_aliases
+from core.eraser4rag.split import connected_random_private_keys
 from core.types import Triple, triple_key
 
 MASTER = triple_key("Henry Master Feilden", "date_of_birth", "21 February 1818")
@@ -65,7 +66,7 @@ def test_r_connect_components_split_and_filters_read_nodes_through_aliases():
 
 
 def test_verify_cuts_a_connection_that_runs_through_a_name_variant():
-    from core.erasers.verify import minimum_cut_keys
+    from core.eraser4rag.erasers.verify import minimum_cut_keys
 
     aliases = {"henry feilden": "henry master feilden"}
     private = triple_key("Henry Master Feilden", "member_of_political_party", "Conservative Party")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import gradio as gr
 
+from core.eraser4rag.workspace import Workspace
 from core.settings import Settings
-from core.workspace import Workspace
 from tests.test_serialize import sample_corpus_and_triples
 from ui.app import build_app
 

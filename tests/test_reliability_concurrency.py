@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.annotation.candidates import CandidateProposal
+from core.eraser4rag.annotation.candidates import CandidateProposal
+from core.eraser4rag.workspace import Workspace
 from core.saving import SaveConflict
-from core.workspace import Workspace
 from storage.annotation_store import AnnotationStore, AnnotationStoreError
 from storage.db import current_revision, head_revision, make_engine
 from storage.repository import Repository

@@ -144,10 +144,10 @@ def test_srcdoc_iframe_escapes_the_whole_page_into_the_attribute():
 
 
 def test_risk_view_lists_triples_inferable_from_public_ones_with_their_path():
+    from core.eraser4rag.workspace import Workspace
     from core.extract import get_extractor
     from core.settings import Settings
     from core.types import triple_key
-    from core.workspace import Workspace
     from ui.risk_tab import key_of_row, render_risk_graph, render_risk_view
 
     ws = Workspace()
@@ -168,7 +168,7 @@ def test_risk_view_lists_triples_inferable_from_public_ones_with_their_path():
 
 
 def test_private_triples_are_drawn_first_and_entities_are_grouped_by_question() -> None:
-    from core.graph_view import visible_part
+    from core.eraser4rag.graph_view import visible_part
 
     big = [("hub", "knows", f"person{i}") for i in range(30)]
     private = ("mara", "lives_in", "vale")
@@ -179,9 +179,9 @@ def test_private_triples_are_drawn_first_and_entities_are_grouped_by_question() 
     )
     assert ("person3", "lives_in", "vale") in cut.keys  # the cut starts at the private triple
 
+    from core.eraser4rag.workspace import Workspace
     from core.extract import get_extractor
     from core.settings import Settings
-    from core.workspace import Workspace
     from ui.graph_tab import question_groups, render_graph
 
     ws = Workspace()
@@ -205,8 +205,8 @@ def test_an_insertion_point_is_a_bar_not_a_character() -> None:
 def test_graphs_of_one_scope_draw_each_entity_in_the_same_place() -> None:
     """The rewritten graph is laid out like the original: places come from the scope's whole graph
     (the same keys in any order give the same places), and a graph page keeps them."""
-    from core.graph_view import layout_positions
-    from core.workspace import Workspace
+    from core.eraser4rag.graph_view import layout_positions
+    from core.eraser4rag.workspace import Workspace
 
     keys = [("ada", "work_for", "zephyr"), ("zephyr", "located_in", "northport"), ("ada", "play", "violin")]
     places = layout_positions(keys)
@@ -243,10 +243,10 @@ def test_risk_view_says_which_private_triples_r_connect_counts_that_the_table_do
     """Marked private: a patient's condition, which their doctor's field of work also names. The table
     (Eq. 2) sees no inference through a shared condition; r_connect counts the connection. The screen
     names the triple and says why, so 0 at risk beside r_connect 0.33 is not a contradiction."""
+    from core.eraser4rag.workspace import Workspace
     from core.extract import get_extractor
     from core.settings import Settings
     from core.types import triple_key
-    from core.workspace import Workspace
     from ui.risk_tab import render_risk_view
 
     ws = Workspace()

@@ -9,11 +9,11 @@ from pathlib import Path
 import gradio as gr
 import pytest
 
-from core.annotation.export import fluent_examples
 from core.cli import main
+from core.eraser4rag.annotation.export import fluent_examples
+from core.eraser4rag.workspace import Workspace
 from core.extract import get_extractor
 from core.settings import Settings
-from core.workspace import Workspace
 from storage.annotation_store import AnnotationStore
 from storage.repository import Repository
 from ui.app import build_app

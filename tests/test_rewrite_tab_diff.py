@@ -1,6 +1,6 @@
 """The Rewrite tab marks a rewrite the fluency checker flags, in its diff and above it."""
 
-from core.erasers.fluency import broken_in_rewrite
+from core.eraser4rag.erasers.fluency import broken_in_rewrite
 from core.model_loading import get_spacy
 from ui.render import layered_text
 from ui.rewrite_tab import broken_layers, broken_notice

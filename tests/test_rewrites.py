@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from alembic import command
 
-from core.erasers import get_eraser
-from core.erasers.base import EraseRequest, Rewrite
-from core.erasers.evaluation import evaluate_rewrites
+from core.eraser4rag.erasers import get_eraser
+from core.eraser4rag.erasers.base import EraseRequest, Rewrite
+from core.eraser4rag.erasers.evaluation import evaluate_rewrites
+from core.eraser4rag.rewrites import RewriteRun, surviving_connections
+from core.eraser4rag.workspace import FRESH, INCOMPLETE, STALE, Workspace
 from core.extract import get_extractor
-from core.rewrites import RewriteRun, surviving_connections
 from core.serialize import BundleError, import_bundle
 from core.settings import Settings
-from core.workspace import FRESH, INCOMPLETE, STALE, Workspace
 from storage.db import alembic_config, current_revision, head_revision, make_engine
 from storage.repository import Repository, StorageError
 
@@ -172,7 +172,7 @@ def test_a_definition_without_private_triples_is_refused_naming_the_documents(
 
 
 def ws_definition_without_private(ws: Workspace):
-    from core.filters import define_privacy
+    from core.eraser4rag.filters import define_privacy
 
     return define_privacy(ws.all_keys(), set(), ws.query_keys())
 
@@ -269,13 +269,13 @@ def reader_endpoint():
 
 
 def _answer_with(settings: Settings):
-    from core.erasers.answer import answer_question
+    from core.eraser4rag.erasers.answer import answer_question
 
     return lambda question, titles, texts: answer_question(question, titles, texts, settings)
 
 
 def test_downstream_accuracy_reads_original_and_rewritten_texts(ws: Workspace, reader_endpoint) -> None:
-    from core.erasers.answer import answer_is_correct
+    from core.eraser4rag.erasers.answer import answer_is_correct
 
     url, _state = reader_endpoint
     settings = Settings(llm_base_url=url, llm_model="quoting-reader")
@@ -298,7 +298,7 @@ def test_downstream_accuracy_reads_original_and_rewritten_texts(ws: Workspace, r
 def test_a_reader_failing_mid_way_keeps_the_answered_queries(
     ws: Workspace, reader_endpoint, tmp_path
 ) -> None:
-    from core.erasers.answer import answer_is_correct
+    from core.eraser4rag.erasers.answer import answer_is_correct
 
     url, state = reader_endpoint
     state["fail_from"] = 4  # two queries answered (two calls each), the third fails

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from core.eraser4rag.filters import FILTER_PUBLIC, PrivacyDefinition, define_privacy
+from core.eraser4rag.graph import components_of, entity_components, inference_key
+from core.eraser4rag.risk import inference_risks
 from core.extract.spacy_rules import SpacyRuleExtractor
 from core.extract.vocabulary import is_category_value
-from core.filters import FILTER_PUBLIC, PrivacyDefinition, define_privacy
-from core.graph import components_of, entity_components, inference_key
-from core.risk import inference_risks
 from core.types import Triple, TripleKey, triple_key
 
 FEILDEN = (

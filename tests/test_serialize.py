@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from core.documents import InputError
-from core.filters import FILTER_PRIVATE, FILTER_PUBLIC, PrivacyDefinition, define_privacy
+from core.eraser4rag.filters import FILTER_PRIVATE, FILTER_PUBLIC, PrivacyDefinition, define_privacy
 from core.serialize import (
     BUNDLE_FORMAT,
     BundleError,

@@ -14,9 +14,9 @@ import pytest
 
 import app as app_module
 from core.cli import main as cli_main
+from core.eraser4rag.workspace import Workspace
 from core.settings import Settings
 from core.types import Corpus, Query
-from core.workspace import Workspace
 from storage.repository import Repository
 from tests.test_serialize import sample_corpus_and_triples, sample_definition
 from ui.app import build_app, shared_address_notice

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from core.erasers.eraser4rag import SHIPPED_ADAPTER, Eraser4RAGEraser, resolve_adapter
+from core.eraser4rag.erasers.eraser4rag import SHIPPED_ADAPTER, Eraser4RAGEraser, resolve_adapter
+from core.eraser4rag.training.common import adapter_size_bytes
 from core.settings import Settings, from_env
-from core.training.common import adapter_size_bytes
 from tests.annotation_fixtures import tiny_task
 
 

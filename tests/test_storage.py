@@ -12,7 +12,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from core.filters import define_privacy
+from core.eraser4rag.filters import define_privacy
 from storage.db import current_revision, head_revision, make_engine, upgrade_to, upgrade_to_head
 from storage.repository import Repository, StorageError
 from storage.tables import Base

@@ -8,9 +8,9 @@ from datetime import timedelta
 import gradio as gr
 import pytest
 
+from core.eraser4rag.workspace import Workspace
 from core.saving import OverwriteRefused
 from core.settings import Settings
-from core.workspace import Workspace
 from storage.db import current_revision, head_revision, make_engine
 from storage.repository import Repository, StorageError
 from tests.test_serialize import sample_corpus_and_triples, sample_definition

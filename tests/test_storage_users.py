@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.workspace import Workspace
+from core.eraser4rag.workspace import Workspace
 from storage.db import DatabaseFileError, downgrade_to, head_revision, make_engine, upgrade_to
 from storage.repository import Repository, StorageError, session_corpus_name
 from storage.tables import LOCAL_USER

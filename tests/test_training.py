@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from core.annotation.scoring import penalty_at
-from core.erasers.eraser4rag import Eraser4RAGEraser
+from core.eraser4rag.annotation.scoring import penalty_at
+from core.eraser4rag.erasers.eraser4rag import Eraser4RAGEraser
+from core.eraser4rag.training.common import RunHooks, TrainingError, adapter_size_bytes, model_input
+from core.eraser4rag.training.ppo import Policy, PpoSettings, ppo_update, train_ppo
+from core.eraser4rag.training.sft import SftSettings, train_sft
 from core.extract import get_extractor
 from core.settings import Settings
-from core.training.common import RunHooks, TrainingError, adapter_size_bytes, model_input
-from core.training.ppo import Policy, PpoSettings, ppo_update, train_ppo
-from core.training.sft import SftSettings, train_sft
 from tests.annotation_fixtures import tiny_task
 
 TARGET = "Mara Voss works as an architect."
@@ -91,7 +91,7 @@ def test_penalty_schedule_follows_the_paper() -> None:
 
 
 def test_change_positions_mark_where_the_rewrite_skips_or_adds_text() -> None:
-    from core.training.sft import change_positions
+    from core.eraser4rag.training.sft import change_positions
 
     prompt = [9, 1, 2, 3, 4, 5, 6, 7, 8]  # instruction token, then the document 1..8
     assert change_positions(prompt, [1, 2, 3, 4, 5, 6, 7, 8]) == []  # a copy decides nothing

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 import torch
 
-from core.erasers.eraser4rag import Eraser4RAGEraser
+from core.eraser4rag.erasers.eraser4rag import Eraser4RAGEraser
+from core.eraser4rag.training.common import RunHooks, TrainingError, adapter_size_bytes
+from core.eraser4rag.training.grpo import Eraser4RagReward, GrpoSettings, train_grpo, write_combined_adapter
+from core.eraser4rag.training.sft import SftSettings, train_sft
 from core.extract import get_extractor
 from core.settings import Settings
-from core.training.common import RunHooks, TrainingError, adapter_size_bytes
-from core.training.grpo import Eraser4RagReward, GrpoSettings, train_grpo, write_combined_adapter
-from core.training.sft import SftSettings, train_sft
 from tests.annotation_fixtures import tiny_task
 
 TARGET = "Mara Voss works as an architect."
@@ -68,7 +68,7 @@ def test_combined_adapter_equals_sft_merged_plus_the_grpo_update(sft_adapter, tm
     """[B1 B2]·[A1; A2] = B1·A1 + B2·A2: the combined folder computes what GRPO trained on."""
     from peft import LoraConfig, PeftModel, get_peft_model
 
-    from core.training.common import load_for_training
+    from core.eraser4rag.training.common import load_for_training
 
     tokenizer, base, _ = load_for_training("", "")
     merged = PeftModel.from_pretrained(base, str(sft_adapter)).merge_and_unload()

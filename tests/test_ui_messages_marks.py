@@ -8,9 +8,8 @@ import threading
 import gradio as gr
 import pytest
 
-from core.graph_view import visible_part
-from core.types import Triple, triple_key
-from core.workspace import (
+from core.eraser4rag.graph_view import visible_part
+from core.eraser4rag.workspace import (
     EXCLUDED,
     INFERABLE,
     STATUS_LABELS,
@@ -18,6 +17,7 @@ from core.workspace import (
     Workspace,
     status_counts_text,
 )
+from core.types import Triple, triple_key
 from ui import messages
 from ui.context import _user_errors
 from ui.jobs import Cancellations, Cancelled, Estimate

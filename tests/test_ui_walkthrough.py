@@ -43,7 +43,7 @@ def test_methods_with_the_same_scores_share_one_dot_labelled_with_both():
 def test_a_method_value_the_session_has_no_choices_for_is_accepted_and_replaced(studio):
     """A render sent before the newest choices reached the server carries the page's older value:
     it must reach the render (which replaces it), not fail in gradio's check of the choices."""
-    from core.workspace import Workspace
+    from core.eraser4rag.workspace import Workspace
     from ui.rewrite_tab import render_selection
 
     ctx = studio.studio_context
@@ -66,7 +66,7 @@ def test_a_double_click_on_a_row_toggles_the_triple_once(studio):
     """The row click's handler ignores the second press: the triple stays marked."""
     ctx = studio.studio_context
     select = next(fn for fn in studio.fns.values() if fn.api_name == "select_triple")
-    from core.workspace import Workspace
+    from core.eraser4rag.workspace import Workspace
 
     ws = Workspace()
     ws.add_text("Ada Brook works for Zephyr Labs.", "notes")
@@ -91,7 +91,7 @@ def test_each_action_message_names_the_tab_of_its_trigger(studio):
     html = messages.status_html("<b>x</b>", tab="graph")
     assert 'data-tab="graph"' in html and "<b>" not in html
     clear = next(fn for fn in studio.fns.values() if fn.api_name == "clear_private_confirmed")
-    from core.workspace import Workspace
+    from core.eraser4rag.workspace import Workspace
 
     _ws, line, *_ = clear.fn(Workspace())
     assert 'data-tab="graph"' in line
@@ -106,7 +106,7 @@ def test_restored_choices_are_only_those_the_build_still_offers():
 
 
 def test_loading_or_importing_over_work_in_view_asks_first(studio, tmp_path):
-    from core.workspace import Workspace
+    from core.eraser4rag.workspace import Workspace
 
     demo = studio
     endpoint = {fn.api_name: fn.fn for fn in demo.fns.values() if fn.api_name}

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from core.eraser4rag.workspace import EXCLUDED, INFERABLE, PRIVATE, PUBLIC, QUERY, Workspace
 from core.extract import get_extractor
 from core.saving import OverwriteRefused
 from core.settings import Settings
 from core.types import triple_key
-from core.workspace import EXCLUDED, INFERABLE, PRIVATE, PUBLIC, QUERY, Workspace
 from storage.repository import Repository
 
 NOTE = "Ada Brook works for Zephyr Labs. Zephyr Labs is located in Northport.\n"
@@ -198,7 +198,7 @@ def test_deepcopy_is_independent_and_drops_the_graph_cache(ws: Workspace):
 
 
 def test_cached_views_follow_every_change(ws: Workspace, extractor, monkeypatch):
-    import core.workspace.workspace as workspace_module
+    import core.eraser4rag.workspace.workspace as workspace_module
 
     calls = []
     real = workspace_module.inference_risks
@@ -294,7 +294,7 @@ def test_sources_without_triples_stay_extracted_after_a_reload(ws: Workspace, ex
 
 
 def test_a_cancelled_extraction_keeps_the_batches_it_finished(extractor) -> None:
-    from core.workspace import EXTRACT_BATCHES
+    from core.eraser4rag.workspace import EXTRACT_BATCHES
 
     workspace = Workspace()
     for number in range(2 * EXTRACT_BATCHES):

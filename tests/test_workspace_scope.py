@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from core.eraser4rag.split import connected_random_private_keys, random_private_keys
+from core.eraser4rag.workspace import Workspace, definition_name
 from core.extract import get_extractor
 from core.settings import Settings
-from core.split import connected_random_private_keys, random_private_keys
-from core.workspace import Workspace, definition_name
 from storage.repository import Repository
 
 SLICE = Path(__file__).parent / "data" / "popqa_slice.jsonl"
