@@ -343,7 +343,7 @@ def item_8(folder: Path) -> None:
 
 
 def item_9(folder: Path) -> None:
-    from tests.test_serialize import sample_corpus_and_triples
+    from tests.core.test_serialize import sample_corpus_and_triples
 
     refused = []
     with Repository(folder / "bundle.sqlite3") as repo:
