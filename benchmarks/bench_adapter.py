@@ -37,12 +37,12 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from tqdm import tqdm  # noqa: E402
 
-from core.erasers import get_eraser  # noqa: E402
-from core.erasers.base import EraseRequest, Rewrite  # noqa: E402
-from core.erasers.batch import build_request  # noqa: E402
-from core.erasers.evaluation import evaluate_rewrites, summarize  # noqa: E402
-from core.erasers.graph_guided import ParseCache  # noqa: E402
-from core.erasers.verify import verify_and_repair  # noqa: E402
+from core.eraser4rag.erasers import get_eraser  # noqa: E402
+from core.eraser4rag.erasers.base import EraseRequest, Rewrite  # noqa: E402
+from core.eraser4rag.erasers.batch import build_request  # noqa: E402
+from core.eraser4rag.erasers.evaluation import evaluate_rewrites, summarize  # noqa: E402
+from core.eraser4rag.erasers.graph_guided import ParseCache  # noqa: E402
+from core.eraser4rag.erasers.verify import verify_and_repair  # noqa: E402
 from core.extract import get_extractor  # noqa: E402
 from core.settings import Settings, from_env  # noqa: E402
 

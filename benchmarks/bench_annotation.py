@@ -21,9 +21,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from core.annotation.candidates import CandidateProposal  # noqa: E402
-from core.annotation.scoring import Scores  # noqa: E402
-from core.annotation.tasks import AnnotationTask  # noqa: E402
+from core.eraser4rag.annotation.candidates import CandidateProposal  # noqa: E402
+from core.eraser4rag.annotation.scoring import Scores  # noqa: E402
+from core.eraser4rag.annotation.tasks import AnnotationTask  # noqa: E402
 from storage.annotation_store import AnnotationStore  # noqa: E402
 
 TEXT = "Mara Voss lives in Harrow Vale and works as an architect at Lindqvist Robotics since 2019. " * 4

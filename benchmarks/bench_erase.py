@@ -35,12 +35,12 @@ os.environ.setdefault("RPS_CACHE_DIR", str(REPO / ".cache" / "models"))
 
 from tqdm import tqdm  # noqa: E402
 
-from core.erasers import ERASER_NAMES, EraseRequest, get_eraser  # noqa: E402
-from core.erasers.answer import answer_is_correct, answer_question  # noqa: E402
-from core.erasers.batch import build_request  # noqa: E402
-from core.erasers.evaluation import evaluate_rewrites, summarize  # noqa: E402
-from core.erasers.graph_guided import ParseCache  # noqa: E402
-from core.erasers.pipeline import PassageProblem, Tools, finish, rewrite_each  # noqa: E402
+from core.eraser4rag.erasers import ERASER_NAMES, EraseRequest, get_eraser  # noqa: E402
+from core.eraser4rag.erasers.answer import answer_is_correct, answer_question  # noqa: E402
+from core.eraser4rag.erasers.batch import build_request  # noqa: E402
+from core.eraser4rag.erasers.evaluation import evaluate_rewrites, summarize  # noqa: E402
+from core.eraser4rag.erasers.graph_guided import ParseCache  # noqa: E402
+from core.eraser4rag.erasers.pipeline import PassageProblem, Tools, finish, rewrite_each  # noqa: E402
 from core.extract import get_extractor  # noqa: E402
 from core.settings import from_env  # noqa: E402
 

@@ -10,7 +10,7 @@ wrote, per eraser, over all sets and over the held-back sets (`--held-back-from`
 used while the rules were written):
 
 - broken: share of changed passages with a broken construction the rewrite added
-  (`core.erasers.fluency`, parse-based);
+  (`core.eraser4rag.erasers.fluency`, parse-based);
 - characters kept: characters of all rewrites over characters of all originals;
 - answer in top 5: share of questions whose gold answer string is in the first five
   passages, before and after erasure, over the questions whose answer is no private tail
@@ -40,7 +40,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from core.erasers.fluency import broken_in_rewrite  # noqa: E402
+from core.eraser4rag.erasers.fluency import broken_in_rewrite  # noqa: E402
 from core.model_loading import get_spacy  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"

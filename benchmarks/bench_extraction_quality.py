@@ -22,12 +22,12 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from benchmarks.lib.extraction_score import load_gold, occupation_check, score_extractor
+from core.eraser4rag.filters import define_privacy
+from core.eraser4rag.graph import components_of, entity_components, inference_key
+from core.eraser4rag.risk import inference_risks
+from core.eraser4rag.split import connected_random_private_keys
 from core.extract import get_extractor
-from core.filters import define_privacy
-from core.graph import components_of, entity_components, inference_key
-from core.risk import inference_risks
 from core.settings import from_env
-from core.split import connected_random_private_keys
 
 REPO = Path(__file__).resolve().parents[1]
 GOLD = {
@@ -123,7 +123,7 @@ def graph_figures(by_doc: dict[str, list], questions: int, through_categories: b
     """Largest component (all questions in one graph, and per question), hubs and risks.
 
     `through_categories=True` is the previous rule (paths and components pass through
-    shared category values such as "politician"); False is `core.graph.inference_key`'s.
+    shared category values such as "politician"); False is `core.eraser4rag.graph.inference_key`'s.
     """
     key_view = (lambda key: key) if through_categories else inference_key
     all_keys = {t.key for triples in by_doc.values() for t in triples}

@@ -36,23 +36,23 @@ os.environ.setdefault("RPS_CACHE_DIR", str(REPO / ".cache" / "models"))
 
 from tqdm import tqdm  # noqa: E402
 
-from core.erasers import EraseRequest, Rewrite, get_eraser  # noqa: E402
-from core.erasers.batch import build_request, record_set, sidecar_paths  # noqa: E402
-from core.erasers.evaluation import (  # noqa: E402
+from core.eraser4rag.erasers import EraseRequest, Rewrite, get_eraser  # noqa: E402
+from core.eraser4rag.erasers.batch import build_request, record_set, sidecar_paths  # noqa: E402
+from core.eraser4rag.erasers.evaluation import (  # noqa: E402
     DocEvaluation,
     evaluate_rewrites,
     fluency_distribution,
     grading_options,
     summarize,
 )
-from core.erasers.graph_guided import ParseCache  # noqa: E402
-from core.erasers.lm_fluency import LmFluency, changed_sentence_pairs  # noqa: E402
-from core.erasers.verify import verify_and_repair  # noqa: E402
+from core.eraser4rag.erasers.graph_guided import ParseCache  # noqa: E402
+from core.eraser4rag.erasers.lm_fluency import LmFluency, changed_sentence_pairs  # noqa: E402
+from core.eraser4rag.erasers.verify import verify_and_repair  # noqa: E402
+from core.eraser4rag.filters import define_privacy  # noqa: E402
+from core.eraser4rag.names import name_aliases  # noqa: E402
+from core.eraser4rag.split import connected_random_private_keys  # noqa: E402
 from core.extract import get_extractor  # noqa: E402
-from core.filters import define_privacy  # noqa: E402
-from core.names import name_aliases  # noqa: E402
 from core.settings import from_env  # noqa: E402
-from core.split import connected_random_private_keys  # noqa: E402
 from core.types import RetrievalSet  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results" / "grading.json"

@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.filters import define_privacy  # noqa: E402
-from core.graph import KnowledgeGraph  # noqa: E402
-from core.metrics import r_connect  # noqa: E402
-from core.risk import inference_risks  # noqa: E402
-from core.split import random_private_keys  # noqa: E402
+from core.eraser4rag.filters import define_privacy  # noqa: E402
+from core.eraser4rag.graph import KnowledgeGraph  # noqa: E402
+from core.eraser4rag.metrics import r_connect  # noqa: E402
+from core.eraser4rag.risk import inference_risks  # noqa: E402
+from core.eraser4rag.split import random_private_keys  # noqa: E402
 from core.types import Triple  # noqa: E402
 
 T = TypeVar("T")

@@ -41,10 +41,10 @@ if str(ROOT) not in sys.path:
 
 from sqlalchemy import text  # noqa: E402
 
-from core.annotation.candidates import CandidateProposal  # noqa: E402
+from core.eraser4rag.annotation.candidates import CandidateProposal  # noqa: E402
+from core.eraser4rag.workspace import Workspace  # noqa: E402
 from core.extract.base import ExtractionError  # noqa: E402
 from core.throttle import SignInThrottle  # noqa: E402
-from core.workspace import Workspace  # noqa: E402
 from storage.annotation_store import AnnotationStore  # noqa: E402
 from storage.db import make_engine  # noqa: E402
 from storage.repository import Repository, StorageError  # noqa: E402
@@ -343,7 +343,7 @@ def item_8(folder: Path) -> None:
 
 
 def item_9(folder: Path) -> None:
-    from tests.test_serialize import sample_corpus_and_triples
+    from tests.core.test_serialize import sample_corpus_and_triples
 
     refused = []
     with Repository(folder / "bundle.sqlite3") as repo:

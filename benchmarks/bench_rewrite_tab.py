@@ -20,11 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.erasers import get_eraser
-from core.erasers.pipeline import tools_for
+from core.eraser4rag.erasers import get_eraser
+from core.eraser4rag.erasers.pipeline import tools_for
+from core.eraser4rag.workspace import Workspace
 from core.extract import get_extractor
 from core.settings import Settings
-from core.workspace import Workspace
 from storage.repository import Repository
 from ui import rewrite_tab
 

@@ -26,9 +26,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from core.cli import main as cli_main  # noqa: E402
+from core.eraser4rag.workspace import Workspace  # noqa: E402
 from core.extract import get_extractor  # noqa: E402
 from core.settings import Settings  # noqa: E402
-from core.workspace import Workspace  # noqa: E402
 from storage.repository import Repository  # noqa: E402
 
 

@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from core.eraser4rag.workspace import Workspace  # noqa: E402
 from core.types import Corpus, Document, Triple  # noqa: E402
-from core.workspace import Workspace  # noqa: E402
 from storage.repository import Repository  # noqa: E402
 from ui.sessions import LOCAL_USER, Autosaver  # noqa: E402
 

@@ -25,13 +25,13 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from core.annotation.tasks import AnnotationTask  # noqa: E402
+from core.eraser4rag.annotation.tasks import AnnotationTask  # noqa: E402
+from core.eraser4rag.training.common import RunHooks  # noqa: E402
+from core.eraser4rag.training.grpo import GrpoSettings, train_grpo  # noqa: E402
+from core.eraser4rag.training.ppo import PpoSettings, train_ppo  # noqa: E402
+from core.eraser4rag.training.sft import SftSettings, train_sft  # noqa: E402
 from core.extract import get_extractor  # noqa: E402
 from core.settings import Settings  # noqa: E402
-from core.training.common import RunHooks  # noqa: E402
-from core.training.grpo import GrpoSettings, train_grpo  # noqa: E402
-from core.training.ppo import PpoSettings, train_ppo  # noqa: E402
-from core.training.sft import SftSettings, train_sft  # noqa: E402
 
 SENTENCE = "Mara Voss lives in Harrow Vale and works as an architect at Lindqvist Robotics. "
 PRIVATE = (("mara voss", "residence", "harrow vale"),)

@@ -2,13 +2,13 @@
 # Rebuilds assets/adapters/smollm2-135m-eraser4rag/ (the edit-script rewriter) from a PopQA
 # retrieval file, CPU only, seed 0:
 #   benchmarks/build_adapter.sh PATH/popqa_dev.jsonl WORK_DIR
-# 1. Data (core.training.edit_data): the first 40 questions (41-50 stay held back). Per question
+# 1. Data (core.eraser4rag.training.edit_data): the first 40 questions (41-50 stay held back). Per question
 #    its global graph, the connected random 25 % private split (seed 0); graph-guided + verify
 #    rewrites every passage; every 2-sentence window that mentions a private triple gets the
 #    edit script (CUT/DEL/REP..BY/KEEP) of its part of that rewrite, kept only when the applied
-#    script has no broken construction (core.erasers.fluency) and no strict or partial leak
-#    (core.erasers.leaks grading). No person reviewed them.
-# 2. SFT (core.training.edit_adapter): TRL SFTTrainer, LoRA r=8 on q/k/v/o of the top 8 layers,
+#    script has no broken construction (core.eraser4rag.erasers.fluency) and no strict or partial leak
+#    (core.eraser4rag.erasers.leaks grading). No person reviewed them.
+# 2. SFT (core.eraser4rag.training.edit_adapter): TRL SFTTrainer, LoRA r=8 on q/k/v/o of the top 8 layers,
 #    lr SFT_LR, batch 1, SFT_STEPS steps or SFT_MINUTES minutes (whichever ends first), on the
 #    edit form's prompt; copying (KEEP) examples cut to COPY_SHARE of the data.
 # 3. Held-back scores (benchmarks/bench_adapter.py) on questions 41-(40+EVAL_RECORDS), all
@@ -28,8 +28,8 @@ cd "$(dirname "$0")/.."
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 PY=${PYTHON:-.venv/bin/python}
 mkdir -p "$WORK"
-$PY -m core.training.edit_data "$DATA" --first 40 --out "$WORK/edit_train.jsonl" --summary "$WORK/data_summary.json"
-$PY -m core.training.edit_adapter "$WORK/edit_train.jsonl" --out "$WORK/adapter" --steps "$SFT_STEPS" \
+$PY -m core.eraser4rag.training.edit_data "$DATA" --first 40 --out "$WORK/edit_train.jsonl" --summary "$WORK/data_summary.json"
+$PY -m core.eraser4rag.training.edit_adapter "$WORK/edit_train.jsonl" --out "$WORK/adapter" --steps "$SFT_STEPS" \
     --lr "$SFT_LR" --max-minutes "$SFT_MINUTES" --copy-share "$COPY_SHARE" --summary "$WORK/data_summary.json"
 $PY benchmarks/bench_adapter.py "$DATA" --skip 40 --records "$EVAL_RECORDS" --passages 25 \
     --erasers "eraser4rag@$WORK/adapter,graph-guided+verify,mask" --results "$WORK/adapter/heldback.json"

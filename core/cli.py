@@ -36,15 +36,15 @@ from core import settings as settings_module
 from core.aback.pii import write_indicators_jsonl
 from core.cli_annotate import add_commands as add_annotation_commands
 from core.documents import BadRecords, InputError
-from core.erasers import ERASER_NAMES
-from core.erasers.batch import EraseOptions, erase_file, run_plain
-from core.erasers.pipeline import SPLIT_METHODS
-from core.erasers.ray_runner import ray_runner
+from core.eraser4rag.erasers import ERASER_NAMES
+from core.eraser4rag.erasers.batch import EraseOptions, erase_file, run_plain
+from core.eraser4rag.erasers.pipeline import SPLIT_METHODS
+from core.eraser4rag.erasers.ray_runner import ray_runner
+from core.eraser4rag.graph import format_key
+from core.eraser4rag.workspace import Workspace
 from core.extract import available_extractors, get_extractor
-from core.graph import format_key
 from core.saving import OverwriteRefused
 from core.settings import Settings
-from core.workspace import Workspace
 
 
 def _repository(settings: Settings):  # storage is imported lazily: `core` does not need it to import

@@ -23,16 +23,21 @@ from typing import Any
 
 from tqdm import tqdm
 
-from core.annotation.agreement import cohen_kappa
-from core.annotation.export import deduplicate, read_examples, save_dataset, write_jsonl
-from core.annotation.run import make_source, run_candidates, tasks_from_retrieval_file, tasks_from_workspace
+from core.eraser4rag.annotation.agreement import cohen_kappa
+from core.eraser4rag.annotation.export import deduplicate, read_examples, save_dataset, write_jsonl
+from core.eraser4rag.annotation.run import (
+    make_source,
+    run_candidates,
+    tasks_from_retrieval_file,
+    tasks_from_workspace,
+)
+from core.eraser4rag.training.grpo import GrpoSettings, train_grpo
+from core.eraser4rag.training.jobs import run_recorded
+from core.eraser4rag.training.ppo import PpoSettings, train_ppo
+from core.eraser4rag.training.sft import SftSettings, train_sft
+from core.eraser4rag.workspace import Workspace
 from core.extract import get_extractor
 from core.settings import Settings
-from core.training.grpo import GrpoSettings, train_grpo
-from core.training.jobs import run_recorded
-from core.training.ppo import PpoSettings, train_ppo
-from core.training.sft import SftSettings, train_sft
-from core.workspace import Workspace
 
 
 def _store(settings: Settings) -> Any:
@@ -235,7 +240,8 @@ def _module_names(value: str | None) -> tuple[str, ...] | None:
 
 
 def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
-    """PPO (the compact loop, core/training/ppo.py) or GRPO (TRL's GRPOTrainer, core/training/grpo.py)."""
+    """PPO (the compact loop, core/eraser4rag/training/ppo.py) or GRPO (TRL's GRPOTrainer,
+    core/eraser4rag/training/grpo.py)."""
     common = {
         "sft_adapter": args.sft,
         "model": args.model or settings.rewriter_model,

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.filters import PrivacyDefinition
-from core.rewrites import RewriteRun
+from core.eraser4rag.filters import PrivacyDefinition
+from core.eraser4rag.rewrites import RewriteRun
 from core.types import Corpus, Triple
 
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from core import jsonlimits
 from core.documents import InputError
-from core.erasers.base import Edit, Rewrite
-from core.filters import FilterMove, PrivacyDefinition
-from core.rewrites import DocProblem, RewriteRun
+from core.eraser4rag.erasers.base import Edit, Rewrite
+from core.eraser4rag.filters import FilterMove, PrivacyDefinition
+from core.eraser4rag.rewrites import DocProblem, RewriteRun
 from core.types import Corpus, Document, Query, Span, Triple, TripleKey, triple_to_dict
 
 BUNDLE_FORMAT = "rag-privacy-studio/1"

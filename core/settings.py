@@ -252,7 +252,7 @@ class Settings:
     reader_k: int = setting(5, "downstream accuracy: retrieved passages given to the reader")
     reader_max_new_tokens: int = setting(32, "downstream accuracy: token budget of one answer")
 
-    # Grading rewrites (core/erasers/evaluation.py, leaks.py, lm_fluency.py)
+    # Grading rewrites (core/eraser4rag/erasers/evaluation.py, leaks.py, lm_fluency.py)
     lm_fluency: bool = setting(
         False, "grading: mean token NLL of each changed sentence against its original, by the local LM"
     )

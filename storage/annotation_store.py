@@ -17,9 +17,9 @@ from typing import Any
 from sqlalchemy import and_, exists, func, select
 from sqlalchemy.orm import Session, aliased, object_session
 
-from core.annotation.candidates import CandidateProposal
-from core.annotation.scoring import Scores
-from core.annotation.tasks import AnnotationTask, keys_from_json, text_hash
+from core.eraser4rag.annotation.candidates import CandidateProposal
+from core.eraser4rag.annotation.scoring import Scores
+from core.eraser4rag.annotation.tasks import AnnotationTask, keys_from_json, text_hash
 from storage.annotation_tables import (
     DECISIONS,
     SOURCE_KINDS,

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from core.filters import PrivacyDefinition
+from core.eraser4rag.filters import PrivacyDefinition
 from core.serialize import privacy_definition_from_dict, privacy_definition_to_dict
 from storage.store import StorageError, Store, bump_version, clean_name, corpus_by_name, json_dict
 from storage.tables import CorpusRow, PrivacyDefinitionRow

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from core.filters import PrivacyDefinition
-from core.rewrites import RewriteRun
+from core.eraser4rag.filters import PrivacyDefinition
+from core.eraser4rag.rewrites import RewriteRun
 from core.saving import LoadedWorkspace, WorkspaceSave
 from core.types import Corpus, Triple
 from storage.corpora import CorpusStore, CorpusSummary
@@ -64,7 +64,8 @@ class Repository(CorpusStore, DefinitionStore, RewriteRunStore, UserStore, Sessi
 
 
 class ScopedRepository:
-    """A `Repository` as one user sees it; `core.workspace.Workspace.save/load` accept it as a repo.
+    """A `Repository` as one user sees it; `core.eraser4rag.workspace.Workspace.save/load` accept it as a
+    repo.
 
     Reading needs the workspace to be visible to the user (owned, shared with them, or public);
     writing needs them to own it; what they create is theirs. Invisible workspaces are reported as

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from core.rewrites import RewriteRun
+from core.eraser4rag.rewrites import RewriteRun
 from core.serialize import BundleError, rewrite_run_from_dict, rewrite_run_to_dict
 from storage.store import StorageError, Store, bump_version, clean_name, corpus_by_name, json_dict
 from storage.tables import RewriteRow, RewriteRunRow

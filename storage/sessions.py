@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from core.filters import PrivacyDefinition
+from core.eraser4rag.filters import PrivacyDefinition
 from core.serialize import privacy_definition_to_dict
 from core.types import Corpus, Triple
 from storage.corpora import delete_content, store_corpus

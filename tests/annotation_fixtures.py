@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from core.annotation.tasks import AnnotationTask, tasks_from_request
+from core.eraser4rag.annotation.tasks import AnnotationTask, tasks_from_request
 
 SLICE = Path(__file__).resolve().parent / "data" / "popqa_slice.jsonl"
 
@@ -18,7 +18,7 @@ def popqa_records() -> list[dict]:
 @lru_cache(maxsize=1)
 def popqa_tasks() -> tuple[AnnotationTask, ...]:
     """Tasks of every record of the slice: spaCy triples, the paper's 25 % connected split, seed 0."""
-    from core.erasers.batch import build_request
+    from core.eraser4rag.erasers.batch import build_request
     from core.extract import get_extractor
     from core.settings import Settings
 

@@ -16,9 +16,9 @@ import sys
 import time
 from dataclasses import dataclass
 
+from core.eraser4rag.workspace import Workspace, is_scope_definition
 from core.saving import content_digest
 from core.types import Corpus, Document, Triple
-from core.workspace import Workspace, is_scope_definition
 
 LINGER_S = 5.0
 RELATIONS = ("born_in", "works_for", "married_to", "educated_at", "lives_in")

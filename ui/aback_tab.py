@@ -33,11 +33,11 @@ from core.aback.indicators import (
 )
 from core.aback.monitor import LeakMonitor
 from core.aback.pii import PiiOptions
+from core.eraser4rag.workspace import Workspace
 from core.llm import get_chat_client
 from core.retrieval import retriever_for
 from core.settings import Settings
 from core.types import Document
-from core.workspace import Workspace
 from ui.aback_render import join_answers, render_answer, render_records, render_stream, render_timeline
 from ui.context import StudioContext, among
 from ui.messages import error as user_error

@@ -18,9 +18,9 @@ from typing import Any
 
 import gradio as gr
 
+from core.eraser4rag.workspace import Workspace
 from core.serialize import rewrite_to_dict
 from core.types import TripleKey
-from core.workspace import Workspace
 
 RESULT = "api_result"  # the registered JSON component every action also writes
 

@@ -14,10 +14,10 @@ import anyio
 import gradio as gr
 from starlette.middleware import Middleware
 
+from core.eraser4rag.workspace import Workspace
 from core.extract import get_extractor
 from core.settings import Settings
 from core.throttle import SignInThrottle
-from core.workspace import Workspace
 from ui import messages
 from ui.context import MESSAGE, StudioContext
 from ui.http_limits import CLIENT_ADDRESS, BodyLimit, RecordClientAddress

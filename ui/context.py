@@ -8,7 +8,7 @@ and is listed in `ui.app.TAB_MODULES`. `build` opens its own `gr.Tab(...)`, crea
 components, registers the ones other tabs or tests need with `ctx.register(name, comp)`
 (which gives them the stable DOM id `rps-<name>`), and wires its events:
 
-- `ctx.workspace_state` is the per-session `gr.State` holding a `core.workspace.Workspace`.
+- `ctx.workspace_state` is the per-session `gr.State` holding a `core.eraser4rag.workspace.Workspace`.
 - An action that changes the workspace is wired with `ctx.action(...)`: the handler takes
   `(workspace, *inputs)` and returns `(workspace, message, *outputs)`; `message` is plain text
   (user strings included) that `ui.messages.status_html` escapes for the status line. A
@@ -41,8 +41,8 @@ from typing import Any
 import gradio as gr
 from gradio.components import Component
 
+from core.eraser4rag.workspace import Workspace
 from core.settings import Settings
-from core.workspace import Workspace
 from ui import api, messages
 from ui.sessions import Autosaver, user_of
 from ui.view_clock import ViewClock, fresh_only

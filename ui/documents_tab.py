@@ -11,8 +11,8 @@ from typing import Any
 import gradio as gr
 
 from core.documents import SUPPORTED_EXTENSIONS, BadRecords, InputError
+from core.eraser4rag.workspace import Workspace
 from core.extract import get_extractor
-from core.workspace import Workspace
 from ui.context import MESSAGE, StudioContext
 from ui.jobs import PROCESS_THRESHOLD_CHARS, Cancellations, Cancelled, Estimate, ProcessExtractor
 from ui.messages import status_html, triple_count

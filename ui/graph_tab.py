@@ -7,11 +7,10 @@ from typing import Any
 
 import gradio as gr
 
-from core.erasers.pipeline import SPLIT_METHODS
-from core.filters import FILTER_PUBLIC
-from core.graph_view import visible_part
-from core.types import TripleKey, triple_key
-from core.workspace import (
+from core.eraser4rag.erasers.pipeline import SPLIT_METHODS
+from core.eraser4rag.filters import FILTER_PUBLIC
+from core.eraser4rag.graph_view import visible_part
+from core.eraser4rag.workspace import (
     EXCLUDED,
     INFERABLE,
     STATUS_EXPLANATIONS,
@@ -20,6 +19,7 @@ from core.workspace import (
     status_counts_text,
     status_label,
 )
+from core.types import TripleKey, triple_key
 from ui.context import StudioContext
 from ui.render import (
     esc,

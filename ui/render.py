@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.eraser4rag.workspace import STATUS_EXPLANATIONS, STATUS_LABELS
 from core.types import Corpus, Span, Triple, TripleKey
-from core.workspace import STATUS_EXPLANATIONS, STATUS_LABELS
 
 VIS_VERSION_DIR = "vis-9.1.2"
 CONTEXT_CHARS = 160

@@ -20,17 +20,17 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from core.annotation.agreement import cohen_kappa
-from core.annotation.export import write_jsonl
-from core.annotation.run import make_source, run_candidates, tasks_from_workspace
-from core.erasers import ERASER_NAMES
-from core.erasers.base import edits_between
+from core.eraser4rag.annotation.agreement import cohen_kappa
+from core.eraser4rag.annotation.export import write_jsonl
+from core.eraser4rag.annotation.run import make_source, run_candidates, tasks_from_workspace
+from core.eraser4rag.erasers import ERASER_NAMES
+from core.eraser4rag.erasers.base import edits_between
+from core.eraser4rag.training.grpo import GrpoSettings, train_grpo
+from core.eraser4rag.training.jobs import BackgroundJobs
+from core.eraser4rag.training.ppo import PpoSettings, train_ppo
+from core.eraser4rag.training.sft import SftSettings, train_sft
+from core.eraser4rag.workspace import scope_of
 from core.extract import get_extractor
-from core.training.grpo import GrpoSettings, train_grpo
-from core.training.jobs import BackgroundJobs
-from core.training.ppo import PpoSettings, train_ppo
-from core.training.sft import SftSettings, train_sft
-from core.workspace import scope_of
 from ui.context import StudioContext, user_error
 from ui.messages import quoted, status_html
 from ui.render import Layer, esc, html_table, layered_text

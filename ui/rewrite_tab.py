@@ -12,16 +12,16 @@ from typing import Any
 
 import gradio as gr
 
-from core.erasers import ERASER_NAMES, get_eraser
-from core.erasers.answer import answer_is_correct, answer_question
-from core.erasers.fluency import Broken, broken_in_rewrite
-from core.erasers.pipeline import tools_for
+from core.eraser4rag.erasers import ERASER_NAMES, get_eraser
+from core.eraser4rag.erasers.answer import answer_is_correct, answer_question
+from core.eraser4rag.erasers.fluency import Broken, broken_in_rewrite
+from core.eraser4rag.erasers.pipeline import tools_for
+from core.eraser4rag.rewrites import RewriteRun, run_label, surviving_connections
+from core.eraser4rag.workspace import FRESH, INCOMPLETE, STALE, Workspace
 from core.model_loading import get_spacy
-from core.rewrites import RewriteRun, run_label, surviving_connections
 from core.serialize import triple_from_dict
 from core.settings import Settings
 from core.types import Corpus, Document, Triple, TripleKey
-from core.workspace import FRESH, INCOMPLETE, STALE, Workspace
 from ui.context import StudioContext, among, as_bool
 from ui.render import (
     Layer,

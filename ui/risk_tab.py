@@ -6,10 +6,10 @@ from collections.abc import Iterable
 
 import gradio as gr
 
-from core.filters import FilterMove
-from core.risk import InferenceRisk
+from core.eraser4rag.filters import FilterMove
+from core.eraser4rag.risk import InferenceRisk
+from core.eraser4rag.workspace import FRESH, INFERABLE, Workspace, status_label
 from core.types import TripleKey
-from core.workspace import FRESH, INFERABLE, Workspace, status_label
 from ui.context import StudioContext
 from ui.render import (
     esc,

@@ -16,7 +16,7 @@ from typing import Any
 
 import gradio as gr
 
-from core.workspace import EXTRACTED_IDS_META, SCOPE_META, UNDO_META, Workspace
+from core.eraser4rag.workspace import EXTRACTED_IDS_META, SCOPE_META, UNDO_META, Workspace
 from ui import messages
 
 log = logging.getLogger("rps.sessions")

@@ -47,7 +47,7 @@ def log(*parts: Any) -> None:
 
 
 def build_requests(path: Path, out: Path, skip: int = 40, records: int = 10) -> None:
-    from core.erasers.batch import build_request
+    from core.eraser4rag.erasers.batch import build_request
     from core.extract import get_extractor
     from core.settings import from_env
 
@@ -62,11 +62,11 @@ def build_requests(path: Path, out: Path, skip: int = 40, records: int = 10) -> 
 
 
 def train(name: str, data: Path) -> None:
-    from core.annotation.export import read_examples
+    from core.eraser4rag.annotation.export import read_examples
+    from core.eraser4rag.training.common import RunHooks
+    from core.eraser4rag.training.edit_adapter import with_copy_share
+    from core.eraser4rag.training.sft import SftSettings, train_sft
     from core.settings import Settings
-    from core.training.common import RunHooks
-    from core.training.edit_adapter import with_copy_share
-    from core.training.sft import SftSettings, train_sft
 
     top, lr, steps, epochs = VARIANTS[name]
     examples, _dropped = with_copy_share(read_examples(data), 0.05)
@@ -103,7 +103,7 @@ def train(name: str, data: Path) -> None:
 def evaluate(name: str, requests_file: Path) -> None:
     """eraser4rag (edit form) with the adapter on the first PASSAGES private passages of each
     held-back question; one JSON line per rewritten passage, written as it is done."""
-    from core.erasers.eraser4rag import Eraser4RAGEraser, load_rewriter
+    from core.eraser4rag.erasers.eraser4rag import Eraser4RAGEraser, load_rewriter
     from core.settings import from_env
 
     if not (WORK / name).exists() and (REPO / f"{name}.tgz").exists():
@@ -138,8 +138,8 @@ def grade(requests_file: Path, files: list[Path], cpu_erasers: list[str]) -> lis
     CPU erasers run on the same passages."""
     from bench_adapter import _unchanged, format_row, markdown_table, run
 
-    from core.erasers.base import Rewrite
-    from core.erasers.evaluation import evaluate_rewrites, summarize
+    from core.eraser4rag.erasers.base import Rewrite
+    from core.eraser4rag.erasers.evaluation import evaluate_rewrites, summarize
     from core.extract import get_extractor
     from core.settings import from_env
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from core.annotation.candidates import CandidateProposal
-from core.annotation.scoring import Scores
+from core.eraser4rag.annotation.candidates import CandidateProposal
+from core.eraser4rag.annotation.scoring import Scores
 from storage.annotation_store import AnnotationStore
 from tests.annotation_fixtures import tiny_task
 from tests.browser.conftest import ARTIFACTS, REPO, _free_port, _wait_until_served

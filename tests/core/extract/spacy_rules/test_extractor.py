@@ -8,8 +8,8 @@ test_extract_spacy_rules.py), unchanged."""
 from __future__ import annotations
 
 from core.documents import load_sample_corpus
+from core.eraser4rag.graph import components_of
 from core.extract import extract_corpus
-from core.graph import components_of
 from core.types import triple_key
 from tests.extract_helpers import keys, nodes
 

@@ -1,0 +1,209 @@
+"""Whether a partial deletion removed only what its sentence reads without (adjuncts), and the
+adjunct clause a removal that cannot go alone takes with it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.eraser4rag.erasers.grammar import (
+    ARGUMENT_PREPOSITIONS,
+    FINITE_TAGS,
+    OBJECT_DEPS,
+    OBJECT_OF_VERB,
+    PREDICATE_DEPS,
+    ROLE_NOUNS,
+    STANDS_ALONE,
+    SUBJECT_DEPS,
+    VERB_POS,
+    has_kept_conj,
+    inside_brackets,
+    is_adjective,
+    subtree,
+)
+from core.eraser4rag.erasers.predicates import kept_conjoined_predicate
+
+# clauses a sentence reads without: "is a former football player [who played 11 seasons in the NFL]"
+ADJUNCT_CLAUSES = {"relcl", "acl", "advcl", "appos", "parataxis"}
+
+# where a removed list member's next conjunct can stand in for it ("born in [Paris and] London")
+LIST_POSITIONS = OBJECT_DEPS | OBJECT_OF_VERB | PREDICATE_DEPS
+NOMINAL_POS = {"NOUN", "PROPN", "NUM"}
+
+
+def widened_to_adjunct_clauses(sent: Any, removed: set[int]) -> set[int]:
+    """Each removal that cannot go alone takes the nearest adjunct clause around it with it."""
+    widened = set(removed)
+    for token in sent:
+        if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
+            continue
+        inside = (a for a in token.ancestors if sent.start <= a.i < sent.end)  # segment, not parser sentence
+        clause = next((a for a in inside if a.dep_ in ADJUNCT_CLAUSES), None)
+        if clause is not None and _has_a_pronoun_subject(clause):
+            continue  # "on the way [he fell ill at Moffat]": a main clause the parser hung on a noun
+        if clause is not None and clause.head.i not in removed:
+            widened |= subtree(clause)
+    return widened
+
+
+# what a sentence can lose and still say the rest as written: modifiers, appositions, relative
+# clauses, a list member, a bracket's content, a time or place adjunct. Losing an object, a
+# predicate, a subject or a negation leaves a stub that reads as a different claim ("He was director.",
+# "he coached at the youth.", "She has been published among other publications.").
+ADJUNCT_DEPS = {
+    "amod", "compound", "appos", "nummod", "advmod", "npadvmod", "relcl", "acl", "conj", "cc", "parataxis",
+    "punct", "det", "poss", "predet", "quantmod", "nmod", "case", "prt", "mark", "advcl", "meta", "dep",
+    "preconj",
+}  # fmt: skip
+
+
+PLACE_OR_TIME = {"DATE", "TIME", "GPE", "LOC", "FAC"}
+
+
+def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
+    """Whether every removed subtree of the sentence is an adjunct its head can do without."""
+    if _orphaned_its(sent, removed):
+        return False  # "was elected [to the Central Workers Committee], as its youngest member"
+    if _conjunct_lost_its_subject(sent, removed):
+        return False  # "on the way [he fell ill at Moffat], and died there"
+    if _verbs_run_together(sent, removed):
+        return False  # "He graduated from X [and then learned Y from Z who] was Living National Treasure"
+    for token in sent:
+        if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
+            continue
+        if _restricts_a_superlative(token):
+            return False  # "the first cookbook author [published in colonial America]" would claim more
+        if token.is_punct or token.text in {"(", ")", "[", "]"} or inside_brackets(sent, token):
+            continue
+        if token.dep_ == "prep" and not _droppable_prep(token, removed):
+            return False
+        if token.dep_ in PREDICATE_DEPS and _keeps_an_adjective(token, removed):
+            continue  # "was [an] Italian [painter]" -> "was Italian": the copula keeps a predicate
+        if token.dep_ in PREDICATE_DEPS | {"ROOT"} and _conjunct_took_its_place(token, removed):
+            continue  # "He [became a barrister and] was involved with ...": the next conjunct stays
+        if token.dep_ in LIST_POSITIONS and token.pos_ in NOMINAL_POS and has_kept_conj(token, removed):
+            continue  # "born in [Paris and] London": the list's next member takes the object's place
+        if token.dep_ != "prep" and token.dep_ not in ADJUNCT_DEPS:
+            return False
+        if token.dep_ == "conj" and not has_kept_conj(token.head, removed) and token.head.i in removed:
+            return False
+    return True
+
+
+def _has_a_pronoun_subject(clause: Any) -> bool:
+    return any(
+        c.dep_ in SUBJECT_DEPS and c.lower_ in {"he", "she", "they", "it", "i", "we"} for c in clause.children
+    )
+
+
+def _conjunct_lost_its_subject(sent: Any, removed: set[int]) -> bool:
+    """A kept conjoined verb without a subject of its own whose first verb, and that verb's subject, went
+    (unless the sentence root itself went: `promote_conjoined_clause` gives the subject back)."""
+    for token in sent:
+        verb = token.head
+        if token.i in removed or token.dep_ != "conj" or token.pos_ not in VERB_POS or verb.i not in removed:
+            continue
+        if verb.dep_ == "ROOT" or any(c.dep_ in SUBJECT_DEPS for c in token.children):
+            continue
+        if all(c.i in removed for c in verb.children if c.dep_ in SUBJECT_DEPS):
+            return True
+    return False
+
+
+def _verbs_run_together(sent: Any, removed: set[int]) -> bool:
+    """A kept conjoined verb whose coordinator went, with no comma before it either."""
+    for token in sent:
+        if (
+            token.i in removed
+            or token.dep_ != "conj"
+            or token.pos_ not in VERB_POS
+            or token.head.i in removed
+        ):
+            continue
+        between = [t for t in sent if token.head.i < t.i < token.left_edge.i and t.i not in removed]
+        coordinators = [t for t in between if t.dep_ in {"cc", "punct"} and t.text not in {'"', "'"}]
+        if between and not coordinators:
+            return True
+    return False
+
+
+def _conjunct_took_its_place(token: Any, removed: set[int]) -> bool:
+    """A removed main verb whose conjoined verb stays, or a removed predicate whose copula keeps a
+    conjoined one (see `promote_conjoined_clause`)."""
+    if token.dep_ == "ROOT":
+        return any(c.dep_ == "conj" and c.i not in removed and c.pos_ in VERB_POS for c in token.children)
+    return kept_conjoined_predicate(token.head, removed) is not None
+
+
+def _keeps_an_adjective(noun: Any, removed: set[int]) -> bool:
+    return any(
+        c.dep_ in {"amod", "compound"} and c.i not in removed and is_adjective(c) for c in noun.children
+    )
+
+
+# "the same year [he left Ireland]": the noun says nothing without what restricts it
+RESTRICTING_WORDS = {"first", "last", "only", "sole", "same"}
+
+
+NOT_ITS = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "NORP"}
+
+
+def _orphaned_its(sent: Any, removed: set[int]) -> bool:
+    """A kept "its" or "whose" after a removed thing (not a person) it most likely pointed at."""
+    things = [
+        t.i for t in sent if t.i in removed and t.pos_ in {"NOUN", "PROPN"} and t.ent_type_ not in NOT_ITS
+    ]
+    pointers = [t for t in sent if t.lower_ in {"its", "whose"} and t.i not in removed]
+    return any(i < t.i for t in pointers for i in things)
+
+
+def _restricts_a_superlative(token: Any) -> bool:
+    """A modifier of a noun that is "the first", "the only", "the largest", "the same" ...: it limits the
+    claim or completes it."""
+    noun = token.head
+    if token.dep_ not in {"prep", "acl", "relcl", "amod", "compound"} or noun.pos_ not in {"NOUN", "PROPN"}:
+        return False
+    return any(
+        c.tag_ in {"JJS", "RBS"} or c.lower_ in RESTRICTING_WORDS or c.ent_type_ == "ORDINAL"
+        for c in noun.children
+        if c.i != token.i
+    )
+
+
+def _droppable_prep(prep: Any, removed: set[int]) -> bool:
+    """A prepositional phrase its head can lose: a modifier of a noun with its article, a time or place,
+    or one beside the verb's object."""
+    head = prep.head
+    if head.tag_ == "NN" and not any(c.dep_ in {"det", "poss"} and c.i not in removed for c in head.children):
+        return False  # a bare noun needs its phrase: "He was director [of the museum]."
+    if prep.lower_ == "of" and head.lemma_.lower() in ROLE_NOUNS:
+        return False  # "Eiland is a former head [of the National Security Council]": head of what?
+    if (head.lemma_.lower(), prep.lower_) in ARGUMENT_PREPOSITIONS:
+        return False
+    if any(c.dep_ == "nummod" and c.i not in removed for c in head.children):
+        return False  # "appeared in 13 games [in the Major Leagues]": the count would cover more
+    if head.pos_ not in VERB_POS:
+        return True  # a noun's or adjective's modifier ("a member [of the party]")
+    if any(t.ent_type_ in PLACE_OR_TIME for t in prep.subtree if t.i != prep.i):
+        return True
+    if _counts_something(head, removed):
+        return False  # "won 32 Grands Prix [with Renault]"
+    kept = [c for c in head.children if c.i not in removed and c.dep_ in OBJECT_OF_VERB | {"prep"}]
+    return bool(kept) or head.lemma_ in STANDS_ALONE
+
+
+def _counts_something(verb: Any, removed: set[int]) -> bool:
+    """A kept count among the verb's complements ("13 games", "32 Grands Prix")."""
+    return any(
+        t.dep_ == "nummod" and t.i not in removed and t.head.i not in removed
+        for c in verb.children
+        if c.dep_ in OBJECT_OF_VERB | {"prep", "dobj"} and c.i not in removed
+        for t in c.subtree
+    )
+
+
+def has_verb(sent: Any, removed: set[int]) -> bool:
+    """A sentence that had a verb outside brackets keeps one: "Hermann Kober (born 1888 in Beuthen, died
+    4 October 1973)." is no sentence, though "born" and "died" are left (the parser hung "was ..." on
+    "died")."""
+    verbs = [t for t in sent if t.tag_ in FINITE_TAGS and not inside_brackets(sent, t)]
+    return not verbs or any(t.i not in removed for t in verbs)

@@ -1,0 +1,687 @@
+"""Removals closed under the grammatical rules: whole units, orphans, heads without their
+complement (Clarke & Lapata 2008; Filippova & Altun 2013: a word stays only while what it needs
+stays)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from core.eraser4rag.erasers.grammar import (
+    ADJECTIVES_WITH_COMPLEMENT,
+    COMPLEMENT_DEPS,
+    DEPICTION_NOUNS,
+    NAME_LABELS,
+    NEEDS_AN_OBJECT,
+    NEEDS_ITS_OF,
+    OBJECT_DEPS,
+    OBJECT_OF_VERB,
+    ORPHAN_DEPS,
+    PREDICATE_DEPS,
+    REFLEXIVES,
+    RELATIONAL_NOUNS,
+    REQUIRED_PREPOSITIONS,
+    ROLE_NOUNS,
+    SAID_WITH_WHERE,
+    STANDS_ALONE,
+    SUBJECT_DEPS,
+    TITLE_LABELS,
+    VERB_POS,
+    WHOLE_ENTITY_LABELS,
+    has_kept_conj,
+    next_kept_conj,
+    same_kind,
+    subtree,
+)
+from core.eraser4rag.erasers.predicates import (
+    clause_tokens,
+    is_participle,
+    keep_public_adjectives,
+    promote_conjoined_clause,
+)
+
+
+def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[int], bool]:
+    """Removed tokens closed under the grammatical rules; True when the main predicate is gone."""
+    removed = set(removed)
+    _expand_entities(sent, removed, keep)
+    for _round in range(8):
+        before = len(removed)
+        _whole_quotations(sent, removed)
+        _remove_premodifier_conjuncts(sent, removed)
+        _remove_generic_name_heads(sent, removed)
+        _remove_nouns_named_by_close_apposition(sent, removed)
+        _expand_company_names(sent, removed)
+        _remove_asides_of_removed_nouns(sent, removed, keep)
+        _remove_members_that_lost_their_date(sent, removed)
+        _remove_echoes_of_removed_phrases(sent, removed)
+        _remove_orphans(sent, removed)
+        lost = _remove_heads_without_complement(sent, removed, keep)
+        if lost:
+            return removed, True
+        _remove_dangling_hyphens(sent, removed)
+        for token in sent:
+            if token.i not in removed and token.dep_ in {"appos", "conj", "pobj", "npadvmod"}:
+                _lost_of_complement(token, removed)
+            elif token.i not in removed and token.dep_ in SUBJECT_DEPS and token.lower_ in DEPICTION_NOUNS:
+                _lost_of_complement(token, removed)  # "Another statue [of Richard Harris] has been erected"
+        if len(removed) == before:
+            break
+    _pair_brackets(sent, removed)
+    _close_interrupting_commas(sent, removed)
+    _remove_commas_after_fronted_adjuncts(sent, removed)
+    _keep_the_full_stop(sent, removed)
+    root = sent.root
+    kept = [t for t in sent if t.i not in removed and not t.is_punct]
+    return removed, root.i in removed and bool(kept) and not any(t.pos_ in VERB_POS for t in kept)
+
+
+def _remove_echoes_of_removed_phrases(sent: Any, removed: set[int]) -> None:
+    """ "a master's degree [from Tulane University], and a Doctor of Philosophy, also from Tulane": "also"
+    said its phrase again; without the first, the second would read as said of both, so both go."""
+    for also in sent:
+        phrase = also.head
+        if also.lower_ != "also" or also.i in removed or phrase.pos_ != "ADP" or phrase.i in removed:
+            continue
+        if any(
+            t.i in removed and t.lower_ == phrase.lower_ and t.pos_ == "ADP" for t in sent if t.i < also.i
+        ):
+            echo = subtree(phrase)
+            removed.update(echo)
+            before, after = min(echo) - 1, max(echo) + 1
+            doc = sent.doc
+            if before >= sent.start and after < sent.end and doc[before].text == doc[after].text == ",":
+                removed.update({before, after})  # "a Doctor of Philosophy[, also from Tulane,] in 1994"
+
+
+def _close_interrupting_commas(sent: Any, removed: set[int]) -> None:
+    """ "He rebuilt[, between 1692 and 1693,] the fallen dome": an adjunct set off by commas between a
+    verb and what follows takes both commas (tidy would keep one: "He rebuilt, the fallen dome")."""
+    doc = sent.doc
+    for run in _removed_runs(sent, removed):
+        first, last = run[0], run[-1]
+        if first - 2 < sent.start or last + 1 >= sent.end:
+            continue
+        before, after, verb = doc[first - 1], doc[last + 1], doc[first - 2]
+        tops = [doc[i] for i in run if doc[i].head.i not in run]
+        if (
+            before.text == ","
+            and after.text == ","
+            and before.i not in removed
+            and after.i not in removed
+            and verb.pos_ in {"VERB", "AUX"}
+            and tops
+            and all(t.head.i == verb.i and t.dep_ in {"prep", "npadvmod", "advmod", "advcl"} for t in tops)
+        ):
+            removed.update({before.i, after.i})
+
+
+def _remove_commas_after_fronted_adjuncts(sent: Any, removed: set[int]) -> None:
+    """ "said that [at age 79], he and his partner could not afford": a clause's fronted adjunct takes the
+    comma that set it off (tidy would keep it: "said that, he")."""
+    doc = sent.doc
+    for run in _removed_runs(sent, removed):
+        first, last = run[0], run[-1]
+        comma = last + 1
+        if first - 1 < sent.start or comma >= sent.end or doc[comma].text != "," or comma in removed:
+            continue
+        opener = doc[first - 1]
+        tops = [doc[i] for i in run if doc[i].head.i not in run]
+        if (
+            opener.dep_ in {"mark", "cc"}
+            and opener.i not in removed
+            and tops
+            and all(t.head.i > comma and t.dep_ in {"prep", "npadvmod", "advmod", "advcl"} for t in tops)
+        ):
+            removed.add(comma)
+
+
+def _removed_runs(sent: Any, removed: set[int]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for token in sent:
+        if token.i in removed:
+            if runs and runs[-1][-1] == token.i - 1:
+                runs[-1].append(token.i)
+            else:
+                runs.append([token.i])
+    return runs
+
+
+def _keep_the_full_stop(sent: Any, removed: set[int]) -> None:
+    """A removed last clause ("..., and he was then raised to post-captain on 9 July 1798.") takes its
+    words, not the sentence's full stop: without it the next sentence runs on ("1795 He captured")."""
+    if not any(t.i not in removed and not t.is_punct for t in sent):
+        return
+    for token in reversed(sent):
+        if token.text in {".", "!", "?"}:
+            removed.discard(token.i)
+            return
+        if not token.is_punct and not token.is_space:
+            return
+
+
+def _pair_brackets(sent: Any, removed: set[int]) -> None:
+    """A bracket goes with its partner: "(born 1888 in Beuthen, [Germany (now Bytom, Poland)], died ...)"
+    must not keep the inner ")" and so close the outer bracket early. An emptied pair goes whole; a pair
+    whose content stays keeps both ends."""
+    for start, end in _bracket_pairs(sent):
+        if all(i in removed for i in range(start + 1, end)):
+            removed.update((start, end))
+        else:
+            removed.difference_update((start, end))
+
+
+def _remove_asides_of_removed_nouns(sent: Any, removed: set[int], keep: set[int]) -> None:
+    """ "born in 1882 to [Edward Corser and Mary Jane] (née Stewart)": a bracket right after a noun says
+    something about that noun (the parser often hangs it on the verb); when the noun goes, so does its
+    aside, or it would describe whatever now stands before it ("born in 1882 (née Stewart)")."""
+    doc = sent.doc
+    for start, end in _bracket_pairs(sent):
+        before = doc[start - 1] if start > sent.start else None
+        inside = set(range(start + 1, end))
+        if (
+            before is not None
+            and before.i in removed
+            and before.pos_ in {"PROPN", "NOUN"}
+            and inside
+            and not inside & keep
+        ):
+            removed.update(range(start, end + 1))
+
+
+def _remove_members_that_lost_their_date(sent: Any, removed: set[int]) -> None:
+    """ "the ranks of Premier Lieutenant [in 1894] and Captain in 1903": without its own date the first
+    member would take the second's ("Premier Lieutenant and Captain in 1903"), so the second's goes too
+    (a public date lost, not a false one said)."""
+    doc = sent.doc
+    for run in _removed_runs(sent, removed):
+        first, last = run[0], run[-1]
+        cc = last if doc[last].lower_ in {"and", "or"} else last + 1
+        if cc >= sent.end or doc[cc].lower_ not in {"and", "or"} or not _date_after(sent, first):
+            continue
+        second = next((i for i in range(cc + 2, sent.end) if doc[i].lower_ == doc[first].lower_), None)
+        if (
+            second is not None
+            and second not in removed
+            and _date_after(sent, second)
+            and not any(doc[i].pos_ in VERB_POS for i in range(cc + 1, second))  # "and left the club in 1994"
+        ):
+            removed.update(range(second, second + 1 + _date_after(sent, second)))
+            removed.discard(cc)  # "for Bathurst and for Orange": the members both stay
+
+
+def _date_after(sent: Any, preposition: int) -> int:
+    """How many date words follow the preposition at `preposition` ("in [March 1894]"): 0 when it is no
+    preposition or no date follows (a clause hung on the year, "when he was riding ...", is no date)."""
+    doc = sent.doc
+    if doc[preposition].pos_ != "ADP":
+        return 0
+    end = preposition + 1
+    while end < sent.end and (doc[end].ent_type_ == "DATE" or doc[end].like_num):
+        end += 1
+    return end - preposition - 1
+
+
+def _bracket_pairs(sent: Any) -> list[tuple[int, int]]:
+    pairs, opened = [], []
+    for token in sent:
+        if token.text == "(":
+            opened.append(token.i)
+        elif token.text == ")" and opened:
+            pairs.append((opened.pop(), token.i))
+    return pairs
+
+
+QUOTE_MARKS = {'"', "“", "”", "„"}
+
+
+def _whole_quotations(sent: Any, removed: set[int]) -> None:
+    """A quotation is kept word for word or not at all: "one of the foremost citizens [Chicago] has ever
+    had" would misquote, and a lone quote mark left by a removed title opens a quotation that never ends."""
+    marks = [t.i for t in sent if t.text in QUOTE_MARKS]
+    for start, end in zip(marks[::2], marks[1::2], strict=False):
+        inside = range(start + 1, end)
+        if any(i in removed for i in inside):
+            removed.update(range(start, end + 1))
+
+
+MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+
+
+DATE_PATTERN = re.compile(
+    rf"\b(?:\d{{1,2}}\s+{MONTH}(?:\s+\d{{3,4}})?|{MONTH}\s+\d{{1,2}}(?:,?\s+\d{{3,4}})?|{MONTH}\s+\d{{3,4}}|\d{{3,4}})\b"
+)
+
+
+def _expand_entities(sent: Any, removed: set[int], keep: set[int]) -> None:
+    """A date, number or name the removal cut into goes whole (public tails excepted, with their article:
+    "a member of [the] Folketing")."""
+    doc = sent.doc
+    articles = {c.i for i in keep for c in doc[i].children if c.dep_ in {"det", "predet"}}
+    for ent in sent.ents:
+        for inside in _range_parts(ent):
+            _expand_entity(ent.label_, [i for i in inside if i not in keep | articles], removed)
+    for unit in _date_units(sent):
+        _expand_entity("DATE", sorted(unit), removed)
+    _expand_named_sports(sent, removed)
+
+
+# a demonym that names a sport, not a nationality: "American football player" without "American" is
+# a player of another game; the sport's name goes whole
+NAMED_SPORTS = {
+    ("american", "football"),
+    ("canadian", "football"),
+    ("australian", "rules"),
+    ("gaelic", "football"),
+}
+
+
+def _expand_named_sports(sent: Any, removed: set[int]) -> None:
+    doc = sent.doc
+    for token in sent:
+        if token.i not in removed or token.i + 1 >= sent.end:
+            continue
+        if (token.lower_, doc[token.i + 1].lower_) in NAMED_SPORTS:
+            sport = doc[token.i + 1 : min(token.i + 4, sent.end)]
+            last = next((t.i for t in sport if t.lower_ == "football"), token.i + 1)
+            removed.update(range(token.i + 1, last + 1))
+
+
+def _range_parts(ent: Any) -> list[list[int]]:
+    """A date range ("21 February 1818 – 5 September 1875") is two dates: each is a whole unit."""
+    parts: list[list[int]] = [[]]
+    for token in ent:
+        if token.text in {"–", "—", "-", "to"} and ent.label_ == "DATE":
+            parts.append([])
+        else:
+            parts[-1].append(token.i)
+    return [part for part in parts if part]
+
+
+def _expand_entity(label: str, inside: list[int], removed: set[int]) -> None:
+    if inside:
+        cut = sum(1 for i in inside if i in removed)
+        if not cut or cut == len(inside):
+            return
+        if label in WHOLE_ENTITY_LABELS | TITLE_LABELS or (label in NAME_LABELS and 2 * cut >= len(inside)):
+            removed.update(inside)
+
+
+def _date_units(sent: Any) -> list[set[int]]:
+    units = []
+    for match in DATE_PATTERN.finditer(sent.text):
+        start, end = match.start() + sent.start_char, match.end() + sent.start_char
+        units.append({t.i for t in sent if start <= t.idx < end})
+    return units
+
+
+def _remove_orphans(sent: Any, removed: set[int]) -> None:
+    dates = _date_units(sent)
+    # the other end of a lifespan hangs on the first date in the parse, but is a fact of its own
+    intact = {i for unit in dates if not unit & removed for i in unit}
+    dated = {i for unit in dates for i in unit}
+    for token in sent:
+        if (token.i in intact or token.text in {"–", "—"}) and token.head.i in dated:
+            continue  # tidy() turns "(– 1875)" into "(died 1875)" and drops "(–)"
+        if token.i in removed or token.head.i == token.i or token.head.i not in removed:
+            continue
+        if token.dep_ == "cc" and not _kept_conjunct_before(token, removed):
+            removed.add(token.i)  # "won [the Nobel Prize] and a medal": the list's first member went
+            continue
+        if token.tag_ in {"WP", "WDT"} and token.dep_ in {"nsubj", "nsubjpass", "dobj"}:
+            removed.add(token.i)  # "described her as a watchdog who [\"attended ...\"]": its clause went
+            continue
+        if token.dep_ in {"conj", "cc"} or (
+            token.dep_ in {"det", "predet", "amod"} and _shared_with_the_next_member(token, removed)
+        ):
+            continue  # a list loses its first member; the next takes the article and what the list shared
+        if token.text in {"(", ")", "[", "]"} or (token.is_punct and token.i == sent.end - 1):
+            continue  # brackets and the full stop go only when emptied (tidy), not with their parse head
+        if token.head.dep_ == "conj" and token.i < token.head.head.i:
+            continue  # hung on a removed second conjunct but said before the first: shared by both
+        if token.dep_ == "mark" and token.head.pos_ == "ADP" and token.i < token.head.i:
+            continue  # "as he [from 1960 to 2001] published": the parser hung the clause's "as" on "from"
+        if token.dep_ in {"aux", "auxpass"} and _shared_with_a_kept_participle(token, removed):
+            continue  # "Harrison was [drafted into the Army and] posted to Germany"
+        if _joined_by_slash(token, token.head):
+            removed.add(token.i + 1)  # "Scottish/[American] parents": Scottish stays, the slash goes
+            continue
+        if token.dep_ in ORPHAN_DEPS:
+            removed.update(subtree(token))
+    for token in sent:  # "worked on both television [and radio]"
+        if token.dep_ == "preconj" and token.head.i not in removed and not has_kept_conj(token.head, removed):
+            removed.add(token.i)
+
+
+def _shared_with_the_next_member(modifier: Any, removed: set[int]) -> bool:
+    """ "a Moroccan [engineer, politician, and] activist": the article and adjective before a removed first
+    member were the list's; an adjective is not when the next member has its own ("an amateur [boxer
+    and] professional wrestler")."""
+    member = next_kept_conj(modifier.head, removed)
+    if modifier.i > modifier.head.i or member is None:
+        return False
+    return modifier.dep_ != "amod" or not any(c.dep_ == "amod" for c in member.children)
+
+
+def _shared_with_a_kept_participle(aux: Any, removed: set[int]) -> bool:
+    verb = aux.head
+    return aux.i < verb.i and any(
+        c.dep_ == "conj"
+        and c.i not in removed
+        and is_participle(c, verb)
+        and not any(a.dep_ in {"aux", "auxpass", "nsubj", "nsubjpass"} for a in c.children)
+        for c in verb.children
+    )
+
+
+def _joined_by_slash(token: Any, head: Any) -> bool:
+    doc = token.doc
+    return (
+        head.i == token.i + 2
+        and doc[token.i + 1].text == "/"
+        and not token.whitespace_
+        and not doc[token.i + 1].whitespace_
+    )
+
+
+def _removed_under_a_kept_head(sent: Any, removed: set[int], dep: str) -> Iterator[tuple[Any, Any]]:
+    """(token, head) for each removed token of relation `dep` whose head is still kept, checked as the
+    caller's loop reaches it (the caller may remove heads on the way)."""
+    for token in sent:
+        if token.i in removed and token.dep_ == dep and token.head.i not in removed:
+            yield token, token.head
+
+
+# nouns that name a person ("singer", "actor", "pianist", "student") rather than a field ("theatre")
+PERSON_NOUN = re.compile(r"(?:er|or|ist|ian|[ae]nt|m[ae]n|ess|ive|ary|ee|ar|ic|[eo]t|ef|ain|ate|ite|ard)$")
+
+
+def _remove_premodifier_conjuncts(sent: Any, removed: set[int]) -> None:
+    """ "an American theatre and [silent film actress]": the parser joins "theatre" to "actress", but
+    it modifies her as "film" does; without "actress" it would say she was a theatre, so it goes too."""
+    for token, head in _removed_under_a_kept_head(sent, removed, "conj"):
+        if (
+            token.pos_ == "NOUN"
+            and head.pos_ == "NOUN"
+            and head.dep_ != "conj"  # "waterscapes, landscapes and [rural views]": a list, not a modifier
+            and [c.i for c in head.children if c.dep_ == "conj"] == [token.i]
+            and head.i < token.i
+            and any(c.dep_ in {"compound", "amod"} and c.i < token.i for c in token.children)
+            and not PERSON_NOUN.search(head.lower_)
+            and all(t.dep_ == "cc" or t.i in removed for t in sent.doc[head.i + 1 : token.i])
+        ):
+            removed.add(head.i)
+            removed.update(c.i for c in head.children if c.dep_ == "cc")
+
+
+# generic heads of names: without the word that told which one they are, they name nothing
+GENERIC_NAME_HEADS = {
+    "stable", "stables", "hall", "college", "school", "university", "academy", "institute", "company",
+    "club", "house", "street", "road", "avenue", "square", "park", "church", "cathedral", "hospital",
+    "museum", "theatre", "theater", "bridge", "station", "farm", "river", "lake", "island", "county",
+    "district", "party", "foundation", "prize", "award", "trophy", "cup", "stakes", "handicap", "records",
+    "press", "studios", "orchestra", "band", "festival", "gallery", "library", "stadium", "arena",
+}  # fmt: skip
+
+
+def _remove_generic_name_heads(sent: Any, removed: set[int]) -> None:
+    """ "for the prominent [Brookmeade] Stable": a name's generic head goes with the word that made it
+    a name (the tagger missed the name, so the whole-name rule did not see it)."""
+    for _token, head in _removed_under_a_kept_head(sent, removed, "compound"):
+        if head.pos_ == "PROPN" and head.text[:1].isupper() and head.lower_ in GENERIC_NAME_HEADS:
+            removed.add(head.i)
+            removed.update(c.i for c in head.children if c.dep_ == "compound")
+
+
+def _remove_nouns_named_by_close_apposition(sent: Any, removed: set[int]) -> None:
+    """ "he founded the group [Forma 1]": "the group" said which group by its name; without it, it points
+    at nothing, so it goes with the name."""
+    for token, head in _removed_under_a_kept_head(sent, removed, "appos"):
+        if (
+            token.pos_ == "PROPN"
+            and head.pos_ == "NOUN"
+            and head.i == token.left_edge.i - 1
+            and any(c.dep_ == "det" and c.lower_ == "the" for c in head.children)
+        ):
+            removed.add(head.i)
+
+
+COMPANY_WORDS = {"co.", "co", "company", "sons", "brothers", "bros.", "partners", "associates"}
+
+
+def _expand_company_names(sent: Any, removed: set[int]) -> None:
+    """ "Corser and [Co. Ltd.]": the name before "and Co." is part of the firm's name; left alone it
+    would name another thing ("his business, Corser")."""
+    doc = sent.doc
+    for token in sent:
+        if token.i not in removed or token.lower_ not in COMPANY_WORDS or token.i < sent.start + 2:
+            continue
+        joiner, name = doc[token.i - 1], doc[token.i - 2]
+        if joiner.lower_ in {"and", "&"} and joiner.i not in removed and name.pos_ == "PROPN":
+            removed.update({joiner.i, name.i} | {c.i for c in name.children if c.dep_ == "compound"})
+
+
+def _kept_conjunct_before(cc: Any, removed: set[int]) -> bool:
+    head = cc.head
+    members = [head] + [c for c in head.children if c.dep_ == "conj"]
+    return any(m.i < cc.i and m.i not in removed for m in members)
+
+
+def _remove_heads_without_complement(sent: Any, removed: set[int], keep: set[int]) -> bool:
+    """Drop prepositions, "born", verbs and copulas whose complements all went; True: the root lost one."""
+    for token in sent:
+        if token.i in removed:
+            continue
+        lost = _lost_complement(token, removed)
+        if not lost:
+            continue
+        if token.dep_ == "ROOT" or token.head.i == token.i or token.head not in token.sent:
+            if token.lemma_ == "be" and keep_public_adjectives(token, removed, keep):
+                continue
+            if promote_conjoined_clause(token, removed):
+                continue
+            return True
+        marks = {i for c in token.children if c.dep_ == "mark" for i in subtree(c)}
+        removed.update(clause_tokens(token) - marks)  # "as he [from 1960 to 2001] published"
+    return False
+
+
+def _lost_complement(token: Any, removed: set[int]) -> bool:
+    children = list(token.children)
+    if token.pos_ == "ADP" and token.dep_ in {"prep", "agent", "dative"}:
+        # the parser may hang what follows "from" as "1960" (npadvmod) and "to 2001" (prep)
+        objects = [c for c in children if c.dep_ in OBJECT_DEPS] or [
+            c for c in children if c.dep_ in {"npadvmod", "prep", "nummod"}
+        ]
+        if token.lower_ == "between" and _lost_a_side(objects, removed):
+            return True  # "the dispute between the United Kingdom [and Argentina]"
+        # "born in [Paris and] London": the next conjunct takes the removed object's place
+        # ("published in [London,] Chatto and Windus 1903": a publisher does not take a place's place)
+        return bool(objects) and all(c.i in removed and not _alike_member_kept(c, removed) for c in objects)
+    if token.lower_ in {"born", "née", "nee", "died"}:
+        parts = [c for c in children if not c.is_punct]
+        return bool(parts) and all(c.i in removed for c in parts)
+    if token.pos_ == "ADJ" and token.lower_ in ADJECTIVES_WITH_COMPLEMENT:
+        parts = [c for c in children if c.dep_ in {"xcomp", "prep", "ccomp"}]
+        return bool(parts) and all(c.i in removed for c in parts)
+    if token.pos_ not in VERB_POS:
+        return False
+    if _lost_shared_object(token, removed) or _lost_required_phrase(token, removed):
+        return True
+    stands_alone = token.lemma_ in STANDS_ALONE and not _participle_clause(token)
+    if token.lemma_ != "be" and not stands_alone and _lost_every_right_complement(token, removed):
+        return True
+    copula = token.lemma_ == "be"
+    needed = [c for c in children if c.dep_ in (PREDICATE_DEPS if copula else OBJECT_OF_VERB)]
+    if not needed or not all(c.i in removed or _lost_of_complement(c, removed) for c in needed):
+        return False
+    if any(has_kept_conj(c, removed) for c in needed):
+        return False  # the predicate's next conjunct takes its place
+    # what follows the verb completes it ("when" before it does not); a transitive verb's object is not
+    # replaced by a prepositional phrase ("received [a degree] in painting")
+    # and a copula whose predicate went is not completed by what is left ("was [an announcer] during the war")
+    completing = {"xcomp", "ccomp"} if copula else COMPLEMENT_DEPS - {"prep", "advmod", "npadvmod"}
+    others = [c for c in children if c.dep_ in completing and c.i not in removed and c.i > token.i]
+    # "recognized [Harrison] and rewarded him": the object is shared with a kept conjunct
+    shared = token.lemma_ != "be" and any(
+        c.dep_ == "conj" and c.i not in removed and any(g.dep_ == "dobj" for g in c.children)
+        for c in children
+    )
+    return not others and not shared
+
+
+def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:
+    """A verb whose phrases of its needed prepositions all went, only adjuncts left: "she returned [to
+    Morocco] for some time", "established himself [as a political commentator]"."""
+    right = [c for c in verb.children if c.i > verb.i and c.dep_ == "prep"]
+    needed = REQUIRED_PREPOSITIONS.get(verb.lemma_, set())
+    if any(
+        c.dep_ == "dobj" and (c.lower_ in REFLEXIVES or _unnamed(c, SAID_WITH_WHERE)) for c in verb.children
+    ):
+        needed = {
+            c.lower_ for c in right
+        }  # "established himself", "received his early education": any phrase
+    phrases = [c for c in right if c.lower_ in needed]
+    return bool(phrases) and all(c.i in removed for c in phrases)
+
+
+def _unnamed(noun: Any, nouns: set[str]) -> bool:
+    """ "a degree", "his early education"; not "a Bachelor of Arts degree" or "a bachelor's degree"."""
+    return noun.lemma_ in nouns and not any(
+        c.dep_ in {"compound", "nmod"} or (c.dep_ == "poss" and c.pos_ != "PRON") for c in noun.children
+    )
+
+
+def _alike_member_kept(member: Any, removed: set[int]) -> bool:
+    kept = next_kept_conj(member, removed)
+    return kept is not None and same_kind(member, kept)
+
+
+def _lost_a_side(objects: list[Any], removed: set[int]) -> bool:
+    """Whether "between" had two sides or more and is left with one (either may have gone)."""
+    sides = list(objects)
+    for side in sides:  # the parser chains the sides, each hung on the one before
+        sides.extend(c for c in side.children if c.dep_ == "conj")
+    return len(sides) >= 2 and len([s for s in sides if s.i not in removed]) == 1
+
+
+def _lost_shared_object(verb: Any, removed: set[int]) -> bool:
+    """ "He also owned [and operated IMPACC Consulting]": the parser hangs a shared object on the second
+    verb only; when that verb and its object go, the first has lost its object too."""
+    if verb.lemma_ not in NEEDS_AN_OBJECT or any(c.dep_ in OBJECT_OF_VERB for c in verb.children):
+        return False  # "the Kingdom of Italy attacked [and took possession of ...]" reads whole
+    for second in verb.children:
+        if second.dep_ != "conj" or second.i not in removed or second.i != verb.i + 2:
+            continue
+        objects = [c for c in second.children if c.dep_ == "dobj"]
+        if objects and all(o.i in removed for o in objects) and verb.doc[verb.i + 1].dep_ == "cc":
+            return True
+    return False
+
+
+def _participle_clause(verb: Any) -> bool:
+    """ "..., returning in 1930": a participle clause says nothing once its complements went."""
+    return verb.dep_ in {"advcl", "acl", "conj"} and verb.tag_ in {"VBG", "VBN"}
+
+
+def _lost_every_right_complement(verb: Any, removed: set[int]) -> bool:
+    """'Geraghty served [as a law clerk ...]', 'James currently lives [in Parkview]'."""
+    after = [c for c in verb.children if c.i > verb.i and c.dep_ in COMPLEMENT_DEPS | {"dobj", "oprd"}]
+    return bool(after) and all(c.i in removed for c in after)
+
+
+def _lost_of_complement(noun: Any, removed: set[int]) -> bool:
+    """'part' whose 'of ...' went is as good as gone; so is a bare 'the period' whose 'from 1971 to
+    1978' went ('the founder [of X]')."""
+    relational = noun.lower_ in RELATIONAL_NOUNS or any(
+        c.dep_ == "compound" and c.lower_ in RELATIONAL_NOUNS for c in noun.children
+    )  # "a member state [of the African Union]"
+    phrases = [c for c in noun.children if c.dep_ in PHRASE_DEPS] + _naming_phrase_of_verb(noun)
+    # a role needs its "of" ("the founder [of X]"), not "at Harvard" ("a professor [at Harvard]")
+    of_phrases = [c for c in phrases if c.lower_ == "of"]
+    if not relational and noun.lower_ in NEEDS_ITS_OF and of_phrases:
+        phrases = of_phrases
+    elif not relational and not _bare_definite(noun):
+        return False
+    if phrases and all(p.i in removed for p in phrases):
+        sharing = _conjuncts_sharing_the_phrase(noun)
+        removed.update(subtree(noun) - (_kept_conjuncts(noun, removed) - sharing))
+        removed.update(_hyphenated_prefix(noun))
+        return True
+    return False
+
+
+def _conjuncts_sharing_the_phrase(noun: Any) -> set[int]:
+    """ "a co-founder and former managing partner [of CVC]": the parser hangs the shared "of" phrase on
+    one role; the other roles beside it, with no phrase of their own, lose it too."""
+    return {
+        i
+        for c in noun.children
+        if c.dep_ == "conj"
+        and c.lower_ in RELATIONAL_NOUNS | ROLE_NOUNS
+        and not any(g.dep_ in PHRASE_DEPS for g in c.children)
+        for i in subtree(c)
+    }
+
+
+PHRASE_DEPS = {"prep", "poss"}  # what completes a relational noun: "member [of X]", "[X's] wife"
+
+
+def _hyphenated_prefix(noun: Any) -> set[int]:
+    """ "co-founder" is three tokens to the parser ("co", "-", "founder"): the prefix and its article."""
+    doc = noun.doc
+    first = noun.i
+    while first >= 2 and doc[first - 1].text == "-" and not doc[first - 2].text_with_ws.endswith((" ", "-")):
+        if doc[first - 1].whitespace_:
+            break
+        first -= 2
+    prefix = set(range(first, noun.i))
+    return prefix | {c.i for i in prefix for c in doc[i].children if c.dep_ == "det"}
+
+
+def _kept_conjuncts(token: Any, removed: set[int]) -> set[int]:
+    """Tokens of the kept conjuncts hung on `token`: "[a member of X from 1912 to 1928 and] a member of Y"
+    keeps the second member when the first goes."""
+    return {
+        i
+        for c in token.children
+        if c.dep_ == "conj" and c.i not in removed and same_kind(token, c)
+        for i in subtree(c)
+    }
+
+
+def _naming_phrase_of_verb(noun: Any) -> list[Any]:
+    """The parser hangs "for best situation comedy" of "won the prize for best situation comedy" on the
+    verb; it is what said which prize."""
+    if noun.dep_ != "dobj" or not _bare_definite(noun):
+        return []
+    end = max(subtree(noun)) + 1
+    return [c for c in noun.head.children if c.i == end and c.dep_ == "prep" and c.lower_ in {"for", "of"}]
+
+
+def _bare_definite(noun: Any) -> bool:
+    if noun.pos_ != "NOUN":
+        return False
+    children = list(noun.children)
+    has_the = any(c.dep_ == "det" and c.lower_ == "the" for c in children)
+    modified = any(c.dep_ in {"amod", "compound", "nummod", "nmod", "acl", "relcl"} for c in children)
+    return has_the and not modified
+
+
+def _remove_dangling_hyphens(sent: Any, removed: set[int]) -> None:
+    """'London-born' without 'London' loses the whole hyphenated word."""
+    doc = sent.doc
+    for token in sent:
+        if token.text not in {"-", "–"} or token.whitespace_ or token.i in removed:
+            continue
+        before = token.i > 0 and doc[token.i - 1].i in removed and not doc[token.i - 1].whitespace_
+        if before:
+            word = token.i
+            while word < sent.end and not doc[word].whitespace_ and word + 1 < sent.end:
+                removed.add(word)
+                word += 1
+            removed.add(word)

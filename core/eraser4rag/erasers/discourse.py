@@ -1,0 +1,188 @@
+"""What a deletion does to the sentences around it: a pronoun must still have someone to refer to.
+
+When the passage's opening sentence, the one that named its subject, goes (every fact in it
+private), the next sentence's "He" or "His" is left with nobody to refer to ("He directed 59
+films. His son was a film producer."). When the rewrite names nobody before its first
+pronoun, that pronoun is replaced by the person the original opened with (the first person
+named in its first sentence, or the document's title when the first sentence calls that person
+by surname only: "Corser was born at Upton Cressett" under the title "Edward Corser"). Only the
+opening is mended: further in, who "he" is depends on
+the sentences between, and a wrong name ("John Wilson returned." for Finlay's return) is worse
+than a pronoun without one. A passage that began with a pronoun is left as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.eraser4rag.erasers.fluency import Parser, sentence_pieces
+
+SUBJECT_PRONOUNS = {"he", "she"}
+NAME_PARTICLES = {"de", "van", "von", "da", "del", "der", "di", "la", "le"}
+POSSESSIVE_PRONOUNS = {"his", "her"}
+_SUFFIX = re.compile(r"(?:['’]s|,?\s+(?:QC|KC|MBE|OBE|CBE|CB|KBE|MP))+$")
+_PRONOUN = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er|him)\b")
+
+
+def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = None, title: str = "") -> str:
+    """`text` (a rewrite of the doc's text) with a pronoun that lost its antecedent replaced by the name."""
+    text = _restore_opening_it(original_doc.text, text, title)
+    people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and _full_name(ent)]
+    subject = _opening_person(original_doc, title)
+    if subject is None:
+        return text
+    name, named_at = subject
+    names = _name_forms(people) | _title_forms(title)
+    pieces = sentence_pieces(text)
+    for index, piece in enumerate(pieces):
+        if not piece.strip():
+            continue
+        match = _PRONOUN.search(piece)
+        if _names_someone(piece if match is None else piece[: match.start()], names):
+            return text  # someone is named before the first pronoun ("as John B" after "He" names nobody)
+        if match is None:
+            continue
+        if _original_position(original_doc.text, piece, match.start()) < named_at:
+            return text  # the original said this pronoun before naming anyone
+        own_names = {name, name.split()[-1]} | _title_forms(title)
+        if match.group(0).lower() in POSSESSIVE_PRONOUNS and _names_someone(piece[match.end() :], own_names):
+            return text  # "with his recommendation Licht could change ...": "his" is someone else's
+        pieces[index] = _with_name(piece, match, name, parse)
+        return "".join(pieces)
+    return text
+
+
+# an opening that points back at the sentence before: "But ...", "During this time ...", "In that role, ..."
+_STRANDED_CONNECTIVE = re.compile(
+    r"^(\s*)(?:(?:But|However|Nevertheless|Nonetheless|Instead|Moreover|Furthermore|Thus|Therefore|Hence|"
+    r"Consequently|Meanwhile|Still|Yet|In addition|Additionally|As a result|Because of this|For this reason)"
+    r"\b,?|(?:During|At|After|Following|Before|Around|By|In|Since|Throughout|Until|Upon|Despite)\s+"
+    r"(?:this|that|these|those|the same)\s+(?:time|period|years?|point|role|position|stage|season|era|"
+    r"post|capacity|job|appointment|move|success|decision|event|war|campaign)\b,?)\s+(?=\S)"
+)
+
+
+def without_stranded_connective(sentence: str) -> str:
+    """The sentence without an opening that pointed back at the sentence before it, which went: "During
+    this time he played as a half forward" -> "He played as a half forward". "" when nothing is left."""
+    match = _STRANDED_CONNECTIVE.match(sentence)
+    if match is None:
+        return sentence
+    rest = sentence[match.end() :]
+    return match.group(1) + rest[:1].upper() + rest[1:]
+
+
+def _restore_opening_it(original: str, text: str, title: str) -> str:
+    """A rewrite that now opens with "It" where the original opened with its title's name ("La voce
+    senza volto () is a 1939 comedy film. It is part of ...") gets that name back."""
+    name = re.sub(r"\s*\([^()]*\)\s*$", "", title).strip()
+    if not name or not original.lstrip().startswith(name) or original.lstrip() == text.lstrip():
+        return text
+    opening = re.match(r"(\s*)It\b", text)
+    if opening is None or name in text[: opening.end()]:
+        return text
+    return text[: opening.start(1) + len(opening.group(1))] + name + text[opening.end() :]
+
+
+def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
+    """(name, where the original first named them) for the first person named in the original's first
+    sentence (after a title line), or None."""
+    surname = _title_forms(title) - {title_name(title)}
+    for sentence in list(doc.sents)[:2]:
+        people = [ent for ent in sentence.ents if ent.label_ == "PERSON" and len(_full_name(ent).split()) > 1]
+        # the text, not the tokens: the parser cuts "Valerio-Holguin" in three
+        by_surname = [
+            m
+            for form in surname
+            for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", sentence.text)
+        ]
+        first = min(by_surname, key=lambda m: m.start(), default=None)
+        if first and (not people or sentence.start_char + first.start() < people[0].start_char):
+            # "Mulvaney was born ... to Kathy Mulvaney": the passage's subject, not his mother
+            return title_name(title), sentence.start_char + first.end()
+        if people:
+            return _full_name(people[0]), people[0].end_char
+        # a title line or an honorific the parser cut off ("The Ven.  James Strange Butson ...") is no
+        # sentence that named nobody
+        has_verb = any(t.pos_ in {"VERB", "AUX"} for t in sentence)
+        if sentence.text.strip() and "\n" not in sentence.text.strip() and has_verb:
+            return None
+    return None
+
+
+def title_name(title: str) -> str:
+    """A document title that names a person ("Edward Corser", "Tom Atkins (actor)"), without its
+    disambiguation; "" for any other title."""
+    name = re.sub(r"\s*\([^()]*\)\s*$", "", title).strip()
+    words = name.split()
+    if not 2 <= len(words) <= 5 or not all(w[:1].isupper() or w in NAME_PARTICLES for w in words):
+        return ""
+    return name
+
+
+def _title_forms(title: str) -> set[str]:
+    """The title's person name and its surname ("Edward Corser", "Corser")."""
+    name = title_name(title)
+    return {name, name.split()[-1]} if name else set()
+
+
+def _name_forms(people: list[Any]) -> set[str]:
+    """Each person's name and its last word (the surname an article goes on with)."""
+    forms = set()
+    for ent in people:
+        forms.add(ent.text)
+        words = [w for w in ent.text.split() if len(w) > 2 and w[:1].isupper()]
+        if words:
+            forms.add(words[-1])
+    return forms
+
+
+def _names_someone(piece: str, names: set[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", piece) for name in names)
+
+
+def _original_position(original: str, piece: str, offset: int) -> int:
+    """Where the piece's pronoun sat in the original (the words after it are usually kept), else its end.
+    The pronoun itself is not searched for: "He [became a barrister and] was involved" lost the words
+    between it and the rest."""
+    for words in (piece[offset:].split()[1:], piece[offset:].split()):
+        for count in range(min(len(words), 6), 1, -1):  # the longest run of its words the original has
+            found = original.find(" ".join(words[:count]).rstrip(".,;:!?"))
+            if found >= 0:
+                return found
+    return len(original)
+
+
+def _full_name(ent: Any) -> str:
+    """The entity with capitalised name words the small parser left outside it ("William Archibald| Wall"),
+    without a possessive ending."""
+    doc = ent.doc
+    end = ent.end
+    while (
+        end < len(doc) and doc[end].pos_ == "PROPN" and doc[end].text[:1].isupper() and not doc[end].ent_type_
+    ):
+        end += 1
+    name = doc[ent.start : end].text.strip(" ,;:")
+    return _SUFFIX.sub("", name).strip(" ,")
+
+
+def _with_name(piece: str, match: re.Match[str], name: str, parse: Parser | None) -> str:
+    word = match.group(0)
+    if word.lower() in SUBJECT_PRONOUNS:
+        replacement = name
+    elif word.lower() == "his" or _is_possessive_her(piece, match, parse):
+        replacement = name + ("'" if name.endswith("s") else "'s")
+    else:
+        replacement = name
+    return piece[: match.start()] + replacement + piece[match.end() :]
+
+
+def _is_possessive_her(piece: str, match: re.Match[str], parse: Parser | None) -> bool:
+    if parse is None:
+        following = piece[match.end() :].lstrip()
+        return bool(following[:1].isalpha())
+    for token in parse(piece):
+        if token.idx == match.start():
+            return token.tag_ == "PRP$"
+    return False

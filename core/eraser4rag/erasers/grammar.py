@@ -1,0 +1,191 @@
+"""The dependency vocabulary the repair rules share: which relations are orphans, objects,
+predicates and complements, the words that need a complement, and small tree helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.eraser4rag.erasers.realise import DEMONYM
+
+WHOLE_ENTITY_LABELS = {"DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT", "ORDINAL"}
+
+
+# a title cut anywhere says nothing ("the case of Terry v. [Ohio]"): it goes whole
+TITLE_LABELS = {"LAW", "WORK_OF_ART", "EVENT", "PRODUCT"}
+
+
+NAME_LABELS = {"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW"}
+
+
+ORPHAN_DEPS = {
+    "det", "predet", "poss", "amod", "compound", "nummod", "case", "aux", "auxpass", "neg", "prep",
+    "advmod", "npadvmod", "quantmod", "nmod", "appos", "acl", "relcl", "prt", "punct", "cc", "mark",
+    "pobj", "dobj", "attr", "acomp", "pcomp", "agent", "dative", "oprd", "xcomp", "ccomp", "advcl",
+}  # fmt: skip
+
+
+OBJECT_DEPS = {"pobj", "pcomp"}
+
+
+PREDICATE_DEPS = {"attr", "acomp", "oprd"}
+
+
+COMPLEMENT_DEPS = PREDICATE_DEPS | {"dobj", "xcomp", "ccomp", "prep", "advmod", "npadvmod", "dative", "agent"}
+
+
+OBJECT_OF_VERB = {"dobj", "oprd", "xcomp", "ccomp", "attr", "acomp"}
+
+
+# nouns that say nothing without their "of" phrase ("He is part [of the ...]")
+RELATIONAL_NOUNS = {
+    "part", "one", "member", "native", "resident", "citizen", "graduate", "alumnus", "alumna", "daughter",
+    "son", "wife", "husband", "father", "mother", "brother", "sister", "child", "widow", "grandson",
+    "granddaughter", "nephew", "niece", "cousin", "population", "total", "number", "capacity", "pupil",
+    "student", "apprentice", "disciple", "protégé", "successor", "predecessor", "assistant", "friend",
+    "colleague", "partner", "teammate",
+}  # fmt: skip
+
+
+# roles that say nothing without their "of" phrase ("a former head [of X]", "an associate director [of Y]")
+ROLE_NOUNS = {
+    "head", "director", "chairman", "chairwoman", "chair", "president", "founder", "co-founder", "leader",
+    "chief", "secretary", "editor", "manager", "captain", "commander", "governor", "mayor", "dean",
+    "principal", "rector", "minister", "ambassador", "representative", "deputy", "vice-president",
+    "treasurer", "curator", "professor", "coach", "owner", "author", "creator", "inventor", "holder",
+    "supporter", "advocate", "opponent", "proponent", "critic", "member", "prebendary", "archdeacon",
+    "bishop", "archbishop", "canon", "vicar", "chaplain", "abbot", "abbess", "prior", "provost",
+}  # fmt: skip
+
+# nouns about someone that say nothing once "of X" went ("a bronze life-size statue [of Richard Harris]")
+DEPICTION_NOUNS = {
+    "statue", "bust", "portrait", "biography", "memorial", "likeness", "photograph", "painting", "depiction",
+    "caricature", "monument",
+}  # fmt: skip
+# what needs its "of" phrase, whatever other phrases stay
+NEEDS_ITS_OF = ROLE_NOUNS | DEPICTION_NOUNS
+
+
+# a verb's preposition that is its argument, not an adjunct ("was diagnosed [with a tumor]")
+ARGUMENT_PREPOSITIONS = {
+    ("diagnose", "with"), ("charge", "with"), ("credit", "with"), ("accuse", "of"), ("convict", "of"),
+    ("consist", "of"), ("compose", "of"), ("marry", "to"), ("engage", "to"), ("relate", "to"),
+    ("belong", "to"), ("refer", "to"), ("replace", "with"), ("replace", "by"), ("succeed", "by"),
+    ("associate", "with"), ("know", "for"), ("know", "as"), ("elect", "to"), ("appoint", "to"),
+    ("name", "after"), ("base", "on"), ("depend", "on"), ("rely", "on"), ("specialize", "in"),
+    ("specialise", "in"), ("participate", "in"), ("result", "in"), ("suffer", "from"), ("go", "through"),
+    ("go", "to"), ("go", "into"), ("come", "from"),
+}  # fmt: skip
+
+
+# adjectives that say nothing without what followed them ("being able [to play as a wicket-keeper]")
+ADJECTIVES_WITH_COMPLEMENT = {
+    "able",
+    "unable",
+    "known",
+    "responsible",
+    "eligible",
+    "likely",
+    "unlikely",
+    "due",
+    "interested",
+    "involved",
+    "instrumental",
+    "fond",
+    "aware",
+    "capable",
+    "famous",
+    "renowned",
+    "noted",
+}
+
+
+# verbs that say nothing without their object ("He also owned [and operated X].")
+NEEDS_AN_OBJECT = {
+    "own", "co-own", "operate", "found", "co-found", "establish", "manage", "run", "direct", "write",
+    "co-write", "produce", "compose", "design", "build", "edit", "publish", "create", "develop", "host",
+    "present", "organize", "organise", "launch", "start", "record", "release",
+}  # fmt: skip
+
+
+# verbs that say little without one of these prepositions' phrases ("she returned [to Morocco] for some
+# time", "nominated [for 21 Juno Awards] during his career", "went on to spend five years [at Bramall Lane]")
+REQUIRED_PREPOSITIONS = {
+    "return": {"to", "from"}, "nominate": {"for"}, "spend": {"at", "in", "with", "on", "as"},
+    "emigrate": {"to"}, "immigrate": {"to"}, "relocate": {"to"}, "move": {"to"}, "transfer": {"to"},
+    "dedicate": {"to"}, "devote": {"to"}, "shortlist": {"for"}, "induct": {"into"}, "send": {"to"},
+    "offer": {"to"},
+}  # fmt: skip
+
+# objects that say little without where or in what ("He received his early education [at Karachi].")
+SAID_WITH_WHERE = {"education", "schooling", "training", "degree", "diploma", "doctorate", "career"}
+
+REFLEXIVES = {"himself", "herself", "themselves", "itself", "myself", "ourselves", "yourself"}
+
+
+# verbs that read whole without what followed them ("He died [in Paris].")
+STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "survive"}
+
+
+CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}
+
+
+VERB_POS = {"VERB", "AUX"}
+
+
+def inside_brackets(sent: Any, token: Any) -> bool:
+    depth = 0
+    for other in sent:
+        if other.i >= token.i:
+            break
+        depth += (other.text == "(") - (other.text == ")")
+    return depth > 0
+
+
+def subtree(token: Any) -> set[int]:
+    return {t.i for t in token.subtree}
+
+
+def has_kept_conj(token: Any, removed: set[int]) -> bool:
+    return next_kept_conj(token, removed) is not None
+
+
+def next_kept_conj(token: Any, removed: set[int]) -> Any | None:
+    """The first later member of the token's list that stays; the parser may chain the members, each
+    hung on the one before ("engineer, [politician,] and activist"), so removed members are looked
+    through."""
+    members = [c for c in token.children if c.dep_ == "conj"]
+    while members:
+        member = min(members, key=lambda m: m.i)
+        members.remove(member)
+        if member.i not in removed:
+            return member
+        members.extend(c for c in member.children if c.dep_ == "conj")
+    return None
+
+
+def is_adjective(token: Any) -> bool:
+    return token.pos_ == "ADJ" or token.ent_type_ == "NORP" or bool(DEMONYM.search(token.text))
+
+
+SUBJECT_DEPS = {"nsubj", "nsubjpass"}
+
+
+# a sentence needs a finite verb: "Group Portrait of X held at Y" kept two participles and lost "include"
+FINITE_TAGS = {"VBD", "VBZ", "VBP", "MD"}
+
+
+def same_kind(first: Any, second: Any) -> bool:
+    """Two list members alike enough to be one list's: same part of speech and entity type, and no two
+    different articles ("a member state" and "the United Nations" are a misparse, not a list)."""
+    articles = (determiner(first), determiner(second))
+    return (
+        first.pos_ == second.pos_
+        and first.ent_type_ == second.ent_type_
+        and (None in articles or articles[0] == articles[1])
+    )
+
+
+def determiner(token: Any) -> str | None:
+    """The token's article, "a" for "an"."""
+    article = next((c.lower_ for c in token.children if c.dep_ == "det"), None)
+    return "a" if article == "an" else article

@@ -1,0 +1,249 @@
+"""The kept tokens as text, and the text tidied: brackets, lifespans with one end, doubled
+punctuation, dangling coordinators, article agreement, capitals."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.eraser4rag.erasers.fluency import article_disagreements, sentence_pieces
+from core.eraser4rag.erasers.grammar import VERB_POS
+
+
+def capitalise_new_sentence_starts(original: str, text: str) -> str:
+    """A clause now after a full stop ("...; he graduated" after a realised sentence) starts a sentence."""
+    kept = set(sentence_pieces(original))
+    pieces = sentence_pieces(text)
+    mended = []
+    for index, piece in enumerate(pieces):
+        previous = pieces[index - 1].rstrip() if index else ""
+        if piece[:1].islower() and piece not in kept and previous.endswith((".", "!", "?")):
+            piece = piece[0].upper() + piece[1:]
+        mended.append(piece)
+    return "".join(mended)
+
+
+def render(sent: Any, removed: set[int]) -> str:
+    """The kept tokens of the sentence with their spacing, tidied."""
+    pieces: list[str] = []
+    pending_space = False
+    needs_article = _lost_possessor(sent, removed)
+    coordinators = _restored_coordinators(sent, removed)
+    for token in sent:
+        if token.i in needs_article:
+            pieces.append("the ")
+        if token.i in coordinators:
+            if pieces:
+                pieces[-1] = pieces[-1].rstrip()
+            pieces.append(" and ")
+            continue
+        if token.i in removed:
+            pending_space = pending_space or bool(token.whitespace_)
+            continue
+        if pending_space and pieces and not pieces[-1][-1:].isspace() and token.text[:1] not in ".,;:!?)]":
+            pieces.append(" ")
+        pending_space = False
+        pieces.append(token.text_with_ws)
+    text = "".join(pieces).strip()
+    if sent[0].i in removed:  # "[He studied law] and an MD ..." loses the coordinator it began with
+        text = _LEADING_COORDINATOR.sub("", text)
+    return tidy(text, capitalise=sent.text[:1].isupper() or sent[0].i in removed)
+
+
+def _restored_coordinators(sent: Any, removed: set[int]) -> set[int]:
+    """Commas that become "and" when a list lost its last member with the coordinator
+    ("a narrator, a verse-reader[ and an actor]" -> "a narrator and a verse-reader"), read off the text
+    order: the small parser often hangs list members as appositions or modifiers, not conjuncts."""
+    doc = sent.doc
+    commas = set()
+    for token in sent:
+        if token.i not in removed or token.lower_ not in {"and", "or"}:
+            continue
+        after = token.i
+        while after < sent.end and after in removed:
+            after += 1
+        if after < sent.end and doc[after].text not in {".", ";", ":", "!", "?"}:
+            comma = _comma_before_removed_member(token, removed, after)
+            if comma is not None:  # "an actor, [director and] producer": the comma before it says "and"
+                commas.add(comma)
+            continue  # the list goes on after the removed member, or this was no list's end
+        comma = token.i - 1
+        if any(c.dep_ == "conj" and c.i > token.i and c.pos_ in VERB_POS for c in token.head.children):
+            continue  # "..., the daughter of a naval officer[, and returned to ...]": a clause, not a member
+        # removed commas are passed over: "playwright, [activist,] filmmaker [and actor]"
+        while (
+            comma >= sent.start
+            and (doc[comma].text != "," or comma in removed)
+            and doc[comma].pos_ not in VERB_POS
+        ):
+            comma -= 1
+        if comma >= sent.start and doc[comma].text == "," and comma not in removed:
+            members = [i for i in range(comma + 1, token.i) if i not in removed]
+            if members:
+                commas.add(comma)
+    return commas
+
+
+def _comma_before_removed_member(cc: Any, removed: set[int], after: int) -> int | None:
+    """The kept comma before the removed run that holds `cc`, when that run is one list member between
+    two kept ones (the member before the comma, and the conjunct at `after`)."""
+    doc, member = cc.doc, cc.head
+    if member.i not in removed or member.dep_ != "conj" or member.i > cc.i:
+        return None
+    if not any(c.dep_ == "conj" and c.i not in removed and c.left_edge.i == after for c in member.children):
+        return None
+    start = member.left_edge.i
+    while start - 1 >= 0 and start - 1 in removed:
+        start -= 1
+    comma = start - 1
+    earlier = member.head
+    while earlier.i in removed and earlier.dep_ == "conj":
+        earlier = earlier.head
+    if comma < 0 or doc[comma].text != "," or comma in removed or earlier.i in removed or earlier.i > comma:
+        return None
+    return comma
+
+
+def _lost_possessor(sent: Any, removed: set[int]) -> set[int]:
+    """First kept tokens of noun phrases whose possessor went ("[Japan's] island" -> "the island")."""
+    starts = set()
+    for token in sent:
+        if token.i in removed:
+            continue
+        possessors = [c for c in token.children if c.dep_ == "poss"]
+        determiners = [c for c in token.children if c.dep_ in {"det", "poss"} and c.i not in removed]
+        if possessors and all(p.i in removed for p in possessors) and not determiners:
+            first = min((t.i for t in token.subtree if t.i not in removed), default=token.i)
+            starts.add(first)
+    return starts
+
+
+_LIFESPAN_DIED = re.compile(r"\(\s*[–—-]\s*([^()]*?\d[^()]*?)\s*\)")
+
+
+# "(1902 in Lichtensteig - 1980)" without its birth year
+_LIFESPAN_PLACE_FIRST = re.compile(r"\(\s*(in\s+[^()–—\-\d]+?)\s*[–—-]\s*(\d[^()]*?)\s*\)")
+
+
+_LIFESPAN_BORN = re.compile(r"\(\s*(?!fl\.?\s)([^()–—-]*?\d[^()–—-]*?)\s*[–—-]\s*\)")
+# "(fl. 1558 – [1601])": a year someone was active in is no birth year
+_FLOURISHED_OPEN = re.compile(r"\(\s*(fl\.?\s[^()–—-]*?\d[^()–—-]*?)\s*[–—-]\s*\)")
+
+
+_EMPTY_BRACKET = re.compile(
+    r"\s*\(\s*(?:[,;:–—-]|(?:born|b\.|née|nee|died|d\.|fl\.)?\s*(?:\?|c\.|ca\.|circa)?)\s*\)"
+)
+
+
+_BRACKET_OPEN_PUNCT = re.compile(r"\(\s*[,;:]\s*")
+
+
+_BRACKET_CLOSE_PUNCT = re.compile(r"\s*[,;:]\s*\)")
+
+
+# "born [in Grenaa], to vicar Vilhelm Krarup": the comma parted two phrases of which one went
+_BORN_COMMA = re.compile(r"\b(born|died),\s+(?=(?:to|in|on|at|near)\b)")
+
+
+_BORN_ALONE = re.compile(r"\(\s*born\s*[,;]\s*")
+
+
+_DOUBLED = re.compile(r"([,;:])(?:\s*[,;:])+")
+
+
+_BEFORE_STOP = re.compile(r"\s*[,;:]\s*([.!?])")
+
+
+_SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?)])")
+
+
+_SPACE_AFTER_OPEN = re.compile(r"\(\s+")
+
+
+_DANGLING_COORDINATOR = re.compile(r",?\s+(?:and|or|but)\s*([.!?;)])")
+
+
+_LEADING_COORDINATOR = re.compile(r"^(?:and|or|but|nor)\s+", re.IGNORECASE)
+
+
+_LONE_APOSTROPHE = re.compile(r"(?<=\s)['’]s?\s+")
+
+
+_LONE_DASH = re.compile(r"\s*[—]\s*(?=(?:and|or|but)\b|[,.;:)]|$)")
+
+
+_LEADING_PUNCT = re.compile(r"^[\s,;:–—-]+")
+
+
+_SPACES = re.compile(r"[ \t]{2,}")
+
+
+# "he won the Stakes and[ for the Stable, owned by X], he captured": the fronted phrase's comma stays behind
+_COORDINATOR_COMMA = re.compile(r"\b(and|or|but),\s+(?=[a-z])")
+# "John Paul Wallach, [(1943 – 2002) born in New York City,] was a journalist": the comma that closed the
+# removed phrase is left between the name and its verb
+_NAME_COMMA_VERB = re.compile(r"^(\W*(?:[A-Z][\w.'’-]*\s+){0,4}[A-Z][\w.'’-]*),(\s+(?:is|was|are|were)\s)")
+_EMPTY_QUOTES = re.compile(r"\s*(?:\"\s*\"|“\s*”)")
+
+
+def _strongest_mark(match: re.Match[str]) -> str:
+    """', ;' -> ';': a list's separator outlives the comma of a removed member."""
+    marks = match.group(0)
+    return next(mark for mark in (";", ":", ",") if mark in marks)
+
+
+def tidy(text: str, capitalise: bool = True) -> str:
+    """Punctuation and articles after deletions: brackets, lifespans, commas, a/an, capitals."""
+    text = _LIFESPAN_DIED.sub(r"(died \1)", text)
+    text = _LIFESPAN_PLACE_FIRST.sub(r"(born \1, died \2)", text)
+    text = _LIFESPAN_BORN.sub(r"(born \1)", text)
+    text = _FLOURISHED_OPEN.sub(r"(\1)", text)
+    text = _BORN_ALONE.sub("(", text)
+    text = _BORN_COMMA.sub(r"\1 ", text)
+    for _round in range(3):
+        text = _EMPTY_BRACKET.sub("", text)
+        text = _EMPTY_QUOTES.sub("", text)
+        text = _BRACKET_OPEN_PUNCT.sub("(", text)
+        text = _BRACKET_CLOSE_PUNCT.sub(")", text)
+        text = _DOUBLED.sub(_strongest_mark, text)
+        text = _BEFORE_STOP.sub(r"\1", text)
+        text = _LONE_DASH.sub(" ", text)
+        text = _LONE_APOSTROPHE.sub("", text)
+        text = _DANGLING_COORDINATOR.sub(r"\1", text)
+    text = balance_brackets(text)
+    text = _SPACE_BEFORE.sub(r"\1", text)
+    text = _SPACE_AFTER_OPEN.sub("(", text)
+    text = _SPACES.sub(" ", text)
+    text = _LEADING_PUNCT.sub("", text)
+    text = _NAME_COMMA_VERB.sub(r"\1\2", text)
+    text = _COORDINATOR_COMMA.sub(r"\1 ", text)
+    text = fix_articles(text)
+    if capitalise and text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return text.strip()
+
+
+def balance_brackets(text: str) -> str:
+    """Drop a ")" that closes nothing and a "(" that is never closed (half a removed bracket)."""
+    unmatched: list[int] = []
+    open_at: list[int] = []
+    for index, char in enumerate(text):
+        if char == "(":
+            open_at.append(index)
+        elif char == ")":
+            if open_at:
+                open_at.pop()
+            else:
+                unmatched.append(index)
+    for index in sorted(unmatched + open_at, reverse=True):
+        text = text[:index] + text[index + 1 :]
+    return text
+
+
+def fix_articles(text: str) -> str:
+    """'an professional' -> 'a professional', 'a engineer' -> 'an engineer'."""
+    for start, end in reversed(article_disagreements(text)):
+        article, rest = text[start:end].split(None, 1)
+        swapped = {"a": "an", "an": "a", "A": "An", "An": "A"}[article]
+        text = text[:start] + swapped + " " + rest + text[end:]
+    return text

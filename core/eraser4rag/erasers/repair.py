@@ -1,0 +1,421 @@
+"""Turn the graph-guided eraser's removals into sentences that still read as written English.
+
+The eraser chooses *what* to delete (the units of private triples, as character spans).
+This module decides what else must go with them, sentence by sentence, on the parse of
+the text before the deletion -- deletion-based sentence compression with grammaticality
+constraints (Clarke & Lapata 2008; Filippova & Altun 2013): a word stays only while what
+it needs stays too.
+
+1. Whole units: a date, number or name the removal cut into is removed whole.
+2. Orphans: an article, possessive, modifier, auxiliary or preposition whose head went
+   goes too (an article before a removed first conjunct stays for the next conjunct).
+3. Heads without their complement: a preposition without its object, "born" without its
+   date or place, a verb without its object and a copula without its predicate lose
+   their clause. A main clause's copula that lost its predicate keeps the predicate's
+   public adjectives ("was an English politician" -> "was English") or the sentence is
+   re-expressed from its public triples (`core.eraser4rag.erasers.realise`).
+4. The text is tidied: emptied brackets, lifespans with one end ("(died 5 September
+   1875)"), doubled punctuation, a dangling coordinator, article agreement, capitals.
+
+Each candidate sentence is checked with `core.eraser4rag.erasers.fluency`; a sentence the rules
+cannot mend is replaced by the realised public facts, or removed.
+
+This module runs the steps sentence by sentence; the rules live beside it: `closure` (1-3),
+`predicates` (a main predicate's replacement), `adjuncts` (whether a partial deletion removed only
+adjuncts), `rendering` (4), `restating` (which public facts are said again), `grammar` (the
+dependency vocabulary they share).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from core.eraser4rag.erasers.adjuncts import has_verb, only_adjuncts_removed, widened_to_adjunct_clauses
+from core.eraser4rag.erasers.base import Edit, apply_replacements, edits_between
+from core.eraser4rag.erasers.closure import close_deletions
+from core.eraser4rag.erasers.discourse import restore_first_mentions, without_stranded_connective
+from core.eraser4rag.erasers.fluency import Parser, sentence_breakage, sentence_pieces
+from core.eraser4rag.erasers.grammar import VERB_POS
+from core.eraser4rag.erasers.realise import realise_facts
+from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
+from core.eraser4rag.erasers.restating import (
+    is_about_subject,
+    is_past,
+    named_as_the_sentence_did,
+    one_name_per_person,
+    overlaps,
+    places_as_written,
+    public_tail_tokens,
+    roles_without_their_of,
+    stated_in,
+    verb_relation_said,
+    with_article,
+    with_time_qualifier,
+)
+from core.types import Span, Triple, TripleKey
+
+Removal = tuple[Span, str, str, tuple[TripleKey, ...]]
+
+
+def repair_removals(
+    text: str,
+    doc: Any,
+    removals: Sequence[Removal],
+    public: Iterable[Triple] = (),
+    parse: Parser | None = None,
+    title: str = "",
+) -> tuple[str, tuple[Edit, ...]]:
+    """The text with `removals` applied so that every touched sentence still reads; its edits.
+    `title` is the document's title: who "he" is when the passage names its subject by surname only."""
+    if not removals:
+        return text, ()
+    removed = removed_tokens(doc, [span for span, _new, _reason, _keys in removals])
+    public = list(public)
+    replacements: list[Removal] = []
+    rewritten: dict[int, str] = {}
+    pieces = segments(doc)
+    for index, sent in enumerate(pieces):
+        if _continues_a_dropped_clause(pieces, index, rewritten):
+            rewritten[index] = ""
+            span = _with_following_space(text, (sent.start_char, sent.end_char))
+            replacements.append((span, "", "continued a removed clause", ()))
+            continue
+        if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed):
+            rewritten[index] = ""
+            span = _with_following_space(text, (sent.start_char, sent.end_char))
+            replacements.append((span, "", "pointed back at a removed sentence", ()))
+            continue
+        if not any(t.i in removed for t in sent):
+            continue
+        new = repaired_sentence(doc, sent, removed, public, parse, title)
+        if new and _said_elsewhere(new, text, sent, rewritten):
+            new = ""  # a fact said again that the passage already says ("Arne Eidsmo died in October 2011.")
+        rewritten[index] = new
+        span = (sent.start_char, sent.end_char)
+        reason, keys = _reasons_inside(removals, span)
+        if not new:
+            span = _with_following_space(text, span)
+        replacements.append((span, new, reason, keys))
+    replacements = _after_dropped_sentences(text, pieces, rewritten, replacements)
+    replacements = _end_cut_sentences(text, pieces, rewritten, replacements)
+    new_text, coarse = apply_replacements(text, replacements)
+    new_text = capitalise_new_sentence_starts(text, new_text)
+    new_text = restore_first_mentions(doc, new_text, parse, title)
+    if not text[-1:].isspace():
+        new_text = new_text.rstrip()  # the space before a dropped last segment
+    return new_text, rediff(text, new_text, coarse)
+
+
+def _said_elsewhere(new: str, text: str, sent: Any, rewritten: dict[int, str]) -> bool:
+    """Whether another sentence of the passage already says `new`: a rewritten one under any subject
+    form ("He died in October 2011." after "Arne Eidsmo died in October 2011."), an untouched one word
+    for word (its own original, which a partial deletion may leave it equal to, does not count)."""
+    others = text[: sent.start_char] + "\n" + text[sent.end_char :]
+    said = _predicate(new)  # "He died in October 2011." says what "Arne Eidsmo died in October 2011." does
+    return any(_predicate(other) == said for other in rewritten.values()) or new in others
+
+
+_LEADING_SUBJECT = re.compile(r"^(?:He|She|[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|van|von))*)\s+(?=[a-z])")
+
+
+def _predicate(sentence: str) -> str:
+    return _LEADING_SUBJECT.sub("", sentence.strip())
+
+
+def _after_dropped_sentences(
+    text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
+) -> list[Removal]:
+    """A sentence after one that went loses the opening that pointed back at it ("But", "During this
+    time")."""
+    by_span = {r[0][0]: r for r in replacements}
+    for index, sent in enumerate(pieces):
+        if rewritten.get(index) == "" or not _after_a_dropped_sentence(pieces, index, rewritten):
+            continue  # (after a list member or a clause after ";", not a sentence of its own)
+        current = rewritten.get(index, sent.text)
+        mended = without_stranded_connective(current)
+        if all(rewritten.get(i) == "" for i in range(index)):
+            mended = _without_also(mended)  # "Webb also works as a sound designer" now opens the passage
+        if mended == current:
+            continue
+        old = by_span.get(sent.start_char, ((sent.start_char, sent.end_char), "", "pointed back", ()))
+        by_span[sent.start_char] = (old[0], mended, old[2], old[3])
+        rewritten[index] = mended
+    return sorted(by_span.values(), key=lambda r: r[0][0])
+
+
+_ALSO = re.compile(r"(?<=\w)\s+also\b(?=\s+\w)")
+
+
+def _without_also(sentence: str) -> str:
+    """The sentence without an "also" that added to what went before it, when nothing goes before it; one
+    after a first clause of its own sentence stays ("best known for X, and is also known for Y")."""
+    match = _ALSO.search(sentence)
+    if match is None or re.search(r"[,;]|\band\b", sentence[: match.start()]):
+        return sentence
+    return sentence[: match.start()] + sentence[match.end() :]
+
+
+def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
+    """A segment after a ";" that leans on the clause before it, which went: "...; and a MD from the
+    College of Physicians" or "...; Chair of the Canadian Section ..." after "he serves as Chair of ...".
+    (List pages, whose members have no verb, lose one member at a time.)"""
+    if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text != ";":
+        return False
+    before, piece = pieces[index - 1], pieces[index]
+    if not any(t.pos_ in VERB_POS for t in before) and not _continues(before):
+        return False
+    return _continues(piece) or not any(t.pos_ in VERB_POS for t in piece)
+
+
+DEMONSTRATIVES = {"this", "that", "these", "those"}
+
+
+def _points_back_at_a_dropped_sentence(
+    pieces: list[Any], index: int, rewritten: dict[int, str], removed: set[int]
+) -> bool:
+    """ "He remained in this position for three years." after the sentence that named the position went:
+    "this position" ("the same university") would point at whatever the passage now says before it."""
+    if not _after_a_dropped_sentence(pieces, index, rewritten):
+        return False
+    piece = pieces[index]
+    # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
+    opening = len(piece.text) - len(without_stranded_connective(piece.text))
+    kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
+    return any(
+        (
+            (t.lower_ in DEMONSTRATIVES and t.dep_ == "det")
+            or (t.lower_ == "same" and t.dep_ == "amod")
+            or _bare_pointer(t, kept_before)
+        )
+        and t.idx - piece.start_char >= opening
+        and t.i not in removed
+        and t.head.i not in removed
+        and not _points_inside_its_sentence(t)
+        for t in piece
+    )
+
+
+# nouns that "the" makes point back at the one the passage named ("He won the seat at a by-election")
+POINTER_NOUNS = {
+    "seat", "post", "office", "position", "role", "title", "club", "band", "team", "party", "expedition",
+    "company", "firm", "community", "series", "show", "album", "film", "ship", "project", "campaign",
+}  # fmt: skip
+_SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
+
+
+def _bare_pointer(article: Any, kept_before: str) -> bool:
+    """ "the seat" with nothing of its own saying which, its noun said nowhere before it in what is kept."""
+    noun = article.head
+    return (
+        article.lower_ == "the"
+        and article.dep_ == "det"
+        and noun.lemma_.lower() in POINTER_NOUNS
+        and not any(
+            c.dep_ in {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"} for c in noun.children
+        )
+        and noun.lower_ not in kept_before
+    )
+
+
+def _after_a_dropped_sentence(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
+    return index > 0 and rewritten.get(index - 1) == "" and pieces[index - 1][-1].text in {".", "!", "?"}
+
+
+# "to this day", "at that point" say when, not what went
+TIME_IDIOMS = {"day", "date", "point", "moment"}
+
+
+def _points_inside_its_sentence(demonstrative: Any) -> bool:
+    """Whether "that" can point at something its own sentence says: a second clause ("He had a stint as
+    the ruck coach ..., but left that role"), an earlier word of the same noun ("Having won the Nobel Prize,
+    he gave that prize away"), a title ("That '70s Show") or an idiom ("to this day")."""
+    noun = demonstrative.head
+    earlier = {t.lemma_.lower() for t in demonstrative.sent if t.i < demonstrative.i}
+    return (
+        any(a.dep_ == "conj" and a.pos_ in VERB_POS for a in demonstrative.ancestors)
+        or noun.lemma_.lower() in earlier
+        or noun.pos_ == "PROPN"
+        or demonstrative.ent_type_ not in {"", "DATE", "TIME"}  # "that year" is a pointer, a name is not
+        or (demonstrative.text[:1].isupper() and demonstrative.i != demonstrative.sent.start)  # a title
+        or noun.lower_ in TIME_IDIOMS
+    )
+
+
+def _continues(piece: Any) -> bool:
+    return piece[0].dep_ == "cc" or piece[0].lower_ in {"and", "or", "but", "nor"}
+
+
+def _end_cut_sentences(
+    text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
+) -> list[Removal]:
+    """A sentence cut into segments ("He was editor of X, 1854-56; proprietor of Y.") whose last
+    segments all went ends with the full stop they carried (or none, as it did), not with the kept
+    segment's ";"."""
+    ends = _sentence_ends(text)
+    by_span = {r[0][0]: r for r in replacements}
+    for index, sent in enumerate(pieces):
+        final = (
+            sent.end_char in ends
+            or "\n" in text[sent.end_char : sent.end_char + 1]
+            or index == len(pieces) - 1
+        )
+        if not final or index not in rewritten or rewritten[index]:
+            continue
+        earlier = index - 1
+        while earlier >= 0 and earlier in rewritten and not rewritten[earlier]:
+            earlier -= 1
+        if (
+            earlier < 0
+            or pieces[earlier].end_char in ends
+            or "\n" in text[pieces[earlier].end_char : sent.start_char]
+        ):
+            continue
+        kept = rewritten.get(earlier, pieces[earlier].text)
+        if kept.rstrip().endswith((".", "!", "?")):
+            continue
+        # a list that ended without a full stop ("...; William Feilden (1772–1850), British politician")
+        # ends without one when its last members go, not on the kept member's ";"
+        mark = sent.text.rstrip()[-1] if sent.text.rstrip().endswith((".", "!", "?")) else ""
+        ended = re.sub(r"[\s,;:–—-]+$", "", kept) + mark
+        start = pieces[earlier].start_char
+        if start in by_span:
+            old = by_span[start]
+            by_span[start] = (old[0], ended, old[2], old[3])
+        else:
+            by_span[start] = ((start, pieces[earlier].end_char), ended, "", ())
+    return sorted(by_span.values(), key=lambda r: r[0][0])
+
+
+def segments(doc: Any) -> list[Any]:
+    """The text's sentences (as the fluency checker cuts them, whatever the parser's own split), cut
+    further at line breaks and at top-level semicolons (list pages: "A, actor ; B, poet"), without the
+    whitespace around them: each is repaired, checked and, if need be, dropped on its own."""
+    ends = _sentence_ends(doc.text)
+    pieces = []
+    start = 0
+    depth = 0  # a semicolon inside brackets ends nothing
+    for token in doc:
+        depth = max(0, depth + (token.text == "(") - (token.text == ")"))
+        boundary = (
+            (token.is_space and "\n" in token.text)
+            or "\n" in token.whitespace_
+            or (token.text == ";" and depth == 0)
+            or (token.idx + len(token.text)) in ends
+        )
+        if boundary:
+            pieces.append(doc[start : token.i + (0 if token.is_space else 1)])
+            start = token.i + 1
+    pieces.append(doc[start : len(doc)])
+    trimmed = [_strip_space(piece) for piece in pieces]
+    return [piece for piece in trimmed if len(piece)]
+
+
+def _sentence_ends(text: str) -> set[int]:
+    ends, offset = set(), 0
+    for sentence in sentence_pieces(text):
+        offset += len(sentence)
+        ends.add(offset - (len(sentence) - len(sentence.rstrip())))
+    return ends
+
+
+def _strip_space(span: Any) -> Any:
+    start, end = span.start, span.end
+    doc = span.doc
+    while start < end and doc[start].is_space:
+        start += 1
+    while end > start and doc[end - 1].is_space:
+        end -= 1
+    return doc[start:end]
+
+
+def removed_tokens(doc: Any, spans: Sequence[Span]) -> set[int]:
+    """Tokens whose middle character lies inside a removed span."""
+    removed = set()
+    for token in doc:
+        middle = token.idx + len(token.text) / 2
+        if any(start <= middle < end for start, end in spans):
+            removed.add(token.i)
+    return removed
+
+
+def repaired_sentence(
+    doc: Any,
+    sent: Any,
+    removed: set[int],
+    public: Sequence[Triple],
+    parse: Parser | None = None,
+    title: str = "",
+) -> str:
+    """The sentence with its removed tokens and what depended on them gone, tidied, or its realisation."""
+    local = {t.i for t in sent if t.i in removed}
+    keep = public_tail_tokens(doc, sent, public)
+    candidate = _partial_deletion(sent, local, keep, parse)
+    if not candidate:
+        widened = widened_to_adjunct_clauses(sent, local)
+        candidate = _partial_deletion(sent, widened, keep, parse) if widened != local else ""
+    if candidate:
+        return candidate
+    if sent[-1].text == ";" or _is_a_list_page(doc.text):
+        return ""  # a list member: a sentence said in its place would break the list
+    stated = [
+        t
+        for t in public
+        if stated_in(doc, sent, t) and is_about_subject(sent, t.head, title) and verb_relation_said(sent, t)
+    ]
+    facts = [with_time_qualifier(sent.text, with_article(doc.text, t)) for t in stated]
+    facts = one_name_per_person(facts, sent.text)
+    facts = roles_without_their_of(places_as_written(facts, sent.text), sent.text)
+    facts = named_as_the_sentence_did(facts, sent)
+    return realise_facts(facts, past=is_past(sent))
+
+
+def _is_a_list_page(text: str) -> bool:
+    """A name list ("Jon Eikemo (born 1939), Norwegian actor ; Olve Eikemo ..."): its members have no verb,
+    and one said as a sentence ("Olve Eikemo was born in 1973 and is a musician.") is no member of it."""
+    return text.count(" ; ") >= 2 or (text.count(" ; ") == 1 and "include:" in text)
+
+
+def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parser | None) -> str:
+    """The sentence without `removed` and what depended on it, when that still reads; "" otherwise."""
+    closed, needs_realising = close_deletions(sent, removed, keep)
+    if needs_realising or not only_adjuncts_removed(sent, closed):
+        return ""
+    candidate = render(sent, closed)
+    if sentence_breakage(sent.text, candidate, parse) or not has_verb(sent, closed):
+        return ""
+    return candidate
+
+
+def rediff(original: str, text: str, previous: tuple[Edit, ...]) -> tuple[Edit, ...]:
+    """Character-level edits of `text` against `original`; an edit inside an earlier (coarser) edit keeps
+    its reason and keys."""
+    edits = []
+    for edit in edits_between(original, text):
+        source = next(
+            (
+                e
+                for e in previous
+                if e.original_span[0] <= edit.original_span[1] and edit.original_span[0] <= e.original_span[1]
+            ),
+            None,
+        )
+        if source is not None:
+            edit = Edit(edit.kind, edit.original_span, edit.rewrite_span, source.reason, source.keys)
+        edits.append(edit)
+    return tuple(edits)
+
+
+def _reasons_inside(removals: Sequence[Removal], span: Span) -> tuple[str, tuple[TripleKey, ...]]:
+    inside = [r for r in removals if overlaps(r[0], span)]
+    reasons = list(dict.fromkeys(r[2] for r in inside))
+    keys = tuple(dict.fromkeys(k for r in inside for k in r[3]))
+    return "; ".join(reasons), keys
+
+
+def _with_following_space(text: str, span: Span) -> Span:
+    start, end = span
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return start, end

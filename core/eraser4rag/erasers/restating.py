@@ -1,0 +1,160 @@
+"""The public facts of a sentence that must be said again: which are stated in it, about its
+subject, and how their names and places read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from core.eraser4rag.erasers.discourse import title_name
+from core.eraser4rag.erasers.grammar import RELATIONAL_NOUNS, ROLE_NOUNS, SUBJECT_DEPS
+from core.eraser4rag.erasers.mentions import find_mentions
+from core.eraser4rag.erasers.realise import VERB_RELATION
+from core.types import Span, Triple
+
+
+def with_article(text: str, triple: Triple) -> Triple:
+    """The tail as the text names it: "the Royal Spanish Academy", not "Royal Spanish Academy"."""
+    pattern = re.compile(rf"\bthe\s+{re.escape(triple.tail)}\b")
+    if triple.tail[:1].isupper() and pattern.search(text):
+        return replace(triple, tail="the " + triple.tail)
+    return triple
+
+
+# words that date a role: "a retired hedge fund manager" is not "a hedge fund manager"
+TIME_QUALIFIERS = {"former", "retired", "onetime", "one-time", "erstwhile"}
+ROLE_RELATIONS = {"occupation", "position_held", "member_of"}
+
+
+def with_time_qualifier(sentence: str, triple: Triple) -> Triple:
+    """A role said again keeps the word that dated it in the sentence ("an American retired [hedge fund
+    manager]"): without it the fact says he still is one."""
+    if triple.relation not in ROLE_RELATIONS:
+        return triple
+    match = re.search(rf"\b([\w-]+)\s+{re.escape(triple.tail)}\b", sentence)
+    if match and match.group(1).casefold() in TIME_QUALIFIERS:
+        return replace(triple, tail=f"{match.group(1).casefold()} {triple.tail}")
+    return triple
+
+
+def public_tail_tokens(doc: Any, sent: Any, public: Sequence[Triple]) -> set[int]:
+    """Tokens of the sentence that name a public triple's tail."""
+    tokens: set[int] = set()
+    for triple in public:
+        for start, end in find_mentions(doc.text, triple.tail, within=(sent.start_char, sent.end_char)):
+            tokens.update(t.i for t in sent if start <= t.idx < end)
+    return tokens
+
+
+def overlaps(a: Span, b: Span) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def stated_in(doc: Any, sent: Any, triple: Triple) -> bool:
+    """A public fact the sentence states: its tail is named there, and its head too or its span is there."""
+    span = (sent.start_char, sent.end_char)
+    if not find_mentions(doc.text, triple.tail, within=span):
+        return False
+    return overlaps(triple.span, span) or bool(find_mentions(doc.text, triple.head, within=span))
+
+
+PERSONAL_PRONOUNS = {"he", "she", "his", "her"}
+
+
+def is_about_subject(sent: Any, head: str, title: str = "") -> bool:
+    """Whether a fact of `head` is a fact of the sentence's subject: the subject names the head, or is
+    "he"/"she" and the head is the person the document is about. A sentence said again in place of one
+    about someone else ("The two Conservatives ... Mr Justice Willes") would state a new claim
+    ("Willes served as Justice."); a head the extractor misread ("State of Wisconsin" in "Secretary of
+    State of Wisconsin (1882–1891)") would be born in 1882."""
+    subjects = [t for t in sent if t.dep_ in SUBJECT_DEPS and t.head == sent.root] or [
+        t for t in sent if t.dep_ in SUBJECT_DEPS
+    ]
+    if not subjects:
+        return False
+    subject = subjects[0]
+    head_words = {w for w in head.split() if w[:1].isupper()}
+    if subject.lower_ in PERSONAL_PRONOUNS:
+        person = title_name(title)
+        return (bool(person) and bool(head_words & set(person.split()))) or _names_a_person(sent.doc, head)
+    named = {t.text for t in subject.subtree if t.pos_ == "PROPN"}
+    person = title_name(title)
+    if person and named == {person.split()[-1]} and head_words - named:
+        # "Krarup was born ... to Bodil Marie Krarup": the surname is the title's person, not his mother
+        return bool(head_words & set(person.split()[:-1]))
+    return bool(named) and (named <= set(head.split()) or head_words <= named)
+
+
+def named_as_the_sentence_did(facts: Sequence[Triple], sent: Any) -> list[Triple]:
+    """Facts said again under the pronoun the sentence called its subject by ("He was a justice." after
+    "John Barnes ... was an American attorney."): the name each time reads like a list of records. A
+    pronoun left without a person is mended later with the rest of the passage (`restore_first_mentions`)."""
+    subjects = [t for t in sent if t.dep_ in SUBJECT_DEPS and t.head == sent.root]
+    if not subjects or subjects[0].lower_ not in {"he", "she"}:
+        return list(facts)
+    return [replace(f, head=subjects[0].text.capitalize()) for f in facts]
+
+
+def one_name_per_person(facts: Sequence[Triple], sentence: str) -> list[Triple]:
+    """Facts of heads that share a surname ("Ludovico Seitz, or Ludwig Seitz") under the name the sentence
+    gives first: one person is said once, not once per name."""
+    first: dict[str, str] = {}
+    for head in sorted({f.head for f in facts}, key=lambda h: (sentence.find(h) % (len(sentence) + 1), h)):
+        first.setdefault(head.split()[-1] if head.split() else head, head)
+    return [
+        replace(f, head=first.get(f.head.split()[-1] if f.head.split() else f.head, f.head)) for f in facts
+    ]
+
+
+def places_as_written(facts: Sequence[Triple], sentence: str) -> list[Triple]:
+    """Two tails of one relation the sentence wrote as one place ("lived in Milwaukee, Wisconsin") are
+    one tail: said apart they would be two places ("lived in Milwaukee and Wisconsin")."""
+    facts = list(facts)
+    for first in list(facts):
+        for second in list(facts):
+            same = (first.head, first.relation) == (second.head, second.relation) and first is not second
+            same = same and first.tail[:1].isupper() and second.tail[:1].isupper()  # places are names
+            if same and first in facts and second in facts and f"{first.tail}, {second.tail}" in sentence:
+                facts[facts.index(first)] = replace(first, tail=f"{first.tail}, {second.tail}")
+                facts.remove(second)
+    return facts
+
+
+def roles_without_their_of(facts: Sequence[Triple], sentence: str) -> list[Triple]:
+    """The facts less a role the sentence gave with its "of" phrase ("an associate director of the
+    Institute"): said alone it names nothing ("is an associate director")."""
+    return [fact for fact in facts if not _role_with_of(fact.tail, sentence)]
+
+
+def _role_with_of(tail: str, sentence: str) -> bool:
+    words = tail.lower().split()
+    if not words or words[-1] not in ROLE_NOUNS | RELATIONAL_NOUNS:
+        return False
+    return re.search(rf"\b{re.escape(tail)}\s+of\b", sentence, re.IGNORECASE) is not None
+
+
+def verb_relation_said(sent: Any, triple: Triple) -> bool:
+    """A relation named after a verb and its preposition ("publish_in") is said again only where the
+    sentence has that verb with that preposition: "He published 20 papers ... and died in Grimstad"
+    gave (Grigson, publish_in, Grimstad), which would read "Grigson published in Grimstad."."""
+    match = VERB_RELATION.match(triple.relation)
+    if match is None:
+        return True
+    verb, preposition = match.groups()
+    return any(
+        t.lemma_.lower() == verb and any(c.dep_ == "prep" and c.lower_ == preposition for c in t.children)
+        for t in sent
+    )
+
+
+def _names_a_person(doc: Any, head: str) -> bool:
+    return any(ent.label_ == "PERSON" and (ent.text in head or head in ent.text) for ent in doc.ents)
+
+
+def is_past(sent: Any) -> bool:
+    """The tense of the sentence's main verb (present for "is", past for "was")."""
+    root = sent.root
+    verbs = [root] + [c for c in root.children if c.dep_ in {"aux", "auxpass"}]
+    return not any(v.tag_ in {"VBZ", "VBP"} for v in verbs)

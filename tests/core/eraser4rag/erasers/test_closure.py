@@ -1,0 +1,428 @@
+"""Removals closed under the grammatical rules, on sentences of real PopQA dev passages."""
+
+import pytest
+
+from core.eraser4rag.erasers.closure import close_deletions
+from core.eraser4rag.erasers.rendering import render, tidy
+from core.eraser4rag.erasers.repair import segments
+
+LAWRENCE = (
+    "Lillian Lawrence (February 17, 1868 – May 7, 1926) was an American theatre and silent film actress."
+)
+
+
+FEILDEN = (
+    "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."
+)
+
+
+def _erase(nlp, sentence: str, words: list[str], public: list[str] = ()) -> tuple[str, bool]:
+    """Remove the tokens of each phrase in `words`; `public` are tokens that name public tails."""
+    doc = nlp(sentence)
+    removed, keep = set(), set()
+    for phrase, target in [(w, removed) for w in words] + [(p, keep) for p in public]:
+        start = sentence.index(phrase)
+        target.update(t.i for t in doc if start <= t.idx < start + len(phrase))
+    segment = segments(doc)[0]
+    closed, lost = close_deletions(segment, removed, keep)
+    return render(segment, closed), lost
+
+
+def test_a_private_birth_date_goes_whole_and_the_death_date_reads_as_died(nlp):
+    text, lost = _erase(nlp, FEILDEN, ["21 February"])
+    assert (text, lost) == (
+        "Henry Master Feilden (died 5 September 1875) was an English Conservative Party politician.",
+        False,
+    )
+
+
+def test_a_private_death_date_leaves_born(nlp):
+    text, _lost = _erase(nlp, FEILDEN, ["5 September 1875"])
+    assert text.startswith("Henry Master Feilden (born 21 February 1818) was")
+
+
+def test_a_copula_keeps_its_public_adjective(nlp):
+    text, lost = _erase(nlp, FEILDEN, ["Conservative Party politician"], public=["English"])
+    assert (text, lost) == ("Henry Master Feilden (21 February 1818 – 5 September 1875) was English.", False)
+
+
+def test_a_copula_without_any_public_predicate_asks_for_the_sentence_to_be_said_again(nlp):
+    _text, lost = _erase(nlp, FEILDEN, ["English Conservative Party politician"])
+    assert lost
+
+
+def test_article_agreement_after_a_removed_adjective(nlp):
+    sentence = (
+        "Eugene Booker McDaniels (February 12, 1935 – July 29, 2011) was an American singer and songwriter."
+    )
+    text, _lost = _erase(nlp, sentence, ["American"])
+    assert "was a singer and songwriter." in text
+
+
+def test_a_removed_object_takes_its_verb_and_coordinator_not_the_shared_when(nlp):
+    sentence = (
+        "The battle occurred during the Italo-Turkish War when the Kingdom of Italy attacked and took "
+        "possession of the major cities of the Ottoman Empire."
+    )
+    text, _lost = _erase(nlp, sentence, ["possession of the major cities of the Ottoman Empire"])
+    assert text == "The battle occurred during the Italo-Turkish War when the Kingdom of Italy attacked."
+
+
+def test_a_conjoined_clause_takes_the_place_of_a_main_clause_that_lost_its_predicate(nlp):
+    sentence = "He is a Muslim and he's the youngest son of the late Sidiki Diabaté and Mariam Kouyaté."
+    text, lost = _erase(nlp, sentence, ["a Muslim"])
+    assert (text, lost) == ("He's the youngest son of the late Sidiki Diabaté and Mariam Kouyaté.", False)
+
+
+def test_a_removed_possessor_leaves_the(nlp):
+    sentence = "In July 1980, he was sent to live in the city of Ikeda, on Japan’s island of Hokkaido."
+    text, _lost = _erase(nlp, sentence, ["Japan’s"])
+    assert "on the island of Hokkaido." in text
+
+
+def test_a_list_that_lost_its_last_member_gets_its_and_back(nlp):
+    sentence = "He was a German choral conductor, church music director, organist and composer."
+    text, _lost = _erase(nlp, sentence, ["and composer"])
+    assert text == "He was a German choral conductor, church music director and organist."
+
+
+def test_a_copula_whose_predicate_went_is_not_completed_by_a_time_phrase(nlp):
+    sentence = "In addition to acting, Wheatley was a radio announcer during the Second World War."
+    _text, lost = _erase(nlp, sentence, ["a radio announcer"])
+    assert lost
+
+
+def test_a_removed_inner_bracket_does_not_close_the_outer_one(nlp):
+    sentence = (
+        "Hermann Kober (born 1888 in Beuthen, Germany (now Bytom, Poland), died 4 October 1973 in "
+        "Birmingham, England) was a Jewish-German mathematician."
+    )
+    text, lost = _erase(nlp, sentence, ["Germany (now Bytom, Poland)"])
+    assert not lost
+    assert text.startswith(
+        "Hermann Kober (born 1888 in Beuthen, died 4 October 1973 in Birmingham, England) was"
+    )
+
+
+def test_emptied_quotes_go_and_a_title_goes_whole(nlp):
+    assert tidy('He said he regarded the association "".') == "He said he regarded the association."
+    text, _lost = _erase(nlp, "In 1994 he won the Nobel Prize in Literature and a medal.", ["Literature"])
+    assert text == "In 1994 he won a medal."
+
+
+def test_a_removed_last_clause_leaves_the_full_stop(nlp):
+    sentence = (
+        "His next promotion was to commander on 2 September 1795, and he was then raised to post-captain "
+        "on 9 July 1798."
+    )
+    text, _lost = _erase(nlp, sentence, ["and he was then raised to post-captain on 9 July 1798"])
+    assert text == "His next promotion was to commander on 2 September 1795."
+
+
+def test_a_participle_clause_that_lost_its_complements_goes(nlp):
+    sentence = "He spent four years apprenticing with Arnold Dolmetsch in England, returning in 1930."
+    text, _lost = _erase(nlp, sentence, ["in 1930"])
+    assert text == "He spent four years apprenticing with Arnold Dolmetsch in England."
+
+
+def test_a_quotation_is_kept_word_for_word_or_not_at_all(nlp):
+    # PopQA dev: "was called "one of the foremost citizens has ever had"" misquoted the Chicago Defender
+    sentence = (
+        'He was active in anti-lynching and civil rights causes and was called "one of the foremost '
+        'citizens Chicago has ever had" by the Chicago Defender.'
+    )
+    text, lost = _erase(nlp, sentence, ["Chicago has"])
+    assert (text, lost) == ("He was active in anti-lynching and civil rights causes.", False)
+
+
+def test_a_demonym_naming_a_sport_goes_with_the_sport(nlp):
+    # PopQA dev: "American football player" without "American" plays another game
+    text, _lost = _erase(nlp, "He is a former American football player who played cornerback.", ["American"])
+    assert text == "He is a former player who played cornerback."
+
+
+def test_a_field_coordinated_with_a_removed_occupation_goes_with_it(nlp):
+    """PopQA dev (Lillian Lawrence): "theatre and [silent film actress]" had left "was a theatre"."""
+    text, lost = _erase(nlp, LAWRENCE, ["silent film actress"], public=["American"])
+    assert (text, lost) == ("Lillian Lawrence (February 17, 1868 – May 7, 1926) was American.", False)
+    text, _lost = _erase(nlp, "She was a singer and a jazz pianist.", [" and a jazz pianist"])
+    assert text == "She was a singer."  # a person noun is a conjunct of its own
+
+
+def test_one_side_of_a_slash_pair_stays(nlp):
+    """PopQA dev (Bruce McDaniel): "Mexican and Scottish/[American] parents" had become "Mexican parents"."""
+    sentence = "He was born in Boston of Mexican and Scottish/American parents and grew up in New York."
+    text, _lost = _erase(nlp, sentence, ["American"])
+    assert text == "He was born in Boston of Mexican and Scottish parents and grew up in New York."
+
+
+def test_a_list_member_before_a_removed_last_member_stays(nlp):
+    """PopQA dev (William Archibald Wall): the field rule must not take "landscapes" from a list."""
+    sentence = "He specialized in waterscapes, landscapes and rural and urban views."
+    text, _lost = _erase(nlp, sentence, [" and rural and urban views"])
+    assert text == "He specialized in waterscapes and landscapes."
+
+
+def test_a_relative_pronoun_goes_with_its_clause(nlp):
+    """PopQA dev (Eliza Kennedy Smith): a quoted relative clause went whole and had left "who."."""
+    sentence = (
+        'The Press described her as "a watchdog of the purse strings" who "attended more budget sessions '
+        'than anyone else in Pittsburgh".'
+    )
+    text, _lost = _erase(nlp, sentence, ["Pittsburgh"])
+    assert text == 'The Press described her as "a watchdog of the purse strings".'
+
+
+def test_a_generic_name_head_goes_with_the_word_that_made_it_a_name(nlp):
+    """PopQA dev (Dominick Bellizzi): "for the prominent [Brookmeade] Stable" had been left."""
+    sentence = (
+        "He won the Adirondack Stakes and for the prominent Brookmeade Stable, owned by heiress Isabel "
+        "Dodge Sloane, he captured both the Toboggan Handicap and the Whitney Handicap."
+    )
+    text, _lost = _erase(nlp, sentence, ["Brookmeade"])
+    assert text == (
+        "He won the Adirondack Stakes and he captured both the Toboggan Handicap and the Whitney Handicap."
+    )
+    text, _lost = _erase(nlp, "He graduated from Harvard University in 1950.", ["Harvard"])
+    assert text == "He graduated in 1950."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (Chuck Harrison): "Harrison posted to Germany." had been left
+            "Harrison was drafted into the United States Army and posted to Germany.",
+            "drafted into the United States Army",
+            "Harrison was posted to Germany.",
+        ),
+        ("He was born in Paris and raised in Lyon.", "born in Paris", "He was raised in Lyon."),
+        # an active second verb does not take the passive's auxiliary
+        ("He was elected in 1990 and served until 1995.", "elected in 1990", "He served until 1995."),
+    ],
+)
+def test_a_kept_participle_keeps_the_auxiliary_it_shared(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected
+
+
+def test_a_noun_named_by_a_close_apposition_goes_with_the_name(nlp):
+    """PopQA dev (Achille Perilli): "he founded the group [Forma 1] alongside ..." had left "the group"."""
+    sentence = "After World War II, he founded the group Forma 1 alongside Carla Accardi and Giulio Turcato."
+    text, lost = _erase(nlp, sentence, ["Forma 1"])
+    assert lost and "the group" not in text, text  # "founded" without its object: said again, or it goes
+
+
+def test_the_name_before_and_co_is_part_of_the_firm(nlp):
+    """PopQA dev (Edward Corser): "his business, Corser and [Co. Ltd.]" had become "his business, Corser"."""
+    sentence = "In 1872, he opened his own business, Corser and Co. Ltd., which became a large establishment."
+    text, _lost = _erase(nlp, sentence, ["Co. Ltd."])
+    assert text == "In 1872, he opened his own business, which became a large establishment."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (Arcangelo Guglielmelli): "He rebuilt, the fallen dome" had been left
+            "He rebuilt, between 1692 and 1693, the fallen dome (1629–35) of the church.",
+            "between 1692 and 1693",
+            "He rebuilt the fallen dome (1629–35) of the church.",
+        ),
+        ("He bought apples, pears, plums and figs.", "pears", "He bought apples, plums and figs."),
+        ("In 1990, in Paris, he met her.", "in Paris", "In 1990, he met her."),
+    ],
+)
+def test_an_adjunct_set_off_by_commas_after_its_verb_takes_both(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (Frank K. Hallock)
+            "Hallock received a Bachelor of Arts in 1882 and a Master of Arts in 1885.",
+            "in 1882",
+            "Hallock received a Bachelor of Arts and a Master of Arts.",
+        ),
+        (  # PopQA dev (Fernando Valerio-Holguin)
+            "He was promoted to associate professor in 2002 and to full professor in 2008.",
+            "in 2002",
+            "He was promoted to associate professor and to full professor.",
+        ),
+        (  # PopQA dev (John Barnes, mayor)
+            "Barnes was elected to the Town Board in 1863 and the new Town Council in 1866.",
+            "in 1863",
+            "Barnes was elected to the Town Board and the new Town Council.",
+        ),
+    ],
+)
+def test_a_member_that_lost_its_date_does_not_take_the_next_members(nlp, sentence, private, expected):
+    """Without its own year the first member would read as dated by the second's ("the ranks of Premier
+    Lieutenant and Captain in 1903", read by a cold reader as both ranks in 1903): that year goes too."""
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        pytest.param(  # PopQA dev (James Graham Phelps Stokes)
+            "He was an American millionaire socialist writer, political activist, and philanthropist.",
+            ", and philanthropist",
+            "He was an American millionaire socialist writer and political activist.",
+            id="the comma before a removed last member says and, after an Oxford comma",
+        ),
+        pytest.param(  # PopQA dev (Herlyn Espinal)
+            "Shell casings were found on a bridge over the Humuya River on the road between Santa Rita and "
+            "La Barca.",
+            "and La Barca",
+            "Shell casings were found on a bridge over the Humuya River.",
+            id="between without one of its sides goes",
+        ),
+        pytest.param(  # PopQA dev (Helga Vala Helgadóttir): "and, she" had been left
+            "In 2011 she received her lawyer's license and from 2011 to 2017, she operated her law firm.",
+            "from 2011 to 2017",
+            "In 2011 she received her lawyer's license and she operated her law firm.",
+            id="a fronted adjunct takes the comma that set it off",
+        ),
+    ],
+)
+def test_what_a_removed_member_or_adjunct_leaves_reads(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        pytest.param(
+            "He was a professor at Harvard University.",
+            "at Harvard University",
+            "He was a professor.",
+            id="a role needs its of-phrase, not any phrase",
+        ),
+        pytest.param(
+            "She was an amateur boxer and professional wrestler.",
+            "boxer and",
+            "She was a professional wrestler.",
+            id="the first member's adjective is not the next member's when it has its own",
+        ),
+        pytest.param(
+            "The dispute between the United Kingdom and Argentina continued until 1982.",
+            "the United Kingdom and",
+            "The dispute continued until 1982.",
+            id="between left with its second side only goes too",
+        ),
+    ],
+)
+def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
+    """Sentences a reviewer of session 12's rules wrote to break them (each broke a first version)."""
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private"),
+    [
+        pytest.param(  # PopQA dev (Bahaa Trabelsi), quoted by round 13's reader: "returned where?"
+            "After her graduation in France she returned to Morocco for some time.",
+            "to Morocco",
+            id="returned without where to",
+        ),
+        pytest.param(  # PopQA dev (Matthew Good): "nominated during his career, winning four"
+            "Good has been nominated for 21 Juno Awards during his career, winning four.",
+            "for 21 Juno Awards",
+            id="nominated without what for",
+        ),
+        pytest.param(  # PopQA dev (Jim Brown): "He went on to spend five years."
+            "He went on to spend five years at Bramall Lane.",
+            "at Bramall Lane",
+            id="spent a time without where",
+        ),
+        pytest.param(  # PopQA dev (Matthew Good): "Good has pursued a solo career and established himself."
+            "Good established himself as a political commentator.",
+            "as a political commentator",
+            id="a reflexive object without what it said of itself",
+        ),
+        pytest.param(  # PopQA dev (Richard Harris): "he won the prize" (the parser hangs "for" on the verb)
+            "In 1994 he won the prize for best situation comedy from the Writers' Guild.",
+            "for best situation comedy from the Writers' Guild",
+            id="the prize without which prize",
+        ),
+        pytest.param(  # PopQA dev (Paul Wheatley): "He became interested." in a first run of session 13
+            "He became interested in the historical geography of Southeast Asia and China.",
+            "in the historical geography of Southeast Asia and China",
+            id="interested without in what",
+        ),
+        pytest.param(  # PopQA dev (Muhammad Ali Siddiqui), round 14: "He received his early education."
+            "He received his early education at the Sindh Madressatul Islam in Karachi.",
+            "at the Sindh Madressatul Islam in Karachi",
+            id="an education without where",
+        ),
+        pytest.param(  # PopQA dev (Rogelio Espina), round 11: "he studied a degree."
+            "From 1980 to 1984 at the same school, he studied a degree on Doctor of Medicine.",
+            "on Doctor of Medicine",
+            id="a degree without in what",
+        ),
+        pytest.param(  # PopQA dev (Frank Ray Perilli), round 15: "He began his career, and made appearances"
+            "He began his career at the Copacabana.",
+            "at the Copacabana",
+            id="a career without where",
+        ),
+        pytest.param(  # PopQA dev (Rinaldo del Mel), round 12's reader: "he was sent by his family." (where?)
+            "After finishing his schooling, he was sent to Antwerp by his family.",
+            "to Antwerp",
+            id="sent without where to",
+        ),
+    ],
+)
+def test_a_predicate_left_with_adjuncts_only_goes(nlp, sentence, private):
+    _text, lost = _erase(nlp, sentence, [private])
+    assert lost
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        ("She returned to Morocco for some time.", "for some time", "She returned to Morocco."),
+        (
+            "Good established himself as a commentator in 2002.",
+            "in 2002",
+            "Good established himself as a commentator.",
+        ),
+        ("He won the prize in 1994.", "in 1994", "He won the prize."),
+        (
+            "He spent five years at Bramall Lane in Sheffield.",
+            "in Sheffield",
+            "He spent five years at Bramall Lane.",
+        ),
+    ],
+)
+def test_a_predicate_that_keeps_its_needed_phrase_stays(nlp, sentence, private, expected):
+    text, lost = _erase(nlp, sentence, [private])
+    assert (text, lost) == (expected, False)
+
+
+def test_a_named_degree_reads_without_where(nlp):
+    """PopQA dev (Kate Mulvany): "received her Bachelor of Arts degree" says which degree; only a bare "a
+    degree" needs its "in what" (a first version of the rule dropped this sentence)."""
+    text, lost = _erase(
+        nlp,
+        "In 1997, Mulvany received her Bachelor of Arts degree from Curtin University.",
+        ["from Curtin University"],
+    )
+    assert (text, lost) == ("In 1997, Mulvany received her Bachelor of Arts degree.", False)
+
+
+def test_an_also_phrase_goes_with_the_phrase_it_said_again(nlp):
+    """PopQA dev (Fernando Valerio-Holguin), round 15 (M): "received a bachelor's degree, and a Doctor
+    of Philosophy, also from Tulane" put the bachelor's degree at Tulane once the first "from Tulane" went."""
+    sentence = (
+        "He received a master's degree from Tulane University in 1987, and a Doctor of Philosophy, also from "
+        "Tulane, in 1994."
+    )
+    text, lost = _erase(nlp, sentence, ["from Tulane University"])
+    assert (text, lost) == (
+        "He received a master's degree in 1987, and a Doctor of Philosophy in 1994.",
+        False,
+    )

@@ -1,0 +1,126 @@
+"""A pronoun keeps someone to refer to when the sentence that named the person goes (PopQA dev passages)."""
+
+from core.eraser4rag.erasers.discourse import restore_first_mentions
+
+SEITZ = (
+    "Franz Seitz Sr. (14 May 1887 – 7 March 1952) was a German film director. He directed 59 films "
+    "between 1920 and 1952. His son Franz Seitz Jr. was a film producer."
+)
+
+
+def test_the_first_orphaned_pronoun_gets_the_name_back(nlp):
+    rewrite = "He directed 59 films. His son was a film producer."
+    assert restore_first_mentions(nlp(SEITZ), rewrite, nlp) == (
+        "Franz Seitz Sr. directed 59 films. His son was a film producer."
+    )
+
+
+def test_a_possessive_pronoun_becomes_a_possessive_name(nlp):
+    original = "Bruce Kemp was an English painter. His son was a film producer."
+    assert restore_first_mentions(nlp(original), "His son was a film producer.", nlp) == (
+        "Bruce Kemp's son was a film producer."
+    )
+
+
+def test_a_rewrite_that_still_names_the_person_is_left_alone(nlp):
+    rewrite = "Franz Seitz Sr. was a director. He directed 59 films."
+    assert restore_first_mentions(nlp(SEITZ), rewrite, nlp) == rewrite
+
+
+def test_a_passage_that_began_with_a_pronoun_is_left_alone(nlp):
+    original = "He directed 59 films between 1920 and 1952. His son Franz Seitz Jr. was a film producer."
+    rewrite = "He directed 59 films. His son was a film producer."
+    assert restore_first_mentions(nlp(original), rewrite, nlp) == rewrite
+
+
+def test_a_passage_that_named_its_subject_by_surname_gets_the_title_name(nlp):
+    # PopQA dev passage "Edward Corser": every fact of the first two sentences was private
+    original = (
+        "Corser was born at Upton Cressett, near Birmingham in England, and was educated in Worcester. "
+        "He migrated to Brisbane, Queensland with his family in 1864. In 1872, he opened his own "
+        "wholesale merchant business, Corser and Co. Ltd."
+    )
+    rewrite = "He opened his own wholesale merchant business."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Edward Corser") == (
+        "Edward Corser opened his own wholesale merchant business."
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Corser and Co.") == rewrite
+
+
+def test_an_object_pronoun_before_any_name_gets_the_name(nlp):
+    # PopQA dev passage "John Finlay (poet)": the rewrite opened "... led him to visit London in 1807"
+    original = (
+        "John Finlay (1782–1810) was a Scottish poet. His interest in old ballads led him to visit London "
+        "in 1807, and while there he contributed to magazines."
+    )
+    rewrite = (
+        "An interest in ballads led him to visit London in 1807, and while there he contributed to magazines."
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp) == (
+        "An interest in ballads led John Finlay to visit London in 1807, and while there he contributed to "
+        "magazines."
+    )
+
+
+def test_the_title_person_named_by_surname_first_wins_over_a_relative_named_later(nlp):
+    # PopQA dev passage "Mick Mulvaney": "he" was given the name of his mother, named second
+    original = (
+        "Mulvaney was born in Alexandria, Virginia, to Kathy Mulvaney and Michael Mulvaney. At Georgetown, "
+        "he was an Honors Scholar."
+    )
+    rewrite = "At Georgetown, he was an Honors Scholar."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Mick Mulvaney") == (
+        "At Georgetown, Mick Mulvaney was an Honors Scholar."
+    )
+
+
+def test_a_name_after_the_pronoun_is_no_antecedent(nlp):
+    # PopQA dev passage "Chase Stokes": "John B" (his role) follows "He" and named nobody before it
+    original = (
+        "James Alexander Chase Stokes is an American actor. He is best known for his role as John B in "
+        'the Netflix teen drama series "Outer Banks".'
+    )
+    rewrite = 'He is best known for his role as John B in the Netflix teen drama series "Outer Banks".'
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Chase Stokes") == (
+        "James Alexander Chase Stokes is best known for his role as John B in the Netflix teen drama "
+        'series "Outer Banks".'
+    )
+
+
+def test_a_rewrite_opening_with_it_gets_the_title_back(nlp):
+    # PopQA dev passage "La voce senza volto": its opening sentence went whole
+    original = (
+        'La voce senza volto () is a 1939 Italian "white-telephones" comedy film directed by Gennaro '
+        'Righelli. It is part of the tradition of "telefoni bianchi" () comedies.'
+    )
+    rewrite = 'It is part of the tradition of "telefoni bianchi" () comedies.'
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="La voce senza volto") == (
+        'La voce senza volto is part of the tradition of "telefoni bianchi" () comedies.'
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Telefoni bianchi") == rewrite
+
+
+def test_an_honorific_cut_off_as_a_sentence_does_not_hide_the_name(nlp):
+    """PopQA dev (James Butson), quoted by round 13's reader: "He was the Prebendary until 1812;" opened
+    the rewrite, because the parser had cut "The Ven." off as a first sentence that named nobody."""
+    original = (
+        "The Ven.  James Strange Butson (10 February 1778 – 29 January 1845) was an Irish Anglican priest. "
+        "He was Archdeacon of Clonfert from 1812 until his death."
+    )
+    rewrite = "He was Archdeacon of Clonfert from 1812 until his death."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="James Butson") == (
+        "James Strange Butson was Archdeacon of Clonfert from 1812 until his death."
+    )
+
+
+def test_a_possessive_before_another_office_holder_is_the_subjects(nlp):
+    """PopQA dev (James Butson): "His son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh." kept
+    its "His" because "Dean" had been read as somebody's name."""
+    original = (
+        "James Strange Butson was an Irish Anglican priest. He was Archdeacon of Clonfert. "
+        "His son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh."
+    )
+    rewrite = "His son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="James Butson") == (
+        "James Strange Butson's son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh."
+    )

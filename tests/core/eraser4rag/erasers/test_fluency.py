@@ -1,0 +1,191 @@
+"""The broken-construction checker on sentences the graph-guided eraser really wrote on PopQA dev passages."""
+
+import pytest
+
+from core.eraser4rag.erasers.fluency import article_disagreements, broken_in_rewrite, is_broken
+from core.model_loading import get_spacy
+
+FEILDEN = (
+    "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."
+)
+BROKEN = [
+    (
+        FEILDEN,
+        "Henry Master Feilden (21 February 1818 – 5 September 1875) was.",
+        "copula without complement",
+    ),
+    (
+        "Randall Cornell McDaniel (born December 19, 1964) is a former American football player.",
+        "Randall Cornell McDaniel (born December 19, 1964) is.",
+        "copula without complement",
+    ),
+    (
+        "Vincent Fantauzzo (born 1977), is an Australian artist.",
+        "Vincent Fantauzzo (born), is an artist.",
+        "born",
+    ),
+    (
+        "Edward Augustus Brackett (1818–1908) was an American sculptor.",
+        "Edward Augustus Brackett (–) was a sculptor.",
+        "bracket",
+    ),
+    (
+        "Stephen Lombardozzi (born September 20, 1988) is an American professional baseball player.",
+        "Stephen Lombardozzi (born September 20, 1988) is an professional baseball player.",
+        "article disagreement",
+    ),
+    ("McKay graduated from McGill University and was a mathematician.", "McKay graduated and was.", "copula"),
+    (
+        "She is the author of Both Right and Left Handed: Arab Women Talk About Their Lives (1988).",
+        "She is and Left Handed: Arab Women Talk About Their Lives (1988).",
+        "copula",
+    ),
+    (
+        "He spent four years apprenticing with Arnold Dolmetsch in England.",
+        "He spent four years apprenticing with.",
+        "preposition",
+    ),
+    (
+        "Thomas Allom (13 March 1804 – 21 October 1872) was an English architect.",
+        "Thomas Allom (13 March 1804 –) was an architect.",
+        "bracket",
+    ),
+    ("He was a London-born actor.", "He was a -born actor.", "dangling hyphen"),
+    ("He won the award, and the medal.", "He won the award, , and the medal.", "doubled punctuation"),
+    (
+        "Renji Ishibashi (石橋 蓮司, born August 9, 1941) is a Japanese actor.",
+        ", born is a Japanese actor.",
+        "sentence starts with punctuation",
+    ),
+    (
+        "Renji Ishibashi (born August 9, 1941) is a Japanese actor.",
+        "Renji Ishibashi born is an actor.",
+        "born",
+    ),
+    (
+        "Although American by birth, Wall spent many years living and working in London.",
+        "Although, Wall spent many years living.",
+        "subordinator without clause",
+    ),
+    (
+        "Her uncle, Gerry (Gerryboy) Espina Jr. is the present Governor of Biliran.",
+        "Her uncle, is the present Governor.",
+        "comma between subject and verb",
+    ),
+    (
+        "He was assistant editor of the New Haven Register, 1854–56; proprietor of the New York Journal of "
+        "Commerce, 1856-62. He was founder and publisher of Forest and Stream.",
+        "He was assistant editor He was founder and publisher of Forest and Stream.",
+        "sentences run together",
+    ),
+    (
+        'In 2007 he said he regarded the association "a bastion against Islam".',
+        'In 2007 he said he regarded the association ".',
+        "emptied bracket",
+    ),
+    (  # PopQA dev (Leven Handy Ellis), session 12's last full run
+        "He served as a state senator from 1927 to 1931, a representative in the Alabama Legislature "
+        "from 1936 to 1943, and a mayor of Columbiana for two terms.",
+        "Leven Handy Ellis served, a representative.",
+        "verb cut from its role",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def parse():
+    return get_spacy()
+
+
+@pytest.mark.parametrize(("original", "rewrite", "kind"), BROKEN)
+def test_each_broken_rewrite_is_flagged_with_its_kind(original, rewrite, kind, parse):
+    found = broken_in_rewrite(original, rewrite, parse)
+    assert any(kind in item.kind for item in found), found
+
+
+FLUENT = [
+    (
+        FEILDEN,
+        "Henry Master Feilden (died 5 September 1875) was an English politician.",
+    ),
+    (
+        "John Challis (1907–1974) was an American builder of harpsichords.",
+        "John Challis was a builder of harpsichords.",
+    ),
+    ("The University of Iceland hired her in 1990.", "The university hired her."),
+    (
+        "Larry Mendte (born 1957) is an anchor ; James A. Smith, actor.",
+        "Larry Mendte is an anchor ; James A. Smith, actor.",
+    ),
+    ("He became an American citizen in 2002.", "He became a citizen."),
+    ("Barnes was born in Kingston and raised in Jamaica.", "Barnes was born and raised in Jamaica."),
+    ("The building, now a museum, is open to the public.", "The building, now a museum, is open."),
+]
+
+
+@pytest.mark.parametrize(("original", "rewrite"), FLUENT)
+def test_fluent_rewrites_are_not_flagged(original, rewrite, parse):
+    assert broken_in_rewrite(original, rewrite, parse) == ()
+
+
+def test_only_constructions_the_rewrite_added_count():
+    original = "Sarah (born) married Steve (born 1984) in 2001."  # "(born)" already: not the eraser's doing
+    assert not is_broken(original, "Sarah (born) married Steve in 2001.")
+    assert is_broken(original, "Sarah (born) married Steve (born) in 2001.")
+
+
+def test_article_agreement_knows_sounds_not_letters():
+    assert article_disagreements("a university, an hour, an MBA, a UFO, an apple") == []
+    assert len(article_disagreements("an professional and a engineer")) == 2
+
+
+def test_a_sentence_that_lost_every_verb_is_flagged(parse):
+    found = broken_in_rewrite(
+        "Glass was a high-profile industrial designer who Harrison admired.",
+        "Glass, a high-profile industrial designer.",
+        parse,
+    )
+    assert [item.kind for item in found] == ["sentence without a verb"]
+
+
+def test_the_checker_sees_a_quotation_left_open():
+    original = 'He co-wrote the series "The Office" and "Extras".'
+    assert broken_in_rewrite(original, 'He co-wrote the series " and "Extras".')
+
+
+def test_the_checker_sees_a_sentence_that_lost_its_subject():
+    original = "He was a board member after graduating, was the county leader from 1999 to 2003."
+    assert broken_in_rewrite(original, "Was the county leader from 1999 to 2003.")
+    assert not broken_in_rewrite("Was he the county leader?", "Was he the county leader?")
+
+
+def test_the_checker_sees_a_verb_that_lost_its_object():
+    # PopQA dev (Lubna Jaffery): "Lubna Jaffery took her secondary education, and she took."
+    original = "She took her secondary education in Åsane in 1999, and she took the degree in 2004."
+    assert broken_in_rewrite(original, "She took her secondary education, and she took.")
+    assert not broken_in_rewrite("He won the race in 1999.", "He won.")
+
+
+def test_the_checker_sees_a_doubled_word_and_a_hyphen_left_before_a_full_stop():
+    # PopQA dev (Hardy McLain): "... is a retired hedge fund manager and and a co-."
+    original = (
+        "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager, and a "
+        "co-founder and former managing partner of CVC Capital Partners."
+    )
+    kinds = {
+        b.kind for b in broken_in_rewrite(original, "Bruce Hardy McLain is a retired manager and and a co-.")
+    }
+    assert kinds >= {"doubled word", "dangling hyphen"}
+
+
+def test_the_checker_sees_a_comma_between_a_name_and_its_verb():
+    original = "John Paul Wallach, (January 18, 1943 – July 10, 2002) born in New York, was a journalist."
+    kinds = [b.kind for b in broken_in_rewrite(original, "John Paul Wallach, was a journalist.")]
+    assert kinds == ["comma between subject and verb"]
+    assert not broken_in_rewrite(original, "His father, John Wallach, was a journalist.")
+
+
+def test_the_checker_sees_a_relative_pronoun_without_its_clause():
+    original = 'She was called "a watchdog" who "attended more sessions than anyone".'
+    kinds = [b.kind for b in broken_in_rewrite(original, 'She was called "a watchdog" who.')]
+    assert kinds == ["relative pronoun without clause"]

@@ -1,0 +1,23 @@
+"""Where the erasers find an entity in a text (core/eraser4rag/erasers/mentions.py)."""
+
+from core.eraser4rag.erasers.mentions import find_mentions
+
+MCDANIEL = (
+    "Bruce McDaniel (born September 23, 1962) is a musician. He was born on 23 September 1962 in Boston."
+)
+
+
+def _found(text: str, entity: str) -> list[str]:
+    return [text[start:end] for start, end in find_mentions(text, entity)]
+
+
+def test_a_full_date_is_found_in_either_written_order():
+    both = ["September 23, 1962", "23 September 1962"]
+    assert _found(MCDANIEL, "23 September 1962") == both
+    assert _found(MCDANIEL, "september 23, 1962") == both
+
+
+def test_names_match_case_and_whitespace_but_not_inside_words():
+    assert _found("He met THE  Acme Corp in 1990.", "acme corp") == ["Acme Corp"]
+    assert _found("Bostonian writers", "Boston") == []
+    assert _found(MCDANIEL, "1962") == ["1962", "1962"]

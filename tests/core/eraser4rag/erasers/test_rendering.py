@@ -1,0 +1,58 @@
+"""Kept tokens as text, tidied: what a deletion leaves in brackets, lifespans and punctuation."""
+
+import pytest
+
+from core.eraser4rag.erasers.fluency import broken_in_rewrite
+from core.eraser4rag.erasers.rendering import tidy
+
+
+@pytest.mark.parametrize(
+    ("messy", "tidy_text"),
+    [
+        ("Vincent Fantauzzo (born) is an artist.", "Vincent Fantauzzo is an artist."),
+        ("Edward Augustus Brackett (–) was a sculptor.", "Edward Augustus Brackett was a sculptor."),
+        (
+            "Thomas Allom (13 March 1804 –) was an architect.",
+            "Thomas Allom (born 13 March 1804) was an architect.",
+        ),
+        ("Dominik Paris); Dominick Zator", "Dominik Paris; Dominick Zator"),
+        ("He won the award, , and the medal.", "He won the award, and the medal."),
+        ("he was an professional player", "He was a professional player"),
+        ("Christopher Harison (c.) was an official.", "Christopher Harison was an official."),
+        ("Eliza Smith (died ?) was a cookbook author.", "Eliza Smith was a cookbook author."),
+    ],
+)
+def test_tidy_mends_what_a_deletion_leaves(messy, tidy_text):
+    assert tidy(messy) == tidy_text
+    assert not broken_in_rewrite(messy, tidy_text)
+
+
+def test_born_keeps_no_comma_when_the_phrase_before_it_went():
+    # PopQA dev (Søren Krarup, birthplace private): "Krarup was born, to vicar ..." had been dropped whole
+    assert tidy("Krarup was born, to vicar Vilhelm Krarup.") == "Krarup was born to vicar Vilhelm Krarup."
+
+
+def test_a_lifespan_that_lost_its_birth_year_says_born_and_died():
+    # PopQA dev (Lichtensteig list): "Paula Rueß (in Lichtensteig - 1980)" read as a garbled bracket
+    assert tidy("Paula Rueß (in Lichtensteig - 1980) a political activist") == (
+        "Paula Rueß (born in Lichtensteig, died 1980) a political activist"
+    )
+
+
+def test_a_comma_left_between_a_name_and_its_verb_goes():
+    """PopQA dev (John Wallach): "John Paul Wallach, [(1943 – 2002) born in New York,] was" had kept it."""
+    assert tidy("John Paul Wallach, was a journalist.") == "John Paul Wallach was a journalist."
+    kept = "His father, John Wallach, was a journalist."
+    assert tidy(kept) == kept
+
+
+def test_a_coordinator_loses_the_comma_a_removed_fronted_phrase_left():
+    assert tidy("He won the Stakes and, he captured the Cup.") == "He won the Stakes and he captured the Cup."
+    aside = "He won the Stakes and, Smith said, the Cup."
+    assert tidy(aside) == aside
+
+
+def test_a_year_someone_was_active_in_is_no_birth_year():
+    """PopQA dev (Richard Harris): "(fl. 1558 – [1601])" had become "(born fl. 1558)", a changed meaning."""
+    assert tidy("Richard Harris (fl. 1558 – ) was a priest.") == "Richard Harris (fl. 1558) was a priest."
+    assert tidy("Richard Harris (c. 1650 – ) was a priest.") == "Richard Harris (born c. 1650) was a priest."

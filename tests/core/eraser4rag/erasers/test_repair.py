@@ -1,0 +1,507 @@
+"""Deletions that leave grammatical text, on sentences of real PopQA dev passages."""
+
+import re
+
+import pytest
+
+from core.eraser4rag.erasers.fluency import broken_in_rewrite
+from core.eraser4rag.erasers.graph_guided import erase_occurrences
+from core.eraser4rag.erasers.repair import repair_removals
+from core.types import Triple
+from tests.core.eraser4rag.erasers.erasers_fixtures import SEITZ
+
+
+def _repaired_without(nlp, sentence: str, phrase: str) -> str:
+    """repair_removals on the sentence with `phrase` (its first occurrence) removed."""
+    start = sentence.index(phrase)
+    removal = ((start, start + len(phrase)), "", "private", ())
+    return repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0]
+
+
+def test_a_sentence_whose_last_segments_went_keeps_its_full_stop(nlp):
+    text = (
+        "He was assistant editor of the New Haven Register, 1854–56; proprietor and associate editor of the "
+        "New York Journal of Commerce, of which his father was editor, 1856-62. He was founder and publisher "
+        "of Forest and Stream."
+    )
+    doc = nlp(text)
+    start = text.index("proprietor")
+    end = text.index(" He was founder")
+    new, _edits = repair_removals(text, doc, [((start, end), "", "private", ())], (), nlp)
+    assert new.startswith("He was assistant editor of the New Haven Register, 1854–56. He was founder")
+    assert not broken_in_rewrite(text, new, nlp)
+
+
+def test_a_sentence_keeps_a_verb_outside_its_brackets(nlp):
+    # PopQA dev passage "Hermann Kober": the parser made "died" the root and "was ..." its conjunct
+    text = (
+        "Hermann Kober (born 1888 in Beuthen, died 4 October 1973) was a Jewish-German mathematician "
+        "who introduced Erdélyi–Kober operators. He taught mathematics."
+    )
+    doc = nlp(text)
+    start = text.index("was a Jewish")
+    end = text.index(" He taught") - 1
+    new, _edits = repair_removals(text, doc, [((start, end), "", "private", ())], (), nlp)
+    assert "(born 1888 in Beuthen, died 4 October 1973)." not in new
+    assert new == "Hermann Kober taught mathematics."  # the opening went: "He" gets the name back
+
+
+def test_what_continued_a_removed_clause_after_a_semicolon_goes_with_it(nlp):
+    # PopQA dev passage "Frank K. Hallock": the clause before ";" held private facts and went
+    text = (
+        "Hallock received a Bachelor of Arts in 1882 and a Master of Arts in 1885, both from Wesleyan "
+        "University; and a MD from the College of Physicians at Wesleyan in 1885. He studied neurology."
+    )
+    doc = nlp(text)
+    start, end = text.index("received"), text.index("; and")
+    new, _edits = repair_removals(text, doc, [((start, end), "", "private", ())], (), nlp)
+    assert "and a MD" not in new and "an MD" not in new
+    assert new.endswith("He studied neurology.")
+    members = "Ann Bo, Irish bishop ; Cy Bo, Irish priest ; Di Bo, skier"
+    doc = nlp(members)
+    start = members.index("Ann Bo")
+    new, _edits = repair_removals(members, doc, [((start, start + 21), "", "private", ())], (), nlp)
+    assert "Cy Bo, Irish priest" in new
+
+
+def test_a_verb_that_shared_its_object_with_a_removed_verb_goes_with_it(nlp):
+    # PopQA dev passage "Keith Hutchings": the rewrite read "Keith Hutchings also owned."
+    text = "Before politics he worked as a consultant. He also owned and operated IMPACC Consulting."
+    doc = nlp(text)
+    start = text.index("and operated")
+    new, _edits = repair_removals(text, doc, [((start, len(text) - 1), "", "private", ())], (), nlp)
+    assert new.strip() == "Before politics he worked as a consultant."
+
+
+def test_a_population_without_its_figure_takes_its_verb(nlp):
+    # PopQA dev passage "Senegal": the rewrite read "Senegal has a population."
+    text = "Senegal has a population of over 17 million people. Dakar is its capital."
+    doc = nlp(text)
+    start = text.index("of over 17 million people")
+    new, _edits = repair_removals(text, doc, [((start, start + 25), "", "private", ())], (), nlp)
+    assert "has a population." not in new
+
+
+def test_a_predicate_that_keeps_its_public_adjective_is_kept_in_place(nlp):
+    # PopQA dev: had been said again as "Ludwig Seitz was born in Rome ... Ludovico Seitz was Italian."
+    start = SEITZ.index("an Italian painter")
+    public = [
+        Triple("Ludovico Seitz", "country_of_citizenship", "Italian", "d", (0, 0)),
+        Triple("Ludwig Seitz", "place_of_death", "Albano Laziale", "d", (0, 0)),
+    ]
+    new, _edits = repair_removals(
+        SEITZ, nlp(SEITZ), [((start, len(SEITZ) - 1), "", "private", ())], public, nlp
+    )
+    assert new == SEITZ[: SEITZ.index(" an Italian")] + " Italian."
+
+
+def test_a_kept_public_name_keeps_its_article_when_the_name_around_it_goes(nlp):
+    # PopQA dev (Marie Krarup, "Danish" private): had read "a member of Folketing."
+    sentence = (
+        "Marie Krarup Soelberg (born 6 December 1965 in Seem near Ribe) is a Danish politician, who is a "
+        "member of the Folketing for the Danish People's Party."
+    )
+    removals = [((m.start(), m.end()), "", "private", ()) for m in re.finditer("Danish", sentence)]
+    public = [Triple("Marie Krarup Soelberg", "member_of", "Folketing", "d", (0, 0))]
+    new, _edits = repair_removals(sentence, nlp(sentence), removals, public, nlp)
+    assert new.endswith("who is a member of the Folketing.")
+
+
+def test_a_sentence_after_a_dropped_one_loses_the_opening_that_pointed_back(nlp):
+    # PopQA dev (George Challis): "During this time" pointed at the career the rewrite no longer told
+    text = (
+        "Challis was a Tasmanian and started his career at Launceston. During this time he played mainly "
+        "as a half forward or rover. But he soon left."
+    )
+    new, _edits = repair_removals(text, nlp(text), [((0, text.index(" During")), "", "private", ())], (), nlp)
+    assert new == "He played mainly as a half forward or rover. But he soon left."
+
+
+def test_a_removal_that_cannot_go_alone_takes_its_relative_clause(nlp):
+    # PopQA dev (Terry McDaniel): had been said again as "Lee McDaniel ... is American football player."
+    sentence = (
+        "Terence Lee McDaniel (born February 8, 1965) is a former American football player who played 11 "
+        "seasons in the National Football League, mostly with the Los Angeles/Oakland Raiders."
+    )
+    assert _repaired_without(nlp, sentence, "the National Football League") == (
+        "Terence Lee McDaniel (born February 8, 1965) is a former American football player."
+    )
+    # inside a passage, where the parser's sentences and the repair's segments are not the same spans
+    passage = " " + sentence + " A 5'10\", 180-pound cornerback, he played college football at Tennessee."
+    assert (
+        _repaired_without(nlp, passage, "the National Football League")
+        .lstrip()
+        .startswith("Terence Lee McDaniel (born February 8, 1965) is a former American football player. A 5")
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (Edward Corser): the whole sentence had gone
+            "He was a member of the Queensland Legislative Assembly from 1912 to 1928 and a member of the "
+            "Australian House of Representatives from 1928 to 1954.",
+            "of the Queensland Legislative Assembly",
+            "He was a member of the Australian House of Representatives from 1928 to 1954.",
+        ),
+        (  # PopQA dev (Henry Feilden's namesake): the whole sentence had gone
+            "He became a barrister and was involved with the case of Isabel Earl, who was tried at the Old "
+            "Bailey for murder.",
+            "a barrister",
+            "He was involved with the case of Isabel Earl, who was tried at the Old Bailey for murder.",
+        ),
+    ],
+)
+def test_a_conjoined_predicate_takes_the_place_of_the_one_that_went(nlp, sentence, private, expected):
+    assert _repaired_without(nlp, sentence, private) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        (  # PopQA dev (John Barnes): "has worked on both television." had been left
+            "He is one of the most respected sports broadcasters in Scotland and has worked on both "
+            "television and radio, mainly as a football commentator.",
+            " and radio",
+            "He is one of the most respected sports broadcasters in Scotland and has worked on television, "
+            "mainly as a football commentator.",
+        ),
+        (  # PopQA dev (Hugo Licht): "He was a pupil." had been left
+            "In 1864, he enrolled at the Berlin Royal Prussian Academy of Architecture and was a pupil of "
+            "Friedrich Adler.",
+            "of Friedrich Adler",
+            "In 1864, he enrolled at the Berlin Royal Prussian Academy of Architecture.",
+        ),
+        (  # PopQA dev (Søren Krarup): "as he from published 26 books" had been left
+            "Krarup has an extensive writing career behind him, as he from 1960 to 2001 published 26 books.",
+            "1960 to 2001",
+            "Krarup has an extensive writing career behind him, as he published 26 books.",
+        ),
+    ],
+)
+def test_no_word_is_left_without_what_it_needs(nlp, sentence, private, expected):
+    assert _repaired_without(nlp, sentence, private) == expected
+
+
+def test_verbs_that_lost_their_coordinator_do_not_run_together(nlp):
+    # PopQA dev (Masaya Imanishi): "He graduated from the Kyoto City University of Arts was Living ..."
+    sentence = (
+        "He graduated from the Kyoto City University of Arts and then learned porcelain glazing from Yūzō "
+        "Kondo（近藤悠三）who was Living National Treasure in Japan."
+    )
+    start = sentence.index("porcelain glazing")
+    removal = ((start, start + len("porcelain glazing")), "", "private", ())
+    assert "Arts was" not in repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0]
+
+
+def test_a_main_clause_the_parser_hung_on_a_noun_is_not_dropped_as_a_relative_clause(nlp):
+    # PopQA dev (John Finlay): "on the way [he fell ill at Moffat], and died there" had been left
+    sentence = (
+        "He began to collect materials, but in 1810 he left Glasgow to visit Professor Wilson at Ellerlay, "
+        "Westmoreland; on the way he fell ill at Moffat, and died there on 8 December."
+    )
+    assert "on the way, and died" not in _repaired_without(nlp, sentence, "at Moffat")
+
+
+def test_a_promoted_clause_keeps_the_and_before_its_own_next_verb(nlp):
+    """PopQA dev (Francis Dalzell Finlay): "was born 12 July 1793 ..., began life" had lost its "and"."""
+    sentence = (
+        "Finlay was the son of John Finlay, tenant farmer, of Newtownards, by his wife, Jane Dalzell, "
+        "was born 12 July 1793 at Newtownards, and began life as a printer's apprentice in Belfast."
+    )
+    repaired = _repaired_without(
+        nlp, sentence, "the son of John Finlay, tenant farmer, of Newtownards, by his wife, Jane Dalzell,"
+    )
+    assert repaired == (
+        "Finlay was born 12 July 1793 at Newtownards, and began life as a printer's apprentice in Belfast."
+    )
+
+
+def test_a_fact_the_passage_already_says_is_not_said_again(nlp):
+    """PopQA dev (Arne Eidsmo): "Arne Eidsmo died in October 2011." opened and closed the passage."""
+    text = (
+        "Arne Eidsmo (4 April 1941 – 16 October 2011) was a Norwegian politician for the Conservative Party. "
+        "He retired in April 2011. He died in October 2011 at the University Hospital of North Norway "
+        "following short-term illness."
+    )
+    private = [
+        "Norwegian", "4", "16 October 2011", "for the Conservative Party",
+        "a Norwegian politician for the Conservative Party", "in April 2011", "following short-term illness",
+        "at the University Hospital of North Norway",
+    ]  # fmt: skip
+    removals = [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in private]
+    last = (text.index("He died"), len(text))
+    public = [Triple("Arne Eidsmo", "date_of_death", "October 2011", "d", last)]
+    new_text, _edits = repair_removals(text, nlp(text), removals, public, nlp, "Arne Eidsmo")
+    assert new_text.count("died in October 2011") == 1, new_text
+
+
+def test_a_sentence_a_deletion_leaves_as_part_of_its_original_stays(nlp):
+    """The check above must not take a sentence for a repeat of itself ("[In 1990,] Becher lived ...")."""
+    text = "He was a diplomat. In 1990, Becher lived most of his life in Netanya. He died."
+    removal = ((text.index("In 1990,"), text.index("In 1990,") + len("In 1990,")), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp, "Becher")
+    assert new_text == "He was a diplomat. Becher lived most of his life in Netanya. He died."
+
+
+MAILER = (
+    "Nachem Malech Mailer (January 31, 1923 – November 10, 2007), known by his pen name Norman Kingsley "
+    "Mailer, was an American novelist, journalist, essayist, playwright, activist, filmmaker and actor."
+)
+
+
+def _erased_tails(nlp, text: str, tails: list[str]) -> str:
+    """repair_removals with the graph-guided eraser's own units for each (private) tail."""
+    doc = nlp(text)
+    triples = [Triple("Nachem Malech Mailer", "occupation", tail, "d", (0, len(text))) for tail in tails]
+    return repair_removals(text, doc, erase_occurrences(text, triples, doc), (), nlp)[0]
+
+
+def test_a_list_member_goes_without_the_members_after_it(nlp):
+    """PopQA dev (Norman Mailer): the parser chains each member onto the one before, so removing
+    "activist" had taken "filmmaker and actor" (public) with it: "was a novelist, journalist, essayist,
+    playwright." """
+    assert _erased_tails(nlp, MAILER, ["activist"]).endswith(
+        "was an American novelist, journalist, essayist, playwright, filmmaker and actor."
+    )
+    assert _erased_tails(nlp, MAILER, ["activist", "actor"]).endswith(
+        "was an American novelist, journalist, essayist, playwright and filmmaker."
+    )
+    assert _erased_tails(nlp, MAILER, ["filmmaker"]).endswith(
+        "was an American novelist, journalist, essayist, playwright, activist and actor."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "expected"),
+    [
+        pytest.param(  # PopQA dev (Bernard Corser)
+            "Corser was born at Maryborough in 1882 to Edward Corser and Mary Jane (née Stewart).",
+            "to Edward Corser and Mary Jane",
+            "Corser was born at Maryborough in 1882.",
+            id="a bracket after a removed name goes with it, not onto her son",
+        ),
+        pytest.param(  # PopQA dev (Feilden, a list page that had ended on "architect;")
+            "Joseph Feilden (1824–1895), British politician ; Richard Feilden (1950–2005), British "
+            "architect ; William Feilden (1772–1850), British politician",
+            "William Feilden (1772–1850), British politician",
+            "Joseph Feilden (1824–1895), British politician ; Richard Feilden (1950–2005), British architect",
+            id="a list that ended without a full stop does not end on a semicolon",
+        ),
+        pytest.param(  # PopQA dev (Hardy McLain): said again from public facts, it had lost "retired"
+            "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager, and a "
+            "co-founder and former managing partner of CVC Capital Partners.",
+            "of CVC Capital Partners",
+            "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager.",
+            id="roles that shared a removed of-phrase go with it",
+        ),
+    ],
+)
+def test_what_a_removed_name_leaves_reads(nlp, text, phrase, expected):
+    assert _repaired_without(nlp, text, phrase) == expected
+
+
+def test_a_sentence_that_points_back_at_a_dropped_one_goes_with_it(nlp):
+    """PopQA dev (Fernando Valerio-Holguin): the hiring sentence went and the passage opened "He remained
+    in this position for three years."; "the same university" then pointed at nothing either."""
+    text = (
+        "Valerio-Holguin was hired in 1982 as assistant professor at the Universidad Autonoma de Santo "
+        "Domingo in the Dominican Republic. He remained in this position for three years. He also worked as "
+        "a provisional professor at the same university from 1987 through 1991. In 1991, he became an "
+        "assistant Spanish professor at Tulane University."
+    )
+    first = text.index(" He remained")
+    title = "Fernando Valerio-Holguin"
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp, title)
+    assert (
+        new == "In 1991, Fernando Valerio-Holguin became an assistant Spanish professor at Tulane University."
+    )
+    during = "He was hired in 1982 as assistant professor. During this time, he wrote two books."
+    first = during.index(" During")
+    new, _edits = repair_removals(during, nlp(during), [((0, first), "", "private", ())], (), nlp)
+    assert new == "He wrote two books."
+
+
+def test_a_sentence_said_again_calls_its_subject_as_the_sentence_did(nlp):
+    """PopQA dev (John Barnes, judge): "John Barnes was a justice. John Barnes was a general counsel." read
+    like a list of records; the sentences had called him "He"."""
+    text = (
+        "John Barnes (July 26, 1859 – January 1, 1919) was an American attorney and judge from Wisconsin. "
+        "He worked as general counsel for the Northwestern Mutual Life Insurance Company from 1916 until his "
+        "death."
+    )
+    private = [
+        "July 26, 1859",
+        "January 1, 1919",
+        "from Wisconsin",
+        "for the Northwestern Mutual",
+        "from 1916",
+    ]
+    removals = [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in private]
+    second = (text.index("He worked"), len(text))
+    public = [Triple("John Barnes", "occupation", "general counsel", "d", second)]
+    new, _edits = repair_removals(text, nlp(text), removals, public, nlp, "John Barnes (judge)")
+    assert new == "John Barnes was an American attorney and judge. He was a general counsel."
+
+
+def test_a_return_without_its_destination_goes_with_it(nlp):
+    """PopQA dev (Bernard Corser): cold readers read "and returned." and "He returned." as stubs that
+    point at a place no longer said."""
+    text = (
+        "He was educated at Maryborough Christian Brothers' School, Riverview College, Sydney, and returned "
+        "to Queensland to study at Queensland Agricultural College, Gatton."
+    )
+    phrases = ["to Queensland", "at Queensland Agricultural College, Gatton"]
+    removals = [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in phrases]
+    new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    assert new == "He was educated at Maryborough Christian Brothers' School, Riverview College, Sydney."
+
+
+def test_a_second_clause_that_points_into_its_own_sentence_stays(nlp):
+    """PopQA dev (John Barnes, Australian footballer): "that role" is the ruck coach of its own sentence."""
+    text = (
+        "In 2009, he was appointed as coach of the Doutta Stars Football Club. He also had a stint as the "
+        "ruck coach for the Collingwood Football Club, but left that role."
+    )
+    first = text.index(" He also")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    # (its "also" added to the sentence that went, see test_also_goes_when_what_it_added_to_went)
+    assert new == text[first + 1 :].replace("He also had", "He had")
+
+
+def test_a_possessive_before_the_subjects_own_name_is_someone_elses(nlp):
+    """PopQA dev (Hugo Licht): "with his recommendation Licht could change" became "with Hugo Licht's
+    recommendation Licht ..." once the sentence naming Adler went; "his" was Adler's."""
+    text = (
+        "Licht was the son of the landholder Georg Hugo Licht. In 1864, he enrolled at the Berlin Royal "
+        "Prussian Academy of Architecture and was a pupil of Friedrich Adler. Later and with his "
+        "recommendation Licht could change in the studio of the architect Richard Lucae in Berlin."
+    )
+    first = text.index(" Later")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp, "Hugo Licht")
+    assert new == text[first + 1 :]
+
+
+@pytest.mark.parametrize(
+    "kept",
+    ["He later starred in That '70s Show.", "He is still read in Ireland to this day."],
+)
+def test_a_title_or_an_idiom_is_no_pointer_at_a_dropped_sentence(nlp, kept):
+    """A reviewer's counter-examples to the pointer rule: the sentence after the dropped one stays."""
+    text = "He was born in Cork in 1950. " + kept
+    first = text.index(kept) - 1
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new == kept
+
+
+def test_that_year_after_a_dropped_sentence_points_at_nothing(nlp):
+    """spaCy tags "that year" a date; a date is still a pointer ("on 12 February of that year")."""
+    text = "He was appointed in 1931. He reached the age limit on 12 February of that year. He died in 1950."
+    first = text.index(" He reached")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new == "He died in 1950."
+
+
+def test_a_church_office_without_its_place_goes(nlp):
+    """PopQA dev (James Butson), round 13's reader: "He was the Prebendary until 1812;" said not of where."""
+    text = (
+        "He was the Prebendary of Kilconnell in Clonfert Cathedral from 1809 until 1812; "
+        "and Archdeacon of Clonfert from 1812 until his death."
+    )
+    removals = [
+        ((text.index(p), text.index(p) + len(p)), "", "private", ())
+        for p in ["of Kilconnell", "in Clonfert Cathedral", "from 1809"]
+    ]
+    new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    # the office's list member after ";" goes with it (segments are cut at ";"): a fact lost, not a stub
+    assert "Prebendary" not in new
+    assert not broken_in_rewrite(text, new, nlp)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "expected"),
+    [
+        pytest.param(  # PopQA dev (Richard Harris), round 13's reader: "a bronze life-size statue." of whom?
+            "Manuel Di Lucia, a longtime friend, organised the placement in Kilkee of a bronze life-size "
+            "statue of Richard Harris.",
+            " of Richard Harris",
+            "Manuel Di Lucia, a longtime friend, organised the placement in Kilkee.",
+            id="a statue as an object",
+        ),
+        pytest.param(  # the same passage: "Another life-size statue, as King Arthur from his film Camelot"
+            "Another life-size statue of Richard Harris, as King Arthur from his film Camelot, has been "
+            "erected in Bedford Row.",
+            " of Richard Harris",
+            "",
+            id="a statue as the subject",
+        ),
+    ],
+)
+def test_a_depiction_without_whom_it_shows_goes(nlp, sentence, phrase, expected):
+    assert _repaired_without(nlp, sentence, phrase) == expected
+
+
+def test_also_goes_when_what_it_added_to_went(nlp):
+    """PopQA dev (James Webb, South African artist), round 12's reader: the passage opened "Webb also works as
+    a sound designer, curator and teacher." after the first sentence, the one "also" added to, went."""
+    text = "James Webb is a South African artist. Webb also works as a sound designer, curator and teacher."
+    first = text.index(" Webb also")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new.strip() == "Webb works as a sound designer, curator and teacher."
+
+
+@pytest.mark.parametrize(
+    ("text", "private", "expected"),
+    [
+        pytest.param(  # PopQA dev (Daniel Thwaites), round 14's reader: "the seat" had nothing to refer to
+            "He contested the borough of Blackburn at the 1874 general election. He won the seat at a "
+            "by-election after the death of Henry Master Feilden.",
+            "He contested the borough of Blackburn at the 1874 general election. ",
+            "",
+            id="the seat after the sentence that named it went",
+        ),
+        pytest.param(
+            "He was elected to the seat of Blackburn in 1868. He lost it in 1874. He won the seat in 1875.",
+            "He lost it in 1874. ",
+            "He was elected to the seat of Blackburn in 1868. He won the seat in 1875.",
+            id="the seat said before in what is kept",
+        ),
+        pytest.param(  # PopQA dev (Richard Butson), round 15's reader: "the expedition" referred to nothing
+            "He served with the Falkland Islands Dependencies Survey in the Antarctic from 1946 to 1948. "
+            "During his year in Antarctica, the expedition found a route for dog teams.",
+            "He served with the Falkland Islands Dependencies Survey in the Antarctic from 1946 to 1948. ",
+            "",
+            id="the expedition after the sentence that named it went",
+        ),
+    ],
+)
+def test_the_with_a_noun_that_points_back_goes_with_what_it_pointed_at(nlp, text, private, expected):
+    start = text.index(private)
+    new, _edits = repair_removals(
+        text, nlp(text), [((start, start + len(private)), "", "private", ())], (), nlp
+    )
+    assert new.strip() == expected
+
+
+def test_also_after_a_first_clause_of_its_own_sentence_stays(nlp):
+    """PopQA dev (Domenick Lombardozzi): "also" adds to the sentence's own first clause."""
+    text = (
+        "Lombardozzi was born in the Bronx. Domenick Lombardozzi is best known for portraying Herc in The "
+        "Wire, and is also known for his roles in films."
+    )
+    first = text.index(" Domenick")
+    new, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new.strip() == text[first + 1 :]
+
+
+def test_a_list_page_member_is_never_said_as_a_sentence(nlp):
+    """PopQA dev (Eikemo), round 15's reader: "Olve Eikemo was born in 1973 and is a musician. Notable people
+    with the surname include:" (the chunk runs its last member into the page's first sentence)."""
+    text = (
+        "Jon Eikemo (born 1939), Norwegian actor ; Olve Eikemo (born 1973), Norwegian musician Eikemo is a "
+        "surname. Notable people with the surname include:"
+    )
+    removals = [((m.start(), m.end()), "", "private", ()) for m in re.finditer("Norwegian|1939", text)]
+    new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    assert "was born" not in new and "is a musician" not in new
+    assert not broken_in_rewrite(text, new, nlp)

@@ -1,0 +1,97 @@
+"""Which public facts of a sentence are said again, about whom, and how names and places read."""
+
+from core.eraser4rag.erasers.realise import realise_facts
+from core.eraser4rag.erasers.repair import segments
+from core.eraser4rag.erasers.restating import (
+    is_about_subject,
+    one_name_per_person,
+    places_as_written,
+    roles_without_their_of,
+    verb_relation_said,
+    with_time_qualifier,
+)
+from core.types import Triple
+from tests.core.eraser4rag.erasers.erasers_fixtures import SEITZ
+
+
+def test_a_sentence_said_again_states_only_facts_of_its_subject(nlp):
+    timme = (
+        "He was the 13th Secretary of State of Wisconsin (1882–1891) and a member of the Wisconsin State "
+        "Senate, representing Racine and Kenosha counties."
+    )
+    segment = segments(nlp(timme))[0]
+    assert not is_about_subject(segment, "State of Wisconsin", "Ernst Timme")  # a misread head
+    assert is_about_subject(segment, "Ernst Timme", "Ernst Timme")
+    feilden = (
+        "The two Conservatives who had been elected, William Henry Hornby and Feilden's father Joseph "
+        "Feilden, were unseated when Mr Justice Willes found that there had been widespread intimidation."
+    )
+    assert not is_about_subject(
+        segments(nlp(feilden))[0], "Willes", "Henry Feilden (Conservative politician)"
+    )
+
+
+def test_a_verb_relation_is_said_again_only_where_its_verb_took_that_preposition(nlp):
+    # PopQA dev passage "Christopher Grigson": the rewrite read "Christopher Grigson published in Grimstad."
+    sent = segments(nlp("Grigson published 20 papers and died in Grimstad in 2020."))[0]
+    assert not verb_relation_said(sent, Triple("Grigson", "publish_in", "Grimstad", "d1"))
+    assert verb_relation_said(sent, Triple("Grigson", "die_in", "Grimstad", "d1"))
+    assert verb_relation_said(sent, Triple("Grigson", "occupation", "writer", "d1"))
+
+
+def test_a_surname_subject_is_the_title_person_not_a_relative(nlp):
+    # PopQA dev passage "Søren Krarup": the realiser wrote "Bodil Marie Krarup was born Langballe."
+    text = "Krarup was born in Grenaa, to vicar Vilhelm Krarup and Bodil Marie Krarup (née Langballe)."
+    segment = segments(nlp(text))[0]
+    assert not is_about_subject(segment, "Bodil Marie Krarup", "Søren Krarup")
+    assert is_about_subject(segment, "Søren Krarup", "Søren Krarup")
+    assert is_about_subject(segment, "Krarup", "Søren Krarup")
+
+
+def test_one_person_under_two_names_is_said_once():
+    facts = [
+        Triple("Ludwig Seitz", "date_of_birth", "11 June 1844", "d", (0, 0)),
+        Triple("Ludovico Seitz", "country_of_citizenship", "Italian", "d", (0, 0)),
+    ]
+    merged = one_name_per_person(facts, SEITZ)
+    assert realise_facts(merged) == "Ludovico Seitz was born on 11 June 1844 and was Italian."
+
+
+def test_a_place_written_with_its_state_is_said_as_one_place():
+    # PopQA dev (Morris S. Barnett): had been said again as "He lived in Milwaukee and Wisconsin."
+    facts = [
+        Triple("Barnett", "residence", "Milwaukee", "d", (0, 0)),
+        Triple("Barnett", "residence", "Wisconsin", "d", (0, 0)),
+    ]
+    merged = places_as_written(facts, "In 1850 Barnett moved to Milwaukee, Wisconsin, where he lived.")
+    assert realise_facts(merged) == "Barnett lived in Milwaukee, Wisconsin."
+
+
+def test_occupations_written_as_a_list_stay_apart():
+    facts = [
+        Triple("Stephen James Merchant", "occupation", "director", "d", (0, 0)),
+        Triple("Stephen James Merchant", "occupation", "presenter", "d", (0, 0)),
+    ]
+    merged = places_as_written(facts, "He is an English director, presenter and writer.")
+    assert realise_facts(merged, past=False) == "Stephen James Merchant is a director and a presenter."
+
+
+def test_a_role_given_with_its_of_phrase_is_not_said_alone():
+    """PopQA dev (Masayoshi Esashi): "is an associate director." had been said again."""
+    facts = [
+        Triple("Masayoshi Esashi", "occupation", "associate director", "d", (0, 0)),
+        Triple("Masayoshi Esashi", "occupation", "engineer", "d", (0, 0)),
+    ]
+    sentence = "He is an associate director of the Semiconductor Research Institute and an engineer."
+    assert [f.tail for f in roles_without_their_of(facts, sentence)] == ["engineer"]
+
+
+def test_a_role_said_again_keeps_the_word_that_dated_it():
+    """PopQA dev (Hardy McLain): said again from its public facts, "an American retired hedge fund
+    manager" had become "is a hedge fund manager"."""
+    sentence = "Bruce Hardy McLain (born September 1952) is an American retired hedge fund manager."
+    role = Triple("Bruce Hardy McLain", "occupation", "hedge fund manager", "d")
+    assert with_time_qualifier(sentence, role).tail == "retired hedge fund manager"
+    place = Triple("Bruce Hardy McLain", "residence", "hedge fund manager", "d")
+    assert with_time_qualifier(sentence, place).tail == "hedge fund manager"
+    assert with_time_qualifier("He is a hedge fund manager.", role).tail == "hedge fund manager"
