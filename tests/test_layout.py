@@ -46,9 +46,7 @@ def _problem(test: Path) -> str | None:
 
 
 def _checked_tests() -> list[Path]:
-    return sorted(
-        p for p in TESTS.rglob("test_*.py") if p.relative_to(TESTS).parts[0] not in NOT_CHECKED
-    )
+    return sorted(p for p in TESTS.rglob("test_*.py") if p.relative_to(TESTS).parts[0] not in NOT_CHECKED)
 
 
 def test_every_test_file_mirrors_the_module_it_tests():

@@ -113,7 +113,7 @@ REQUIRED_PREPOSITIONS = {
     "return": {"to", "from"}, "nominate": {"for"}, "spend": {"at", "in", "with", "on", "as"},
     "emigrate": {"to"}, "immigrate": {"to"}, "relocate": {"to"}, "move": {"to"}, "transfer": {"to"},
     "dedicate": {"to"}, "devote": {"to"}, "shortlist": {"for"}, "induct": {"into"}, "send": {"to"},
-    "offer": {"to"},
+    "offer": {"to"}, "reside": {"in", "at"}, "live": {"in", "at"},
 }  # fmt: skip
 
 # objects that say little without where or in what ("He received his early education [at Karachi].")

@@ -369,6 +369,11 @@ def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
             "at the Copacabana",
             id="a career without where",
         ),
+        pytest.param(  # prompted by a held-back passage round 16's reader quoted ("resided to his death")
+            "He lived in Paris until his death.",
+            "in Paris",
+            id="lived without where",
+        ),
         pytest.param(  # PopQA dev (Rinaldo del Mel), round 12's reader: "he was sent by his family." (where?)
             "After finishing his schooling, he was sent to Antwerp by his family.",
             "to Antwerp",
