@@ -1,6 +1,6 @@
 """Server side of keeping views in order: every view render takes a `ViewClock` ticket as it starts,
 and an update older than another render of the same component is dropped (`fresh_only`). The page
-side (stamps, settling) is `ui.context.stamp_js` / `SETTLE_JS`; docs/ARCHITECTURE.md, UI conventions,
+side (stamps, settling) is `ui.page_scripts.stamp_js` / `SETTLE_JS`; docs/ARCHITECTURE.md, UI conventions,
 tells the whole story."""
 
 from __future__ import annotations

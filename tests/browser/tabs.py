@@ -10,9 +10,9 @@ def open_tab(page, name: str) -> None:
 
 
 def wait_views_settled(page, timeout_ms: int = 180_000) -> None:
-    """Until no view render is in flight or about to be (`ui.context.VIEWS_SETTLED_JS`): on a busy
+    """Until no view render is in flight or about to be (`ui.page_scripts.VIEWS_SETTLED_JS`): on a busy
     machine the page can show an older render for a moment before the settling one."""
-    from ui.context import VIEWS_SETTLED_JS
+    from ui.page_scripts import VIEWS_SETTLED_JS
 
     page.wait_for_timeout(500)  # an event just triggered may not have been sent yet
     page.wait_for_function(VIEWS_SETTLED_JS, timeout=timeout_ms)

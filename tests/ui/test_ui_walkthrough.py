@@ -12,7 +12,7 @@ import pytest
 from core.settings import Settings
 from ui import messages
 from ui.app import build_app
-from ui.context import among, as_bool, is_repeated_click, tab_of
+from ui.context import among, as_bool, tab_of
 from ui.rewrite_tab import coincident_groups, scatter_figure
 
 
@@ -52,14 +52,6 @@ def test_a_method_value_the_session_has_no_choices_for_is_accepted_and_replaced(
     method, document, *_ = render_selection(Workspace(), "graph-guided", "retriever-queries-q1-d0")
     assert method.value is None and method.choices == []
     assert document.value is None
-
-
-def test_a_double_clicks_second_press_is_told_apart_from_a_row():
-    row = ["public", "Ada Brook", "works_for", "Zephyr Labs", "notes"]
-    assert is_repeated_click(json.dumps({"repeat_of": row}))
-    assert not is_repeated_click(json.dumps(row))
-    assert not is_repeated_click("")
-    assert not is_repeated_click("{not json")
 
 
 def test_a_double_click_on_a_row_toggles_the_triple_once(studio):
