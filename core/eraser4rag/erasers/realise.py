@@ -90,7 +90,20 @@ def _head_phrases(relations: dict[str, list[str]], past: bool) -> list[str]:
         verbs = {p.split()[0] for p in phrases if p.split()[0] not in _REPEATABLE}
         if phrase and phrase not in phrases and phrase.split()[0] not in verbs:
             phrases.append(phrase)
-    return sorted(phrases, key=_said_order)
+    return _one_copula(sorted(phrases, key=_said_order))
+
+
+def _one_copula(phrases: list[str]) -> list[str]:
+    """ "was a drover and married to Mary", not "was a drover, was married to Mary" (a list of predicates
+    each with its own "was" reads as a list of sentences cut short)."""
+    copulas = [p for p in phrases if _said_order(p) == 1]
+    if len(copulas) < 2:
+        return phrases
+    verb = copulas[0].split()[0]
+    merged = f"{verb} " + _join([p.split(" ", 1)[1] for p in copulas])
+    first = phrases.index(copulas[0])
+    rest = [p for p in phrases if p not in copulas]
+    return [*rest[:first], merged, *rest[first:]]
 
 
 def _said_order(phrase: str) -> int:

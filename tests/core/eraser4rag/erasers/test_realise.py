@@ -114,3 +114,14 @@ def test_a_demonym_is_said_with_the_occupation():
         "William Thomas Mulvany was born in Dublin, was an Irish entrepreneur and died on 30 October 1885."
     )
     assert not broken_in_rewrite("", realise_facts(facts))
+
+
+def test_what_a_person_was_is_said_with_one_was():
+    """PopQA dev (John Barnes, Australian politician): "was a drover, was married to Mary" was flagged by the
+    checker (a comma before "was") in session 13's run."""
+    facts = [
+        Triple("John Thomas Barnes", "occupation", "drover", "d1"),
+        Triple("John Thomas Barnes", "spouse", "Mary", "d1"),
+    ]
+    assert realise_facts(facts) == "John Thomas Barnes was a drover and married to Mary."
+    assert not broken_in_rewrite("", realise_facts(facts))
