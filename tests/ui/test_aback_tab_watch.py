@@ -17,15 +17,8 @@ from core.aback.regeneration import EchoGuard, echoed_ngram
 from core.eraser4rag.workspace import Workspace
 from core.settings import Settings
 from ui.aback_render import render_answer
-from ui.aback_tab import (
-    DemoDatabase,
-    IndicatorBox,
-    generate_view,
-    retrieve,
-    retrieved_set,
-    verdict_indicators,
-    watch_list,
-)
+from ui.aback_tab import generate_view
+from ui.aback_watch import DemoDatabase, IndicatorBox, retrieve, retrieved_set, verdict_indicators, watch_list
 
 SETTINGS = Settings(cache_dir=os.environ["RPS_CACHE_DIR"])
 
