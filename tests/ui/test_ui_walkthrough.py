@@ -1,5 +1,5 @@
 """Leftovers of the newcomer's walk through the studio (issue 20), checked without a browser:
-coincident scatter points, stale dropdown values, double-click repeats, tab-owned messages,
+stale dropdown values, double-click repeats, tab-owned messages,
 choices kept over a reload."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from core.settings import Settings
 from ui import messages
 from ui.app import build_app
 from ui.context import among, as_bool, tab_of
-from ui.rewrite_tab import coincident_groups, scatter_figure
 
 
 @pytest.fixture(scope="module")
@@ -21,23 +20,6 @@ def studio(tmp_path_factory: pytest.TempPathFactory) -> gr.Blocks:
     folder = tmp_path_factory.mktemp("walkthrough")
     settings = Settings(db=str(folder / "studio.sqlite3"), annotation_db=str(folder / "review.sqlite3"))
     return build_app(settings)
-
-
-def test_methods_with_the_same_scores_share_one_dot_labelled_with_both():
-    points = [
-        {"method": "graph-guided", "r_pri": 0.0, "r_pub": 0.85},
-        {"method": "mask", "r_pri": 0.0, "r_pub": 0.85},
-        {"method": "delete", "r_pri": 0.2, "r_pub": 0.5},
-    ]
-    assert [[p["method"] for p in g] for g in coincident_groups(points)] == [
-        ["graph-guided", "mask"],
-        ["delete"],
-    ]
-    figure = scatter_figure(points)
-    axes = figure.axes[0]
-    labels = [text.get_text() for text in axes.texts]
-    assert labels == ["graph-guided = mask (same scores)", "delete"]
-    assert len(axes.collections) == 2  # one dot per place: none drawn over another
 
 
 def test_a_method_value_the_session_has_no_choices_for_is_accepted_and_replaced(studio):
