@@ -56,6 +56,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_asides_of_removed_nouns(sent, removed, keep)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
+        _whole_fixed_pairs(sent, removed)
         _remove_orphans(sent, removed)
         lost = _remove_heads_without_complement(sent, removed, keep)
         if lost:
@@ -164,12 +165,33 @@ def _keep_the_full_stop(sent: Any, removed: set[int]) -> None:
 def _pair_brackets(sent: Any, removed: set[int]) -> None:
     """A bracket goes with its partner: "(born 1888 in Beuthen, [Germany (now Bytom, Poland)], died ...)"
     must not keep the inner ")" and so close the outer bracket early. An emptied pair goes whole; a pair
-    whose content stays keeps both ends."""
+    whose content stays keeps both ends; a lifespan left with its place alone goes whole ("(Milan [1840 -
+    1913])" would read as a name's disambiguation)."""
+    doc = sent.doc
     for start, end in _bracket_pairs(sent):
-        if all(i in removed for i in range(start + 1, end)):
+        inside = range(start + 1, end)
+        kept = [doc[i] for i in inside if i not in removed and not doc[i].is_punct]
+        lost_dates = any(i in removed and doc[i].ent_type_ == "DATE" for i in inside)
+        if lost_dates and kept and all(t.ent_type_ in {"GPE", "LOC"} for t in kept):
+            removed.update(range(start, end + 1))
+        elif all(i in removed for i in inside):
             removed.update((start, end))
         else:
             removed.difference_update((start, end))
+
+
+# fixed pairs a reader takes as one word ("track and field"): one half goes with the other
+FIXED_PAIRS = {("track", "field"), ("rock", "roll"), ("arts", "crafts"), ("research", "development")}
+
+
+def _whole_fixed_pairs(sent: Any, removed: set[int]) -> None:
+    doc = sent.doc
+    for token in sent:
+        end = token.i + 2
+        if end >= sent.end or doc[token.i + 1].lower_ != "and":
+            continue
+        if (token.lower_, doc[end].lower_) in FIXED_PAIRS and (token.i in removed or end in removed):
+            removed.update(range(token.i, end + 1))
 
 
 def _remove_asides_of_removed_nouns(sent: Any, removed: set[int], keep: set[int]) -> None:
@@ -492,7 +514,7 @@ def _remove_heads_without_complement(sent: Any, removed: set[int], keep: set[int
 
 def _lost_complement(token: Any, removed: set[int]) -> bool:
     children = list(token.children)
-    if token.pos_ == "ADP" and token.dep_ in {"prep", "agent", "dative"}:
+    if token.pos_ == "ADP" and token.dep_ in {"prep", "agent", "dative", "conj"}:
         # the parser may hang what follows "from" as "1960" (npadvmod) and "to 2001" (prep)
         objects = [c for c in children if c.dep_ in OBJECT_DEPS] or [
             c for c in children if c.dep_ in {"npadvmod", "prep", "nummod"}

@@ -431,3 +431,25 @@ def test_an_also_phrase_goes_with_the_phrase_it_said_again(nlp):
         "He received a master's degree in 1987, and a Doctor of Philosophy in 1994.",
         False,
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        pytest.param(  # PopQA dev (Rinaldo Saporiti), round 16: "Rinaldo Saporiti (Milan) was a painter."
+            "Rinaldo Saporiti (Milan 1840 - 1913) was an Italian painter.",
+            ["1840", "1913"],
+            "Rinaldo Saporiti was an Italian painter.",
+            id="a lifespan left with its place alone goes whole",
+        ),
+        pytest.param(  # PopQA dev (Jim Brown), round 16's reader: "He also excelled in field and lacrosse."
+            "He excelled in lacrosse and in track and field.",
+            ["track"],
+            "He excelled in lacrosse.",
+            id="one half of a fixed pair goes with the other",
+        ),
+    ],
+)
+def test_what_is_read_as_one_unit_goes_whole(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, private)
+    assert text == expected
