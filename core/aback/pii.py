@@ -234,6 +234,7 @@ def _phone_analyze(recogniser: Any, text: str, entities: list[str], nlp_artifact
 def _phone_runs() -> re.Pattern[str]:
     """Digit blocks joined by the punctuation `phonenumbers` allows inside a number: every candidate
     it considers lies inside one such run."""
+    # phonenumbers comes with Presidio, loaded only once phones are looked for
     from phonenumbers.phonenumbermatcher import _BLOCK_LIMIT, _DIGIT_SEQUENCE, _PUNCTUATION
 
     return re.compile(f"{_DIGIT_SEQUENCE}(?:{_PUNCTUATION}{_DIGIT_SEQUENCE}){_BLOCK_LIMIT}", re.UNICODE)
@@ -243,6 +244,7 @@ def _phone_runs() -> re.Pattern[str]:
 def _shortest_valid_number(region: str) -> int:
     """Fewest digits a valid number found with `region` as default can have: a national number of its
     country code, or any country code with the shortest national number written internationally."""
+    # phonenumbers comes with Presidio, loaded only once phones are looked for
     from phonenumbers import PhoneMetadata, country_code_for_region
     from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE
 
