@@ -157,7 +157,7 @@ def predicate(relation: str, tail: str, past: bool = True) -> str:
         if verb in NEED_THEIR_OBJECT:
             return ""
         if verb in SAID_IN_THE_PASSIVE:
-            return f"{'was' if past else 'is'} {participle(verb)} {preposition} {tail}"
+            return f"{'was' if past else 'is'} {past_tense(verb)} {preposition} {tail}"  # all regular
         return f"{past_tense(verb) if past else present_tense(verb)} {preposition} {tail}"
     return ""
 
@@ -187,10 +187,6 @@ def _relation_templates(tail: str, past: bool) -> dict[str, str]:
         "known_as": f"{be} known as {tail}",
         "birth_name": f"was born {tail}",
     }
-
-
-def participle(verb: str) -> str:
-    return past_tense(verb)  # the verbs said in the passive are all regular
 
 
 def past_tense(verb: str) -> str:

@@ -212,9 +212,7 @@ def _bare_pointer(article: Any, kept_before: str) -> bool:
         article.lower_ == "the"
         and article.dep_ == "det"
         and noun.lemma_.lower() in POINTER_NOUNS
-        and not any(
-            c.dep_ in {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"} for c in noun.children
-        )
+        and not any(c.dep_ in _SAYS_WHICH for c in noun.children)
         and noun.lower_ not in kept_before
     )
 
