@@ -198,14 +198,13 @@ class Settings:
         "eraser4rag rewriter: local folder or hub id, seq2seq (e.g. google/flan-t5-large) or causal",
         shown="embedded SmolLM2-135M-Instruct",
     )
-    # eraser4rag: peft LoRA adapter folder; "shipped" = assets/adapters/ for the embedded model,
-    # "" or "none" = the untrained base model
     rewriter_adapter: str = setting(
         "shipped",
         (
-            "peft LoRA adapter folder for the rewriter. shipped = the adapter committed in "
+            "eraser4rag's trained part: a peft LoRA adapter folder, or a deletion-tagger folder "
+            "(tagger.safetensors). shipped = the deletion tagger committed in "
             "assets/adapters/smollm2-135m-eraser4rag/ when --rewriter-model is the embedded default (with"
-            ' another model: no adapter); "" or none = the untrained base model, labelled "untrained"'
+            ' another model: none); "" or none = the untrained base model, labelled "untrained"'
         ),
     )
     rewriter_max_input_tokens: int = setting(
@@ -237,13 +236,21 @@ class Settings:
     rewriter_output: str = setting(
         "auto",
         (
-            "eraser4rag output form. auto: the form the adapter's training.json records (output_form), "
-            "else rewrite (the shipped adapter today). edits: the model writes an edit script per private "
+            "eraser4rag output form. auto: the form the adapter's training.json records (output_form; "
+            "tags for the shipped tagger), else rewrite. edits: the model writes an edit script per private "
             "window (CUT <words> deletes their sentence, DEL <text>, REP <text> + BY <text>, KEEP), "
             "decoded so that every anchor is verbatim text of the window, then applied; a script that "
             "does not parse or apply is rejected, named in the notes, and that window falls back to "
             "deleting its sentences that name a private tail (causal models only). rewrite: the model "
-            "writes the whole window (the paper's form)"
+            "writes the whole window (the paper's form). tags: the model tags the words of each private "
+            "window to delete (the shipped tagger); the graph-guided repair makes the text read"
+        ),
+    )
+    rewriter_tag_guard: bool = setting(
+        True,
+        (
+            "eraser4rag, tags form: also remove each mention of a private tail the model did not tag "
+            "(the model chooses what else goes; it cannot keep the private fact itself)"
         ),
     )
     rewriter_edit_input_tokens: int = setting(

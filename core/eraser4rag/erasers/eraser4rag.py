@@ -56,10 +56,23 @@ from pathlib import Path
 from typing import Any
 
 from core.eraser4rag.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Rewrite, edits_between
+from core.eraser4rag.erasers.deletion_tags import (
+    TaggerHead,
+    deletion_spans,
+    guard_spans,
+    has_tagger,
+    load_head,
+    window_private_tails,
+    word_features,
+    word_flags,
+    words_of,
+)
 from core.eraser4rag.erasers.edit_decoding import anchor_constraint
 from core.eraser4rag.erasers.edit_script import ScriptError, apply_script, parse_script
+from core.eraser4rag.erasers.graph_guided import ParseCache, kept_public, sayable_public
 from core.eraser4rag.erasers.linearize import OUTPUT_FORMS, add_special_tokens, fitted_input, rewriter_input
 from core.eraser4rag.erasers.mentions import mentions_entity
+from core.eraser4rag.erasers.repair import repair_removals
 from core.eraser4rag.erasers.sentences import split_at_stops
 from core.eraser4rag.erasers.windows import Window, concerning_keys, windows_of
 from core.model_loading import ModelUnavailable, resolve_local_lm
@@ -69,7 +82,9 @@ from core.types import Document, Progress, TripleKey
 __all__ = ["Eraser4RAGEraser", "load_rewriter", "resolve_adapter"]
 WINDOW_MODES = ("always", "when-too-long")
 SHIPPED = "shipped"
-SHIPPED_ADAPTER = Path(__file__).resolve().parents[3] / "assets" / "adapters" / "smollm2-135m-eraser4rag"
+ADAPTERS = Path(__file__).resolve().parents[3] / "assets" / "adapters"
+SHIPPED_ADAPTER = ADAPTERS / "smollm2-135m-eraser4rag"  # the deletion tagger (tags form)
+REWRITE_ADAPTER = ADAPTERS / "smollm2-135m-eraser4rag-rewrite"  # the previous one: LoRA, rewrite form
 NO_ADAPTER = ("", "none")
 AUTO = "auto"
 EDIT_SCRIPT_TOKENS = 96  # an edit script's token budget (anchors are a few words; CUT needs two)
@@ -113,8 +128,8 @@ def load_rewriter(name_or_path: str, adapter: str, cache_dir: str) -> Rewriter:
             "with --rewriter-model (hub ids need internet)"
         ) from exc
     add_special_tokens(tokenizer, model)
-    if adapter:
-        model = _with_adapter(model, adapter)
+    if adapter and not (has_tagger(adapter) and not (Path(adapter) / "adapter_config.json").exists()):
+        model = _with_adapter(model, adapter)  # a tagger-only folder adds a head, not LoRA weights
     model.eval()
     return Rewriter(tokenizer, model, seq2seq, source)
 
@@ -126,7 +141,8 @@ def resolve_adapter(model: str, adapter: str) -> str:
         return ""
     if value == SHIPPED:
         embedded = not model.strip()
-        return str(SHIPPED_ADAPTER) if embedded and (SHIPPED_ADAPTER / "adapter_config.json").exists() else ""
+        present = (SHIPPED_ADAPTER / "adapter_config.json").exists() or has_tagger(SHIPPED_ADAPTER)
+        return str(SHIPPED_ADAPTER) if embedded and present else ""
     return value
 
 
@@ -151,6 +167,8 @@ class Eraser4RAGEraser:
         self._rewriter = rewriter
         self.adapter = resolve_adapter(settings.rewriter_model, settings.rewriter_adapter)
         self.trained = bool(self.adapter)
+        self._tagger: TaggerHead | None = None
+        self._parse_cache: ParseCache | None = None
 
     @property
     def rewriter(self) -> Rewriter:
@@ -196,6 +214,8 @@ class Eraser4RAGEraser:
                 "edit scripts need a causal model: this sequence-to-sequence model writes whole windows"
             )
         fallbacks: list[str] = []
+        if form == "tags":
+            return self._tagged_document(document, request, windows, private, public, notes, started)
         if form == "edits":
             outputs = self._edited_windows(document, request, windows, private, public, notes, fallbacks)
         else:
@@ -226,6 +246,95 @@ class Eraser4RAGEraser:
             notes=tuple(notes),
             fallbacks=tuple(fallbacks),
         )
+
+    def _tagged_document(
+        self,
+        document: Document,
+        request: EraseRequest,
+        windows: list[Window],
+        private: Sequence[TripleKey],
+        public: Sequence[TripleKey],
+        notes: list[str],
+        started: float,
+    ) -> Rewrite:
+        """The tags form: the head tags the words of every private window in one batch; the
+        tagged words are removed and `repair_removals` makes each touched sentence read."""
+        head = self._head()
+        chosen = [w for w in windows if w.text.strip() and w.private]
+        prompts, texts, flags = [], [], []
+        budget = min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens)
+        for window in chosen:
+            text = window.text.strip()
+            prompt, selection = fitted_input(text, private, public, self._tokens, budget, "tags")
+            if selection.note():
+                notes.append(f"window at {window.span[0]}: {selection.note()}")
+            prompts.append(prompt)
+            texts.append(text)
+            flags.append(word_flags(text, words_of(text), private, public))
+        removals = []
+        counts = [0, 0]  # spans the model tagged, tail mentions the guard added
+        if prompts:
+            with _lock:
+                features = word_features(
+                    self.rewriter.tokenizer, self.rewriter.model, prompts, texts, head.layers, flags
+                )
+            own = request.private_keys_of(document.id)
+            for window, text, rows in zip(chosen, texts, features, strict=True):
+                shift = window.span[0] + len(window.text) - len(window.text.lstrip())
+                tagged = deletion_spans(text, head.probabilities(rows).tolist(), head.threshold)
+                tails = window_private_tails(text, own, private) if self.settings.rewriter_tag_guard else []
+                guarded = guard_spans(text, [s for s, _p in tagged], tails)
+                removals += [
+                    ((first + shift, last + shift), "", f"tagged for deletion (p = {p:.2f})", ())
+                    for (first, last), p in tagged
+                ]
+                removals += [
+                    ((first + shift, last + shift), "", "private tail the model kept (guard)", ())
+                    for first, last in guarded
+                ]
+                counts[0] += len(tagged)
+                counts[1] += len(guarded)
+        text, edits = document.text, ()
+        if removals:
+            parse = self._parse()
+            text, edits = repair_removals(
+                document.text,
+                parse(document.text),
+                removals,
+                sayable_public(request, document.id),
+                parse,
+                document.title,
+            )
+        notes.append(
+            f"deletion tags: {counts[0]} span(s) tagged in {len(chosen)} private window(s); "
+            f"the guard removed {counts[1]} private tail mention(s) the model kept"
+        )
+        return Rewrite(
+            doc_id=document.id,
+            eraser=self.name,
+            original=document.text,
+            text=text,
+            edits=edits,
+            removed=request.private_keys_of(document.id),
+            kept=kept_public(request, document.id, edits),
+            seconds=time.perf_counter() - started,
+            notes=tuple(notes),
+        )
+
+    def _head(self) -> TaggerHead:
+        if self._tagger is None:
+            if not has_tagger(self.adapter):
+                raise EraserError(
+                    "rewriter_output = 'tags' needs a tagger folder (tagger.safetensors); "
+                    f"{self.adapter!r} has none"
+                )
+            self._tagger = load_head(self.adapter)
+        return self._tagger
+
+    def _parse(self) -> ParseCache:
+        if self._parse_cache is None:
+            self._parse_cache = ParseCache(self.settings.spacy_model)
+        return self._parse_cache
 
     def _rewritten_windows(
         self,

@@ -26,8 +26,10 @@ PRIVATE_PREFIX = "\nPrivate: "
 PUBLIC_PREFIX = "\nPublic: "
 OUTPUT_PREFIX = "\nRewritten document:"
 EDITS_PREFIX = "\nEdits (DEL <text> / REP <text> + BY <text> / KEEP):\n"
-# an edit script (`core.eraser4rag.erasers.edit_script`) or the whole text
-OUTPUT_FORMS = ("edits", "rewrite")
+TAGS_PREFIX = "Delete the words that state the private triples, keeping the public ones."
+# an edit script (`core.eraser4rag.erasers.edit_script`), the whole text, or deletion tags per
+# word (`core.eraser4rag.erasers.deletion_tags`: the triples come first, the text last)
+OUTPUT_FORMS = ("edits", "rewrite", "tags")
 
 _TRIPLE = re.compile(
     r"<(?P<kind>r|c)subj>\s*(?P<h>.*?)\s*<(?P=kind)rel>\s*(?P<r>.*?)\s*<(?P=kind)obj>\s*(?P<t>.*?)\s*<(?P=kind)e>",
@@ -63,8 +65,13 @@ def rewriter_input(
     document: str, private: Sequence[TripleKey], public: Sequence[TripleKey], form: str = "rewrite"
 ) -> str:
     """The model input: instruction, document, linearised G_pri and G_pub, then the cue of the
-    output `form` ("rewrite": the whole rewritten text; "edits": an edit script)."""
+    output `form` ("rewrite": the whole rewritten text; "edits": an edit script). With "tags"
+    the triples come first and the prompt ends with the document, whose words are tagged."""
     private_text, public_text = linearize(private, public)
+    if form == "tags":
+        return (
+            f"{TAGS_PREFIX}{PRIVATE_PREFIX}{private_text}{PUBLIC_PREFIX}{public_text}\nDocument: {document}"
+        )
     cue = EDITS_PREFIX if form == "edits" else OUTPUT_PREFIX
     return f"{DOCUMENT_PREFIX}{document}{PRIVATE_PREFIX}{private_text}{PUBLIC_PREFIX}{public_text}{cue}"
 

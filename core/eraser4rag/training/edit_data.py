@@ -142,15 +142,15 @@ def _task(
     )
 
 
-def build(path: Path, first: int, size: int) -> tuple[list[WindowExample], dict[str, Any]]:
+def build(path: Path, first: int, size: int, skip: int = 0) -> tuple[list[WindowExample], dict[str, Any]]:
     settings = from_env()
     extractor = get_extractor(settings.extractor, settings)
     eraser = get_eraser("graph-guided", settings)
     parse = ParseCache(settings.spacy_model)
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()][:first]
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()][skip:first]
     examples: list[WindowExample] = []
     dropped: Counter[str] = Counter()
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=skip + 1):
         request = build_request(json.loads(line), f"{path.name} line {number}", extractor, 0.25, 0)
         rewrites, _ = verify_and_repair(request, list(eraser.erase(request)), extractor, parse)
         for item in request_examples(request, rewrites, size):
@@ -160,7 +160,7 @@ def build(path: Path, first: int, size: int) -> tuple[list[WindowExample], dict[
                 examples.append(item)
         print(f"record {number}: {len(examples)} examples so far, dropped {dict(dropped)}", flush=True)
     summary = {
-        "data": f"{path.name}, records 1-{len(lines)}",
+        "data": f"{path.name}, records {skip + 1}-{skip + len(lines)}",
         "examples": len(examples),
         "examples_that_cut": sum(e.cut for e in examples),
         "examples_that_copy": sum(not e.cut for e in examples),
@@ -178,11 +178,17 @@ def main() -> None:
     )
     parser.add_argument("path", type=Path)
     parser.add_argument("--first", type=int, default=40, help="records to use (the rest stay held back)")
+    parser.add_argument(
+        "--skip",
+        type=int,
+        default=0,
+        help="leading records to leave out (held-back data: --skip 40 --first 50)",
+    )
     parser.add_argument("--window-sentences", type=int, default=2)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--summary", type=Path, required=True)
     args = parser.parse_args()
-    examples, summary = build(args.path, args.first, args.window_sentences)
+    examples, summary = build(args.path, args.first, args.window_sentences, args.skip)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w", encoding="utf-8") as handle:
         for example in examples:

@@ -21,7 +21,7 @@ from core.eraser4rag.erasers.edit_script import (
     script_for,
 )
 from core.eraser4rag.erasers.eraser4rag import (
-    SHIPPED_ADAPTER,
+    REWRITE_ADAPTER,
     Eraser4RAGEraser,
     GeneratedScript,
     load_rewriter,
@@ -337,7 +337,7 @@ def _assert_well_formed(window: str, script: str) -> None:
 def test_auto_takes_the_form_the_adapter_was_trained_for(tmp_path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "training.json").write_text('{"kind": "sft", "settings": {"output_form": "edits"}}')
     assert output_form("auto", str(tmp_path)) == "edits"
-    assert output_form("auto", str(SHIPPED_ADAPTER)) == "rewrite"  # trained before edit scripts existed
+    assert output_form("auto", str(REWRITE_ADAPTER)) == "rewrite"  # trained before edit scripts existed
     assert output_form("auto", "") == "rewrite" and output_form("edits", "") == "edits"
 
 

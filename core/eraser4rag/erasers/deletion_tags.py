@@ -1,0 +1,207 @@
+"""Learned deletion tags (`rewriter_output = tags`): the rewriter as a deletion-based compressor.
+
+The model reads the linearised global triples (the paper's special tokens) and then one
+window of the document; a linear head over its hidden state at each word gives the
+probability that the word goes (token-level deletion tagging, Filippova et al. 2015,
+"Sentence Compression by Deletion with LSTMs"). Words at or above the head's threshold are
+removed and `repair.repair_removals` -- the graph-guided eraser's grammar -- decides what
+else must go so that every touched sentence still reads. The model decides *what* to cut;
+text it does not tag is kept verbatim by construction.
+
+The guard (the tags form's constrained decoding): a mention of a private tail that concerns
+the window (`window_private_tails`) and that no tagged span covers is removed too, so the
+model can choose how much goes with a private fact but cannot keep the fact itself. The
+rewrite's notes count the spans the model tagged and the mentions the guard added.
+
+Why the triples come first: a causal model's state at a word sees only what precedes it,
+so the triples must precede the text they decide about (the paper's encoder-decoder reads
+the document first and attends both ways).
+
+A word's features are its tokens' mean hidden state (the layers in `TaggerHead.layers`)
+and four flags: whether the word belongs to a private tail, a private head, a public tail
+or a public head named in the prompt's triples (`word_flags`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.eraser4rag.erasers.mentions import find_mentions, pair_named
+from core.types import Span, TripleKey
+
+TAGGER_FILE = "tagger.safetensors"
+FLAG_COUNT = 4
+_WORD = re.compile(r"\S+")
+_BARE = re.compile(r"[\W_]+")
+
+
+@dataclass(frozen=True)
+class TaggerHead:
+    """A linear layer over [mean hidden state of the chosen layers; flags], and its threshold."""
+
+    weight: Any  # torch tensor (features,)
+    bias: float
+    layers: tuple[int, ...]
+    threshold: float
+
+    def probabilities(self, features: Any) -> Any:
+        # torch (~5 s) loads only when a model runs
+        import torch
+
+        return torch.sigmoid(features @ self.weight + self.bias)
+
+
+def has_tagger(folder: str | Path) -> bool:
+    return bool(str(folder)) and (Path(folder) / TAGGER_FILE).exists()
+
+
+def save_head(head: TaggerHead, folder: Path) -> None:
+    from safetensors.torch import save_file
+
+    folder.mkdir(parents=True, exist_ok=True)
+    save_file(
+        {"weight": head.weight.contiguous(), "bias": head.weight.new_tensor([head.bias])},
+        folder / TAGGER_FILE,
+    )
+
+
+def load_head(folder: str | Path) -> TaggerHead:
+    """The head in `folder`, with the layers and threshold its training.json records."""
+    from safetensors.torch import load_file
+
+    tensors = load_file(Path(folder) / TAGGER_FILE)
+    card = json.loads((Path(folder) / "training.json").read_text(encoding="utf-8"))
+    settings = card.get("settings", {})
+    return TaggerHead(
+        tensors["weight"],
+        float(tensors["bias"][0]),
+        tuple(settings.get("layers", (-1,))),
+        float(settings.get("threshold", 0.5)),
+    )
+
+
+def words_of(text: str) -> list[Span]:
+    return [(m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _bare_words(text: str) -> set[str]:
+    return {w for w in (_BARE.sub("", part).lower() for part in text.split()) if len(w) > 1}
+
+
+def word_flags(
+    text: str, words: Sequence[Span], private: Sequence[TripleKey], public: Sequence[TripleKey]
+) -> list[list[float]]:
+    """Per word: [in a private tail, in a private head, in a public tail, in a public head]."""
+    sets = (
+        set().union(*(_bare_words(k[2]) for k in private)),
+        set().union(*(_bare_words(k[0]) for k in private)),
+        set().union(*(_bare_words(k[2]) for k in public)),
+        set().union(*(_bare_words(k[0]) for k in public)),
+    )
+    flags = []
+    for start, end in words:
+        word = _BARE.sub("", text[start:end]).lower()
+        flags.append([float(bool(word) and word in s) for s in sets])
+    return flags
+
+
+def word_features(
+    tokenizer: Any,
+    model: Any,
+    prompts: Sequence[str],
+    windows: Sequence[str],
+    layers: Sequence[int],
+    flags: Sequence[Sequence[Sequence[float]]],
+) -> list[Any]:
+    """Per window: a (words, features) tensor. Each prompt ends with its window's text."""
+    # torch (~5 s) loads only when a model runs
+    import torch
+
+    side = tokenizer.padding_side
+    tokenizer.padding_side = "left"
+    try:
+        encoded = tokenizer(list(prompts), return_tensors="pt", padding=True, return_offsets_mapping=True)
+    finally:
+        tokenizer.padding_side = side
+    offsets = encoded.pop("offset_mapping")
+    with torch.no_grad():
+        output = model(**encoded.to(model.device), output_hidden_states=True)
+    states = torch.cat([output.hidden_states[layer] for layer in layers], dim=-1).float().cpu()
+    features = []
+    for row, (prompt, window) in enumerate(zip(prompts, windows, strict=True)):
+        start = len(prompt) - len(window)
+        words = words_of(window)
+        pooled = _pool_words(
+            states[row], offsets[row].tolist(), encoded["attention_mask"][row].tolist(), start, words
+        )
+        features.append(
+            torch.cat(
+                [pooled, torch.tensor(flags[row], dtype=pooled.dtype).reshape(len(words), FLAG_COUNT)], dim=-1
+            )
+        )
+    return features
+
+
+def _pool_words(
+    states: Any, offsets: list[list[int]], mask: list[int], start: int, words: Sequence[Span]
+) -> Any:
+    """Mean hidden state of the tokens overlapping each word (window offsets shifted by `start`)."""
+    import torch
+
+    pooled = torch.zeros(len(words), states.shape[-1])
+    counts = [0] * len(words)
+    w = 0
+    for index, ((first, last), real) in enumerate(zip(offsets, mask, strict=True)):
+        if not real or last <= start:
+            continue
+        first, last = first - start, last - start
+        while w < len(words) and words[w][1] <= first:
+            w += 1
+        k = w
+        while k < len(words) and words[k][0] < last:
+            pooled[k] += states[index]
+            counts[k] += 1
+            k += 1
+    for k, count in enumerate(counts):
+        if count:
+            pooled[k] /= count
+    return pooled
+
+
+def deletion_spans(window: str, probabilities: Sequence[float], threshold: float) -> list[tuple[Span, float]]:
+    """Runs of consecutive tagged words as spans of `window`, each with its highest probability."""
+    spans: list[tuple[Span, float]] = []
+    for (start, end), p in zip(words_of(window), probabilities, strict=True):
+        if p < threshold:
+            continue
+        if spans and not window[spans[-1][0][1] : start].strip():
+            (first, _last), best = spans[-1]
+            spans[-1] = ((first, end), max(best, p))
+        else:
+            spans.append(((start, end), p))
+    return spans
+
+
+def window_private_tails(
+    window: str, own_private: Sequence[TripleKey], global_private: Sequence[TripleKey]
+) -> list[str]:
+    """Tails of the passage's own private triples, and of G_pri triples whose head and tail the
+    window names (a pair a reader could re-join)."""
+    tails = {key[2] for key in own_private}
+    tails |= {key[2] for key in global_private if pair_named(window, key)}
+    return sorted(tails)
+
+
+def guard_spans(window: str, tagged: Sequence[Span], tails: Sequence[str]) -> list[Span]:
+    """Mentions of `tails` in `window` that no tagged span covers."""
+    added: list[Span] = []
+    for tail in tails:
+        for first, last in find_mentions(window, tail):
+            if not any(start <= first and last <= end for start, end in [*tagged, *added]):
+                added.append((first, last))
+    return added

@@ -1,0 +1,119 @@
+"""The deletion tagger (`rewriter_output = tags`): words, flags, spans, features of the real
+embedded model, the head's file round trip, and the eraser on a real passage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from core.eraser4rag.erasers.base import EraseRequest
+from core.eraser4rag.erasers.deletion_tags import (
+    FLAG_COUNT,
+    TaggerHead,
+    deletion_spans,
+    has_tagger,
+    load_head,
+    save_head,
+    word_features,
+    word_flags,
+    words_of,
+)
+from core.eraser4rag.erasers.eraser4rag import Eraser4RAGEraser, load_rewriter
+from core.eraser4rag.erasers.linearize import rewriter_input
+from core.eraser4rag.filters import PrivacyDefinition
+from core.settings import Settings, default_cache_dir
+from core.types import Document, Triple
+
+# the first sentence of a PopQA dev passage (Henry Master Feilden), as the erasure issue quotes it
+FEILDEN = (
+    "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party "
+    "politician. He sat in the House of Commons from 1869 to 1875."
+)
+PARTY = ("Henry Master Feilden", "member of political party", "Conservative Party")
+JOB = ("Henry Master Feilden", "occupation", "politician")
+LAYERS = (-1, 15)
+
+
+def test_words_flags_and_spans_follow_the_text() -> None:
+    words = words_of(FEILDEN)
+    assert FEILDEN[slice(*words[0])] == "Henry" and FEILDEN[slice(*words[-1])] == "1875."
+    flags = word_flags(FEILDEN, words, [PARTY], [JOB])
+    by_word = {FEILDEN[slice(*w)]: f for w, f in zip(words, flags, strict=True)}
+    assert by_word["Conservative"] == [1.0, 0.0, 0.0, 0.0]  # a private tail's word
+    assert by_word["Henry"] == [0.0, 1.0, 0.0, 1.0]  # the head of both triples
+    assert by_word["politician."] == [0.0, 0.0, 1.0, 0.0]  # punctuation does not hide a word
+    assert by_word["was"] == [0.0, 0.0, 0.0, 0.0]
+    probabilities = [0.9 if FEILDEN[slice(*w)] in {"Conservative", "Party"} else 0.1 for w in words]
+    ((span, p),) = deletion_spans(FEILDEN, probabilities, 0.5)
+    assert FEILDEN[slice(*span)] == "Conservative Party" and p == 0.9  # adjacent words are one span
+
+
+@pytest.fixture(scope="module")
+def rewriter():
+    return load_rewriter("", "", str(default_cache_dir()))
+
+
+def test_features_align_each_word_with_its_own_tokens_whatever_the_padding(rewriter) -> None:
+    short = FEILDEN.split(".")[0] + "."
+    prompts = [rewriter_input(text, [PARTY], [JOB], "tags") for text in (FEILDEN, short)]
+    assert all(p.endswith(t) for p, t in zip(prompts, (FEILDEN, short), strict=True))
+    flags = [word_flags(t, words_of(t), [PARTY], [JOB]) for t in (FEILDEN, short)]
+    long_rows, short_rows = word_features(
+        rewriter.tokenizer, rewriter.model, prompts, [FEILDEN, short], LAYERS, flags
+    )
+    hidden = rewriter.model.config.hidden_size
+    assert long_rows.shape == (len(words_of(FEILDEN)), 2 * hidden + FLAG_COUNT)
+    assert short_rows.shape[0] == len(words_of(short))
+    assert all(float(row[: 2 * hidden].abs().sum()) > 0 for row in long_rows)  # every word got its tokens
+    # left padding in a batch changes nothing: the short window alone gives the same features
+    (alone,) = word_features(rewriter.tokenizer, rewriter.model, prompts[1:], [short], LAYERS, flags[1:])
+    assert torch.allclose(alone, short_rows, atol=1e-3)
+
+
+def _request() -> EraseRequest:
+    triples = (Triple(*PARTY, "d1", (0, 103)), Triple(*JOB, "d1", (0, 103)))
+    definition = PrivacyDefinition(
+        private=frozenset({PARTY}),
+        public=frozenset({JOB}),
+        excluded=frozenset(),
+        moves=(),
+        marked=frozenset({PARTY}),
+    )
+    return EraseRequest((Document("d1", "Henry Master Feilden", FEILDEN),), triples, definition)
+
+
+def _flag_head(folder: Path, hidden: int) -> None:
+    """A head that tags exactly the words of private tails (its flag), written as training writes it."""
+    weight = torch.zeros(2 * hidden + FLAG_COUNT)
+    weight[2 * hidden] = 10.0
+    save_head(TaggerHead(weight, -5.0, LAYERS, 0.5), folder)
+    card = {"settings": {"output_form": "tags", "layers": list(LAYERS), "threshold": 0.5}}
+    (folder / "training.json").write_text(json.dumps(card), encoding="utf-8")
+
+
+def test_a_tagger_folder_round_trips_and_the_eraser_repairs_what_the_head_tags(
+    rewriter, tmp_path: Path
+) -> None:
+    _flag_head(tmp_path, rewriter.model.config.hidden_size)
+    assert has_tagger(tmp_path) and not has_tagger(tmp_path / "missing")
+    head = load_head(tmp_path)
+    assert head.layers == LAYERS and head.threshold == 0.5
+    eraser = Eraser4RAGEraser(Settings(rewriter_adapter=str(tmp_path), rewriter_output="auto"))
+    (rewrite,) = eraser.erase(_request())
+    assert "Conservative" not in rewrite.text and "Party" not in rewrite.text
+    # the repair keeps what the sentence can still say: the lifespan and the public occupation
+    assert rewrite.text.startswith("Henry Master Feilden (21 February 1818 – 5 September 1875) was ")
+    assert "politician" in rewrite.text and "House of Commons" in rewrite.text
+    assert any(
+        "deletion tags: 1 span(s) tagged" in note and "removed 0 private tail" in note
+        for note in rewrite.notes
+    )
+
+
+def test_the_tags_form_without_a_tagger_folder_says_what_is_missing(tmp_path: Path) -> None:
+    eraser = Eraser4RAGEraser(Settings(rewriter_adapter="none", rewriter_output="tags"))
+    with pytest.raises(Exception, match=r"tagger\.safetensors"):
+        list(eraser.erase(_request()))

@@ -1,0 +1,64 @@
+"""Training the deletion tagger: labels from the word diff, the fitted head, the features cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from core.eraser4rag.erasers.deletion_tags import FLAG_COUNT, TaggerHead, word_flags, words_of
+from core.eraser4rag.training.tagger import cached, deletion_labels, fit_head, word_scores
+
+# PopQA dev passages (Henry Master Feilden; Arcangelo Resani) and graph-guided targets of them
+FEILDEN = (
+    "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."
+)
+FEILDEN_TARGET = "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English politician."
+RESANI = (
+    "He was born at Rome and was a pupil of Giovanni Battista Boncuore. "
+    "He chiefly excelled in painting animals."
+)
+RESANI_TARGET = "He chiefly excelled in painting animals."
+PARTY = ("Henry Master Feilden", "member of political party", "Conservative Party")
+TEACHER = ("Arcangelo Resani", "student of", "Giovanni Battista Boncuore")
+
+
+def test_a_word_is_labelled_delete_when_the_target_does_not_keep_it() -> None:
+    labels = deletion_labels(FEILDEN, FEILDEN_TARGET)
+    deleted = [FEILDEN[s:e] for (s, e), y in zip(words_of(FEILDEN), labels, strict=True) if y]
+    assert deleted == ["Conservative", "Party"]
+    labels = deletion_labels(RESANI, RESANI_TARGET)
+    assert sum(labels) == len(words_of(RESANI.split(". ")[0] + "."))  # the whole first sentence
+    assert deletion_labels(RESANI, RESANI) == [0.0] * len(words_of(RESANI))
+
+
+def test_the_fitted_head_separates_what_its_features_separate() -> None:
+    rows = []
+    labels = []
+    for text, key in ((FEILDEN, PARTY), (RESANI, TEACHER)):
+        words = words_of(text)
+        flags = torch.tensor(word_flags(text, words, [key], []))
+        rows.append(
+            torch.cat([torch.randn(len(words), 6, generator=torch.Generator().manual_seed(1)), flags], -1)
+        )
+        labels += [f[0] for f in flags.tolist()]  # delete exactly the private tail's words
+    features, truth = torch.cat(rows), torch.tensor(labels)
+    weight, bias, curve = fit_head(features, truth, epochs=200)
+    assert curve[-1] < curve[0]
+    head = TaggerHead(weight, bias, (-1,), 0.5)
+    scores = word_scores(head.probabilities(features), truth, 0.5)
+    assert scores["recall"] == 1.0 and scores["precision"] == 1.0
+    assert features.shape[1] == 6 + FLAG_COUNT
+
+
+def test_features_are_computed_once_per_cache_folder(tmp_path: Path) -> None:
+    calls = []
+
+    def compute() -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+        calls.append(1)
+        return [torch.ones(2, 3)], [torch.zeros(2)]
+
+    first = cached(tmp_path, "train", compute)
+    again = cached(tmp_path, "train", compute)
+    assert len(calls) == 1 and torch.equal(first[0][0], again[0][0])
+    assert cached(None, "train", compute) and len(calls) == 2  # no folder: always computed
