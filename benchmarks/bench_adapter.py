@@ -11,7 +11,8 @@ popqa_dev.jsonl). Per record: its global graph over all its passages, the paper'
 random 25 % private split (seed 0) and both filters, as in training. Only the passages holding a
 private triple are rewritten (the first `--passages` of them per record); every other passage is
 carried through unchanged by every eraser alike. r_pri, r_pub and the leak check are over the
-rewritten passages; r_connect is over each whole set (rewritten passages plus the unchanged
+rewritten passages (the last column gives r_pri and r_pub over every passage of each set as
+well, the unchanged ones included); r_connect is over each whole set (rewritten passages plus the unchanged
 rest). An eraser is `NAME` or `NAME+verify`; `eraser4rag@ADAPTER` picks the adapter
 (`shipped`, `none` for the untrained base model, or a folder). eraser4rag runs with the
 settings' window inference (`--rewriter-windows`, `--rewriter-only-private-windows`, RPS_* env),
@@ -133,6 +134,7 @@ def run(
     eraser = get_eraser(name, settings)
     parse = getattr(eraser, "parse", None) or ParseCache(settings.spacy_model)
     evaluations = []
+    whole_sets = []  # every passage of each set: the ones no eraser touches count too
     texts: list[dict[str, Any]] = []
     seconds = 0.0
     for request, ids in tqdm(list(zip(requests, targets, strict=True)), desc=spec):
@@ -149,6 +151,7 @@ def run(
             if keep_texts and r.doc_id in ids
         ]
         evaluation = evaluate_rewrites(request, rewrites, extractor)
+        whole_sets.append(evaluation)
         evaluations.append(replace(evaluation, docs=tuple(d for d in evaluation.docs if d.doc_id in ids)))
     passages = sum(len(ids) for ids in targets)
     return {
@@ -157,6 +160,7 @@ def run(
         "adapter": getattr(eraser, "adapter", ""),
         "passages": passages,
         "summary": summarize(evaluations),
+        "all_passages": {k: summarize(whole_sets)[k] for k in ("documents", "r_pri", "r_pub")},
         "seconds_per_passage": seconds / passages if passages else None,
         **({"rewrites": texts} if keep_texts else {}),
     }
@@ -177,14 +181,25 @@ def format_row(row: dict[str, Any]) -> str:
         f"strict {_fmt(s.get('strict_leak'))}  partial {_fmt(s.get('partial_leak'))}  "
         f"broken {_fmt(s.get('broken_share'))}  public kept {_fmt(s.get('public_kept_strings'))}  "
         f"chars kept {_fmt(s.get('characters_kept'))}  s/passage {_fmt(row['seconds_per_passage'], 2)}"
+        + _all_passages(row)
     )
+
+
+def _all_passages(row: dict[str, Any]) -> str:
+    every = row.get("all_passages")
+    return f"  all passages: r_pri {_fmt(every['r_pri'])} r_pub {_fmt(every['r_pub'])}" if every else ""
+
+
+def _whole(row: dict[str, Any]) -> str:
+    every = row.get("all_passages")
+    return f"{_fmt(every['r_pri'])} / {_fmt(every['r_pub'])}" if every else "–"
 
 
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     lines = [
         "| eraser | passages | r_pri ↓ | r_pub ↑ | strict leak ↓ | partial leak ↓ | broken ↓ | public kept ↑ "
-        "| chars kept | r_connect ↓ | s/passage |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| chars kept | r_connect ↓ | s/passage | r_pri / r_pub, all passages |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         s = row["summary"]
@@ -193,7 +208,8 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
             f"| {name} | {row['passages']} | {_fmt(s['r_pri'])} | {_fmt(s['r_pub'])} | "
             f"{_fmt(s.get('strict_leak'))} | {_fmt(s.get('partial_leak'))} | {_fmt(s.get('broken_share'))} | "
             f"{_fmt(s.get('public_kept_strings'))} | {_fmt(s.get('characters_kept'))} | "
-            f"{_fmt(s['r_connect'])} | {_fmt(row['seconds_per_passage'], 2)} |"
+            f"{_fmt(s['r_connect'])} | {_fmt(row['seconds_per_passage'], 2)} | "
+            f"{_whole(row)} |"
         )
     return "\n".join(lines)
 

@@ -205,3 +205,22 @@ def guard_spans(window: str, tagged: Sequence[Span], tails: Sequence[str]) -> li
             if not any(start <= first and last <= end for start, end in [*tagged, *added]):
                 added.append((first, last))
     return added
+
+
+def with_whole_names(doc: Any, span: Span) -> Span:
+    """`span` widened to every name it cuts into: a spaCy entity, or a run of proper nouns
+    ("Harrow" tagged alone in "lives in Harrow Vale" would leave "lives in Vale")."""
+    first, last = span
+    names = [(e.start_char, e.end_char) for e in doc.ents]
+    run: list[Any] = []
+    for token in [*doc, None]:
+        if token is not None and token.pos_ == "PROPN":
+            run.append(token)
+            continue
+        if run:
+            names.append((run[0].idx, run[-1].idx + len(run[-1].text)))
+        run = []
+    for start, end in names:
+        if start < last and first < end:
+            first, last = min(first, start), max(last, end)
+    return first, last

@@ -4,7 +4,7 @@ document and the linearised global triples G_pri / G_pub and writes the rewrite.
 Sequence-to-sequence models (the Flan-T5 family, `AutoModelForSeq2SeqLM`) and causal
 LMs both work, from a local folder or a hub id (`--rewriter-model`), with an optional
 peft LoRA adapter (`--rewriter-adapter`). The offline default is the embedded
-SmolLM2-135M-Instruct, with the adapter shipped in `assets/adapters/` (trained by the
+SmolLM2-135M-Instruct, with the deletion tagger shipped in `assets/adapters/` (trained by the
 studio's own pipeline, see README) unless `--rewriter-adapter` says otherwise: "" or "none"
 give the untrained base model, which the eraser reports as `trained = False` and the UI
 labels "untrained". The shipped adapter belongs to the embedded model only; with another
@@ -25,7 +25,11 @@ paper's whole-document input back, windowing only documents that exceed
 `rewriter_max_input_tokens`.
 
 Output (`rewriter_output`; "auto", the default, takes the form the adapter was trained for
-from its training.json, else "rewrite"): with "edits" the model writes an edit script per window
+from its training.json, else "rewrite"): with "tags" (the shipped tagger,
+`core.eraser4rag.erasers.deletion_tags`) a linear head over the model's hidden states tags the
+words of each private window to delete, the graph-guided repair makes the text read, and the
+guard (`rewriter_tag_guard`) removes what the model left of a private tail; with "edits" the
+model writes an edit script per window
 (`core.eraser4rag.erasers.edit_script`: CUT / DEL / REP ... BY / KEEP lines, each anchored by verbatim
 text of the window), decoded with `edit_decoding.anchor_constraint` so that every anchor
 exists in the window; the script is applied, so text outside its edits is kept verbatim by
@@ -63,6 +67,7 @@ from core.eraser4rag.erasers.deletion_tags import (
     has_tagger,
     load_head,
     window_private_tails,
+    with_whole_names,
     word_features,
     word_flags,
     words_of,
@@ -297,9 +302,11 @@ class Eraser4RAGEraser:
         text, edits = document.text, ()
         if removals:
             parse = self._parse()
+            doc = parse(document.text)
+            removals = [(with_whole_names(doc, span), *rest) for span, *rest in removals]
             text, edits = repair_removals(
                 document.text,
-                parse(document.text),
+                doc,
                 removals,
                 sayable_public(request, document.id),
                 parse,

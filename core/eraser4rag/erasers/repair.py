@@ -105,7 +105,17 @@ def repair_removals(
     new_text = restore_first_mentions(doc, new_text, parse, title)
     if not text[-1:].isspace():
         new_text = new_text.rstrip()  # the space before a dropped last segment
+    new_text = _without_emptied_lines(text, new_text)
     return new_text, rediff(text, new_text, coarse)
+
+
+def _without_emptied_lines(text: str, new_text: str) -> str:
+    """Dropped paragraphs leave their line breaks: at most one blank line between paragraphs,
+    and none before the first unless the original opened with one."""
+    new_text = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", new_text)
+    if not text.startswith("\n"):
+        new_text = new_text.lstrip("\n")
+    return new_text
 
 
 def _said_elsewhere(new: str, text: str, sent: Any, rewritten: dict[int, str]) -> bool:

