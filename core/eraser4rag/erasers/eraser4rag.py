@@ -77,7 +77,7 @@ from core.eraser4rag.erasers.edit_script import ScriptError, apply_script, parse
 from core.eraser4rag.erasers.graph_guided import ParseCache, kept_public, sayable_public
 from core.eraser4rag.erasers.linearize import OUTPUT_FORMS, add_special_tokens, fitted_input, rewriter_input
 from core.eraser4rag.erasers.mentions import mentions_entity
-from core.eraser4rag.erasers.repair import repair_removals
+from core.eraser4rag.erasers.repair import Removal, repair_removals
 from core.eraser4rag.erasers.sentences import split_at_stops
 from core.eraser4rag.erasers.windows import Window, concerning_keys, windows_of
 from core.model_loading import ModelUnavailable, resolve_local_lm
@@ -263,58 +263,20 @@ class Eraser4RAGEraser:
         started: float,
     ) -> Rewrite:
         """The tags form: the head tags the words of every private window in one batch; the
-        tagged words are removed and `repair_removals` makes each touched sentence read."""
-        head = self._head()
+        tagged words (and what the guard adds) are removed and `repair_removals` makes each
+        touched sentence read."""
         chosen = [w for w in windows if w.text.strip() and w.private]
-        prompts, texts, flags = [], [], []
-        budget = min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens)
-        for window in chosen:
-            text = window.text.strip()
-            prompt, selection = fitted_input(text, private, public, self._tokens, budget, "tags")
-            if selection.note():
-                notes.append(f"window at {window.span[0]}: {selection.note()}")
-            prompts.append(prompt)
-            texts.append(text)
-            flags.append(word_flags(text, words_of(text), private, public))
-        removals = []
-        counts = [0, 0]  # spans the model tagged, tail mentions the guard added
-        if prompts:
-            with _lock:
-                features = word_features(
-                    self.rewriter.tokenizer, self.rewriter.model, prompts, texts, head.layers, flags
-                )
-            own = request.private_keys_of(document.id)
-            for window, text, rows in zip(chosen, texts, features, strict=True):
-                shift = window.span[0] + len(window.text) - len(window.text.lstrip())
-                tagged = deletion_spans(text, head.probabilities(rows).tolist(), head.threshold)
-                tails = window_private_tails(text, own, private) if self.settings.rewriter_tag_guard else []
-                guarded = guard_spans(text, [s for s, _p in tagged], tails)
-                removals += [
-                    ((first + shift, last + shift), "", f"tagged for deletion (p = {p:.2f})", ())
-                    for (first, last), p in tagged
-                ]
-                removals += [
-                    ((first + shift, last + shift), "", "private tail the model kept (guard)", ())
-                    for first, last in guarded
-                ]
-                counts[0] += len(tagged)
-                counts[1] += len(guarded)
+        removals, tagged, guarded = self._tag_removals(document, request, chosen, private, public, notes)
         text, edits = document.text, ()
         if removals:
             parse = self._parse()
             doc = parse(document.text)
             removals = [(with_whole_names(doc, span), *rest) for span, *rest in removals]
-            text, edits = repair_removals(
-                document.text,
-                doc,
-                removals,
-                sayable_public(request, document.id),
-                parse,
-                document.title,
-            )
+            public_triples = sayable_public(request, document.id)
+            text, edits = repair_removals(document.text, doc, removals, public_triples, parse, document.title)
         notes.append(
-            f"deletion tags: {counts[0]} span(s) tagged in {len(chosen)} private window(s); "
-            f"the guard removed {counts[1]} private tail mention(s) the model kept"
+            f"deletion tags: {tagged} span(s) tagged in {len(chosen)} private window(s); "
+            f"the guard removed {guarded} private tail mention(s) the model kept"
         )
         return Rewrite(
             doc_id=document.id,
@@ -327,6 +289,52 @@ class Eraser4RAGEraser:
             seconds=time.perf_counter() - started,
             notes=tuple(notes),
         )
+
+    def _tag_removals(
+        self,
+        document: Document,
+        request: EraseRequest,
+        chosen: list[Window],
+        private: Sequence[TripleKey],
+        public: Sequence[TripleKey],
+        notes: list[str],
+    ) -> tuple[list[Removal], int, int]:
+        """Removals (document spans) of the words the head tags in `chosen` windows and of the
+        private tail mentions the guard adds; how many spans each gave."""
+        head = self._head()
+        budget = min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens)
+        prompts, texts, flags = [], [], []
+        for window in chosen:
+            text = window.text.strip()
+            prompt, selection = fitted_input(text, private, public, self._tokens, budget, "tags")
+            if selection.note():
+                notes.append(f"window at {window.span[0]}: {selection.note()}")
+            prompts.append(prompt)
+            texts.append(text)
+            flags.append(word_flags(text, words_of(text), private, public))
+        if not prompts:
+            return [], 0, 0
+        with _lock:
+            features = word_features(
+                self.rewriter.tokenizer, self.rewriter.model, prompts, texts, head.layers, flags
+            )
+        own = request.private_keys_of(document.id)
+        removals: list[Removal] = []
+        tagged_count = guarded_count = 0
+        for window, text, rows in zip(chosen, texts, features, strict=True):
+            shift = window.span[0] + len(window.text) - len(window.text.lstrip())
+            tagged = deletion_spans(text, head.probabilities(rows).tolist(), head.threshold)
+            tails = window_private_tails(text, own, private) if self.settings.rewriter_tag_guard else []
+            guarded = guard_spans(text, [span for span, _p in tagged], tails)
+            removals += [
+                ((a + shift, b + shift), "", f"tagged for deletion (p = {p:.2f})", ()) for (a, b), p in tagged
+            ]
+            removals += [
+                ((a + shift, b + shift), "", "private tail the model kept (guard)", ()) for a, b in guarded
+            ]
+            tagged_count += len(tagged)
+            guarded_count += len(guarded)
+        return removals, tagged_count, guarded_count
 
     def _head(self) -> TaggerHead:
         if self._tagger is None:
