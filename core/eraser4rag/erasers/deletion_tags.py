@@ -19,7 +19,8 @@ the document first and attends both ways).
 
 A word's features are its tokens' mean hidden state (the layers in `TaggerHead.layers`)
 and four flags: whether the word belongs to a private tail, a private head, a public tail
-or a public head named in the prompt's triples (`word_flags`).
+or a public head of the global triples -- all of them, also those the prompt had no room for
+(`word_flags`).
 """
 
 from __future__ import annotations
