@@ -42,6 +42,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)
         _remove_orphans(sent, removed)
+        _remove_own_without_its_possessor(sent, removed)
         lost = remove_heads_without_complement(sent, removed, keep)
         if lost:
             return removed, True
@@ -60,6 +61,16 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
     root = sent.root
     kept = [t for t in sent if t.i not in removed and not t.is_punct]
     return removed, root.i in removed and bool(kept) and not any(t.pos_ in VERB_POS for t in kept)
+
+
+def _remove_own_without_its_possessor(sent: Any, removed: set[int]) -> None:
+    """ "He had [his] own lawyer's office": "own" needs its possessor ("the own office" does not read)."""
+    for token in sent:
+        if token.i in removed or token.lower_ != "own" or token.head.i in removed:
+            continue
+        possessors = [c for c in token.head.children if c.dep_ == "poss"]
+        if possessors and all(p.i in removed for p in possessors):
+            removed.add(token.i)
 
 
 def _remove_echoes_of_removed_phrases(sent: Any, removed: set[int]) -> None:

@@ -453,3 +453,22 @@ def test_an_also_phrase_goes_with_the_phrase_it_said_again(nlp):
 def test_what_is_read_as_one_unit_goes_whole(nlp, sentence, private, expected):
     text, _lost = _erase(nlp, sentence, private)
     assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # PopQA dev passages (questions 25 and 17)
+        (
+            "He had his own radio show called Kino Kazuyoshi no sekai on Radio Nikkei.",
+            "He had the radio show called Kino Kazuyoshi no sekai on Radio Nikkei.",
+        ),
+        (
+            "From 2011 to 2017, Helga ran her own law firm, Valva Lawyers.",
+            "From 2011 to 2017, Helga ran the law firm, Valva Lawyers.",
+        ),
+    ],
+)
+def test_own_goes_with_its_possessor(nlp, sentence, expected):
+    text, lost = _erase(nlp, sentence, ["his" if " his " in sentence else "her"])
+    assert text == expected and not lost  # never "the own radio show"
