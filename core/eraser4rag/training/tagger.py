@@ -160,6 +160,7 @@ def main() -> None:
     parser.add_argument("--heldback", type=Path, help="windows never trained on, scored only")
     parser.add_argument("--summary", type=Path, help="edit_data's data summary, copied into the card")
     parser.add_argument("--rl-iterations", type=int, default=0, help="RL after the fit (tagger_rl)")
+    parser.add_argument("--rl-lr", type=float, default=0.003, help="RL: Adam's learning rate")
     parser.add_argument("--features-cache", type=Path, help="folder to keep the model's features in (reruns)")
     args = parser.parse_args()
     import torch
@@ -186,7 +187,14 @@ def main() -> None:
         # the sampling policy's boundary is the chosen threshold: p >= threshold <=> logit >= 0
         shifted = bias - math.log(threshold / (1 - threshold))
         rl_weight, rl_bias, rl_curve = reinforce(
-            weight, shifted, rows[:cut], train[0], parse, args.rl_iterations, lambda p: print(p, flush=True)
+            weight,
+            shifted,
+            rows[:cut],
+            train[0],
+            parse,
+            args.rl_iterations,
+            args.rl_lr,
+            lambda p: print(p, flush=True),
         )
         rl_threshold, rl_table = _reward_threshold(rl_weight, rl_bias, rows[cut:], valid[0], parse)
         rl_reward = rl_table[f"{rl_threshold:g}"]["reward + guard"]
@@ -219,6 +227,7 @@ def main() -> None:
         "rl": {
             "iterations": len(rl_curve),
             "reward": f"r_pub * exp(-{PENALTY:g} * r_pri) * fluency, {SAMPLES} samples x {GROUPS} windows",
+            "learning_rate": args.rl_lr,
             "mean_reward": [p.mean_reward for p in rl_curve],
             "groups_with_spread": [p.groups_with_spread for p in rl_curve],
             "validation_reward_with_guard": {"sft": sft_reward, "after_rl": rl_reward},

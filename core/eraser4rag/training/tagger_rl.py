@@ -119,6 +119,7 @@ def reinforce(
     features: Sequence[Any],
     parse: Callable[[str], Any],
     iterations: int,
+    learning_rate: float = 0.003,
     on_point: Callable[[RlPoint], None] = lambda _point: None,
 ) -> tuple[Any, float, list[RlPoint]]:
     """The head after `iterations` of group-relative policy gradient; its curve."""
@@ -129,7 +130,7 @@ def reinforce(
     mean, std = stacked.mean(0), stacked.std(0).clamp_min(1e-6)
     w = (weight * std).clone().requires_grad_(True)  # the same head on standardised features
     b = torch.tensor([bias + float((weight * mean).sum())], requires_grad=True)
-    optimiser = torch.optim.Adam([w, b], lr=0.003)
+    optimiser = torch.optim.Adam([w, b], lr=learning_rate)
     generator = torch.Generator().manual_seed(0)
     order = random.Random(0)
     curve: list[RlPoint] = []
