@@ -1,11 +1,12 @@
 """Train the deletion tagger of `eraser4rag` (`rewriter_output = tags`) from `edit_data`'s JSONL.
 
-    python -m core.eraser4rag.training.tagger WORK/edit_train.jsonl --out WORK/tagger \\
+    python -m core.eraser4rag.training.tagger WORK/edit_train.jsonl [REVIEWS.jsonl] --out WORK/tagger \\
         [--heldback WORK/edit_heldback.jsonl] [--summary WORK/data_summary.json]
 
 Each example is a private window and its graph-guided + verify target (`applied`), kept by
-`edit_data` only when the target reads and leaks nothing. A word of the window is labelled
-"delete" when the word diff from window to target does not keep it. The embedded model (the
+`edit_data` only when the target reads and leaks nothing; accepted reviews exported by `annotate
+export` (SFT JSONL, the reviewed text as the completion) can be given beside it. A word of the
+window is labelled "delete" when the word diff from window to target does not keep it. The embedded model (the
 eight markers added, no LoRA) reads the tags prompt (`linearize.rewriter_input(form="tags")`:
 triples first, window last) once; a logistic-regression head over each word's features
 (`deletion_tags.word_features`) is fitted with class weights, full batch, seed 0. The
@@ -61,8 +62,17 @@ def deletion_labels(window: str, target: str) -> list[float]:
     return labels
 
 
-def read_windows(path: Path) -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+def read_windows(*paths: Path) -> list[dict[str, Any]]:
+    """The examples of each file, in order: `edit_data`'s windows (the target text in "applied") or
+    an `annotate export` of accepted reviews (the target text is the "completion")."""
+    rows = [
+        json.loads(line)
+        for path in paths
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    for row in rows:
+        row.setdefault("applied", row.get("completion", "").strip())
     return [r for r in rows if words_of(r["document"])]
 
 
@@ -155,7 +165,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("data", type=Path)
+    parser.add_argument(
+        "data", type=Path, nargs="+", help="edit_data JSONL and/or accepted reviews (annotate export)"
+    )
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--heldback", type=Path, help="windows never trained on, scored only")
     parser.add_argument("--summary", type=Path, help="edit_data's data summary, copied into the card")
@@ -170,7 +182,7 @@ def main() -> None:
     settings = Settings()
     rewriter = load_rewriter(settings.rewriter_model, "", settings.cache_dir or str(default_cache_dir()))
     budget = settings.rewriter_edit_input_tokens
-    rows = read_windows(args.data)
+    rows = read_windows(*args.data)
     cut = int(len(rows) * 0.9)
     train = cached(args.features_cache, "train", lambda: featurise(rows[:cut], rewriter, budget))
     valid = cached(args.features_cache, "valid", lambda: featurise(rows[cut:], rewriter, budget))

@@ -62,3 +62,27 @@ def test_features_are_computed_once_per_cache_folder(tmp_path: Path) -> None:
     again = cached(tmp_path, "train", compute)
     assert len(calls) == 1 and torch.equal(first[0][0], again[0][0])
     assert cached(None, "train", compute) and len(calls) == 2  # no folder: always computed
+
+
+def test_accepted_reviews_are_read_beside_the_window_data(tmp_path: Path) -> None:
+    import json
+
+    from core.eraser4rag.annotation.export import sft_record
+    from core.eraser4rag.training.tagger import read_windows
+    from tests.annotation_fixtures import tiny_task
+
+    windows = tmp_path / "windows.jsonl"
+    windows.write_text(
+        json.dumps({"document": FEILDEN, "applied": FEILDEN_TARGET, "completion": "DEL Conservative Party"})
+        + "\n",
+        encoding="utf-8",
+    )
+    reviews = tmp_path / "reviews.jsonl"  # what `annotate export` writes for an accepted review
+    reviews.write_text(
+        json.dumps(sft_record(tiny_task(), "She works as an architect.")) + "\n", encoding="utf-8"
+    )
+    first, second = read_windows(windows, reviews)
+    assert first["applied"] == FEILDEN_TARGET  # edit_data's text, not its script
+    assert second["applied"] == "She works as an architect."
+    labels = deletion_labels(second["document"], second["applied"])
+    assert sum(labels) == len(words_of("Mara Voss lives in Harrow Vale."))  # the first sentence goes
