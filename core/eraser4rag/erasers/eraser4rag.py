@@ -74,7 +74,7 @@ from core.eraser4rag.erasers.deletion_tags import (
 )
 from core.eraser4rag.erasers.edit_decoding import anchor_constraint
 from core.eraser4rag.erasers.edit_script import ScriptError, apply_script, parse_script
-from core.eraser4rag.erasers.graph_guided import ParseCache, kept_public, sayable_public
+from core.eraser4rag.erasers.graph_guided import ParseCache, edited_rewrite, sayable_public
 from core.eraser4rag.erasers.linearize import OUTPUT_FORMS, add_special_tokens, fitted_input, rewriter_input
 from core.eraser4rag.erasers.mentions import mentions_entity
 from core.eraser4rag.erasers.repair import Removal, repair_removals
@@ -278,17 +278,8 @@ class Eraser4RAGEraser:
             f"deletion tags: {tagged} span(s) tagged in {len(chosen)} private window(s); "
             f"the guard removed {guarded} private tail mention(s) the model kept"
         )
-        return Rewrite(
-            doc_id=document.id,
-            eraser=self.name,
-            original=document.text,
-            text=text,
-            edits=edits,
-            removed=request.private_keys_of(document.id),
-            kept=kept_public(request, document.id, edits),
-            seconds=time.perf_counter() - started,
-            notes=tuple(notes),
-        )
+        seconds = time.perf_counter() - started
+        return edited_rewrite(self.name, document, request, text, edits, seconds, tuple(notes))
 
     def _tag_removals(
         self,

@@ -98,17 +98,7 @@ class GraphGuidedEraser:
         notes = (f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",)
         if not request.definition.private:
             notes += (NO_PRIVATE_NOTE,)
-        return Rewrite(
-            doc_id=document.id,
-            eraser=self.name,
-            original=document.text,
-            text=text,
-            edits=edits,
-            removed=request.private_keys_of(document.id),
-            kept=kept_public(request, document.id, edits),
-            seconds=seconds,
-            notes=notes,
-        )
+        return edited_rewrite(self.name, document, request, text, edits, seconds, notes)
 
 
 def erase_occurrences(
@@ -360,6 +350,30 @@ def naming_no_private_tail(triples: Iterable[Triple], definition: PrivacyDefinit
         if t.key in definition.public
         and not any(mentions_entity(t.key[0], p) or mentions_entity(t.key[2], p) for p in private_tails)
     ]
+
+
+def edited_rewrite(
+    eraser: str,
+    document: Document,
+    request: EraseRequest,
+    text: str,
+    edits: tuple,
+    seconds: float,
+    notes: tuple[str, ...],
+) -> Rewrite:
+    """The Rewrite of an eraser that deletes from the text: the public triples it kept are those
+    whose words its edits left (`kept_public`)."""
+    return Rewrite(
+        doc_id=document.id,
+        eraser=eraser,
+        original=document.text,
+        text=text,
+        edits=edits,
+        removed=request.private_keys_of(document.id),
+        kept=kept_public(request, document.id, edits),
+        seconds=seconds,
+        notes=notes,
+    )
 
 
 def kept_public(request: EraseRequest, doc_id: str, edits: tuple) -> tuple[TripleKey, ...]:
