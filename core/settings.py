@@ -216,10 +216,10 @@ class Settings:
     rewriter_windows: str = setting(
         "always",
         (
-            "always: eraser4rag rewrites sentence-window by sentence-window (what the shipped adapter is "
+            "always: eraser4rag rewrites sentence-window by sentence-window (what the shipped tagger is "
             "trained on); when-too-long: the whole document unless it exceeds the context (the paper "
             "feeds whole documents to Flan-T5-large; windows are the studio's choice for a 135M model, "
-            'see "The shipped adapter")'
+            'see "The shipped model")'
         ),
     )
     rewriter_only_private_windows: bool = setting(
