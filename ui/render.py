@@ -420,8 +420,13 @@ _PAGE_SCRIPT = """
     fitToFrame();
     document.body.dataset.ready = '1';
   }
-  if (placed < data.nodes.length) network.once('stabilizationIterationsDone', settled);
-  else settled();  // nothing to lay out
+  if (placed < data.nodes.length) {
+    // a stabilization that never reports (a frame the browser throttles on a busy machine) still ends
+    let done = false;
+    const settleOnce = () => { if (!done) { done = true; settled(); } };
+    network.once('stabilizationIterationsDone', settleOnce);
+    setTimeout(settleOnce, 20000);
+  } else settled();  // nothing to lay out
   network.on('zoom', keepLabelsLegible);
   new ResizeObserver(fitToFrame).observe(container);
   network.on('click', params => {
