@@ -99,6 +99,7 @@ class StudioContext:
     browser_states: dict[str, Any] = field(default_factory=dict)
     _views: list[_View] = field(default_factory=list)
     _changing_events: list[Any] = field(default_factory=list)
+    _finished: bool = False
 
     def register(self, name: str, component: Component) -> Component:
         """Name a component so other tabs and tests find it; its DOM id becomes `rps-<name>`."""
@@ -206,6 +207,11 @@ class StudioContext:
         )
         self._changing_events.append(event)
         return event
+
+    def shows_changes_of(self, event: Any) -> None:
+        """Re-render every view and autosave after `event` (not wired by `action`), once all tabs
+        are built: a refresh wired earlier would miss the views of the tabs built after it."""
+        self._changing_events.append(event)
 
     def row_action(
         self,
@@ -317,7 +323,10 @@ class StudioContext:
         return self.components[STAMP]
 
     def refresh(self, event: Any) -> Any:
-        """Chain a re-render of all views after `event` (an event listener's dependency)."""
+        """Chain a re-render of all views after `event` (an event listener's dependency); only after
+        `finish`, when every view exists (before it, use `shows_changes_of`)."""
+        if not self._finished:
+            raise RuntimeError("refresh before finish() would leave out the views of later tabs")
         outputs = self.view_outputs()
         inputs = [self._stamp(), self.workspace_state, *self.view_inputs()]
         render = event.then(
@@ -374,6 +383,7 @@ class StudioContext:
     def finish(self) -> None:
         """Re-render every view and autosave after every action; call once after all tabs are built."""
         api.build(self)
+        self._finished = True
         page = gr.context.Context.root_block
         if page is not None:
             page.load(None, js=RECORD_SHOWN_ROWS_JS, api_visibility="private", show_progress="hidden")

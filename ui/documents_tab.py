@@ -322,7 +322,7 @@ def build(ctx: StudioContext) -> None:
         queue=False,
     )
     # the batches extracted before the Cancel are kept: show and save them
-    ctx.autosave_after(ctx.refresh(cancelling))
+    ctx.shows_changes_of(cancelling)
     ctx.action(load_sample.click, on_load_sample, [], [], api_name="load_sample")
     ctx.confirmed_action(clear, clear_confirm, on_clear, ask=ask_clear, api_name="clear_workspace")
     ask = overwrite_question
@@ -356,10 +356,12 @@ def build(ctx: StudioContext) -> None:
     )
 
     ctx.add_view(lambda ws: (render_summary(ws), render_documents(ws)), [summary, documents])
+    # The page's pick is an input: a re-render after "Load" asked first must not reset the pick
+    # the confirmation then loads (it used to fall back to the name of the workspace in view).
     ctx.add_view(
-        lambda ws, user="local": saved_choices(ctx.repository.for_user(user), ws.name),
+        lambda ws, picked=None, user="local": saved_choices(ctx.repository.for_user(user), picked, ws.name),
         [saved],
-        inputs=[ctx.user_state] if ctx.user_state is not None else [],
+        inputs=[saved, ctx.user_state] if ctx.user_state is not None else [saved],
     )
     ctx.add_view(render_load_good, [load_good])
 
@@ -369,8 +371,9 @@ def render_load_good(ws: Workspace) -> Any:
     return gr.Button(value=f"Load the {waiting} good record(s)", visible=waiting > 0)
 
 
-def saved_choices(repo: Any, selected: str = "") -> Any:
-    """The workspaces this user may load; another owner's are labelled with that owner."""
+def saved_choices(repo: Any, *preferred: str | None) -> Any:
+    """The workspaces this user may load, another owner's labelled with that owner; selected: the
+    first of `preferred` that is still among them."""
     summaries = repo.list_corpora()
     user = getattr(repo, "user", None)
     choices = [
@@ -378,7 +381,8 @@ def saved_choices(repo: Any, selected: str = "") -> Any:
         for s in summaries
     ]
     names = {s.name for s in summaries}
-    return gr.Dropdown(choices=choices, value=selected if selected in names else None)
+    selected = next((name for name in preferred if name in names), None)
+    return gr.Dropdown(choices=choices, value=selected)
 
 
 def _safe_filename(name: str) -> str:

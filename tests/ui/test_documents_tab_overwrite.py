@@ -46,3 +46,30 @@ def test_save_and_export_over_another_workspace_ask_first(tmp_path: Path) -> Non
     ws, message, path, _, row, _, _result = endpoint(demo, "export_json")(ws, "", request)
     assert "Exported &#x27;notes&#x27;" in message and Path(path).exists()
     repo.close()
+
+
+def test_the_re_render_after_load_asks_keeps_the_pick_the_confirmation_loads(tmp_path: Path) -> None:
+    """Loading over an unsaved workspace asks first; every action re-renders the views, and the
+    saved-workspaces dropdown used to fall back to the name of the workspace in view (none), so
+    "Yes, do it" sent no name and failed with "choose a saved workspace"."""
+    demo = build_app(Settings(db=str(tmp_path / "tab.sqlite3"), sample_corpus=False))
+    ctx = demo.studio_context
+    repo = ctx.repository
+    corpus, triples = sample_corpus_and_triples()
+    repo.save_corpus("notes", corpus, triples)
+    repo.save_corpus("drafts", corpus, triples)
+    ws = Workspace()
+    ws.add_text("Ada Lovelace was born in London.", "Ada")
+    request = gr.Request()
+
+    ws, message, *_ = endpoint(demo, "load_workspace")(ws, "notes", request)
+    assert "Loading replaces the workspace in view" in message
+    saved = ctx.get("saved")
+    view_inputs = ctx.view_inputs()
+    values = ["notes" if component is saved else None for component in view_inputs]
+    rendered = dict(zip([c._id for c in ctx.view_outputs()], ctx.render_all(ws, *values), strict=True))
+    assert rendered[saved._id].value == "notes"
+
+    ws, message, *_ = endpoint(demo, "load_workspace_confirmed")(ws, rendered[saved._id].value, request)
+    assert "Loaded &#x27;notes&#x27;" in message and ws.name == "notes"
+    repo.close()
