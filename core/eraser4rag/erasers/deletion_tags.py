@@ -8,10 +8,12 @@ removed and `repair.repair_removals` -- the graph-guided eraser's grammar -- dec
 else must go so that every touched sentence still reads. The model decides *what* to cut;
 text it does not tag is kept verbatim by construction.
 
-The guard (the tags form's constrained decoding): a mention of a private tail that concerns
-the window (`window_private_tails`) and that no tagged span covers is removed too, so the
-model can choose how much goes with a private fact but cannot keep the fact itself. The
-rewrite's notes count the spans the model tagged and the mentions the guard added.
+The guard (the tags form's constrained decoding): a tag counts only in a sentence that mentions
+a private tail concerning its window (`window_private_tails`, `in_private_sentences`), and a
+mention of such a tail that no tagged span covers is removed too, so the model chooses how much
+goes with a private fact but can neither keep the fact itself nor cut a sentence that states
+none. The rewrite's notes count the spans the model tagged, those the guard set aside and the
+mentions the guard added.
 
 Why the triples come first: a causal model's state at a word sees only what precedes it,
 so the triples must precede the text they decide about (the paper's encoder-decoder reads
@@ -208,10 +210,27 @@ def guard_spans(window: str, tagged: Sequence[Span], tails: Sequence[str]) -> li
     return added
 
 
-def with_whole_names(doc: Any, span: Span) -> Span:
-    """`span` widened to every name it cuts into: a spaCy entity, or a run of proper nouns
+def in_private_sentences(doc: Any, spans: Sequence[Span], tails: Sequence[str]) -> list[bool]:
+    """Whether each span of `doc`'s text touches a sentence that mentions one of `tails`: a
+    sentence that names no private tail states no private fact, and a cut there only loses
+    public text."""
+    text = doc.text
+    private = [
+        (sentence.start_char, sentence.end_char)
+        for sentence in doc.sents
+        if any(find_mentions(text, tail, (sentence.start_char, sentence.end_char)) for tail in tails)
+    ]
+    return [any(start < last and first < end for start, end in private) for first, last in spans]
+
+
+def with_whole_names(doc: Any, spans: Sequence[Span]) -> list[Span]:
+    """`spans` widened to every name each cuts into: a spaCy entity, or a run of proper nouns
     ("Harrow" tagged alone in "lives in Harrow Vale" would leave "lives in Vale")."""
-    first, last = span
+    names = _name_spans(doc)
+    return [_widened(span, names) for span in spans]
+
+
+def _name_spans(doc: Any) -> list[Span]:
     names = [(e.start_char, e.end_char) for e in doc.ents]
     run: list[Any] = []
     for token in [*doc, None]:
@@ -221,6 +240,11 @@ def with_whole_names(doc: Any, span: Span) -> Span:
         if run:
             names.append((run[0].idx, run[-1].idx + len(run[-1].text)))
         run = []
+    return names
+
+
+def _widened(span: Span, names: Sequence[Span]) -> Span:
+    first, last = span
     for start, end in names:
         if start < last and first < end:
             first, last = min(first, start), max(last, end)

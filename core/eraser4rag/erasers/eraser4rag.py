@@ -65,6 +65,7 @@ from core.eraser4rag.erasers.deletion_tags import (
     deletion_spans,
     guard_spans,
     has_tagger,
+    in_private_sentences,
     load_head,
     window_private_tails,
     with_whole_names,
@@ -94,6 +95,7 @@ NO_ADAPTER = ("", "none")
 AUTO = "auto"
 EDIT_SCRIPT_TOKENS = 96  # an edit script's token budget (anchors are a few words; CUT needs two)
 _lock = threading.Lock()
+TAGGED = "tagged for deletion"  # the reason of a removal the model's tags chose
 
 
 @dataclass(frozen=True)
@@ -266,16 +268,21 @@ class Eraser4RAGEraser:
         tagged words (and what the guard adds) are removed and `repair_removals` makes each
         touched sentence read."""
         chosen = [w for w in windows if w.text.strip() and w.private]
-        removals, tagged, guarded = self._tag_removals(document, request, chosen, private, public, notes)
-        text, edits = document.text, ()
+        removals, tails, guarded = self._tag_removals(document, request, chosen, private, public, notes)
+        tagged = sum(1 for removal in removals if removal[2].startswith(TAGGED))
+        text, edits, set_aside = document.text, (), 0
         if removals:
             parse = self._parse()
             doc = parse(document.text)
-            removals = [(with_whole_names(doc, span), *rest) for span, *rest in removals]
+            if self.settings.rewriter_tag_guard:
+                removals, set_aside = _in_private_sentences_only(doc, removals, tails)
+            widened = with_whole_names(doc, [removal[0] for removal in removals])
+            removals = [(span, *rest) for span, (_old, *rest) in zip(widened, removals, strict=True)]
             public_triples = sayable_public(request, document.id)
             text, edits = repair_removals(document.text, doc, removals, public_triples, parse, document.title)
         notes.append(
-            f"deletion tags: {tagged} span(s) tagged in {len(chosen)} private window(s); "
+            f"deletion tags: {tagged} span(s) tagged in {len(chosen)} private window(s), "
+            f"{set_aside} of them in sentences that name no private tail (kept); "
             f"the guard removed {guarded} private tail mention(s) the model kept"
         )
         seconds = time.perf_counter() - started
@@ -289,9 +296,10 @@ class Eraser4RAGEraser:
         private: Sequence[TripleKey],
         public: Sequence[TripleKey],
         notes: list[str],
-    ) -> tuple[list[Removal], int, int]:
+    ) -> tuple[list[Removal], list[str], int]:
         """Removals (document spans) of the words the head tags in `chosen` windows and of the
-        private tail mentions the guard adds; how many spans each gave."""
+        private tail mentions the guard adds; the private tails the windows concern; how many
+        mentions the guard added."""
         head = self._head()
         budget = min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens)
         prompts, texts, flags = [], [], []
@@ -304,28 +312,27 @@ class Eraser4RAGEraser:
             texts.append(text)
             flags.append(word_flags(text, words_of(text), private, public))
         if not prompts:
-            return [], 0, 0
+            return [], [], 0
         with _lock:
             features = word_features(
                 self.rewriter.tokenizer, self.rewriter.model, prompts, texts, head.layers, flags
             )
         own = request.private_keys_of(document.id)
         removals: list[Removal] = []
-        tagged_count = guarded_count = 0
+        concerned: set[str] = set()
+        guarded_count = 0
         for window, text, rows in zip(chosen, texts, features, strict=True):
             shift = window.span[0] + len(window.text) - len(window.text.lstrip())
             tagged = deletion_spans(text, head.probabilities(rows).tolist(), head.threshold)
             tails = window_private_tails(text, own, private) if self.settings.rewriter_tag_guard else []
+            concerned.update(tails)
             guarded = guard_spans(text, [span for span, _p in tagged], tails)
-            removals += [
-                ((a + shift, b + shift), "", f"tagged for deletion (p = {p:.2f})", ()) for (a, b), p in tagged
-            ]
+            removals += [((a + shift, b + shift), "", f"{TAGGED} (p = {p:.2f})", ()) for (a, b), p in tagged]
             removals += [
                 ((a + shift, b + shift), "", "private tail the model kept (guard)", ()) for a, b in guarded
             ]
-            tagged_count += len(tagged)
             guarded_count += len(guarded)
-        return removals, tagged_count, guarded_count
+        return removals, sorted(concerned), guarded_count
 
     def _head(self) -> TaggerHead:
         if self._tagger is None:
@@ -560,3 +567,14 @@ def _fallback(window: str, tails: Sequence[str]) -> tuple[str, int]:
     sentences = split_at_stops(window)
     kept = [s for s in sentences if not any(mentions_entity(s, tail) for tail in tails)]
     return "".join(kept).strip(), len(sentences) - len(kept)
+
+
+def _in_private_sentences_only(
+    doc: Any, removals: list[Removal], tails: Sequence[str]
+) -> tuple[list[Removal], int]:
+    """The removals without the model's tags in sentences that name no private tail; how many
+    tags were set aside."""
+    tags = [removal for removal in removals if removal[2].startswith(TAGGED)]
+    inside = in_private_sentences(doc, [removal[0] for removal in tags], tails)
+    set_aside = {id(removal) for removal, keep in zip(tags, inside, strict=True) if not keep}
+    return [r for r in removals if id(r) not in set_aside], len(set_aside)

