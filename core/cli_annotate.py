@@ -24,7 +24,7 @@ from typing import Any
 from tqdm import tqdm
 
 from core.eraser4rag.annotation.agreement import cohen_kappa
-from core.eraser4rag.annotation.export import deduplicate, read_examples, save_dataset, write_jsonl
+from core.eraser4rag.annotation.export import deduplicate, read_examples, save_dataset, trainable, write_jsonl
 from core.eraser4rag.annotation.run import (
     make_source,
     run_candidates,
@@ -35,6 +35,13 @@ from core.eraser4rag.training.grpo import GrpoSettings, train_grpo
 from core.eraser4rag.training.jobs import run_recorded
 from core.eraser4rag.training.ppo import PpoSettings, train_ppo
 from core.eraser4rag.training.sft import SftSettings, train_sft
+from core.eraser4rag.training.tagger import (
+    EPOCHS,
+    TaggerSettings,
+    read_windows,
+    train_tagger,
+    windows_from_examples,
+)
 from core.eraser4rag.workspace import Workspace
 from core.extract import get_extractor
 from core.settings import Settings
@@ -224,7 +231,7 @@ def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
         if args.data:
             examples = read_examples(Path(args.data))
         else:
-            examples = [(e.task, e.target) for e in store.accepted_examples()]
+            examples = trainable([(e.task, e.target) for e in store.accepted_examples()])
         return _recorded(
             store,
             "sft",
@@ -274,6 +281,25 @@ def cmd_train_rl(args: argparse.Namespace, settings: Settings) -> int:
             len(tasks),
             Path(args.out),
             lambda hooks: train(tasks, Path(args.out), config, evaluator, hooks),
+        )
+
+
+def cmd_train_tagger(args: argparse.Namespace, settings: Settings) -> int:
+    """The deletion tagger (the shipped form of eraser4rag, core/eraser4rag/training/tagger.py) on
+    accepted reviews and/or window files (`edit_data` output, `annotate export` files)."""
+    config = TaggerSettings(
+        model=args.model or settings.rewriter_model,
+        cache_dir=settings.cache_dir,
+        epochs=args.epochs or EPOCHS,
+        rl_iterations=args.rl_iterations,
+    )
+    with _store(settings) as store:
+        rows = read_windows(*map(Path, args.data)) if args.data else []
+        if not args.data or args.with_reviews:
+            rows += windows_from_examples([(e.task, e.target) for e in store.accepted_examples()])
+        out = Path(args.out)
+        return _recorded(
+            store, "tagger", config, len(rows), out, lambda hooks: train_tagger(rows, out, config, hooks)
         )
 
 
@@ -365,6 +391,20 @@ def add_commands(commands: Any) -> None:
     )
     sft.add_argument("--max-target-tokens", type=int, help="rewrite budget")
     sft.set_defaults(run=cmd_train_sft)
+    tagger = kinds.add_parser(
+        "tagger", help="the deletion tagger (eraser4rag's shipped form) on accepted reviews or window files"
+    )
+    tagger.add_argument("--out", required=True, help="tagger folder to write (use it as --rewriter-adapter)")
+    tagger.add_argument(
+        "--data", nargs="+", help="edit_data or annotate export JSONL files (default: the accepted items)"
+    )
+    tagger.add_argument(
+        "--with-reviews", action="store_true", help="with --data: add the store's accepted items"
+    )
+    tagger.add_argument("--model", help="base model (default: --rewriter-model, else embedded SmolLM2)")
+    tagger.add_argument("--epochs", type=int, help=f"full-batch epochs of the head (default {EPOCHS})")
+    tagger.add_argument("--rl-iterations", type=int, default=0, help="RL after the fit (kept only if better)")
+    tagger.set_defaults(run=cmd_train_tagger)
     rl = kinds.add_parser("rl", help="RL with R = r_pub * exp(-p * r_pri) from the SFT adapter")
     rl.add_argument("--sft", required=True, help="the SFT adapter folder to start from")
     rl.add_argument("--out", required=True, help="adapter folder to write")

@@ -17,7 +17,7 @@ from storage.tables import Base, utc_now
 
 SOURCE_KINDS = ("model", "eraser", "person", "import")
 DECISIONS = ("accept", "edit", "reject")
-RUN_KINDS = ("sft", "rl")
+RUN_KINDS = ("sft", "rl", "tagger")
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
 
 

@@ -21,7 +21,7 @@ import gradio as gr
 import pandas as pd
 
 from core.eraser4rag.annotation.agreement import cohen_kappa
-from core.eraser4rag.annotation.export import write_jsonl
+from core.eraser4rag.annotation.export import trainable, write_jsonl
 from core.eraser4rag.annotation.run import make_source, run_candidates, tasks_from_workspace
 from core.eraser4rag.erasers import ERASER_NAMES
 from core.eraser4rag.erasers.base import edits_between
@@ -29,6 +29,7 @@ from core.eraser4rag.training.grpo import GrpoSettings, train_grpo
 from core.eraser4rag.training.jobs import BackgroundJobs
 from core.eraser4rag.training.ppo import PpoSettings, train_ppo
 from core.eraser4rag.training.sft import SftSettings, train_sft
+from core.eraser4rag.training.tagger import EPOCHS, TaggerSettings, train_tagger, windows_from_examples
 from core.eraser4rag.workspace import scope_of
 from core.extract import get_extractor
 from ui.context import StudioContext, user_error
@@ -112,14 +113,24 @@ def build(ctx: StudioContext) -> None:
             export_file = ctx.register("review_export_file", gr.File(label="SFT JSONL", interactive=False))
         with gr.Accordion("Train the rewriter on accepted items", open=False):
             gr.Markdown(
-                "SFT (TRL SFTTrainer + LoRA) on every accepted item, then RL from that adapter. "
-                "Runs in the background; the curve is read from the store, so it survives a reload."
+                "On every accepted item whose text reads (the fluency checker drops the rest): the "
+                "deletion tagger, eraser4rag's shipped form (a head over the embedded model; give its "
+                "folder as the rewriter adapter), or SFT (TRL SFTTrainer + LoRA) of the whole-rewrite "
+                "form, then RL from that adapter. Runs in the background; the curve is read from the "
+                "store, so it survives a reload."
             )
             with gr.Row():
                 train_kind = ctx.register(
                     "train_kind",
                     gr.Radio(
-                        [("SFT", "sft"), ("RL: PPO", "rl"), ("RL: GRPO", "grpo")], value="sft", label="Stage"
+                        [
+                            ("Deletion tagger", "tagger"),
+                            ("SFT", "sft"),
+                            ("RL: PPO", "rl"),
+                            ("RL: GRPO", "grpo"),
+                        ],
+                        value="tagger",
+                        label="Stage",
                     ),
                 )
                 train_out = ctx.register(
@@ -505,6 +516,9 @@ def _layers(spans: list[tuple[tuple[int, int], str]]) -> list[Layer]:
     return [Layer(span, css_class) for span, css_class in spans if span[0] < span[1]]
 
 
+NO_TRAINABLE_ITEMS = "no accepted item whose text reads: accept or edit some candidates first"
+
+
 class _Trainer:
     """Background training runs started from the tab; their state lives in the store."""
 
@@ -519,10 +533,12 @@ class _Trainer:
         limit = int(steps or 0)
         folder = Path(out.strip()).expanduser()
         store = self.store.store
-        if kind == "sft":
-            examples = [(e.task, e.target) for e in store.accepted_examples()]
+        if kind == "tagger":
+            self._start_tagger(folder, limit)
+        elif kind == "sft":
+            examples = trainable([(e.task, e.target) for e in store.accepted_examples()])
             if not examples:
-                raise ValueError("no accepted items yet: accept or edit some candidates first")
+                raise ValueError(NO_TRAINABLE_ITEMS)
             config = SftSettings(
                 model=self.settings.rewriter_model,
                 cache_dir=self.settings.cache_dir,
@@ -539,6 +555,18 @@ class _Trainer:
         else:
             self._start_rl(kind, folder, sft_dir.strip(), limit)
         return self.latest()
+
+    def _start_tagger(self, folder: Path, limit: int) -> None:
+        """The deletion tagger on the accepted items (`limit`: the head's epochs, 0 = the default)."""
+        store = self.store.store
+        rows = windows_from_examples([(e.task, e.target) for e in store.accepted_examples()])
+        if len(rows) < 2:
+            raise ValueError(f"{NO_TRAINABLE_ITEMS} (the tagger needs at least 2; {len(rows)} now)")
+        config = TaggerSettings(
+            model=self.settings.rewriter_model, cache_dir=self.settings.cache_dir, epochs=limit or EPOCHS
+        )
+        train = lambda hooks: train_tagger(rows, folder, config, hooks)  # noqa: E731
+        self.jobs.start(store, "tagger", config, len(rows), folder, train)
 
     def _start_rl(self, method: str, folder: Any, sft_dir: str, limit: int) -> None:
         """PPO (`rl`, the compact loop) or GRPO (`grpo`, TRL's GRPOTrainer); both runs are kind "rl"."""
@@ -575,7 +603,7 @@ class _Trainer:
                 gr.LinePlot(value=_no_points(), visible=False),
             )
         run = runs[0]
-        metric = "loss" if run.kind == "sft" else "reward"
+        metric = "reward" if run.kind == "rl" else "loss"
         rows = [
             {"step": p["step"], "value": p[metric], "metric": metric}
             for p in run.curve

@@ -69,6 +69,12 @@ def test_tasks_candidates_review_export_import_and_a_recorded_sft_run(tmp_path: 
     assert len(sft_run.curve) == 1 and sft_run.settings["learning_rate"] == 1e-4 and sft_run.examples == 2
     assert rl_run.status == "failed" and "SFT adapter" in rl_run.message
     assert (adapter / "adapter_config.json").exists()
+    tagger = tmp_path / "tagger"
+    assert main(["--db", other, "train", "tagger", "--out", str(tagger), "--epochs", "20"]) == 0
+    with AnnotationStore(other) as store:
+        tagger_run = store.runs(limit=1)[0]
+    assert (tagger_run.kind, tagger_run.status, tagger_run.examples) == ("tagger", "finished", 2)
+    assert (tagger / "tagger.safetensors").exists() and tagger_run.curve[-1]["step"] == 19
 
 
 def test_background_job_records_a_cancelled_run_and_a_failed_one(tmp_path: Path) -> None:

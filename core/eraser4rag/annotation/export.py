@@ -65,6 +65,11 @@ def fluent_examples(examples: Sequence[Example]) -> tuple[list[Example], int]:
     return kept, len(examples) - len(kept)
 
 
+def trainable(examples: Sequence[Example]) -> list[Example]:
+    """What training may learn from: each example once, and only targets that read as written."""
+    return fluent_examples(deduplicate(examples)[0])[0]
+
+
 def write_jsonl(path: Path, examples: Sequence[Example]) -> int:
     examples = fluent_examples(examples)[0]
     path.parent.mkdir(parents=True, exist_ok=True)

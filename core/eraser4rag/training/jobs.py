@@ -51,7 +51,8 @@ def run_recorded(
         store.finish_run(
             run_id,
             "cancelled",
-            f"cancelled after {len(result.curve)} point(s); adapter so far saved",
+            f"cancelled after {len(result.curve)} point(s); "
+            + ("adapter so far saved" if getattr(result, "saved", True) else "nothing saved"),
             str(out),
         )
         return "cancelled"

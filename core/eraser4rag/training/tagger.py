@@ -27,14 +27,16 @@ import json
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.eraser4rag.annotation.export import sft_record, trainable
 from core.eraser4rag.erasers.deletion_tags import TaggerHead, save_head, word_features, word_flags, words_of
 from core.eraser4rag.erasers.eraser4rag import load_rewriter
 from core.eraser4rag.erasers.graph_guided import ParseCache
 from core.eraser4rag.erasers.linearize import fitted_input
-from core.eraser4rag.training.common import token_counter
+from core.eraser4rag.training.common import RunHooks, TrainingError, token_counter
 from core.eraser4rag.training.tagger_rl import (
     GROUPS,
     PENALTY,
@@ -76,13 +78,17 @@ def read_windows(*paths: Path) -> list[dict[str, Any]]:
     return [r for r in rows if words_of(r["document"])]
 
 
-def featurise(rows: Sequence[dict[str, Any]], rewriter: Any, budget: int) -> tuple[list[Any], list[Any]]:
-    """Per window: (its words' features, their deletion labels)."""
+def featurise(
+    rows: Sequence[dict[str, Any]], rewriter: Any, budget: int, hooks: RunHooks | None = None
+) -> tuple[list[Any], list[Any]]:
+    """Per window: (its words' features, their deletion labels); stops early when `hooks` says so."""
     import torch
 
     count = token_counter(rewriter.tokenizer)
     features, labels = [], []
     for first in range(0, len(rows), BATCH):
+        if hooks is not None and hooks.should_stop():
+            raise _Cancelled  # partial features must not reach the cache
         batch = rows[first : first + BATCH]
         prompts, windows, flags = [], [], []
         for row in batch:
@@ -161,6 +167,193 @@ def word_scores(probabilities: Any, labels: Any, threshold: float) -> dict[str, 
     return {"precision": round(precision, 3), "recall": round(recall, 3), "f1": round(f1, 3)}
 
 
+@dataclass(frozen=True)
+class TaggerSettings:
+    """What `train_tagger` needs besides its windows (TRL-style: the config beside the trainer)."""
+
+    model: str = ""  # "" = the settings' rewriter model (the embedded SmolLM2-135M-Instruct)
+    cache_dir: str = ""
+    epochs: int = EPOCHS
+    rl_iterations: int = 0
+    rl_lr: float = 0.003
+    features_cache: str = ""  # a folder keeping the model's features between reruns
+    heldback: str = ""  # windows never trained on, only scored
+    summary: str = ""  # edit_data's data summary, copied into the card
+
+
+class _Cancelled(Exception):
+    """The run's cancel event was set while the model read the windows."""
+
+
+@dataclass(frozen=True)
+class TaggerResult:
+    out: Path
+    curve: list[dict[str, Any]]  # {"step", "loss"} while fitting, then {"step", "reward"} of RL
+    seconds: float
+    cancelled: bool
+    saved: bool
+
+
+def train_tagger(
+    rows: Sequence[dict[str, Any]], out: Path, config: TaggerSettings, hooks: RunHooks | None = None
+) -> TaggerResult:
+    """Fit the deletion tagger on `rows` (windows with "document", "applied", "global_private",
+    "global_public"): the first 90 % train, the rest choose the threshold and judge RL. Writes
+    `tagger.safetensors` and `training.json` to `out` unless cancelled before the head exists."""
+    import torch
+
+    hooks = hooks or RunHooks()
+    if len(rows) < 2:
+        raise TrainingError(f"the tagger needs at least 2 windows to train and validate on, got {len(rows)}")
+    torch.manual_seed(0)
+    started = time.perf_counter()
+    settings = Settings()
+    cache = config.cache_dir or settings.cache_dir or str(default_cache_dir())
+    rewriter = load_rewriter(config.model or settings.rewriter_model, "", cache)
+    budget = settings.rewriter_edit_input_tokens
+    cut = max(1, min(len(rows) - 1, int(len(rows) * 0.9)))
+    features_cache = Path(config.features_cache) if config.features_cache else None
+    curve: list[dict[str, Any]] = []
+    try:
+        train = cached(features_cache, "train", lambda: featurise(rows[:cut], rewriter, budget, hooks))
+        valid = cached(features_cache, "valid", lambda: featurise(rows[cut:], rewriter, budget, hooks))
+    except _Cancelled:
+        return TaggerResult(out, curve, time.perf_counter() - started, True, False)
+    train_x, train_y = stacked(train)
+    valid_x, valid_y = stacked(valid)
+    weight, bias, losses = fit_head(train_x, train_y, config.epochs)
+    for number, loss in enumerate(losses):
+        curve.append({"step": min(number * 20, config.epochs - 1), "loss": loss})
+        hooks.point(curve[-1])
+    parse = ParseCache(settings.spacy_model)
+    threshold, by_threshold = _reward_threshold(weight, bias, rows[cut:], valid[0], parse)
+    sft_reward = by_threshold[f"{threshold:g}"]["reward + guard"]
+    rl = _reinforced(
+        weight, bias, threshold, sft_reward, rows, cut, (train[0], valid[0]), parse, config, hooks, curve
+    )
+    if rl.kept:
+        weight, bias, threshold, by_threshold = rl.weight, rl.bias, rl.threshold, rl.table
+    head = TaggerHead(weight, bias, LAYERS, threshold)
+    scores = {
+        "train": word_scores(head.probabilities(train_x), train_y, threshold),
+        "validation": word_scores(head.probabilities(valid_x), valid_y, threshold),
+    }
+    if config.heldback:
+        held_rows = read_windows(Path(config.heldback))
+        held = cached(features_cache, "held", lambda: featurise(held_rows, rewriter, budget))
+        held_x, held_y = stacked(held)
+        scores["heldback"] = word_scores(head.probabilities(held_x), held_y, threshold)
+    save_head(head, out)
+    data = {
+        "windows_train": cut,
+        "windows_validation": len(rows) - cut,
+        "words_train": int(train_y.numel()),
+        "deleted_share_train": round(float(train_y.mean()), 3),
+    }
+    if config.summary:
+        data["edit_data"] = json.loads(Path(config.summary).read_text(encoding="utf-8"))
+    card = {
+        "kind": "deletion-tagger",
+        "settings": _card_settings(config, threshold, budget),
+        "curve": losses,
+        "rl": rl.card(config),
+        "data": data,
+        "word_scores": scores,
+        "validation_by_threshold": by_threshold,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    (out / "training.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    return TaggerResult(out, curve, time.perf_counter() - started, hooks.should_stop(), True)
+
+
+def _card_settings(config: TaggerSettings, threshold: float, budget: int) -> dict[str, Any]:
+    base = config.model or "embedded SmolLM2-135M-Instruct"
+    return {
+        "output_form": "tags",
+        "layers": list(LAYERS),
+        "threshold": threshold,
+        "max_input_tokens": budget,
+        "base_model": f"{base} (eight markers added, no LoRA)",
+        "epochs": config.epochs,
+        "seed": 0,
+    }
+
+
+@dataclass
+class _RlOutcome:
+    weight: Any = None
+    bias: float = 0.0
+    threshold: float = 0.0
+    table: dict[str, Any] | None = None
+    points: list[RlPoint] | None = None
+    sft_reward: float | None = None
+    reward: float | None = None
+    kept: bool = False
+
+    def card(self, config: TaggerSettings) -> dict[str, Any]:
+        points = self.points or []
+        return {
+            "iterations": len(points),
+            "reward": f"r_pub * exp(-{PENALTY:g} * r_pri) * fluency, {SAMPLES} samples x {GROUPS} windows",
+            "learning_rate": config.rl_lr,
+            "mean_reward": [p.mean_reward for p in points],
+            "groups_with_spread": [p.groups_with_spread for p in points],
+            "validation_reward_with_guard": {"sft": self.sft_reward, "after_rl": self.reward},
+            "kept": self.kept,
+        }
+
+
+def _reinforced(
+    weight: Any,
+    bias: float,
+    threshold: float,
+    sft_reward: float,
+    rows: Sequence[dict[str, Any]],
+    cut: int,
+    features: tuple[Sequence[Any], Sequence[Any]],
+    parse: Any,
+    config: TaggerSettings,
+    hooks: RunHooks,
+    curve: list[dict[str, Any]],
+) -> _RlOutcome:
+    """RL from the fitted head (`tagger_rl.reinforce`); its head is kept only when its reward with
+    the guard on the validation windows beats the fitted head's."""
+    outcome = _RlOutcome(sft_reward=sft_reward)
+    if not config.rl_iterations or hooks.should_stop():
+        return outcome
+
+    def on_point(point: RlPoint) -> None:
+        curve.append({"step": point.iteration, "reward": point.mean_reward})
+        hooks.point(curve[-1])
+
+    # the sampling policy's boundary is the chosen threshold: p >= threshold <=> logit >= 0
+    shifted = bias - math.log(threshold / (1 - threshold))
+    train_features, valid_features = features
+    rl_weight, rl_bias, outcome.points = reinforce(
+        weight, shifted, rows[:cut], train_features, parse, config.rl_iterations, config.rl_lr, on_point
+    )
+    rl_threshold, rl_table = _reward_threshold(rl_weight, rl_bias, rows[cut:], valid_features, parse)
+    outcome.reward = rl_table[f"{rl_threshold:g}"]["reward + guard"]
+    if outcome.reward > outcome.sft_reward:
+        outcome.weight, outcome.bias, outcome.threshold, outcome.table = (
+            rl_weight,
+            rl_bias,
+            rl_threshold,
+            rl_table,
+        )
+        outcome.kept = True
+    return outcome
+
+
+def windows_from_examples(examples: Sequence[tuple[Any, str]]) -> list[dict[str, Any]]:
+    """Accepted reviews (task, reviewed text) as tagger windows, as `annotate export` writes them:
+    each once, and none whose target the fluency checker flags."""
+    rows = [sft_record(task, target) for task, target in trainable(examples)]
+    for row in rows:
+        row["applied"] = row["completion"].strip()
+    return [r for r in rows if words_of(r["document"])]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -175,89 +368,15 @@ def main() -> None:
     parser.add_argument("--rl-lr", type=float, default=0.003, help="RL: Adam's learning rate")
     parser.add_argument("--features-cache", type=Path, help="folder to keep the model's features in (reruns)")
     args = parser.parse_args()
-    import torch
-
-    torch.manual_seed(0)
-    started = time.perf_counter()
-    settings = Settings()
-    rewriter = load_rewriter(settings.rewriter_model, "", settings.cache_dir or str(default_cache_dir()))
-    budget = settings.rewriter_edit_input_tokens
-    rows = read_windows(*args.data)
-    cut = int(len(rows) * 0.9)
-    train = cached(args.features_cache, "train", lambda: featurise(rows[:cut], rewriter, budget))
-    valid = cached(args.features_cache, "valid", lambda: featurise(rows[cut:], rewriter, budget))
-    train_x, train_y = stacked(train)
-    valid_x, valid_y = stacked(valid)
-    weight, bias, curve = fit_head(train_x, train_y)
-    parse = ParseCache(settings.spacy_model)
-    threshold, by_threshold = _reward_threshold(weight, bias, rows[cut:], valid[0], parse)
-    rl_curve: list[RlPoint] = []
-    rl_kept = False
-    sft_reward = by_threshold[f"{threshold:g}"]["reward + guard"]
-    rl_reward = None
-    if args.rl_iterations:
-        # the sampling policy's boundary is the chosen threshold: p >= threshold <=> logit >= 0
-        shifted = bias - math.log(threshold / (1 - threshold))
-        rl_weight, rl_bias, rl_curve = reinforce(
-            weight,
-            shifted,
-            rows[:cut],
-            train[0],
-            parse,
-            args.rl_iterations,
-            args.rl_lr,
-            lambda p: print(p, flush=True),
-        )
-        rl_threshold, rl_table = _reward_threshold(rl_weight, rl_bias, rows[cut:], valid[0], parse)
-        rl_reward = rl_table[f"{rl_threshold:g}"]["reward + guard"]
-        if rl_reward > sft_reward:  # kept only when it measures better on the validation windows
-            weight, bias, threshold, by_threshold, rl_kept = rl_weight, rl_bias, rl_threshold, rl_table, True
-    head = TaggerHead(weight, bias, LAYERS, threshold)
-    scores = {
-        "train": word_scores(head.probabilities(train_x), train_y, threshold),
-        "validation": word_scores(head.probabilities(valid_x), valid_y, threshold),
-    }
-    if args.heldback:
-        held = cached(
-            args.features_cache, "held", lambda: featurise(read_windows(args.heldback), rewriter, budget)
-        )
-        held_x, held_y = stacked(held)
-        scores["heldback"] = word_scores(head.probabilities(held_x), held_y, threshold)
-    save_head(head, args.out)
-    card = {
-        "kind": "deletion-tagger",
-        "settings": {
-            "output_form": "tags",
-            "layers": list(LAYERS),
-            "threshold": threshold,
-            "max_input_tokens": budget,
-            "base_model": "embedded SmolLM2-135M-Instruct (eight markers added, no LoRA)",
-            "epochs": EPOCHS,
-            "seed": 0,
-        },
-        "curve": curve,
-        "rl": {
-            "iterations": len(rl_curve),
-            "reward": f"r_pub * exp(-{PENALTY:g} * r_pri) * fluency, {SAMPLES} samples x {GROUPS} windows",
-            "learning_rate": args.rl_lr,
-            "mean_reward": [p.mean_reward for p in rl_curve],
-            "groups_with_spread": [p.groups_with_spread for p in rl_curve],
-            "validation_reward_with_guard": {"sft": sft_reward, "after_rl": rl_reward},
-            "kept": rl_kept,
-        },
-        "data": {
-            "windows_train": cut,
-            "windows_validation": len(rows) - cut,
-            "words_train": int(train_y.numel()),
-            "deleted_share_train": round(float(train_y.mean()), 3),
-            **({"edit_data": json.loads(args.summary.read_text(encoding="utf-8"))} if args.summary else {}),
-        },
-        "word_scores": scores,
-        "validation_by_threshold": by_threshold,
-        "seconds": round(time.perf_counter() - started, 1),
-    }
-    (args.out / "training.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(card, indent=2))
+    config = TaggerSettings(
+        rl_iterations=args.rl_iterations,
+        rl_lr=args.rl_lr,
+        features_cache=str(args.features_cache or ""),
+        heldback=str(args.heldback or ""),
+        summary=str(args.summary or ""),
+    )
+    result = train_tagger(read_windows(*args.data), args.out, config, RunHooks(on_point=print))
+    print((result.out / "training.json").read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":
