@@ -21,15 +21,17 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from benchmarks.lib.extraction_score import load_gold, occupation_check, score_extractor
-from core.eraser4rag.filters import define_privacy
-from core.eraser4rag.graph import components_of, entity_components, inference_key
-from core.eraser4rag.risk import inference_risks
-from core.eraser4rag.split import connected_random_private_keys
-from core.extract import get_extractor
-from core.settings import from_env
-
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # run as `python benchmarks/...` from anywhere
+
+from benchmarks.lib.extraction_score import load_gold, occupation_check, score_extractor  # noqa: E402
+from core.eraser4rag.filters import define_privacy  # noqa: E402
+from core.eraser4rag.graph import components_of, entity_components, inference_key  # noqa: E402
+from core.eraser4rag.risk import inference_risks  # noqa: E402
+from core.eraser4rag.split import connected_random_private_keys  # noqa: E402
+from core.extract import get_extractor  # noqa: E402
+from core.settings import from_env  # noqa: E402
+
 GOLD = {
     "dev (tuned on)": REPO / "tests/data/extraction_gold_dev.jsonl",
     "held-out (not tuned on)": REPO / "tests/data/extraction_gold_heldout.jsonl",

