@@ -35,10 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from core.eraser4rag.erasers.mentions import find_mentions, pair_named
+from core.eraser4rag.erasers.tag_syntax import syntax_signals
 from core.types import Span, TripleKey
 
 TAGGER_FILE = "tagger.safetensors"
 FLAG_COUNT = 4
+SYNTAX = "flags+syntax"  # training.json's settings.signals of a head that reads `tag_syntax` signals
 _WORD = re.compile(r"\S+")
 _BARE = re.compile(r"[\W_]+")
 
@@ -51,6 +53,7 @@ class TaggerHead:
     bias: float
     layers: tuple[int, ...]
     threshold: float
+    syntax: bool = False  # the words' `tag_syntax` signals follow the flags
 
     def probabilities(self, features: Any) -> Any:
         # torch (~5 s) loads only when a model runs
@@ -85,6 +88,7 @@ def load_head(folder: str | Path) -> TaggerHead:
         float(tensors["bias"][0]),
         tuple(settings.get("layers", (-1,))),
         float(settings.get("threshold", 0.5)),
+        settings.get("signals") == SYNTAX,
     )
 
 
@@ -111,6 +115,24 @@ def word_flags(
         word = _BARE.sub("", text[start:end]).lower()
         flags.append([float(bool(word) and word in s) for s in sets])
     return flags
+
+
+def word_signals(
+    text: str,
+    own_private: Sequence[TripleKey],
+    private: Sequence[TripleKey],
+    public: Sequence[TripleKey],
+    doc: Any = None,
+) -> list[list[float]]:
+    """Per word of `text`: the four flags, then (given `doc`, a parse of `text`) the syntactic
+    signals relative to the private tails the window concerns (`tag_syntax.SIGNALS`)."""
+    words = words_of(text)
+    flags = word_flags(text, words, private, public)
+    if doc is None:
+        return flags
+    tails = window_private_tails(text, own_private, private)
+    syntax = syntax_signals(doc, words, tails, sorted({key[2] for key in public}))
+    return [f + s for f, s in zip(flags, syntax, strict=True)]
 
 
 def word_features(
@@ -143,9 +165,7 @@ def word_features(
             states[row], offsets[row].tolist(), encoded["attention_mask"][row].tolist(), start, words
         )
         features.append(
-            torch.cat(
-                [pooled, torch.tensor(flags[row], dtype=pooled.dtype).reshape(len(words), FLAG_COUNT)], dim=-1
-            )
+            torch.cat([pooled, torch.tensor(flags[row], dtype=pooled.dtype).reshape(len(words), -1)], dim=-1)
         )
     return features
 

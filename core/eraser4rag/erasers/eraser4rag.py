@@ -70,8 +70,7 @@ from core.eraser4rag.erasers.deletion_tags import (
     window_private_tails,
     with_whole_names,
     word_features,
-    word_flags,
-    words_of,
+    word_signals,
 )
 from core.eraser4rag.erasers.edit_decoding import anchor_constraint
 from core.eraser4rag.erasers.edit_script import ScriptError, apply_script, parse_script
@@ -303,6 +302,7 @@ class Eraser4RAGEraser:
         head = self._head()
         budget = min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens)
         prompts, texts, flags = [], [], []
+        own = request.private_keys_of(document.id)
         for window in chosen:
             text = window.text.strip()
             prompt, selection = fitted_input(text, private, public, self._tokens, budget, "tags")
@@ -310,14 +310,14 @@ class Eraser4RAGEraser:
                 notes.append(f"window at {window.span[0]}: {selection.note()}")
             prompts.append(prompt)
             texts.append(text)
-            flags.append(word_flags(text, words_of(text), private, public))
+            doc = self._parse()(text) if head.syntax else None
+            flags.append(word_signals(text, own, private, public, doc))
         if not prompts:
             return [], [], 0
         with _lock:
             features = word_features(
                 self.rewriter.tokenizer, self.rewriter.model, prompts, texts, head.layers, flags
             )
-        own = request.private_keys_of(document.id)
         removals: list[Removal] = []
         concerned: set[str] = set()
         guarded_count = 0

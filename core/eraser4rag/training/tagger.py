@@ -32,7 +32,14 @@ from pathlib import Path
 from typing import Any
 
 from core.eraser4rag.annotation.export import sft_record, trainable
-from core.eraser4rag.erasers.deletion_tags import TaggerHead, save_head, word_features, word_flags, words_of
+from core.eraser4rag.erasers.deletion_tags import (
+    SYNTAX,
+    TaggerHead,
+    save_head,
+    word_features,
+    word_signals,
+    words_of,
+)
 from core.eraser4rag.erasers.eraser4rag import load_rewriter
 from core.eraser4rag.erasers.graph_guided import ParseCache
 from core.eraser4rag.erasers.linearize import fitted_input
@@ -79,9 +86,14 @@ def read_windows(*paths: Path) -> list[dict[str, Any]]:
 
 
 def featurise(
-    rows: Sequence[dict[str, Any]], rewriter: Any, budget: int, hooks: RunHooks | None = None
+    rows: Sequence[dict[str, Any]],
+    rewriter: Any,
+    budget: int,
+    hooks: RunHooks | None = None,
+    parse: Callable[[str], Any] | None = None,
 ) -> tuple[list[Any], list[Any]]:
-    """Per window: (its words' features, their deletion labels); stops early when `hooks` says so."""
+    """Per window: (its words' features, their deletion labels); with `parse`, the words' syntactic
+    signals too (`tag_syntax`). Raises `_Cancelled` when `hooks` says stop."""
     import torch
 
     count = token_counter(rewriter.tokenizer)
@@ -97,7 +109,9 @@ def featurise(
             prompt, _selection = fitted_input(row["document"], private, public, count, budget, "tags")
             prompts.append(prompt)
             windows.append(row["document"])
-            flags.append(word_flags(row["document"], words_of(row["document"]), private, public))
+            own = [tuple(k) for k in row.get("private", ())]
+            doc = parse(row["document"]) if parse is not None else None
+            flags.append(word_signals(row["document"], own, private, public, doc))
             labels.append(torch.tensor(deletion_labels(row["document"], row["applied"])))
         features += word_features(rewriter.tokenizer, rewriter.model, prompts, windows, LAYERS, flags)
         print(f"features: {min(first + BATCH, len(rows))} of {len(rows)} windows", flush=True)
@@ -176,6 +190,7 @@ class TaggerSettings:
     epochs: int = EPOCHS
     rl_iterations: int = 0
     rl_lr: float = 0.003
+    syntax: bool = True  # the words' syntactic signals beside the hidden states and flags
     features_cache: str = ""  # a folder keeping the model's features between reruns
     heldback: str = ""  # windows never trained on, only scored
     summary: str = ""  # edit_data's data summary, copied into the card
@@ -214,9 +229,15 @@ def train_tagger(
     cut = max(1, min(len(rows) - 1, int(len(rows) * 0.9)))
     features_cache = Path(config.features_cache) if config.features_cache else None
     curve: list[dict[str, Any]] = []
+    parse = ParseCache(settings.spacy_model)
+    syntax = parse if config.syntax else None
+
+    def _featurise(part: Sequence[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+        return featurise(part, rewriter, budget, hooks, syntax)
+
     try:
-        train = cached(features_cache, "train", lambda: featurise(rows[:cut], rewriter, budget, hooks))
-        valid = cached(features_cache, "valid", lambda: featurise(rows[cut:], rewriter, budget, hooks))
+        train = cached(features_cache, "train", lambda: _featurise(rows[:cut]))
+        valid = cached(features_cache, "valid", lambda: _featurise(rows[cut:]))
     except _Cancelled:
         return TaggerResult(out, curve, time.perf_counter() - started, True, False)
     train_x, train_y = stacked(train)
@@ -225,7 +246,6 @@ def train_tagger(
     for number, loss in enumerate(losses):
         curve.append({"step": min(number * 20, config.epochs - 1), "loss": loss})
         hooks.point(curve[-1])
-    parse = ParseCache(settings.spacy_model)
     threshold, by_threshold = _reward_threshold(weight, bias, rows[cut:], valid[0], parse)
     sft_reward = by_threshold[f"{threshold:g}"]["reward + guard"]
     rl = _reinforced(
@@ -233,14 +253,14 @@ def train_tagger(
     )
     if rl.kept:
         weight, bias, threshold, by_threshold = rl.weight, rl.bias, rl.threshold, rl.table
-    head = TaggerHead(weight, bias, LAYERS, threshold)
+    head = TaggerHead(weight, bias, LAYERS, threshold, config.syntax)
     scores = {
         "train": word_scores(head.probabilities(train_x), train_y, threshold),
         "validation": word_scores(head.probabilities(valid_x), valid_y, threshold),
     }
     if config.heldback:
         held_rows = read_windows(Path(config.heldback))
-        held = cached(features_cache, "held", lambda: featurise(held_rows, rewriter, budget))
+        held = cached(features_cache, "held", lambda: featurise(held_rows, rewriter, budget, None, syntax))
         held_x, held_y = stacked(held)
         scores["heldback"] = word_scores(head.probabilities(held_x), held_y, threshold)
     save_head(head, out)
@@ -275,6 +295,7 @@ def _card_settings(config: TaggerSettings, threshold: float, budget: int) -> dic
         "max_input_tokens": budget,
         "base_model": f"{base} (eight markers added, no LoRA)",
         "epochs": config.epochs,
+        "signals": SYNTAX if config.syntax else "flags",
         "seed": 0,
     }
 
