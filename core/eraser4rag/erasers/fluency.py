@@ -156,6 +156,21 @@ def bare_singular_predicates(sentence: str, parse: Parser) -> int:
     return count
 
 
+_FINITE_TAGS = {"VBD", "VBZ", "VBP"}
+_SUBJECTS = {"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"}
+
+
+def subjectless_main_verbs(sentence: str, parse: Parser) -> int:
+    """Count of finite main verbs without a subject ("Graduated with honors." once its subject went)."""
+    return sum(
+        1
+        for token in parse(sentence)
+        if token.dep_ == "ROOT"
+        and (token.tag_ in _FINITE_TAGS or (token.tag_ == "VBN" and token.i == token.sent.start))
+        and not any(child.dep_ in _SUBJECTS for child in token.children)
+    )
+
+
 def sentence_breakage(original: str, rewrite: str, parse: Parser | None = None) -> list[Broken]:
     """Constructions of the rewritten sentence that its original did not hold."""
     before = Counter(kind for kind, _span in pattern_findings(original))
@@ -169,6 +184,8 @@ def sentence_breakage(original: str, rewrite: str, parse: Parser | None = None) 
         original, parse
     ):
         broken.append(Broken("noun without article", (0, len(rewrite)), _excerpt(rewrite, (0, len(rewrite)))))
+    if parse is not None and subjectless_main_verbs(rewrite, parse) > subjectless_main_verbs(original, parse):
+        broken.append(Broken("verb without subject", (0, len(rewrite)), _excerpt(rewrite, (0, len(rewrite)))))
     if parse is not None and lost_every_verb(original, rewrite, parse):
         broken.append(
             Broken("sentence without a verb", (0, len(rewrite)), _excerpt(rewrite, (0, len(rewrite))))

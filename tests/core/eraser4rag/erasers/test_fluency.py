@@ -159,6 +159,17 @@ def test_the_checker_sees_a_sentence_that_lost_its_subject():
     assert not broken_in_rewrite("Was he the county leader?", "Was he the county leader?")
 
 
+def test_the_parse_finds_a_main_verb_whose_subject_went(parse):
+    """Rewrites the learned tagger wrote on PopQA dev passages (Mick Mulvaney; a footballer)."""
+    original = "At Georgetown, he was an Honors Scholar, and ultimately graduated with honors."
+    found = broken_in_rewrite(original, "Graduated with honors.", parse)
+    assert [item.kind for item in found] == ["verb without subject"]
+    original = "He had a stint as the ruck coach, but left that role and became a garbage collector."
+    assert broken_in_rewrite(original, "Left that role and became a garbage collector.", parse)
+    kept = "Born in Charlotte, he graduated with honors."
+    assert not broken_in_rewrite(kept + " He left.", kept, parse)  # an opening participle has its subject
+
+
 def test_the_checker_sees_a_verb_that_lost_its_object():
     # PopQA dev (Lubna Jaffery): "Lubna Jaffery took her secondary education, and she took."
     original = "She took her secondary education in Åsane in 1999, and she took the degree in 2004."
