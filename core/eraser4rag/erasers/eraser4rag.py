@@ -77,7 +77,7 @@ from core.eraser4rag.erasers.edit_script import ScriptError, apply_script, parse
 from core.eraser4rag.erasers.graph_guided import ParseCache, edited_rewrite, sayable_public
 from core.eraser4rag.erasers.linearize import OUTPUT_FORMS, add_special_tokens, fitted_input, rewriter_input
 from core.eraser4rag.erasers.mentions import mentions_entity
-from core.eraser4rag.erasers.repair import Removal, repair_removals
+from core.eraser4rag.erasers.repair import Removal, repair_removals, without_broken_sentences
 from core.eraser4rag.erasers.sentences import split_at_stops
 from core.eraser4rag.erasers.windows import Window, concerning_keys, windows_of
 from core.model_loading import ModelUnavailable, resolve_local_lm
@@ -279,6 +279,9 @@ class Eraser4RAGEraser:
             removals = [(span, *rest) for span, (_old, *rest) in zip(widened, removals, strict=True)]
             public_triples = sayable_public(request, document.id)
             text, edits = repair_removals(document.text, doc, removals, public_triples, parse, document.title)
+            text, edits, dropped = without_broken_sentences(document.text, text, edits, parse)
+            if dropped:
+                notes.append(f"{dropped} sentence(s) the checker flagged after the repair went whole")
         notes.append(
             f"deletion tags: {tagged} span(s) tagged in {len(chosen)} private window(s), "
             f"{set_aside} of them in sentences that name no private tail (kept); "

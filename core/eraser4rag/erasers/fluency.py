@@ -161,13 +161,14 @@ _SUBJECTS = {"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"}
 
 
 def subjectless_main_verbs(sentence: str, parse: Parser) -> int:
-    """Count of finite main verbs without a subject ("Graduated with honors." once its subject went)."""
+    """Count of sentences whose finite main verb has no subject, nor any other verb of the sentence
+    ("Graduated with honors." once its subject went; a misparsed "X was born in 1650, was a painter"
+    still has one)."""
     return sum(
         1
-        for token in parse(sentence)
-        if token.dep_ == "ROOT"
-        and (token.tag_ in _FINITE_TAGS or (token.tag_ == "VBN" and token.i == token.sent.start))
-        and not any(child.dep_ in _SUBJECTS for child in token.children)
+        for sent in parse(sentence).sents
+        if (sent.root.tag_ in _FINITE_TAGS or (sent.root.tag_ == "VBN" and sent.root.i == sent.start))
+        and not any(token.dep_ in _SUBJECTS for token in sent)
     )
 
 

@@ -36,7 +36,7 @@ from core.eraser4rag.erasers.adjuncts import has_verb, only_adjuncts_removed, wi
 from core.eraser4rag.erasers.base import Edit, apply_replacements, edits_between
 from core.eraser4rag.erasers.closure import close_deletions
 from core.eraser4rag.erasers.discourse import restore_first_mentions, without_stranded_connective
-from core.eraser4rag.erasers.fluency import Parser, sentence_breakage, sentence_pieces
+from core.eraser4rag.erasers.fluency import Parser, broken_in_rewrite, sentence_breakage, sentence_pieces
 from core.eraser4rag.erasers.grammar import VERB_POS
 from core.eraser4rag.erasers.realise import realise_facts
 from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
@@ -107,6 +107,30 @@ def repair_removals(
         new_text = new_text.rstrip()  # the space before a dropped last segment
     new_text = _without_emptied_lines(text, new_text)
     return new_text, rediff(text, new_text, coarse)
+
+
+def without_broken_sentences(
+    text: str, new_text: str, edits: tuple[Edit, ...], parse: Parser | None = None
+) -> tuple[str, tuple[Edit, ...], int]:
+    """`new_text` without the sentences in which the checker finds a construction the rewrite added
+    (a sentence that does not read goes whole, as the repair's own fallback does); its edits against
+    `text`, and how many sentences went. For removals the repair did not choose itself."""
+    broken = broken_in_rewrite(text, new_text, parse)
+    if not broken:
+        return new_text, edits, 0
+    kept, dropped, offset = [], 0, 0
+    for piece in sentence_pieces(new_text):
+        span = (offset, offset + len(piece))
+        offset += len(piece)
+        if piece.strip() and any(span[0] <= b.span[0] < span[1] for b in broken):
+            dropped += 1
+            kept.append("\n" if piece.endswith("\n") else "")
+        else:
+            kept.append(piece)
+    mended = _without_emptied_lines(text, capitalise_new_sentence_starts(text, "".join(kept)))
+    if not text[-1:].isspace():
+        mended = mended.rstrip()
+    return mended, rediff(text, mended, edits), dropped
 
 
 def _without_emptied_lines(text: str, new_text: str) -> str:

@@ -78,7 +78,10 @@ def is_about_subject(sent: Any, head: str, title: str = "") -> bool:
     head_words = {w for w in head.split() if w[:1].isupper()}
     if subject.lower_ in PERSONAL_PRONOUNS:
         person = title_name(title)
-        return (bool(person) and bool(head_words & set(person.split()))) or _names_a_person(sent.doc, head)
+        if person:  # "He was born ... to Karen Pedersen Taugland (1839–1903)": he is the title's person
+            return bool(head_words & set(person.split()))
+        named_here = {t.text for t in sent if t.pos_ == "PROPN"}
+        return _names_a_person(sent.doc, head) and not head_words & named_here
     named = {t.text for t in subject.subtree if t.pos_ == "PROPN"}
     person = title_name(title)
     if person and named == {person.split()[-1]} and head_words - named:

