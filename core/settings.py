@@ -249,8 +249,9 @@ class Settings:
     rewriter_tag_guard: bool = setting(
         True,
         (
-            "eraser4rag, tags form: also remove each mention of a private tail the model did not tag "
-            "(the model chooses what else goes; it cannot keep the private fact itself)"
+            "eraser4rag, tags form: tags count only in sentences naming a private tail, and each mention "
+            "of a private tail the model did not tag goes too (the model chooses what else goes; it "
+            "cannot keep the private fact itself, nor cut a sentence that states none)"
         ),
     )
     rewriter_edit_input_tokens: int = setting(
