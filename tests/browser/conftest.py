@@ -28,6 +28,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 START_TIMEOUT_S = 180  # a machine whose cores are busy starts the studio slowly
+STUDIO_LOGS: dict[str, Path] = {}  # URL -> log of each studio running now (copied out when a test fails)
+LOG_NOISE = (" INFO presidio-analyzer: ", "presidio-analyzer: Recognizer not added to registry")
 EXPECT_TIMEOUT_MS = 60_000
 
 
@@ -85,10 +87,12 @@ def running_studio(folder: Path, *extra_args: str) -> Iterator[str]:
             stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}/"
+    STUDIO_LOGS[url] = log
     try:
         _wait_until_served(url, process, log)
         yield url
     finally:
+        STUDIO_LOGS.pop(url, None)
         process.terminate()
         try:
             process.wait(timeout=10)
@@ -161,4 +165,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
                 open_page.screenshot(path=str(ARTIFACTS / f"failed-{item.name}-{number}.png"), full_page=True)
             except Exception as error:  # a picture must never hide the failure itself
                 report.sections.append(("failure screenshot", f"page {number}: {error}"))
+        _keep_studio_logs(item.name, report)
     return report
+
+
+def _keep_studio_logs(test: str, report: pytest.TestReport) -> None:
+    """Each running studio's log beside the screenshots, and its last lines in the report: the server
+    side of a failure (a traceback, an event that never ended) is otherwise lost with the temp folder."""
+    for number, log in enumerate(STUDIO_LOGS.values()):
+        try:
+            text = log.read_text(errors="replace")
+            lines = [line for line in text.splitlines() if not any(noise in line for noise in LOG_NOISE)]
+        except OSError as error:
+            report.sections.append(("studio log", f"{log}: {error}"))
+            continue
+        (ARTIFACTS / f"failed-{test}-studio-{number}.log").write_text("\n".join(lines), encoding="utf-8")
+        report.sections.append((f"studio log {number} (last 60 lines)", "\n".join(lines[-60:])))
