@@ -176,8 +176,9 @@ def _keep_studio_logs(test: str, report: pytest.TestReport) -> None:
         try:
             text = log.read_text(errors="replace")
             lines = [line for line in text.splitlines() if not any(noise in line for noise in LOG_NOISE)]
-        except OSError as error:
+            kept = ARTIFACTS / f"failed-{test.replace('/', '_')}-studio-{number}.log"
+            kept.write_text("\n".join(lines), encoding="utf-8")
+        except OSError as error:  # a log must never hide the failure itself
             report.sections.append(("studio log", f"{log}: {error}"))
             continue
-        (ARTIFACTS / f"failed-{test}-studio-{number}.log").write_text("\n".join(lines), encoding="utf-8")
         report.sections.append((f"studio log {number} (last 60 lines)", "\n".join(lines[-60:])))

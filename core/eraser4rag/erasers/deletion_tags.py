@@ -8,9 +8,9 @@ removed and `repair.repair_removals` -- the graph-guided eraser's grammar -- dec
 else must go so that every touched sentence still reads. The model decides *what* to cut;
 text it does not tag is kept verbatim by construction.
 
-The guard (the tags form's constrained decoding): a tag counts only in a sentence that mentions
-a private tail concerning its window (`window_private_tails`, `in_private_sentences`), and a
-mention of such a tail that no tagged span covers is removed too, so the model chooses how much
+The guard (the tags form's constrained decoding): a tag counts only in a sentence that states a
+private fact concerning its window (`window_private_tails`, `in_private_sentences`), and then a
+mention of such a tail that no remaining tag covers is removed too, so the model chooses how much
 goes with a private fact but can neither keep the fact itself nor cut a sentence that states
 none. The rewrite's notes count the spans the model tagged, those the guard set aside and the
 mentions the guard added.
@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.eraser4rag.erasers.base import EraserError
 from core.eraser4rag.erasers.mentions import find_mentions, pair_named
 from core.eraser4rag.erasers.tag_syntax import syntax_signals
 from core.types import Span, TripleKey
@@ -60,6 +61,19 @@ class TaggerHead:
         import torch
 
         return torch.sigmoid(features @ self.weight + self.bias)
+
+
+def check_width(head: TaggerHead, width: int) -> None:
+    """Refuse features the head was not fitted on (a flags-only head given syntactic signals, or
+    another model's hidden size): the product would fail or, worse, mean nothing."""
+    expected = int(head.weight.numel())
+    if width != expected:
+        signals = SYNTAX if head.syntax else "flags"
+        raise EraserError(
+            f"the tagger head has {expected} weights but its words have {width} features: it was fitted "
+            f"with other signals or another model (its card says signals = {signals!r}); retrain it "
+            "with `train tagger` or benchmarks/build_adapter.sh"
+        )
 
 
 def has_tagger(folder: str | Path) -> bool:
@@ -230,15 +244,19 @@ def guard_spans(window: str, tagged: Sequence[Span], tails: Sequence[str]) -> li
     return added
 
 
-def in_private_sentences(doc: Any, spans: Sequence[Span], tails: Sequence[str]) -> list[bool]:
-    """Whether each span of `doc`'s text touches a sentence that mentions one of `tails`: a
-    sentence that names no private tail states no private fact, and a cut there only loses
-    public text."""
+def in_private_sentences(
+    doc: Any, spans: Sequence[Span], tails: Sequence[str], private_spans: Sequence[Span] = ()
+) -> list[bool]:
+    """Whether each span of `doc`'s text touches a sentence that states a private fact: one a mention
+    of a private tail overlaps (a mention may cross a sentence end the parser put inside it, "Yahoo!
+    Music"), or an extracted private occurrence (`private_spans`, written otherwise than its tail:
+    "the U.S." for "United States"). A sentence that states none only loses public text to a cut."""
     text = doc.text
+    marked = [*private_spans, *(m for tail in tails for m in find_mentions(text, tail))]
     private = [
         (sentence.start_char, sentence.end_char)
         for sentence in doc.sents
-        if any(find_mentions(text, tail, (sentence.start_char, sentence.end_char)) for tail in tails)
+        if any(start < sentence.end_char and sentence.start_char < end for start, end in marked)
     ]
     return [any(start < last and first < end for start, end in private) for first, last in spans]
 

@@ -62,6 +62,7 @@ from typing import Any
 from core.eraser4rag.erasers.base import NO_PRIVATE_NOTE, EraseRequest, EraserError, Rewrite, edits_between
 from core.eraser4rag.erasers.deletion_tags import (
     TaggerHead,
+    check_width,
     deletion_spans,
     guard_spans,
     has_tagger,
@@ -95,6 +96,7 @@ AUTO = "auto"
 EDIT_SCRIPT_TOKENS = 96  # an edit script's token budget (anchors are a few words; CUT needs two)
 _lock = threading.Lock()
 TAGGED = "tagged for deletion"  # the reason of a removal the model's tags chose
+GUARDED = "private tail the model kept (guard)"
 
 
 @dataclass(frozen=True)
@@ -267,14 +269,12 @@ class Eraser4RAGEraser:
         tagged words (and what the guard adds) are removed and `repair_removals` makes each
         touched sentence read."""
         chosen = [w for w in windows if w.text.strip() and w.private]
-        removals, tails, guarded = self._tag_removals(document, request, chosen, private, public, notes)
-        tagged = sum(1 for removal in removals if removal[2].startswith(TAGGED))
-        text, edits, set_aside = document.text, (), 0
+        removals, counts = self._tag_removals(document, request, chosen, private, public, notes)
+        tagged, set_aside, guarded = counts
+        text, edits = document.text, ()
         if removals:
             parse = self._parse()
             doc = parse(document.text)
-            if self.settings.rewriter_tag_guard:
-                removals, set_aside = _in_private_sentences_only(doc, removals, tails)
             widened = with_whole_names(doc, [removal[0] for removal in removals])
             removals = [(span, *rest) for span, (_old, *rest) in zip(widened, removals, strict=True)]
             public_triples = sayable_public(request, document.id)
@@ -298,10 +298,10 @@ class Eraser4RAGEraser:
         private: Sequence[TripleKey],
         public: Sequence[TripleKey],
         notes: list[str],
-    ) -> tuple[list[Removal], list[str], int]:
+    ) -> tuple[list[Removal], tuple[int, int, int]]:
         """Removals (document spans) of the words the head tags in `chosen` windows and of the
-        private tail mentions the guard adds; the private tails the windows concern; how many
-        mentions the guard added."""
+        private tail mentions the guard adds; how many spans were tagged, set aside by the guard
+        (in sentences that state no private fact) and added by it."""
         head = self._head()
         budget = min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens)
         prompts, texts, flags = [], [], []
@@ -316,26 +316,31 @@ class Eraser4RAGEraser:
             doc = self._parse()(text) if head.syntax else None
             flags.append(word_signals(text, own, private, public, doc))
         if not prompts:
-            return [], [], 0
+            return [], (0, 0, 0)
         with _lock:
             features = word_features(
                 self.rewriter.tokenizer, self.rewriter.model, prompts, texts, head.layers, flags
             )
+        check_width(head, features[0].shape[-1])
+        guard = self.settings.rewriter_tag_guard
+        private_spans = [t.span for t in request.triples_of(document.id) if t.key in set(private) and t.span]
         removals: list[Removal] = []
-        concerned: set[str] = set()
-        guarded_count = 0
+        counts = [0, 0, 0]  # tagged, set aside, added by the guard
         for window, text, rows in zip(chosen, texts, features, strict=True):
             shift = window.span[0] + len(window.text) - len(window.text.lstrip())
             tagged = deletion_spans(text, head.probabilities(rows).tolist(), head.threshold)
-            tails = window_private_tails(text, own, private) if self.settings.rewriter_tag_guard else []
-            concerned.update(tails)
-            guarded = guard_spans(text, [span for span, _p in tagged], tails)
+            counts[0] += len(tagged)
+            if guard:
+                tails = window_private_tails(text, own, private)
+                inside = [(a - shift, b - shift) for a, b in private_spans]
+                keep = in_private_sentences(self._parse()(text), [span for span, _p in tagged], tails, inside)
+                counts[1] += keep.count(False)
+                tagged = [tag for tag, kept in zip(tagged, keep, strict=True) if kept]
+                guarded = guard_spans(text, [span for span, _p in tagged], tails)
+                counts[2] += len(guarded)
+                removals += [((a + shift, b + shift), "", GUARDED, ()) for a, b in guarded]
             removals += [((a + shift, b + shift), "", f"{TAGGED} (p = {p:.2f})", ()) for (a, b), p in tagged]
-            removals += [
-                ((a + shift, b + shift), "", "private tail the model kept (guard)", ()) for a, b in guarded
-            ]
-            guarded_count += len(guarded)
-        return removals, sorted(concerned), guarded_count
+        return removals, (counts[0], counts[1], counts[2])
 
     def _head(self) -> TaggerHead:
         if self._tagger is None:
@@ -570,14 +575,3 @@ def _fallback(window: str, tails: Sequence[str]) -> tuple[str, int]:
     sentences = split_at_stops(window)
     kept = [s for s in sentences if not any(mentions_entity(s, tail) for tail in tails)]
     return "".join(kept).strip(), len(sentences) - len(kept)
-
-
-def _in_private_sentences_only(
-    doc: Any, removals: list[Removal], tails: Sequence[str]
-) -> tuple[list[Removal], int]:
-    """The removals without the model's tags in sentences that name no private tail; how many
-    tags were set aside."""
-    tags = [removal for removal in removals if removal[2].startswith(TAGGED)]
-    inside = in_private_sentences(doc, [removal[0] for removal in tags], tails)
-    set_aside = {id(removal) for removal, keep in zip(tags, inside, strict=True) if not keep}
-    return [r for r in removals if id(r) not in set_aside], len(set_aside)

@@ -48,12 +48,13 @@ def run_recorded(
         store.finish_run(run_id, "failed", f"{type(exc).__name__}: {exc}")
         raise
     if result.cancelled:
+        saved = getattr(result, "saved", True)
         store.finish_run(
             run_id,
             "cancelled",
             f"cancelled after {len(result.curve)} point(s); "
-            + ("adapter so far saved" if getattr(result, "saved", True) else "nothing saved"),
-            str(out),
+            + ("adapter so far saved" if saved else "nothing saved"),
+            str(out) if saved else "",
         )
         return "cancelled"
     store.finish_run(run_id, "finished", f"{len(result.curve)} point(s) in {result.seconds:.0f} s", str(out))

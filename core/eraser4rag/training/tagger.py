@@ -34,6 +34,7 @@ from typing import Any
 from core.eraser4rag.annotation.export import sft_record, trainable
 from core.eraser4rag.erasers.deletion_tags import (
     SYNTAX,
+    TAGGER_FILE,
     TaggerHead,
     save_head,
     word_features,
@@ -232,12 +233,14 @@ def train_tagger(
     parse = ParseCache(settings.spacy_model)
     syntax = parse if config.syntax else None
 
+    signals = SYNTAX if config.syntax else "flags"  # in the cache's names: a rerun never mixes the two
+
     def _featurise(part: Sequence[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
         return featurise(part, rewriter, budget, hooks, syntax)
 
     try:
-        train = cached(features_cache, "train", lambda: _featurise(rows[:cut]))
-        valid = cached(features_cache, "valid", lambda: _featurise(rows[cut:]))
+        train = cached(features_cache, f"train-{signals}", lambda: _featurise(rows[:cut]))
+        valid = cached(features_cache, f"valid-{signals}", lambda: _featurise(rows[cut:]))
     except _Cancelled:
         return TaggerResult(out, curve, time.perf_counter() - started, True, False)
     train_x, train_y = stacked(train)
@@ -260,10 +263,11 @@ def train_tagger(
     }
     if config.heldback:
         held_rows = read_windows(Path(config.heldback))
-        held = cached(features_cache, "held", lambda: featurise(held_rows, rewriter, budget, None, syntax))
+        held = cached(
+            features_cache, f"held-{signals}", lambda: featurise(held_rows, rewriter, budget, None, syntax)
+        )
         held_x, held_y = stacked(held)
         scores["heldback"] = word_scores(head.probabilities(held_x), held_y, threshold)
-    save_head(head, out)
     data = {
         "windows_train": cut,
         "windows_validation": len(rows) - cut,
@@ -282,8 +286,20 @@ def train_tagger(
         "validation_by_threshold": by_threshold,
         "seconds": round(time.perf_counter() - started, 1),
     }
-    (out / "training.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    _save_together(head, card, out)
     return TaggerResult(out, curve, time.perf_counter() - started, hooks.should_stop(), True)
+
+
+def _save_together(head: TaggerHead, card: dict[str, Any], out: Path) -> None:
+    """The head and its card, each written beside its place and then moved in: a failed run never
+    leaves new weights with an old card (another threshold, other signals)."""
+    staging = out / ".staging"
+    staging.mkdir(parents=True, exist_ok=True)
+    save_head(head, staging)
+    (staging / "training.json").write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+    for name in (TAGGER_FILE, "training.json"):
+        (staging / name).replace(out / name)
+    staging.rmdir()
 
 
 def _card_settings(config: TaggerSettings, threshold: float, budget: int) -> dict[str, Any]:

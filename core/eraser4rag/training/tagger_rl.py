@@ -130,6 +130,8 @@ def reinforce(
     import torch
 
     usable = [n for n, row in enumerate(rows) if states_public(row)]
+    if not usable:  # R = r_pub * ...: a window without a public fact gives every mask the same reward
+        return weight, bias, []
     stacked = torch.cat([features[n] for n in usable])
     mean, std = stacked.mean(0), stacked.std(0).clamp_min(1e-6)
     w = (weight * std).clone().requires_grad_(True)  # the same head on standardised features

