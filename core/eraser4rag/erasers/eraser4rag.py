@@ -284,7 +284,7 @@ class Eraser4RAGEraser:
                 notes.append(f"{dropped} sentence(s) the checker flagged after the repair went whole")
         notes.append(
             f"deletion tags: {tagged} span(s) tagged in {len(chosen)} private window(s), "
-            f"{set_aside} of them in sentences that name no private tail (kept); "
+            f"{set_aside} of them in sentences that state no private fact (kept); "
             f"the guard removed {guarded} private tail mention(s) the model kept"
         )
         seconds = time.perf_counter() - started
@@ -323,7 +323,8 @@ class Eraser4RAGEraser:
             )
         check_width(head, features[0].shape[-1])
         guard = self.settings.rewriter_tag_guard
-        private_spans = [t.span for t in request.triples_of(document.id) if t.key in set(private) and t.span]
+        private_keys = set(private)
+        private_spans = [t.span for t in request.triples_of(document.id) if t.key in private_keys and t.span]
         removals: list[Removal] = []
         counts = [0, 0, 0]  # tagged, set aside, added by the guard
         for window, text, rows in zip(chosen, texts, features, strict=True):
