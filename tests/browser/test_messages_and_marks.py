@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import evaluate_in_graph
-from tests.browser.tabs import open_tab
+from tests.browser.tabs import open_tab, wait_views_settled
 
 pytestmark = pytest.mark.browser
 
@@ -143,7 +143,8 @@ def test_marks_confirm_and_undo_graph_fitted_and_stable_table_fits(page, studio_
     assert box is not None and box["x"] + box["width"] <= 1280, box
     assert "Apply filters" not in page.content()
 
-    # Three marks, one vocabulary.
+    # Three marks, one vocabulary (on the settled table: see test_xss).
+    wait_views_settled(page)
     for row in range(3):
         page.locator(f'#rps-triples [data-testid="cell-{row}-1"]').click()
         expect(page.locator("#rps-filter_moves")).to_contain_text(f"({row + 1} marked private by you)")

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.graph_frames import settled_frame, srcdoc, wait_for_rerender
-from tests.browser.tabs import open_tab
+from tests.browser.tabs import open_tab, wait_views_settled
 
 pytestmark = pytest.mark.browser
 
@@ -78,6 +78,10 @@ def test_markup_in_documents_and_entities_never_runs(page, studio_url, artifacts
     open_tab(page, "Knowledge graph & privacy")
     page.locator("#rps-filter_search textarea, #rps-filter_search input").first.fill("Mallory")
     page.keyboard.press("Enter")
+    # The extraction's re-render of every view (unfiltered) can still be landing while the search's
+    # narrowed render has landed; the page then asks for one settling render (`SETTLE_JS`). A click
+    # before that may hit a row of the stale table, as a person's would: wait until the views settle.
+    wait_views_settled(page)
     expect(page.locator("#rps-triples")).to_contain_text("Mallory")
     # the unfiltered table holds other rows too: wait until the search has narrowed it
     expect(page.locator('#rps-triples [data-testid="cell-6-0"]')).to_have_count(0)
