@@ -27,6 +27,7 @@ from core.extract.spacy_rules.personal.forms import (
     form_fields,
     key_spans,
 )
+from core.extract.spacy_rules.personal.letterheads import is_letterhead, letterhead_lines, whole_addresses
 from core.extract.spacy_rules.personal.owners import (
     SUBJECT_KEYS,
     Owners,
@@ -47,6 +48,7 @@ from core.extract.spacy_rules.personal.values import (
     NOT_ORGANISATIONS,
     RECORD_TYPES,
     age_values,
+    labelled_phone_values,
     relation_for,
     zip_values,
 )
@@ -141,7 +143,12 @@ class _Plan:
 
     @property
     def in_record(self) -> bool:
-        return self.speaks or in_record_detections(self.text, self.detections)
+        names = [(d.start, d.end) for d in self.detections if d.type == "PERSON"]
+        return (
+            self.speaks
+            or in_record_detections(self.text, self.detections)
+            or (self.untitled and is_letterhead(self.text, names))
+        )
 
     def triples(self, rule_triples: list[Triple]) -> list[Triple]:
         kept = list(rule_triples)
@@ -228,6 +235,8 @@ def personal_triples(
     with no evidence of a record): names become nodes, values only with a named owner. `turns`: a
     chat transcript's turns (`speaker_turns`), whose speakers are the "I" of their turns."""
     fields = [f for f in form_fields(text) if not any(s <= f.key_start < e for s, e, _ in turns)]
+    if in_record:
+        detections = whole_addresses(text, detections)
     persons = [
         Person(d.start, d.end, d.text)
         for d in detections
@@ -245,12 +254,22 @@ def personal_triples(
     if subject and in_record:
         builder.add(record, "subject", subject, _span_of(text, subject), FIELD_CONFIDENCE)
     covered = _add_fields(builder, owners, fields if in_record else [], name_field, detections)
-    for start, line in _letterhead_lines(text, detections) if in_record else ():
-        builder.mention(record, line, start)
+    for line in letterhead_lines(text, detections, [(p.start, p.end) for p in persons]) if in_record else ():
+        if line.job_title and subject:
+            builder.add(subject, "occupation", line.text, clause_bounds(text, line.start), VALUE_CONFIDENCE)
+        else:
+            builder.mention(record, line.text, line.start)
     covered += [(start, end) for start, end, _ in key_spans(text)]
     stated = []
     for relation, spans in (("age", age_values(text)), ("address", zip_values(text))) if in_record else ():
         for start, end in spans:
+            span = clause_bounds(text, start)
+            builder.add(owners.owner_at(start), relation, text[start:end], span, VALUE_CONFIDENCE)
+            stated.append((start, end))
+    phones = [(d.start, d.end) for d in detections if d.type == "PHONE_NUMBER"]
+    for start, end in labelled_phone_values(text) if in_record else ():
+        if not _inside(start, end, phones + covered):
+            relation = relation_for("PHONE_NUMBER", "", True, text[end : end + 12]) or "phone"
             span = clause_bounds(text, start)
             builder.add(owners.owner_at(start), relation, text[start:end], span, VALUE_CONFIDENCE)
             stated.append((start, end))
@@ -408,46 +427,6 @@ def _with_stated_name(text: str, persons: list[Person]) -> list[Person]:
             continue
         added.append(Person(start, end, name))
     return sorted([*persons, *added], key=lambda p: p.start) if added else persons
-
-
-_LETTERHEAD_LINES = 4
-_NAME_PARTICLES = frozenset(
-    {"&", "and", "of", "the", "de", "del", "van", "von", "da", "di", "du", "la", "le"}
-)
-
-
-def _letterhead_lines(text: str, detections: Sequence) -> list[tuple[int, str]]:
-    """(start, line) of each line above a record's address block in the same block of lines that the
-    detector found nothing on and that reads as a name ("Berkery Noyes Mandasoft", "Cynthia Martins"
-    between a letterhead's first line and the address): a node, whatever it names."""
-    address = next((d for d in detections if d.type == "ADDRESS" and _starts_line(text, d.start)), None)
-    if address is None:
-        return []
-    block_start = text.rfind("\n\n", 0, address.start)
-    block_start = block_start + 2 if block_start >= 0 else 0
-    uncased = not any(char.isupper() for char in text)
-    found = []
-    lines = list(re.finditer(r"[^\n]+", text[block_start : address.start]))[-_LETTERHEAD_LINES:]
-    for match in lines:
-        start = block_start + match.start()
-        line = match.group(0).strip(" \t>")
-        start += match.group(0).index(line) if line else 0
-        words = line.split()
-        if (
-            not 1 <= len(words) <= 6
-            or any(mark in line for mark in ":?!@")
-            or line.endswith(",")  # "Dear Sir,"
-            or not any(char.isalpha() for char in line)
-            or any(d.start < start + len(line) and start < d.end for d in detections)
-        ):
-            continue
-        if uncased or all(w[0].isupper() or w[0].isdigit() or w in _NAME_PARTICLES for w in words):
-            found.append((start, line))
-    return found
-
-
-def _starts_line(text: str, position: int) -> bool:
-    return not text[text.rfind("\n", 0, position) + 1 : position].strip(" \t>")
 
 
 _ORGANISATION_WORD = re.compile(

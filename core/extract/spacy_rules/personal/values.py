@@ -162,6 +162,25 @@ ZIP_PATTERN = re.compile(
 )
 
 
+# A phone number with the name of its line right after it ("9885 1152-Office", "455 6186 office"):
+# the detector reads a short national number only with its region; the line's name says it is one.
+LABELLED_PHONE = re.compile(
+    r"(?<![\w+(.-])\+?\(?\d[\d ().-]{5,20}\d"
+    r"(?=[ \t]*-?[ \t]*(?:office|fax|mobile|cell|home|work|tel|phone)\b)",
+    re.IGNORECASE,
+)
+MIN_PHONE_DIGITS = 7
+
+
+def labelled_phone_values(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each phone number followed by the name of its line."""
+    return [
+        (match.start(), match.end())
+        for match in LABELLED_PHONE.finditer(text)
+        if sum(char.isdigit() for char in match.group(0)) >= MIN_PHONE_DIGITS
+    ]
+
+
 def zip_values(text: str) -> list[tuple[int, int]]:
     """(start, end) of each stated postal code ("My zip code is 40938")."""
     return [(match.start("v"), match.end("v")) for match in ZIP_PATTERN.finditer(text)]

@@ -1,4 +1,9 @@
-from core.extract.spacy_rules.personal.values import age_values, relation_for, zip_values
+from core.extract.spacy_rules.personal.values import (
+    age_values,
+    labelled_phone_values,
+    relation_for,
+    zip_values,
+)
 
 
 def test_identifiers_are_read_in_any_document():
@@ -50,3 +55,12 @@ def test_stated_ages():
 def test_stated_postal_codes():
     text = "My zip code is 40938, postcode: SW1A 1AA"
     assert [text[s:e] for s, e in zip_values(text)] == ["40938", "SW1A 1AA"]
+
+
+def test_a_phone_number_followed_by_its_lines_name_is_a_value():
+    text = "Chile 89825\n9885 1152-Office\\,001-755-329-4431-Fax\n455 6186 office\nRoom 12 office"
+    assert [text[s:e] for s, e in labelled_phone_values(text)] == [
+        "9885 1152",
+        "001-755-329-4431",
+        "455 6186",
+    ]
