@@ -373,7 +373,12 @@ class PiiDetector:
     ) -> list[list[Detection]]:
         """Add the `types` entities spaCy finds in a re-cased copy of each text `make_copy` accepts
         (same offsets); with `where`, only entities overlapping one of those spans of the text."""
-        copies = {index: copy for index, text in enumerate(texts) if (copy := make_copy(text)) is not None}
+        copies = {
+            index: copy
+            for index, text in enumerate(texts)
+            if not (where and _all_inside(where(text), found[index]))
+            and (copy := make_copy(text)) is not None
+        }
         if not copies:
             return found
         engine = self.analyzer.nlp_engine
@@ -421,6 +426,12 @@ class PiiDetector:
         results = self.analyzer.analyze(text, language=LANGUAGE)
         found = [_from_presidio(text, result) for result in results]
         return sorted((d for d in found if d.end > d.start), key=lambda d: (d.start, d.end))
+
+
+def _all_inside(spans: list[tuple[int, int]], detections: list[Detection]) -> bool:
+    """Every span lies inside a detection: a re-cased copy has nothing to add there (the parse is the
+    costly part of a copy, so such a text gets none)."""
+    return all(any(d.start <= start and end <= d.end for d in detections) for start, end in spans)
 
 
 def is_uncased(text: str) -> bool:

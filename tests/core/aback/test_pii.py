@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.lib.pii_eval import GoldSpan, PiiRecord, SpanScores, load_pii_records, score_all, score_record
 from core.aback.detections import Detection, resolve_overlaps
-from core.aback.pii import PiiOptions, cased_copy, get_detector, title_copy
+from core.aback.pii import PiiOptions, capitals_spans, cased_copy, get_detector, title_copy
 from core.aback.recognisers import extend_addresses, names_in_lists, phone_detections, split_at_lines
 
 # attribution: tests/data/PII_ATTRIBUTION.md
@@ -101,6 +101,21 @@ def test_words_in_capitals_are_read_in_title_case() -> None:
     assert title_copy("Where: Saint-Priest Country Club.") is None
     text = "When: 1993-01-04 14:56:41\nWhere: SAINT-PRIEST Country Club."
     assert any("SAINT-PRIEST" in item.text for item in get_detector().detect(text))
+
+
+def test_a_text_whose_capitals_are_all_detected_gets_no_title_case_copy() -> None:
+    texts = ["We met at Unit 3191 Box 3770 in ROMA.", "I am in FINSPÅNG now"]
+    found = [[Detection("Unit 3191 Box 3770 in ROMA", "ADDRESS", 10, 36, 0.5, "studio")], []]
+    copied: list[str] = []
+
+    def recording_copy(text: str) -> str | None:
+        copied.append(text)
+        return title_copy(text)
+
+    detector = get_detector()
+    result = detector._add_copy_entities(texts, found, recording_copy, ("LOCATION",), capitals_spans)
+    assert copied == ["I am in FINSPÅNG now"]  # the parse of a copy is the costly part: only where it can add
+    assert [d.text for d in result[1]] == ["FINSPÅNG"]
 
 
 def test_undetected_items_of_a_list_of_names_are_names() -> None:

@@ -37,6 +37,7 @@ from core.extract.spacy_rules.personal.owners import (
     record_node,
     speaker_turns,
 )
+from core.extract.spacy_rules.personal.proper_nouns import proper_noun_runs, unrecognised_names
 from core.extract.spacy_rules.personal.record_kind import (
     has_article_title,
     in_record_detections,
@@ -95,6 +96,8 @@ class PersonalData:
         plan = self._by_id.get(doc_id)
         if plan is not None and plan.needs_detection and doc.text == plan.text:
             plan.first_pass = get_detector(self.spacy_model).first_pass(plan.text, doc)
+            if plan.untitled:
+                plan.proper_nouns = proper_noun_runs(doc)
 
     def triples(self, rule_triples: Sequence[Triple]) -> list[Triple]:
         wanted = [plan for plan in self.plans if plan.needs_detection]
@@ -122,6 +125,7 @@ class _Plan:
     title: str
     detections: list = field(default_factory=list)
     first_pass: list | None = None  # the detector's pass over the extractor's parse, when it was handed over
+    proper_nouns: list = field(default_factory=list)  # (start, end) of the parse's proper-noun runs, untitled
 
     def __post_init__(self) -> None:
         self.turns = speaker_turns(self.text)
@@ -141,8 +145,9 @@ class _Plan:
             )
         )
 
-    @property
+    @cached_property
     def in_record(self) -> bool:
+        """Read once the detections are in (`PersonalData.triples` sets them before any plan's triples)."""
         names = [(d.start, d.end) for d in self.detections if d.type == "PERSON"]
         return (
             self.speaks
@@ -169,6 +174,10 @@ class _Plan:
             self.untitled and not in_record,
             self.turns,
         )
+        if in_record or self.untitled:
+            taken = [(d.start, d.end) for d in self.detections] + [(s, e) for s, e, _ in key_spans(self.text)]
+            for start, name in unrecognised_names(self.text, self.proper_nouns, taken):
+                builder.mention(record_node(self.doc_id, self.title), name, start)
         builder.add_mentions(kept)
         if not kept and all(t.relation == "mentions" for t in builder.triples):  # names alone are not read
             for record, relation, value, span in builder.fallbacks:
