@@ -33,7 +33,7 @@ class PassThrough:
     def __init__(self, *_args: Any, **_kwargs: Any) -> None:
         pass
 
-    def read_parse(self, *_args: Any) -> None:
+    def read_parse(self, *_args: Any, **_kwargs: Any) -> None:
         pass
 
     def triples(self, triples: list[Any]) -> list[Any]:

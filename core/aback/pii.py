@@ -373,26 +373,28 @@ class PiiDetector:
     ) -> list[list[Detection]]:
         """Add the `types` entities spaCy finds in a re-cased copy of each text `make_copy` accepts
         (same offsets); with `where`, only entities overlapping one of those spans of the text."""
-        copies = {
-            index: copy
-            for index, text in enumerate(texts)
-            if not (where and _all_inside(where(text), found[index]))
-            and (copy := make_copy(text)) is not None
-        }
+        copies: dict[int, tuple[str, list[tuple[int, int]]]] = {}
+        for index, text in enumerate(texts):
+            copy = make_copy(text)
+            if copy is None:
+                continue
+            spans = where(text) if where else [(0, len(text))]
+            if not (where and _all_inside(spans, found[index])):
+                copies[index] = (copy, spans)
         if not copies:
             return found
         engine = self.analyzer.nlp_engine
         # only the entity recogniser's parse is read (it has its own token vectors in the small model)
         nlp = engine.nlp[LANGUAGE]
         not_ner = [name for name in nlp.pipe_names if name != "ner"]
-        docs = nlp.pipe(list(copies.values()), batch_size=self.batch_size, disable=not_ner)
+        docs = nlp.pipe([copy for copy, _ in copies.values()], batch_size=self.batch_size, disable=not_ner)
         for index, doc in zip(copies, docs, strict=True):
             copy, artifacts = doc.text, engine._doc_to_nlp_artifact(doc, LANGUAGE)
             text = texts[index]
             results = self.analyzer.analyze(
                 copy, language=LANGUAGE, nlp_artifacts=artifacts, entities=list(types)
             )
-            spans = where(text) if where else [(0, len(text))]
+            spans = copies[index][1]
             pieces = (
                 piece for result in results for piece in split_at_lines(text, _from_presidio(text, result))
             )

@@ -74,8 +74,8 @@ class SpacyRuleExtractor(Extractor):
         triples: list[Triple] = []
         parsed = self.nlp.pipe((chunk for _, _, chunk in pieces), batch_size=BATCH_SIZE)
         for done, ((doc_id, offset, chunk), doc) in enumerate(zip(pieces, parsed, strict=True), start=1):
-            if offset == 0 and not _TITLE_ABBREVIATION.search(chunk):  # tokenized as the PII detector does
-                personal.read_parse(doc_id, doc)
+            if offset == 0:  # "Mr." and the like are tokenized otherwise by the PII detector
+                personal.read_parse(doc_id, doc, same_tokens=not _TITLE_ABBREVIATION.search(chunk))
             triples.extend(ChunkRules(doc_id, doc, offset, contexts[doc_id]).triples())
             if progress is not None:
                 progress(done, len(pieces))

@@ -103,18 +103,22 @@ def test_words_in_capitals_are_read_in_title_case() -> None:
     assert any("SAINT-PRIEST" in item.text for item in get_detector().detect(text))
 
 
-def test_a_text_whose_capitals_are_all_detected_gets_no_title_case_copy() -> None:
+def test_a_text_whose_capitals_are_all_detected_gets_no_title_case_copy(monkeypatch) -> None:
     texts = ["We met at Unit 3191 Box 3770 in ROMA.", "I am in FINSPÅNG now"]
     found = [[Detection("Unit 3191 Box 3770 in ROMA", "ADDRESS", 10, 36, 0.5, "studio")], []]
-    copied: list[str] = []
-
-    def recording_copy(text: str) -> str | None:
-        copied.append(text)
-        return title_copy(text)
-
     detector = get_detector()
-    result = detector._add_copy_entities(texts, found, recording_copy, ("LOCATION",), capitals_spans)
-    assert copied == ["I am in FINSPÅNG now"]  # the parse of a copy is the costly part: only where it can add
+    nlp = detector.analyzer.nlp_engine.nlp["en"]
+    parsed: list[str] = []
+    real_pipe = nlp.pipe
+
+    def recording_pipe(copies, **options):
+        copies = list(copies)
+        parsed.extend(copies)
+        return real_pipe(copies, **options)
+
+    monkeypatch.setattr(nlp, "pipe", recording_pipe)
+    result = detector._add_copy_entities(texts, found, title_copy, ("LOCATION",), capitals_spans)
+    assert parsed == ["I am in Finspång now"]  # the parse of a copy is the costly part: only where it can add
     assert [d.text for d in result[1]] == ["FINSPÅNG"]
 
 

@@ -27,7 +27,12 @@ from core.extract.spacy_rules.personal.forms import (
     form_fields,
     key_spans,
 )
-from core.extract.spacy_rules.personal.letterheads import is_letterhead, letterhead_lines, whole_addresses
+from core.extract.spacy_rules.personal.letterheads import (
+    ORGANISATION_WORD,
+    is_letterhead,
+    letterhead_lines,
+    whole_addresses,
+)
 from core.extract.spacy_rules.personal.owners import (
     SUBJECT_KEYS,
     Owners,
@@ -90,14 +95,17 @@ class PersonalData:
         self.spacy_model = spacy_model
         self._by_id = {plan.doc_id: plan for plan in self.plans}
 
-    def read_parse(self, doc_id: str, doc: Any) -> None:
-        """Take the detector's first pass over `doc_id` from `doc`, a parse of its whole text by a
-        pipeline of `spacy_model` that tokenizes as the detector's does."""
+    def read_parse(self, doc_id: str, doc: Any, same_tokens: bool = True) -> None:
+        """Read `doc`, a parse of the whole text of `doc_id` by a pipeline of `spacy_model`: its
+        proper nouns (untitled text) and, when it tokenizes as the detector does (`same_tokens`), the
+        detector's first pass."""
         plan = self._by_id.get(doc_id)
-        if plan is not None and plan.needs_detection and doc.text == plan.text:
+        if plan is None or not plan.needs_detection or doc.text != plan.text:
+            return
+        if same_tokens:
             plan.first_pass = get_detector(self.spacy_model).first_pass(plan.text, doc)
-            if plan.untitled:
-                plan.proper_nouns = proper_noun_runs(doc)
+        if plan.untitled:
+            plan.proper_nouns = proper_noun_runs(doc)
 
     def triples(self, rule_triples: Sequence[Triple]) -> list[Triple]:
         wanted = [plan for plan in self.plans if plan.needs_detection]
@@ -164,20 +172,25 @@ class _Plan:
         builder = _Builder(self.doc_id, self.text, {t.key for t in kept}, _nodes(kept))
         in_record = self.in_record
         attributes = sensitive_attributes(self.text, in_record)
+        detections = whole_addresses(self.text, self.detections) if in_record else self.detections
+        unrecognised = []
+        if self.proper_nouns:  # read for untitled texts only
+            taken = [(d.start, d.end) for d in detections] + [(s, e) for s, e, _ in key_spans(self.text)]
+            unrecognised = unrecognised_names(self.text, self.proper_nouns, taken)
+        subjects = [Person(r.start, r.end, self.text[r.start : r.end]) for r in unrecognised if r.subject]
         personal_triples(
             builder,
             self.text,
             self.title,
-            self.detections,
+            detections,
             in_record,
             attributes,
             self.untitled and not in_record,
             self.turns,
+            subjects + _organisations_as_subjects(detections, self.proper_nouns),
         )
-        if in_record or self.untitled:
-            taken = [(d.start, d.end) for d in self.detections] + [(s, e) for s, e, _ in key_spans(self.text)]
-            for start, name in unrecognised_names(self.text, self.proper_nouns, taken):
-                builder.mention(record_node(self.doc_id, self.title), name, start)
+        for run in unrecognised:
+            builder.mention(record_node(self.doc_id, self.title), self.text[run.start : run.end], run.start)
         builder.add_mentions(kept)
         if not kept and all(t.relation == "mentions" for t in builder.triples):  # names alone are not read
             for record, relation, value, span in builder.fallbacks:
@@ -239,13 +252,14 @@ def personal_triples(
     attributes: Sequence,
     halfway: bool = False,
     turns: Sequence[tuple[int, int, Person]] = (),
+    named_subjects: Sequence[Person] = (),
 ) -> None:
     """Fill `builder` with the personal-data triples of one document. `halfway` (an untitled text
     with no evidence of a record): names become nodes, values only with a named owner. `turns`: a
-    chat transcript's turns (`speaker_turns`), whose speakers are the "I" of their turns."""
+    chat transcript's turns (`speaker_turns`), whose speakers are the "I" of their turns.
+    `named_subjects`: names no detection found that are the subject of their clause (the parse's
+    proper nouns): owners of that clause's values like the persons the detector found."""
     fields = [f for f in form_fields(text) if not any(s <= f.key_start < e for s, e, _ in turns)]
-    if in_record:
-        detections = whole_addresses(text, detections)
     persons = [
         Person(d.start, d.end, d.text)
         for d in detections
@@ -253,6 +267,8 @@ def personal_triples(
     ]
     if in_record:
         persons = _with_stated_name(text, _with_first_line_name(text, persons, detections))
+    if named_subjects:
+        persons = sorted([*persons, *named_subjects], key=lambda p: p.start)
     name_field = next((f for f in fields if f.key.casefold() in SUBJECT_KEYS), None)
     record = record_node(builder.doc_id, title)
     subject = find_subject(text, title_person(title, text), persons, name_field.value if name_field else None)
@@ -264,8 +280,8 @@ def personal_triples(
         builder.add(record, "subject", subject, _span_of(text, subject), FIELD_CONFIDENCE)
     covered = _add_fields(builder, owners, fields if in_record else [], name_field, detections)
     for line in letterhead_lines(text, detections, [(p.start, p.end) for p in persons]) if in_record else ():
-        if line.job_title and subject:
-            builder.add(subject, "occupation", line.text, clause_bounds(text, line.start), VALUE_CONFIDENCE)
+        if line.kind in ("occupation", "employer") and subject:
+            builder.add(subject, line.kind, line.text, clause_bounds(text, line.start), VALUE_CONFIDENCE)
         else:
             builder.mention(record, line.text, line.start)
     covered += [(start, end) for start, end, _ in key_spans(text)]
@@ -275,9 +291,9 @@ def personal_triples(
             span = clause_bounds(text, start)
             builder.add(owners.owner_at(start), relation, text[start:end], span, VALUE_CONFIDENCE)
             stated.append((start, end))
-    phones = [(d.start, d.end) for d in detections if d.type == "PHONE_NUMBER"]
+    found = [(d.start, d.end) for d in detections]  # a date or a phone the detector typed is its own
     for start, end in labelled_phone_values(text) if in_record else ():
-        if not _inside(start, end, phones + covered):
+        if not _inside(start, end, found + covered) and not _YEAR_RANGE.match(text[start:end]):
             relation = relation_for("PHONE_NUMBER", "", True, text[end : end + 12]) or "phone"
             span = clause_bounds(text, start)
             builder.add(owners.owner_at(start), relation, text[start:end], span, VALUE_CONFIDENCE)
@@ -366,6 +382,18 @@ def _add_detections(
         builder.add(owner, relation, item.text, span, VALUE_CONFIDENCE)
 
 
+def _organisations_as_subjects(detections: Sequence, runs: Sequence[Any]) -> list[Person]:
+    """Organisations the detector found that are the subject of their clause ("Acme Ltd moved to
+    Leeds"): they own that clause's values as a person would."""
+    return [
+        Person(d.start, d.end, d.text)
+        for d in detections
+        if d.type == "ORGANIZATION"
+        and d.text.casefold() not in NOT_ORGANISATIONS
+        and any(r.subject and r.start < d.end and d.start < r.end for r in runs)
+    ]
+
+
 def _common_word(text: str, item: Any) -> bool:
     """A name, place or organisation the entity recogniser guessed in lower case inside a text that
     has capitals ("borders it to the east"): a common word, no personal data."""
@@ -438,17 +466,10 @@ def _with_stated_name(text: str, persons: list[Person]) -> list[Person]:
     return sorted([*persons, *added], key=lambda p: p.start) if added else persons
 
 
-_ORGANISATION_WORD = re.compile(
-    r"\b(?:ltd|inc|llc|llp|co|corp|corporation|company|gmbh|plc|ag|sa|group|bank|services|solutions|"
-    r"technologies|systems|university|college|school|hospital|clinic|city|store|stores|shop|foundation)\b",
-    re.IGNORECASE,
-)
-
-
 def _guessed_organisation(item: Any, name: str) -> bool:
     """The detector's guess that a name line is an organisation, with no organisation word in it
     ("Shannon Blomqvist" read as ORGANIZATION)."""
-    return item.type == "ORGANIZATION" and item.text.strip() == name and not _ORGANISATION_WORD.search(name)
+    return item.type == "ORGANIZATION" and item.text.strip() == name and not ORGANISATION_WORD.search(name)
 
 
 def _names_a_place(text: str, item: Any, detections: Sequence) -> bool:

@@ -3,6 +3,9 @@ name) and its address or phone lines ("Helen Földesy / Training and development
 Practi-Plan / 12 Calle Mayor ..."), and an address's street number or street line that the detector
 left out ("95 Lille Vibyvej 8" found as "Vibyvej 8"; "14 Republica de Chile 8305" above the "Suite 258"
 line it found).
+
+Every function here reads the text with carriage returns as spaces (`_unix`: same offsets), so a file
+with Windows line ends reads as one with Unix ones.
 """
 
 from __future__ import annotations
@@ -13,18 +16,52 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.aback.detections import Detection
+from core.aback.pii import is_uncased
 
 MAX_LINES = 4
 MAX_WORDS = 8
 MAX_LINE_WORDS = 12  # an address on one line ("86 fuente del gallo 4 suite 236 corcubión a coruña")
+MIN_PHONE_DIGITS = 7
+# Words inside a name, firm or street name that are written in lower case ("Torres de Albánchez",
+# "Kash n' Karry"); `proper_nouns` joins runs of proper nouns over them too.
 NAME_PARTICLES = frozenset(
-    {"&", "and", "of", "the", "de", "del", "van", "von", "da", "di", "du", "la", "le", "n'", "y", "und"}
+    [
+        "&",
+        "-",
+        "and",
+        "of",
+        "the",
+        "de",
+        "del",
+        "der",
+        "van",
+        "von",
+        "den",
+        "da",
+        "di",
+        "du",
+        "la",
+        "le",
+        "n'",
+        "y",
+        "und",
+    ]
 )
-# A line that starts a letterhead's address or contact part: a street number, a military or postal
-# box ("PSC 7004, Box 8380", "Unit 3906 Box 2810", "USCGC Lussier", "P.O. Box 12").
-_CONTACT_LINE = re.compile(r"[ \t>]*(?:\+?\(?\d|(?:PSC|Unit|USNS|USNV|USCGC|USS|P\.?\s?O\.?\s?Box)\b)", re.I)
-# Words of a first or second person, or a request: a sentence, not a name, firm or job title.
-_SENTENCE_WORDS = re.compile(r"\b(?:i|i'm|my|me|we|our|us|you|your|please|hi|hello|dear|thanks?)\b", re.I)
+ORGANISATION_WORD = re.compile(
+    r"\b(?:ltd|inc|llc|llp|co|corp|corporation|company|gmbh|plc|ag|sa|group|bank|services|solutions|"
+    r"technologies|systems|university|college|school|hospital|clinic|city|store|stores|shop|foundation)\b",
+    re.IGNORECASE,
+)
+_STRIP = " \t>"
+_COURTESY_TITLE = re.compile(r"\b(?:mrs|mr|ms|mx|dr|prof)\b\.?", re.IGNORECASE)
+_POSTAL_BOX = re.compile(r"[ \t>]*(?:PSC|Unit|USNS|USNV|USCGC|USS|P\.?\s?O\.?\s?Box)\b", re.IGNORECASE)
+# Words of a first or second person, a greeting or a request: a sentence, not a name, firm or job
+# title. Lower or title case only: "ME" and "US" in capitals are a state and a country.
+_SENTENCE_WORDS = re.compile(
+    r"\b(?:I|I'm|[Mm]y|[Mm]e|[Ww]e|[Oo]ur|[Uu]s|[Yy]ou|[Yy]our|[Pp]lease|[Hh]i|[Hh]ello|[Dd]ear"
+    r"|[Tt]hanks?|[Rr]egards)\b"
+)
+_SENTENCE_END = re.compile(r"[^\W\d_]{3,}[.?!]$")
 # Detections that a letterhead line may hold in part and still be read whole ("Kash n' Karry" with
 # "Kash" found as an organisation); any other type on a line makes it a contact line.
 _NAME_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "NRP", "TITLE"})
@@ -34,7 +71,9 @@ _NAME_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "NRP", "TITLE"})
 class LetterheadLine:
     start: int
     text: str
-    job_title: bool  # in sentence case ("Booth cashier"): the subject's job, not a firm
+    # "occupation" (sentence case: "Booth cashier"), "employer" (one word, an organisation word, or
+    # an organisation the detector found part of: "Experian", "Kash n' Karry"), else "mentions"
+    kind: str
 
 
 def letterhead_lines(
@@ -43,25 +82,44 @@ def letterhead_lines(
     """The lines above a record's address or contact lines, in the same block of lines, that read as
     a name, firm or job title and that no single detection already holds whole. `names`: (start, end)
     of the persons found. Only a record whose first line is a name alone (a letterhead) has its
-    contact part begin at a street-number or postal-box line, and job titles in sentence case."""
+    contact part begin above an address found mid-line or at a street-number, phone or postal-box
+    line, and job titles in sentence case; other records only above an address that starts a line."""
+    text = _unix(text)
     letterhead = _opens_with_name(text, names)
     end = _contact_part_start(text, detections, letterhead)
     if end is None:
         return []
     block_start = text.rfind("\n\n", 0, end)
     block_start = block_start + 2 if block_start >= 0 else 0
-    uncased = not any(char.isupper() for char in text)
+    uncased = is_uncased(text)
     found = []
     first_line_end = text.find("\n") if letterhead else -1
     for match in list(re.finditer(r"[^\n]+", text[block_start:end]))[-MAX_LINES:]:
-        line = match.group(0).strip(" \t>")
+        line = match.group(0).strip(_STRIP)
         if not line or block_start + match.start() < first_line_end:
             continue  # the subject's own line
         start = block_start + match.start() + match.group(0).index(line)
         job_title = letterhead and _in_sentence_case(line)
         if _reads_as_heading(line, uncased, job_title) and not _held_or_contact(start, line, detections):
-            found.append(LetterheadLine(start, line, job_title))
+            found.append(LetterheadLine(start, line, _kind(start, line, detections, letterhead, job_title)))
     return found
+
+
+def is_letterhead(text: str, names: Sequence[tuple[int, int]]) -> bool:
+    """A record that opens with a name alone on its line, then at least two short lines that are no
+    sentences (job, firm, address, phones): a letterhead or a signature block."""
+    text = _unix(text)
+    if not _opens_with_name(text, names):
+        return False
+    block = re.split(r"\n[ \t>]*\n", text, maxsplit=1)[0]
+    lines = [line.strip(_STRIP) for line in block.split("\n")[1:] if line.strip(_STRIP)]
+    if any(_is_sentence(line) or len(line.split()) > MAX_LINE_WORDS for line in lines):
+        return False
+    return sum(len(line.split()) <= MAX_WORDS for line in lines) >= 2
+
+
+def _unix(text: str) -> str:
+    return text.replace("\r", " ")
 
 
 def _opens_with_name(text: str, names: Sequence[tuple[int, int]]) -> bool:
@@ -73,46 +131,43 @@ def _opens_with_name(text: str, names: Sequence[tuple[int, int]]) -> bool:
     for name in held:
         rest = rest.replace(name, "")
     if held:
-        return not re.sub(r"(?i)\b(?:dr|mr|mrs|ms|mx|prof)\.?", "", rest).strip(" \t>,.")
-    words = first_line.strip(" \t>").split()
-    uncased = not any(char.isupper() for char in text)
+        return not _COURTESY_TITLE.sub("", rest).strip(_STRIP + ",.")
+    words = first_line.strip(_STRIP).split()
+    uncased = is_uncased(text)
     return 2 <= len(words) <= 4 and all(
         re.fullmatch(r"[^\W\d_][\w'’-]*", w) and (uncased or _capitalised(w)) for w in words
     )
 
 
 def _contact_part_start(text: str, detections: Sequence[Detection], letterhead: bool) -> int | None:
-    """Where the block's address or contact lines begin: the first line that holds the start of an
-    address detection, or, in a letterhead with none, the first later line that starts like a street
-    number, a phone or a postal box; None when there is neither."""
-    addresses = [_line_start(text, d.start) for d in detections if d.type == "ADDRESS"]
+    """Where the block's address or contact lines begin: the first address detection that starts a
+    line; in a letterhead, the first line that holds an address detection or, with none, the first
+    later street, phone or postal-box line. None when there is neither."""
+    if not letterhead:
+        return min(
+            (d.start for d in detections if d.type == "ADDRESS" and starts_line(text, d.start)), default=None
+        )
+    addresses = [line_start(text, d.start) for d in detections if d.type == "ADDRESS"]
     first_line_end = text.find("\n")
-    if addresses or first_line_end < 0 or not letterhead:
+    if addresses or first_line_end < 0:
         return min(addresses, default=None)
     lines = re.finditer(r"^[^\n]*$", text[first_line_end + 1 :], re.MULTILINE)
-    return next((first_line_end + 1 + m.start() for m in lines if _CONTACT_LINE.match(m.group(0))), None)
+    return next((first_line_end + 1 + m.start() for m in lines if _is_contact_line(m.group(0), text)), None)
 
 
-def _line_start(text: str, position: int) -> int:
-    return text.rfind("\n", 0, position) + 1
+def _is_contact_line(line: str, text: str) -> bool:
+    """A street line ("63 Ommerweg 159"), a phone line ("455 6186 office", "(69) 948-538-Office") or a
+    postal box line."""
+    digits = sum(char.isdigit() for char in line)
+    phone = digits >= MIN_PHONE_DIGITS and not re.search(r"[^\W\d_]", _PHONE_LABELS.sub("", line))
+    return bool(_POSTAL_BOX.match(line)) or phone or is_street_line(line, is_uncased(text))
 
 
-def is_letterhead(text: str, names: Sequence[tuple[int, int]]) -> bool:
-    """A record that opens with a name alone on its line, then at least two short lines that are no
-    sentences (job, firm, address, phones): a letterhead or a signature block."""
-    if not _opens_with_name(text, names):
-        return False
-    block = re.split(r"\n[ \t>]*\n", text, maxsplit=1)[0]
-    lines = [line.strip(" \t>") for line in block.split("\n")[1:] if line.strip(" \t>")]
-    if any(
-        _SENTENCE.search(line) or _SENTENCE_WORDS.search(line) or len(line.split()) > MAX_LINE_WORDS
-        for line in lines
-    ):
-        return False
-    return sum(len(line.split()) <= MAX_WORDS for line in lines) >= 2
+_PHONE_LABELS = re.compile(r"\b(?:office|fax|mobile|cell|home|work|tel|phone|ext|x)\b|(?<=\d)x(?=\d)", re.I)
 
 
-_SENTENCE = re.compile(r"[^\W\d_]{3,}[.?!]$")
+def _is_sentence(line: str) -> bool:
+    return bool(_SENTENCE_END.search(line) or _SENTENCE_WORDS.search(line))
 
 
 def _reads_as_heading(line: str, uncased: bool, job_title: bool) -> bool:
@@ -123,13 +178,28 @@ def _reads_as_heading(line: str, uncased: bool, job_title: bool) -> bool:
         and not any(mark in line for mark in ":?!@")
         and not re.search(r"[,;]$|[^\W\d_]{5,}\.$", line)  # "Dear Sir,", "I moved here."
         and any(char.isalpha() for char in line)
-        and not _SENTENCE_WORDS.search(line)
+        and not _is_sentence(line)
         and (uncased or job_title or all(_capitalised(w) for w in words))
     )
 
 
 def _capitalised(word: str) -> bool:
     return word[0].isupper() or word[0].isdigit() or word.casefold() in NAME_PARTICLES
+
+
+def _kind(start: int, line: str, detections: Sequence[Detection], letterhead: bool, job_title: bool) -> str:
+    if job_title:
+        return "occupation"
+    return "employer" if letterhead and _firm(start, line, detections) else "mentions"
+
+
+def _firm(start: int, line: str, detections: Sequence[Detection]) -> bool:
+    end = start + len(line)
+    return (
+        len(line.split()) == 1
+        or bool(ORGANISATION_WORD.search(line))
+        or any(d.type == "ORGANIZATION" and d.start < end and start < d.end for d in detections)
+    )
 
 
 def _in_sentence_case(line: str) -> bool:
@@ -145,8 +215,12 @@ def _held_or_contact(start: int, line: str, detections: Sequence[Detection]) -> 
     return any((d.start <= start and end <= d.end) or d.type not in _NAME_TYPES for d in on_line)
 
 
+def line_start(text: str, position: int) -> int:
+    return text.rfind("\n", 0, position) + 1
+
+
 def starts_line(text: str, position: int) -> bool:
-    return not text[text.rfind("\n", 0, position) + 1 : position].strip(" \t>")
+    return not text[line_start(text, position) : position].strip(_STRIP)
 
 
 # "lives at 95 Lille Vibyvej 8": a house number and up to three words of the street's name before
@@ -155,19 +229,29 @@ _NUMBER_AND_WORDS_BEFORE = re.compile(
     r"(?:^|(?<=[\s:,]))\d{1,5}(?:[ \t]+\d{1,5})?[ \t]+(?P<words>(?:[^\W\d_][\w'’./-]*[ \t]+){1,3})$"
 )
 # A street line: a house number, a street name and maybe a second number, nothing else.
-_STREET_LINE = re.compile(r"^[ \t>]*\d{1,5}(?:[ \t]+\d{1,5})?[ \t]+[^\W\d_][^\n:@]{1,50}$")
+_STREET_LINE = re.compile(r"^[ \t>]*\d{1,5}(?:[ \t]+\d{1,5})?[ \t]+(?P<first>[^\W\d_])[^\n:@]{1,50}$")
+
+
+def is_street_line(line: str, uncased: bool) -> bool:
+    """A house number then a street name: capitalised ("14 Republica de Chile 8305"), or in a text
+    written in lower case, ending on a number ("19 guipúzcoa 1268"); not "2 tablets daily"."""
+    match = _STREET_LINE.match(line)
+    if match is None:
+        return False
+    return match.group("first").isupper() or (uncased and bool(re.search(r"\d\s*$", line)))
 
 
 def whole_addresses(text: str, detections: Sequence[Detection]) -> list[Detection]:
     """Address detections grown back over a street number left out before them on their line, or
     over the street line above them in the same block; detections inside the grown address that
     name no identifier (the street read as an organisation) go."""
-    uncased = not any(char.isupper() for char in text)
+    text = _unix(text)
+    uncased = is_uncased(text)
     grown = []
     for item in detections:
         if item.type != "ADDRESS":
             continue
-        start = _street_line_above(text, _street_number_before(text, item.start, uncased))
+        start = _street_line_above(text, _street_number_before(text, item.start, uncased), uncased)
         if start < item.start:
             whole = Detection(text[start : item.end], "ADDRESS", start, item.end, item.score, item.source)
             grown.append(whole)
@@ -183,25 +267,24 @@ def whole_addresses(text: str, detections: Sequence[Detection]) -> list[Detectio
 
 
 def _street_number_before(text: str, start: int, uncased: bool) -> int:
-    line_start = text.rfind("\n", 0, start) + 1
-    window_start = max(line_start, start - 60)
+    window_start = max(line_start(text, start), start - 60)
     match = _NUMBER_AND_WORDS_BEFORE.search(text[window_start:start])
     if match is None:
         return start
-    words = match.group("words").split()
-    if not uncased and not all(w[0].isupper() or w.casefold() in NAME_PARTICLES or "/" in w for w in words):
-        return start  # "lives at 2 of the ..." is no street name
+    first = match.group("words").split()[0]
+    if not (uncased or first[0].isupper() or "/" in first):
+        return start  # "lives at 2 of the houses" is no street name; "32 Pernilles vei 115" is one
     return window_start + match.start()
 
 
-def _street_line_above(text: str, start: int) -> int:
+def _street_line_above(text: str, start: int, uncased: bool) -> int:
     if not starts_line(text, start):
         return start
-    line_start = text.rfind("\n", 0, start) + 1
-    if line_start < 2 or text[line_start - 2] == "\n":
+    start_of_line = line_start(text, start)
+    if start_of_line < 2 or not text[line_start(text, start_of_line - 1) : start_of_line - 1].strip():
         return start  # the first line, or a blank line above: another block
-    above_start = text.rfind("\n", 0, line_start - 1) + 1
-    above = text[above_start : line_start - 1]
-    if not _STREET_LINE.match(above):
+    above_start = line_start(text, start_of_line - 1)
+    above = text[above_start : start_of_line - 1]
+    if not is_street_line(above, uncased):
         return start
-    return above_start + len(above) - len(above.lstrip(" \t>"))
+    return above_start + len(above) - len(above.lstrip(_STRIP))

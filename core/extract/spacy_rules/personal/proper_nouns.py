@@ -9,14 +9,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy
 from spacy.symbols import PROPN
 
 from core.aback.common_words import is_common
+from core.extract.spacy_rules.personal.letterheads import NAME_PARTICLES
 
 MAX_RUN_TOKENS = 4
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+
+
+@dataclass(frozen=True)
+class NameRun:
+    start: int
+    end: int
+    subject: bool  # the subject of its clause ("Lukas moved here from Kwaxuma"): the clause's owner
+
+
 # Entity types that name no one and nothing one could own or live in: languages, events ("Summer
 # Olympics"), laws, dates and numbers. Nationalities and groups (NORP) stay: the small model tags rare
 # given names so ("Christian had given Lukas his address"), and a nationality is personal data too.
@@ -34,17 +46,16 @@ _NOT_NAMES = frozenset(
         "QUANTITY",
     }
 )
-_INNER_PARTICLES = frozenset({"de", "del", "der", "van", "von", "da", "di", "du", "la", "le", "of", "y", "-"})
 
 
-def proper_noun_runs(doc: Any) -> list[tuple[int, int]]:
-    """(start, end) of each run of capitalised proper nouns in a parse, with inner name particles
-    ("Torres de Albánchez"); runs longer than `MAX_RUN_TOKENS` are no names. Only the tokens tagged
-    PROPN are looked at one by one (the tags are read as one array: this runs on every record)."""
+def proper_noun_runs(doc: Any) -> list[NameRun]:
+    """Each run of capitalised proper nouns in a parse, with inner name particles ("Torres de
+    Albánchez"); runs longer than `MAX_RUN_TOKENS` are no names. Only the tokens tagged PROPN are
+    looked at one by one (the tags are read as one array: this runs on every record)."""
     if not len(doc):
         return []
     candidates = numpy.flatnonzero(doc.to_array("POS") == PROPN).tolist()
-    runs: list[tuple[int, int]] = []
+    runs: list[NameRun] = []
     group: list[int] = []
     for index in (i for i in candidates if _name_token(doc[i])):
         if group and _joined(doc, group[-1], index):
@@ -60,14 +71,15 @@ def _joined(doc: Any, last: int, index: int) -> bool:
     """Adjacent, or with at most two name particles between on one line ("Torres de Albánchez")."""
     between = doc[last + 1 : index]
     return len(between) <= 2 and all(
-        t.lower_ in _INNER_PARTICLES and "\n" not in t.whitespace_ for t in between
+        t.lower_ in NAME_PARTICLES and "\n" not in t.whitespace_ for t in between
     )
 
 
-def _close(doc: Any, group: list[int], runs: list[tuple[int, int]]) -> None:
+def _close(doc: Any, group: list[int], runs: list[NameRun]) -> None:
     if group and group[-1] - group[0] < MAX_RUN_TOKENS:
         last = doc[group[-1]]
-        runs.append((doc[group[0]].idx, last.idx + len(last.text)))
+        subject = any(doc[i].dep_ in _SUBJECT_DEPS for i in range(group[0], group[-1] + 1))
+        runs.append(NameRun(doc[group[0]].idx, last.idx + len(last.text), subject))
 
 
 def _name_token(token: Any) -> bool:
@@ -80,19 +92,46 @@ def _name_token(token: Any) -> bool:
     )
 
 
-def unrecognised_names(
-    text: str, runs: Sequence[tuple[int, int]], taken: Sequence[tuple[int, int]]
-) -> list[tuple[int, str]]:
-    """(start, name) of each run that overlaps none of the `taken` spans (detections, form keys) and
-    holds a word that is no ordinary English word: "Lukas", "Optigov", "Kwaxuma", not "President",
-    "Bachelor of Arts" or "Sir" (a name that is also a word, "Heather", is left to the recognisers)."""
+def unrecognised_names(text: str, runs: Sequence[NameRun], taken: Sequence[tuple[int, int]]) -> list[NameRun]:
+    """The runs that overlap none of the `taken` spans (detections, form keys) and hold a word that is
+    no ordinary English word nor chat shorthand: "Lukas", "Optigov", "Kwaxuma", not "President",
+    "Bachelor of Arts", "Sir" or "Btw" (a name that is also a word, "Heather", is left to the
+    recognisers)."""
+    covered = bytearray(len(text) + 1)
+    for start, end in taken:
+        covered[max(0, start) : max(0, end)] = b"\x01" * (max(0, end) - max(0, start))
     return [
-        (start, text[start:end])
-        for start, end in runs
-        if not any(s < end and start < e for s, e in taken) and not _ordinary_words(text[start:end])
+        run
+        for run in runs
+        if not any(covered[run.start : run.end]) and not _ordinary_words(text[run.start : run.end])
     ]
 
 
+# Chat and e-mail shorthand a sentence may open with, capitalised, that no dictionary lists.
+_SHORTHAND = frozenset(
+    [
+        "btw",
+        "asap",
+        "thx",
+        "pls",
+        "plz",
+        "fwd",
+        "fw",
+        "cc",
+        "bcc",
+        "attn",
+        "fyi",
+        "lol",
+        "omg",
+        "ok",
+        "okay",
+        "tbh",
+        "imo",
+        "idk",
+    ]
+)
+
+
 def _ordinary_words(name: str) -> bool:
-    words = [w for w in re.findall(r"[^\W\d_]+", name) if w.casefold() not in _INNER_PARTICLES]
-    return all(len(w) <= 2 or is_common(w) for w in words)
+    words = [w for w in re.findall(r"[^\W\d_]+", name) if w.casefold() not in NAME_PARTICLES]
+    return all(len(w) <= 2 or w.casefold() in _SHORTHAND or is_common(w) for w in words)

@@ -26,13 +26,17 @@ def test_a_letterhead_gives_its_subjects_job_firm_address_and_phone_lines(extrac
     found = facts(extractor.extract("r0", text))
     assert ("record r0", "subject", "Michael Fleischer") in found
     assert ("Michael Fleischer", "occupation", "Benefits manager") in found
-    assert ("record r0", "mentions", "Soul Sounds Unlimited") in found
+    assert ("record r0", "mentions", "Soul Sounds Unlimited") in found  # a firm or a second name: not said
     text = (
         "Ms. Alicia Laaksonen\nThink Computer Corporation\nLargo Prazeres 26 Christensen Street\n Apt. 485\n"
         " Picoto\n Singapore 72705\n046 406 6044 office\n2546712361 fax"
     )
     found = facts(extractor.extract("r1", text))
-    assert ("record r1", "mentions", "Think Computer Corporation") in found  # above an address mid-line
+    assert (
+        "Alicia Laaksonen",
+        "employer",
+        "Think Computer Corporation",
+    ) in found  # above an address mid-line
     assert ("Alicia Laaksonen", "work_phone", "046 406 6044") in found  # no region: the line's name says
     assert not any(tail == "Ms. Alicia Laaksonen" for _, _, tail in found)  # the subject's line is no firm
 
@@ -58,8 +62,8 @@ def test_a_line_partly_detected_is_read_whole_a_line_wholly_detected_is_left():
         Detection("Kash", "ORGANIZATION", 47, 51, 0.85, "ner"),
         Detection("34 ul. Zuchów 65\n Apt. 291", "ADDRESS", 61, len(text), 0.6, "studio"),
     ]
-    lines = [(line.text, line.job_title) for line in letterhead_lines(text, detections, [(0, 16)])]
-    assert lines == [("Food cooking machine operator", True), ("Kash n' Karry", False)]
+    lines = [(line.text, line.kind) for line in letterhead_lines(text, detections, [(0, 16)])]
+    assert lines == [("Food cooking machine operator", "occupation"), ("Kash n' Karry", "employer")]
 
 
 def test_an_address_grows_over_its_street_number_or_the_street_line_above():

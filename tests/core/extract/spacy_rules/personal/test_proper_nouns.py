@@ -15,7 +15,7 @@ def extractor() -> SpacyRuleExtractor:
 
 def names(text: str, taken: list[tuple[int, int]] = ()) -> list[str]:
     doc = get_spacy()(text)
-    return [name for _, name in unrecognised_names(text, proper_noun_runs(doc), list(taken))]
+    return [text[run.start : run.end] for run in unrecognised_names(text, proper_noun_runs(doc), list(taken))]
 
 
 def test_rare_names_firms_and_places_are_kept_ordinary_capitalised_words_are_not():
@@ -29,6 +29,12 @@ def test_rare_names_firms_and_places_are_kept_ordinary_capitalised_words_are_not
 def test_a_run_under_a_detection_or_a_form_key_is_left_to_it():
     text = "Name: Allen Akhtakhanov"
     assert names(text, [(6, len(text))]) == []
+
+
+def test_a_name_the_recogniser_missed_owns_the_values_of_its_clause(extractor):
+    text = "Helen Berg\nNurse\n12 Calle Mayor 4\n\nDear Sir,\nLukas moved here from Kwaxuma last year."
+    found = {(t.head, t.relation, t.tail) for t in extractor.extract("r7", text)}
+    assert ("Lukas", "place_of_origin", "Kwaxuma") in found  # not the letter's subject, Helen Berg
 
 
 def test_an_untitled_record_mentions_the_names_the_recogniser_missed(extractor):
