@@ -87,7 +87,8 @@ def tab_messages_js(first_tab: str) -> str:
     untagged, to the tab shown when it arrived; `*` belongs to every tab. The page keeps each tab's
     newest message; on a tab switch (`show_tab_message_js`), or when a message of another tab arrives
     (a long action finishing after a switch), gradio's line is hidden and the tab's own newest message
-    (or nothing) is shown in its place, so the line never shows a message from elsewhere."""
+    (or nothing) is shown in its place, so the line never shows a message from elsewhere. A `*`
+    message shows on every tab only until some tab writes a newer one (its counts may be stale then)."""
     return f"""() => {{
   if (window.__rpsShowTab) return;
   const line = document.getElementById({elem_id(MESSAGE)!r});
@@ -111,7 +112,12 @@ def tab_messages_js(first_tab: str) -> str:
   const show = () => {{
     if (!own.isConnected) line.append(own);
     const tab = window.__rpsTab;
-    const candidates = [messages[tab], messages['*']].filter(Boolean);
+    // The page-wide message (the load's "N document(s) ... M triple(s)") stands only until any tab
+    // writes a newer one: after that it may be stale (a tab would show the sample's counts after an
+    // upload replaced the sample).
+    const latest = Math.max(0, ...Object.values(messages).map((m) => m.number));
+    const pageWide = messages['*'] && messages['*'].number === latest ? messages['*'] : null;
+    const candidates = [messages[tab], pageWide].filter(Boolean);
     const newest = candidates.sort((a, b) => b.number - a.number)[0];
     const onLine = newest && newest.html === lastHtml && (lineTab === tab || lineTab === '*');
     if (onLine || !newest && !lastHtml) {{

@@ -37,6 +37,8 @@ def test_a_double_click_marks_once_and_each_tab_shows_its_own_message(page, stud
 
     open_tab(page, "Rewrite (Eraser4RAG)")
     page.wait_for_function(f"() => !({SHOWN_LINE})().includes('Marked')")
+    # nor the page load's counts, which a newer action may have made stale
+    assert not re.search(r"\d+ triple\(s\)", page.evaluate(SHOWN_LINE))
     page.screenshot(path=str(artifacts / "walkthrough-rewrite-message.png"), full_page=True)
     open_tab(page, "Knowledge graph & privacy")
     page.wait_for_function(f"() => ({SHOWN_LINE})().includes({head!r})")
