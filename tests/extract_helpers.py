@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.extract.spacy_rules import SpacyRuleExtractor
+from core.types import Triple
 
 
 def keys(extractor: SpacyRuleExtractor, text: str, title: str = "") -> set[tuple[str, str, str]]:
@@ -11,3 +12,8 @@ def keys(extractor: SpacyRuleExtractor, text: str, title: str = "") -> set[tuple
 
 def nodes(found: set[tuple[str, str, str]]) -> set[str]:
     return {node for head, _, tail in found for node in (head, tail)}
+
+
+def facts(triples: list[Triple]) -> set[tuple[str, str, str]]:
+    """(head, relation, tail) of each triple."""
+    return {(t.head, t.relation, t.tail) for t in triples}

@@ -1,21 +1,9 @@
 """Letterheads, signature blocks and whole street addresses (issue 19), on records of the PII set's
 development part and through the real extractor and detector."""
 
-import pytest
-
 from core.aback.detections import Detection
-from core.extract.spacy_rules import SpacyRuleExtractor
 from core.extract.spacy_rules.personal.letterheads import is_letterhead, letterhead_lines, whole_addresses
-from core.types import Triple
-
-
-@pytest.fixture(scope="module")
-def extractor() -> SpacyRuleExtractor:
-    return SpacyRuleExtractor()
-
-
-def facts(triples: list[Triple]) -> set[tuple[str, str, str]]:
-    return {(t.head, t.relation, t.tail) for t in triples}
+from tests.extract_helpers import facts
 
 
 def test_a_letterhead_gives_its_subjects_job_firm_address_and_phone_lines(extractor):

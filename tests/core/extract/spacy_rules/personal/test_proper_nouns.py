@@ -1,16 +1,8 @@
 """Proper nouns no recogniser typed become nodes of untitled records (issue 19), on sentences of the PII
 set's development part, through the real parser and the real extractor."""
 
-import pytest
-
-from core.extract.spacy_rules import SpacyRuleExtractor
 from core.extract.spacy_rules.personal.proper_nouns import proper_noun_runs, unrecognised_names
 from core.model_loading import get_spacy
-
-
-@pytest.fixture(scope="module")
-def extractor() -> SpacyRuleExtractor:
-    return SpacyRuleExtractor()
 
 
 def names(text: str, taken: list[tuple[int, int]] = ()) -> list[str]:
