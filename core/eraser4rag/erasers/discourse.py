@@ -8,7 +8,9 @@ named in its first sentence, or the document's title when the first sentence cal
 by surname only: "Corser was born at Upton Cressett" under the title "Edward Corser"). Only the
 opening is mended: further in, who "he" is depends on
 the sentences between, and a wrong name ("John Wilson returned." for Finlay's return) is worse
-than a pronoun without one. A passage that began with a pronoun is left as it was.
+than a pronoun without one. A passage that began with a pronoun (a page cut after the name) is left as
+it was while its opening sentence stays; when that sentence went, the first pronoun left gets the
+title's person ("His family had migrated to Pakistan" under "Muhammad Ali Siddiqui").
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
     """`text` (a rewrite of the doc's text) with a pronoun that lost its antecedent replaced by the name."""
     text = _restore_opening_it(original_doc.text, text, title)
     people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and _full_name(ent)]
-    subject = _opening_person(original_doc, title)
+    subject = _opening_person(original_doc, title) or _pronoun_opening(original_doc, text, title)
     if subject is None:
         return text
     name, named_at = subject
@@ -109,6 +111,19 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
         if sentence.text.strip() and "\n" not in sentence.text.strip() and has_verb:
             return None
     return None
+
+
+def _pronoun_opening(doc: Any, text: str, title: str) -> tuple[str, int] | None:
+    """(the title's person, where the original opens) for an original that opens on a pronoun whose
+    opening sentence the rewrite no longer has; else None."""
+    name = title_name(title)
+    first = next(iter(doc.sents), None)
+    if not name or first is None:
+        return None
+    opening = first.text.strip()
+    if not re.match(r"(?:He|She|His|Her)\b", opening) or opening[:40] in text:
+        return None
+    return name, first.start_char
 
 
 def title_name(title: str) -> str:

@@ -33,6 +33,21 @@ def test_a_passage_that_began_with_a_pronoun_is_left_alone(nlp):
     assert restore_first_mentions(nlp(original), rewrite, nlp) == rewrite
 
 
+def test_a_passage_that_began_with_a_pronoun_gets_the_title_name_once_its_opening_went(nlp):
+    # PopQA dev passage "Muhammad Ali Siddiqui" opens on "He" (the page was cut after the name)
+    original = (
+        "He was born on 7 March 1938 in Amroha, India, and was brought up in Karachi, Pakistan. His family "
+        "had migrated to Pakistan in 1948. He received his early education at Christian Mission School."
+    )
+    rewrite = "His family had migrated to Pakistan in 1948. He received his early education."
+    title = "Muhammad Ali Siddiqui"
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title) == (
+        "Muhammad Ali Siddiqui's family had migrated to Pakistan in 1948. He received his early education."
+    )
+    kept = "He was born on 7 March 1938 in Amroha, India, and was brought up in Karachi, Pakistan. His family"
+    assert restore_first_mentions(nlp(original), kept, nlp, title) == kept  # its opening stays
+
+
 def test_a_passage_that_named_its_subject_by_surname_gets_the_title_name(nlp):
     # PopQA dev passage "Edward Corser": every fact of the first two sentences was private
     original = (
