@@ -174,10 +174,7 @@ def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     with _store(settings) as store:
-        if args.filter_passed:
-            examples = filter_passed_examples(store)
-        else:
-            examples = [(e.task, e.target) for e in store.accepted_examples()]
+        examples = filter_passed_examples(store) if args.filter_passed else store.accepted_pairs()
     what = "filter-passed (not reviewed)" if args.filter_passed else "accepted"
     count = write_jsonl(Path(args.out), examples)
     print(f"{count} {what} example(s) written to {args.out}")
@@ -228,10 +225,7 @@ def cmd_train_sft(args: argparse.Namespace, settings: Settings) -> int:
     }
     sft = replace(sft, **{k: v for k, v in overrides.items() if v is not None})
     with _store(settings) as store:
-        if args.data:
-            examples = read_examples(Path(args.data))
-        else:
-            examples = trainable([(e.task, e.target) for e in store.accepted_examples()])
+        examples = read_examples(Path(args.data)) if args.data else trainable(store.accepted_pairs())
         return _recorded(
             store,
             "sft",
@@ -296,7 +290,7 @@ def cmd_train_tagger(args: argparse.Namespace, settings: Settings) -> int:
     with _store(settings) as store:
         rows = read_windows(*map(Path, args.data)) if args.data else []
         if not args.data or args.with_reviews:
-            rows += windows_from_examples([(e.task, e.target) for e in store.accepted_examples()])
+            rows += windows_from_examples(store.accepted_pairs())
         out = Path(args.out)
         return _recorded(
             store, "tagger", config, len(rows), out, lambda hooks: train_tagger(rows, out, config, hooks)

@@ -412,6 +412,10 @@ class AnnotationStore(TrainingRunStore):
                 examples.append(AcceptedExample(_task_from_row(row.task), target, row.id, row.source))
             return examples
 
+    def accepted_pairs(self) -> list[tuple[AnnotationTask, str]]:
+        """(task, target) of every accepted example: what each training path reads."""
+        return [(example.task, example.target) for example in self.accepted_examples()]
+
     def import_examples(
         self, examples: Sequence[tuple[AnnotationTask, str]], annotator: str, source: str
     ) -> tuple[int, int]:

@@ -326,7 +326,7 @@ class _Store:
         )
 
     def export_sft(self) -> tuple[str | None, int]:
-        examples = [(e.task, e.target) for e in self.store.accepted_examples()]
+        examples = self.store.accepted_pairs()
         if not examples:
             return None, 0
         target = Path(tempfile.mkdtemp(prefix="rps-sft-")) / "sft.jsonl"
@@ -536,7 +536,7 @@ class _Trainer:
         if kind == "tagger":
             self._start_tagger(folder, limit)
         elif kind == "sft":
-            examples = trainable([(e.task, e.target) for e in store.accepted_examples()])
+            examples = trainable(store.accepted_pairs())
             if not examples:
                 raise ValueError(NO_TRAINABLE_ITEMS)
             config = SftSettings(
@@ -559,7 +559,7 @@ class _Trainer:
     def _start_tagger(self, folder: Path, limit: int) -> None:
         """The deletion tagger on the accepted items (`limit`: the head's epochs, 0 = the default)."""
         store = self.store.store
-        rows = windows_from_examples([(e.task, e.target) for e in store.accepted_examples()])
+        rows = windows_from_examples(store.accepted_pairs())
         if len(rows) < 2:
             raise ValueError(f"{NO_TRAINABLE_ITEMS} (the tagger needs at least 2; {len(rows)} now)")
         config = TaggerSettings(

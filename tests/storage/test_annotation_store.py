@@ -131,6 +131,7 @@ def test_accepted_examples_use_the_latest_edit_and_skip_rejections(store: Annota
     store.review(c[2], "bob", "reject")
     examples = {e.candidate_id: e.target for e in store.accepted_examples()}
     assert examples == {c[0]: "Mara Voss 0.", c[1]: "Mara Voss is an architect."}
+    assert [target for _, target in store.accepted_pairs()] == ["Mara Voss 0.", "Mara Voss is an architect."]
 
 
 def test_kappa_from_overlap_pairs(store: AnnotationStore) -> None:

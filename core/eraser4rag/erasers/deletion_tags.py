@@ -137,14 +137,17 @@ def word_signals(
     private: Sequence[TripleKey],
     public: Sequence[TripleKey],
     doc: Any = None,
+    tails: Sequence[str] | None = None,
 ) -> list[list[float]]:
     """Per word of `text`: the four flags, then (given `doc`, a parse of `text`) the syntactic
-    signals relative to the private tails the window concerns (`tag_syntax.SIGNALS`)."""
+    signals relative to the private tails the window concerns (`tag_syntax.SIGNALS`; `tails`: those
+    tails when the caller has them, `window_private_tails`)."""
     words = words_of(text)
     flags = word_flags(text, words, private, public)
     if doc is None:
         return flags
-    tails = window_private_tails(text, own_private, private)
+    if tails is None:
+        tails = window_private_tails(text, own_private, private)
     syntax = syntax_signals(doc, words, tails, sorted({key[2] for key in public}))
     return [f + s for f, s in zip(flags, syntax, strict=True)]
 

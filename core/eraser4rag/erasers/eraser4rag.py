@@ -304,8 +304,9 @@ class Eraser4RAGEraser:
         (in sentences that state no private fact) and added by it."""
         head = self._head()
         budget = min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens)
-        prompts, texts, flags = [], [], []
+        prompts, texts, flags, docs, tails_of = [], [], [], [], []
         own = request.private_keys_of(document.id)
+        guard = self.settings.rewriter_tag_guard
         for window in chosen:
             text = window.text.strip()
             prompt, selection = fitted_input(text, private, public, self._tokens, budget, "tags")
@@ -313,8 +314,11 @@ class Eraser4RAGEraser:
                 notes.append(f"window at {window.span[0]}: {selection.note()}")
             prompts.append(prompt)
             texts.append(text)
-            doc = self._parse()(text) if head.syntax else None
-            flags.append(word_signals(text, own, private, public, doc))
+            tails_of.append(window_private_tails(text, own, private))
+            docs.append(self._parse()(text) if head.syntax or guard else None)
+            flags.append(
+                word_signals(text, own, private, public, docs[-1] if head.syntax else None, tails_of[-1])
+            )
         if not prompts:
             return [], (0, 0, 0)
         with _lock:
@@ -322,19 +326,17 @@ class Eraser4RAGEraser:
                 self.rewriter.tokenizer, self.rewriter.model, prompts, texts, head.layers, flags
             )
         check_width(head, features[0].shape[-1])
-        guard = self.settings.rewriter_tag_guard
         private_keys = set(private)
         private_spans = [t.span for t in request.triples_of(document.id) if t.key in private_keys and t.span]
         removals: list[Removal] = []
         counts = [0, 0, 0]  # tagged, set aside, added by the guard
-        for window, text, rows in zip(chosen, texts, features, strict=True):
+        for window, text, rows, doc, tails in zip(chosen, texts, features, docs, tails_of, strict=True):
             shift = window.span[0] + len(window.text) - len(window.text.lstrip())
             tagged = deletion_spans(text, head.probabilities(rows).tolist(), head.threshold)
             counts[0] += len(tagged)
             if guard:
-                tails = window_private_tails(text, own, private)
                 inside = [(a - shift, b - shift) for a, b in private_spans]
-                keep = in_private_sentences(self._parse()(text), [span for span, _p in tagged], tails, inside)
+                keep = in_private_sentences(doc, [span for span, _p in tagged], tails, inside)
                 counts[1] += keep.count(False)
                 tagged = [tag for tag, kept in zip(tagged, keep, strict=True) if kept]
                 guarded = guard_spans(text, [span for span, _p in tagged], tails)

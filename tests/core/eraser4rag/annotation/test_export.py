@@ -29,7 +29,7 @@ def accepted_store(path: Path) -> AnnotationStore:
 
 def test_jsonl_and_dataset_round_trip_and_import_is_deduplicated(tmp_path: Path) -> None:
     with accepted_store(tmp_path / "a.sqlite3") as store:
-        examples = [(e.task, e.target) for e in store.accepted_examples()]
+        examples = store.accepted_pairs()
     assert write_jsonl(tmp_path / "sft.jsonl", examples) == 2
     first = json.loads((tmp_path / "sft.jsonl").read_text().splitlines()[0])
     assert first["completion"] == " She works as an architect."

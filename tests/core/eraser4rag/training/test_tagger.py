@@ -116,7 +116,7 @@ def test_the_tagger_trains_on_accepted_reviews_and_the_eraser_loads_its_folder(t
     from core.eraser4rag.training.tagger import TaggerSettings, train_tagger, windows_from_examples
 
     store = _reviewed_store(tmp_path)
-    rows = windows_from_examples([(e.task, e.target) for e in store.accepted_examples()])
+    rows = windows_from_examples(store.accepted_pairs())
     assert len(rows) == 3  # "Ada Brook lives in." is broken: never learned from
     points = []
     hooks = RunHooks(on_point=points.append)
