@@ -135,6 +135,8 @@ def new_page(browser) -> tuple[object, object]:
 
     created.on("dialog", on_dialog)
     created.on("console", lambda msg: msg.type == "error" and created.console_errors.append(msg.text))
+    # an exception thrown in the page or in one of its frames (a graph frame whose script failed)
+    created.on("pageerror", lambda error: created.console_errors.append(f"uncaught: {error}"))
     created.set_default_timeout(30_000)
     return context, created
 
@@ -165,6 +167,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
                 open_page.screenshot(path=str(ARTIFACTS / f"failed-{item.name}-{number}.png"), full_page=True)
             except Exception as error:  # a picture must never hide the failure itself
                 report.sections.append(("failure screenshot", f"page {number}: {error}"))
+            errors = getattr(open_page, "console_errors", [])
+            if errors:
+                report.sections.append((f"page {number} console errors", "\n".join(errors[-30:])))
         _keep_studio_logs(item.name, report)
     return report
 
