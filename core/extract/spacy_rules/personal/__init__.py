@@ -165,8 +165,8 @@ class _Plan:
 
     def triples(self, rule_triples: list[Triple]) -> list[Triple]:
         kept = list(rule_triples)
+        keys = key_spans(self.text)
         if self.in_record:  # a sentence rule that read across a record's fields or lines
-            keys = key_spans(self.text)
             kept = [t for t in kept if not crosses_fields(t, self.text, keys)]
             kept = [t for t in kept if "\n" not in t.head and "\n" not in t.tail]
         builder = _Builder(self.doc_id, self.text, {t.key for t in kept}, _nodes(kept))
@@ -175,7 +175,7 @@ class _Plan:
         detections = whole_addresses(self.text, self.detections) if in_record else self.detections
         unrecognised = []
         if self.proper_nouns:  # read for untitled texts only
-            taken = [(d.start, d.end) for d in detections] + [(s, e) for s, e, _ in key_spans(self.text)]
+            taken = [(d.start, d.end) for d in detections] + [(s, e) for s, e, _ in keys]
             unrecognised = unrecognised_names(self.text, self.proper_nouns, taken)
         subjects = [Person(r.start, r.end, self.text[r.start : r.end]) for r in unrecognised if r.subject]
         personal_triples(

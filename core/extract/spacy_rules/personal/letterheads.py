@@ -152,15 +152,17 @@ def _contact_part_start(text: str, detections: Sequence[Detection], letterhead: 
     if addresses or first_line_end < 0:
         return min(addresses, default=None)
     lines = re.finditer(r"^[^\n]*$", text[first_line_end + 1 :], re.MULTILINE)
-    return next((first_line_end + 1 + m.start() for m in lines if _is_contact_line(m.group(0), text)), None)
+    uncased = is_uncased(text)
+    starts = (first_line_end + 1 + m.start() for m in lines if _is_contact_line(m.group(0), uncased))
+    return next(starts, None)
 
 
-def _is_contact_line(line: str, text: str) -> bool:
+def _is_contact_line(line: str, uncased: bool) -> bool:
     """A street line ("63 Ommerweg 159"), a phone line ("455 6186 office", "(69) 948-538-Office") or a
     postal box line."""
     digits = sum(char.isdigit() for char in line)
     phone = digits >= MIN_PHONE_DIGITS and not re.search(r"[^\W\d_]", _PHONE_LABELS.sub("", line))
-    return bool(_POSTAL_BOX.match(line)) or phone or is_street_line(line, is_uncased(text))
+    return bool(_POSTAL_BOX.match(line)) or phone or is_street_line(line, uncased)
 
 
 _PHONE_LABELS = re.compile(r"\b(?:office|fax|mobile|cell|home|work|tel|phone|ext|x)\b|(?<=\d)x(?=\d)", re.I)
