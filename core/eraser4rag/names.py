@@ -24,7 +24,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from core.types import Triple, TripleKey
+from core.types import Triple, TripleKey, normalize_entity
 
 Aliases = Mapping[str, str]  # normalised variant -> canonical normalised name
 NO_ALIASES: Aliases = {}
@@ -170,3 +170,39 @@ def variants_of(node: str, aliases: Aliases | None) -> set[str]:
     if aliases:
         found.update(variant for variant, target in aliases.items() if target == canonical)
     return found
+
+
+# a capitalised word before a surname: someone's given name, middle name or initial ("Tim", "M.")
+_GIVEN_WORD = r"[A-Z][\w'’-]*\.?"
+
+
+def surname_is_shared(text: str, entity: str, title: str = "") -> bool:
+    """Whether `text` names two or more other people with `entity`'s surname, so that the surname alone
+    stands for none of them -- unless `entity` is the person the document's `title` names (a biography
+    says "Krarup" for its subject, though his parents are Krarups too)."""
+    words = normalize_entity(entity).split()
+    last = words[-1] if len(words) > 1 else ""
+    if not last:
+        return False
+    if title and normalize_entity(re.sub(r"\s*\([^)]*\)", "", title)) == normalize_entity(entity):
+        return False
+    own = {w[:1] for w in words[:-1]}
+    pattern = re.compile(rf"({_GIVEN_WORD})\s+(?i:{re.escape(last)})(?!\w)")
+    others = set()
+    for match in pattern.finditer(text):
+        given = match.group(1)
+        if given[:1].lower() not in own and not _not_a_given_name(given):
+            others.add(given.lower())
+    return len(others) >= 2
+
+
+# capitalised words before a surname that are no one's name ("The Hutchings family", "Mr Hutchings")
+_NOT_GIVEN = {
+    "the", "a", "an", "in", "of", "and", "by", "to", "for", "with", "at", "from", "as", "on", "mr", "mrs",
+    "ms", "miss", "dr", "sir", "dame", "lady", "lord", "professor", "prof", "president", "governor",
+    "judge", "justice", "senator", "saint", "st", "captain", "general", "colonel", "major", "father",
+}  # fmt: skip
+
+
+def _not_a_given_name(word: str) -> bool:
+    return word.rstrip(".").lower() in _NOT_GIVEN

@@ -37,7 +37,7 @@ def widened_to_adjunct_clauses(sent: Any, removed: set[int]) -> set[int]:
         if token.i not in removed or (token.head.i in removed and token.head.i != token.i):
             continue
         inside = (a for a in token.ancestors if sent.start <= a.i < sent.end)  # segment, not parser sentence
-        clause = next((a for a in inside if a.dep_ in ADJUNCT_CLAUSES), None)
+        clause = next((a for a in inside if a.dep_ in ADJUNCT_CLAUSES or _last_conjoined_verb(sent, a)), None)
         if clause is not None and _has_a_pronoun_subject(clause):
             continue  # "on the way [he fell ill at Moffat]": a main clause the parser hung on a noun
         if clause is not None and clause.head.i not in removed:
@@ -87,6 +87,19 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
         if token.dep_ == "conj" and not has_kept_conj(token.head, removed) and token.head.i in removed:
             return False
     return True
+
+
+def _last_conjoined_verb(sent: Any, token: Any) -> bool:
+    """ "He stated X[, and said he regarded Y]": a second verb of its subject, after "and" or a comma,
+    that ends the sentence (a verb after it, or one without its coordinator, may be a misparse)."""
+    if token.dep_ != "conj" or token.pos_ != "VERB" or token.i < token.head.i:
+        return False
+    before = sent.doc[token.left_edge.i - 1]
+    return (
+        token.head.pos_ in VERB_POS
+        and (before.dep_ == "cc" or before.text == ",")
+        and all(t.is_punct for t in sent if t.i > token.right_edge.i)
+    )
 
 
 def _has_a_pronoun_subject(clause: Any) -> bool:
@@ -173,7 +186,7 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
     """A prepositional phrase its head can lose: a modifier of a noun with its article, a time or place,
     or one beside the verb's object."""
     head = prep.head
-    if head.tag_ == "NN" and not any(c.dep_ in {"det", "poss"} and c.i not in removed for c in head.children):
+    if _bare_role(head, removed):
         return False  # a bare noun needs its phrase: "He was director [of the museum]."
     if prep.lower_ == "of" and head.lemma_.lower() in ROLE_NOUNS:
         return False  # "Eiland is a former head [of the National Security Council]": head of what?
@@ -189,6 +202,18 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
         return False  # "won 32 Grands Prix [with Renault]"
     kept = [c for c in head.children if c.i not in removed and c.dep_ in OBJECT_OF_VERB | {"prep"}]
     return bool(kept) or head.lemma_ in STANDS_ALONE
+
+
+def _bare_role(noun: Any, removed: set[int]) -> bool:
+    """A singular noun without article that says a role or what someone is ("was director", "as
+    chief clerk"); an activity ("worked in broadcasting [for Radio Clyde]") reads without its phrase."""
+    if noun.tag_ != "NN" or any(c.dep_ in {"det", "poss"} and c.i not in removed for c in noun.children):
+        return False
+    return (
+        noun.dep_ in PREDICATE_DEPS | {"appos", "npadvmod"}
+        or noun.lemma_.lower() in ROLE_NOUNS
+        or (noun.dep_ == "pobj" and noun.head.lower_ == "as")
+    )
 
 
 def _counts_something(verb: Any, removed: set[int]) -> bool:

@@ -36,7 +36,7 @@ from core.eraser4rag.metrics import (
     retention_by_doc,
     retention_rate,
 )
-from core.eraser4rag.names import Aliases, name_aliases, name_words, variants_of
+from core.eraser4rag.names import Aliases, name_aliases, name_words, surname_is_shared, variants_of
 from core.extract import get_extractor
 from core.extract.base import Extractor
 from core.model_loading import get_spacy
@@ -210,9 +210,13 @@ def grading_options(settings: Settings) -> dict[str, Any]:
 # ------------------------------------------------------------------ string grading
 
 
-def head_forms(head: str, aliases: Aliases | None) -> set[str]:
-    """The head and its name variants: the alias map's, and a person's surname ("feilden")."""
+def head_forms(head: str, aliases: Aliases | None, text: str = "", title: str = "") -> set[str]:
+    """The head and its name variants: the alias map's, and a person's surname ("feilden") unless `text`
+    names two others of that surname and the head is not its `title`'s person (on a list page of
+    Hutchings, "Hutchings" beside "English" is another Hutchings)."""
     forms = variants_of(head, aliases)
+    if text and surname_is_shared(text, head, title):
+        return forms
     for form in list(forms):
         words = name_words(form)
         if words and len(words) >= 2 and len(words[-1]) >= 3:
@@ -238,10 +242,13 @@ def grade_strings(
     after = leaks.tokens(f"{document.title}\n{rewrite}") if document.title else leaks.tokens(rewrite)
     original_body, rewrite_body = leaks.tokens(original), leaks.tokens(rewrite)
 
+    def forms_of(head: str) -> set[str]:
+        return head_forms(head, aliases, original, document.title)
+
     def states(key: TripleKey, head_tokens: list, body: list) -> bool:
         head, _relation, tail = key
         return bool(leaks.find_name(body, tail, tail in proper_names)) and leaks.names_any(
-            head_tokens, head_forms(head, aliases)
+            head_tokens, forms_of(head)
         )
 
     strict, partial, in_names = [], [], []
@@ -252,9 +259,7 @@ def grade_strings(
             strict.append(key)
             if leaks.only_inside_longer_names(rewrite, rewrite_body, key[2], key[2] in proper_names):
                 in_names.append(key)
-        elif leaks.names_any(after, head_forms(key[0], aliases)) and leaks.partial_tail(
-            original, rewrite, key[2]
-        ):
+        elif leaks.names_any(after, forms_of(key[0])) and leaks.partial_tail(original, rewrite, key[2]):
             partial.append(key)
     visible = [k for k in public_keys if states(k, before, original_body)]
     return {

@@ -119,9 +119,18 @@ def article_disagreements(text: str) -> list[tuple[int, int]]:
     return found
 
 
+# "At the age of almost 82 years, Licht died.": "died" ends a sentence that still says something
+_DIED_AS_MAIN_VERB = re.compile(r"\b(?:[A-Z][\w'’-]+|he|she|they)\s+died\s*\.(?!\w)")
+
+
 def pattern_findings(sentence: str) -> list[tuple[str, tuple[int, int]]]:
     """(kind, span) of every text pattern of a broken construction in one sentence."""
-    findings = [(kind, m.span()) for kind, pattern in PATTERNS.items() for m in pattern.finditer(sentence)]
+    findings = [
+        (kind, m.span())
+        for kind, pattern in PATTERNS.items()
+        for m in pattern.finditer(sentence)
+        if not (kind == "born without complement" and _ends_a_sentence_that_says_more(sentence, m))
+    ]
     findings += [("article disagreement", span) for span in article_disagreements(sentence)]
     if sentence.count('"') % 2 or sentence.count("“") != sentence.count("”"):
         findings.append(("unbalanced quotation", (0, min(len(sentence), 12))))
@@ -131,6 +140,15 @@ def pattern_findings(sentence: str) -> list[tuple[str, tuple[int, int]]]:
     if stripped[:1] in {",", ";", ":", ".", "–", "—", ")"}:
         findings.append(("sentence starts with punctuation", (0, min(len(sentence), 12))))
     return findings
+
+
+def _ends_a_sentence_that_says_more(sentence: str, match: re.Match[str]) -> bool:
+    """ "died." after its subject, in a sentence with more to say than who died ("He died." is a stub)."""
+    main_verb = _DIED_AS_MAIN_VERB.search(sentence, max(0, match.start() - 40))
+    if main_verb is None or main_verb.end() < match.end() or main_verb.start() > match.start():
+        return False
+    before = sentence[: main_verb.start()].split()
+    return len(before) >= 3
 
 
 def lost_every_verb(original: str, rewrite: str, parse: Parser) -> bool:

@@ -74,6 +74,10 @@ ARGUMENT_PREPOSITIONS = {
     ("name", "after"), ("base", "on"), ("depend", "on"), ("rely", "on"), ("specialize", "in"),
     ("specialise", "in"), ("participate", "in"), ("result", "in"), ("suffer", "from"), ("go", "through"),
     ("go", "to"), ("go", "into"), ("come", "from"),
+    # "he regarded the association [as the freedom fighters of our time]": without "as" another claim
+    ("regard", "as"), ("describe", "as"), ("consider", "as"), ("view", "as"), ("see", "as"),
+    ("portray", "as"), ("depict", "as"), ("label", "as"), ("brand", "as"), ("hail", "as"), ("treat", "as"),
+    ("classify", "as"),
 }  # fmt: skip
 
 

@@ -91,7 +91,7 @@ class GraphGuidedEraser:
             public_tails = [
                 t.tail for t in request.triples_of(document.id) if t.key in request.definition.public
             ]
-            removals = erase_occurrences(document.text, private, doc, public_tails)
+            removals = erase_occurrences(document.text, private, doc, public_tails, document.title)
             text, edits = repair_removals(document.text, doc, removals, public, self.parse, document.title)
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
@@ -102,7 +102,7 @@ class GraphGuidedEraser:
 
 
 def erase_occurrences(
-    text: str, private: Iterable[Triple], doc: Any, public_tails: Sequence[str] = ()
+    text: str, private: Iterable[Triple], doc: Any, public_tails: Sequence[str] = (), title: str = ""
 ) -> list[Removal]:
     """Removals (span, "", reason, keys) for every private occurrence, then for re-joinable tails."""
     removals: list[Removal] = []
@@ -114,7 +114,7 @@ def erase_occurrences(
     removed = [r[0] for r in removals]
     for triple in _unique_keys(occurrences):
         reason = format_reason("private", [triple.key])
-        for unit in rejoinable_tail_units(doc, triple, removed, public_tails):
+        for unit in rejoinable_tail_units(doc, triple, removed, public_tails, title):
             removals.append((unit.span, "", f"{reason}: tail mention", (triple.key,)))
             removed.append(unit.span)
     return removals
@@ -268,13 +268,14 @@ NAMES_THAT_SAY_THE_TAIL = {"ORG", "FAC", "GPE", "LOC", "NORP", "DATE"}
 
 
 def rejoinable_tail_units(
-    doc: Any, triple: Triple, removed: list[Span], public_tails: Sequence[str] = ()
+    doc: Any, triple: Triple, removed: list[Span], public_tails: Sequence[str] = (), title: str = ""
 ) -> list[Unit]:
     """Tail mentions left elsewhere in a document that still names the head (or its surname). A tail
     said only inside a longer name ("Danish" in "the Danish People's Party") takes that name with it,
-    unless the name is a public fact's tail: a reader infers the nationality from the party."""
+    unless the name is a public fact's tail: a reader infers the nationality from the party. The surname
+    counts as the head only where it names nobody else (`name_forms`)."""
     text = doc.text
-    if not _named_outside(text, triple.head, removed):
+    if not _named_outside(text, triple.head, removed, title):
         return []
     units = []
     for mention in find_mentions(text, triple.tail):
@@ -304,8 +305,9 @@ def rejoinable_tail_units(
     return units
 
 
-def _named_outside(text: str, head: str, removed: list[Span]) -> bool:
-    return any(not _covered(m, removed) for name in name_forms(head) for m in find_mentions(text, name))
+def _named_outside(text: str, head: str, removed: list[Span], title: str = "") -> bool:
+    forms = name_forms(head, text, title)
+    return any(not _covered(m, removed) for name in forms for m in find_mentions(text, name))
 
 
 def _covered(span: Span, removed: list[Span]) -> bool:

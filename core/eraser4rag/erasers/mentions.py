@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from core.eraser4rag.names import surname_is_shared
 from core.types import Span, TripleKey, normalize_entity
 
 PLACEHOLDER_BY_LABEL = {
@@ -85,9 +86,12 @@ def surname(entity: str) -> str:
     return words[-1] if len(words) > 1 else ""
 
 
-def name_forms(entity: str) -> list[str]:
-    """The forms that name `entity`: its full name and, for a multi-word name, its surname."""
+def name_forms(entity: str, text: str = "", title: str = "") -> list[str]:
+    """The forms that name `entity`: its full name and, for a multi-word name, its surname -- unless
+    `text` names others of that surname (a list page of Hutchings: "Hutchings" is none of them)."""
     short = surname(entity)
+    if short and text and surname_is_shared(text, entity, title):
+        return [entity]
     return [entity, short] if short else [entity]
 
 

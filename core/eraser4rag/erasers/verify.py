@@ -29,7 +29,7 @@ from core.eraser4rag.erasers.mentions import find_mentions, inside_longer_entity
 from core.eraser4rag.erasers.repair import rediff, repair_removals
 from core.eraser4rag.filters import PrivacyDefinition
 from core.eraser4rag.graph import components_of, ends_of, format_key
-from core.eraser4rag.names import name_aliases
+from core.eraser4rag.names import name_aliases, surname_is_shared
 from core.extract.base import Extractor
 from core.types import Triple, TripleKey
 
@@ -130,8 +130,8 @@ def private_tails_named(
             or (triple.doc_id, triple.key) in attempted
         ):
             continue
-        named_in = (titles or {}).get(triple.doc_id, "") + "\n" + text
-        if not _head_named(named_in, triple.head):
+        title = (titles or {}).get(triple.doc_id, "")
+        if not _head_named(f"{title}\n{text}", triple.head, title):
             continue
         doc = parse(text)
         reason = f"private {format_key(triple.key)}: its tail is still said beside its head: removed"
@@ -146,9 +146,12 @@ def private_tails_named(
     return dict(found)
 
 
-def _head_named(text: str, head: str) -> bool:
+def _head_named(text: str, head: str, title: str = "") -> bool:
+    """The head named by its full name, or by a surname of 4+ letters that names nobody else in `text`."""
     last = surname(head)
-    return mentions_entity(text, head) or (len(last) > 3 and mentions_entity(text, last))
+    if mentions_entity(text, head):
+        return True
+    return len(last) > 3 and not surname_is_shared(text, head, title) and mentions_entity(text, last)
 
 
 def edge_cost(key: TripleKey, definition: PrivacyDefinition, cheap_total: int) -> int:

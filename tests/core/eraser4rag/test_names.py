@@ -74,3 +74,15 @@ def test_verify_cuts_a_connection_that_runs_through_a_name_variant():
     definition = define_privacy({private, stated}, {private}, aliases=aliases)
     head, tail = ends_of(private, aliases)
     assert minimum_cut_keys({stated, MASTER}, head, tail, definition, aliases) == {stated}
+
+
+def test_a_surname_shared_by_two_others_names_none_of_them():
+    from core.eraser4rag.names import surname_is_shared
+
+    page = "Kenneth Hutchings, cricketer ; Tim Hutchings, runner ; Mr Hutchings ; The Hutchings family"
+    assert surname_is_shared(page, "richard hutchings")
+    assert not surname_is_shared(page, "kenneth hutchings")  # for Kenneth, Tim is the one other
+    assert not surname_is_shared("Tim Hutchings met Mr Hutchings.", "richard hutchings")  # one other only
+    family = "Krarup was born to Vilhelm Krarup and Bodil Marie Krarup."
+    assert surname_is_shared(family, "søren krarup", "Krarup (surname)")
+    assert not surname_is_shared(family, "søren krarup", "Søren Krarup (politician)")

@@ -46,3 +46,22 @@ def test_a_phrase_that_limits_a_count_stays(nlp):
     # PopQA dev passage "Joe Moock": without "in the Major Leagues" the 13 games read as his whole career
     moock = "He was a professional baseball infielder who appeared in 13 games in the Major Leagues."
     assert not only_adjuncts_removed(*_removal(nlp, moock, " in the Major Leagues"))
+
+
+def test_an_activity_reads_without_its_phrase_a_bare_role_does_not(nlp):
+    # PopQA dev (John Barnes, broadcaster): "worked in broadcasting [for Radio Clyde, ...]" had dropped the
+    # whole sentence, read as a bare role like "He was director [of the museum]."
+    barnes = (
+        "He joined the BBC in 1993 after previously having worked in broadcasting for Radio Clyde, STV, West "
+        "Sound Radio and BT Supercall Sport."
+    )
+    assert only_adjuncts_removed(
+        *_removal(nlp, barnes, " for Radio Clyde, STV, West Sound Radio and BT Supercall Sport")
+    )
+    assert not only_adjuncts_removed(*_removal(nlp, "He was director of the museum.", " of the museum"))
+
+
+def test_regarding_something_needs_its_as_phrase(nlp):
+    # PopQA dev (Søren Krarup): "he regarded the association [as the freedom fighters of our time]"
+    krarup = 'He said he regarded the association as "the freedom fighters of our time".'
+    assert not only_adjuncts_removed(*_removal(nlp, krarup, ' as "the freedom fighters of our time"'))

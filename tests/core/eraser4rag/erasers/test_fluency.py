@@ -120,6 +120,8 @@ FLUENT = [
     ("He became an American citizen in 2002.", "He became a citizen."),
     ("Barnes was born in Kingston and raised in Jamaica.", "Barnes was born and raised in Jamaica."),
     ("The building, now a museum, is open to the public.", "The building, now a museum, is open."),
+    # PopQA dev (Hugo Licht): "died" as the main verb of a sentence that says more than who died
+    ("At the age of almost 82 years, Licht died in Leipzig.", "At the age of almost 82 years, Licht died."),
 ]
 
 
@@ -200,3 +202,9 @@ def test_the_checker_sees_a_relative_pronoun_without_its_clause():
     original = 'She was called "a watchdog" who "attended more sessions than anyone".'
     kinds = [b.kind for b in broken_in_rewrite(original, 'She was called "a watchdog" who.')]
     assert kinds == ["relative pronoun without clause"]
+
+
+def test_died_alone_after_its_subject_is_still_a_stub():
+    assert is_broken("He died in Cromwell, Connecticut.", "He died.")
+    assert is_broken("Ole Krarup died on 7 October 2017.", "Ole Krarup died.")
+    assert is_broken("He was born in 1939 and died in 2001.", "He was born in 1939 and died.")

@@ -169,3 +169,36 @@ def test_a_tail_the_parser_split_is_removed_from_its_head_word(nlp):
     triple = Triple("Lullelia Walker Harrison", "occupation", "guidance counselor", "d", (0, len(text)))
     removed = " ".join(text[start:end] for (start, end), *_rest in erase_occurrences(text, [triple], doc))
     assert "counselor" in removed.split()
+
+
+HUTCHINGS = (
+    "Kenneth Hutchings (1882–1916), English cricketer ; Kimberly Hutchings, British academic ; Richard "
+    "Hutchings (born 1978), English cricketer ; Tim Hutchings (born 1958), English runner"
+)
+
+
+def test_on_a_list_page_the_surname_names_no_one_member():
+    """PopQA dev (the "Hutchings" list page): Richard's "English" was private, and once his entry went the
+    other members' "English" read as said beside "Hutchings", so the whole list went (33 public facts)."""
+    from core.eraser4rag.erasers.graph_guided import rejoinable_tail_units
+
+    text = HUTCHINGS
+    doc = GraphGuidedEraser().parse(text)
+    start = text.index("Richard")
+    entry = (start, text.index(" ; Tim"))
+    triple = Triple("Richard Hutchings", "country_of_citizenship", "English", "h", entry)
+    assert rejoinable_tail_units(doc, triple, [entry], (), "Hutchings") == []
+    one = "Richard Hutchings (born 1978) is an English cricketer. Hutchings first played for English clubs."
+    doc = GraphGuidedEraser().parse(one)
+    cut = (one.index("Richard"), one.index("cricketer") + 9)
+    triple = Triple("Richard Hutchings", "country_of_citizenship", "English", "h", cut)
+    assert rejoinable_tail_units(doc, triple, [cut], (), "Richard Hutchings")  # his own surname
+
+
+def test_verify_does_not_read_another_member_as_the_head(nlp):
+    from core.eraser4rag.erasers.verify import _head_named
+
+    assert not _head_named(HUTCHINGS.replace("Richard Hutchings", "Ann Hutchings"), "richard hutchings")
+    biography = "Krarup was born in Grenaa, to vicar Vilhelm Krarup and Bodil Marie Krarup. Krarup is Danish."
+    assert _head_named(biography, "søren krarup", "Søren Krarup")  # the title's person keeps his surname
+    assert not _head_named(biography, "søren krarup", "Krarup")

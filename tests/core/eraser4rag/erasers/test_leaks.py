@@ -87,6 +87,21 @@ def test_head_forms_take_the_alias_map_and_the_surname():
     assert "party" not in head_forms("conservative party", None)
 
 
+def test_on_a_list_page_another_members_tail_is_no_leak():
+    """PopQA dev ("Hutchings"): with Richard's entry gone, "Tim Hutchings ..., English runner" says nothing
+    of Richard; the surname is his variant only where it names nobody else."""
+    page = (
+        "Kenneth Hutchings (1882–1916), English cricketer ; Richard Hutchings (born 1978), English cricketer ; "
+        "Tim Hutchings (born 1958), English runner"
+    )
+    document = Document("d1", "Hutchings", page)
+    english = triple_key("Richard Hutchings", "country_of_citizenship", "English")
+    rewrite = page.replace("Richard Hutchings (born 1978), English cricketer ; ", "")
+    assert grade_strings(document, rewrite, [english], [])["strict_leaked"] == ()
+    assert "hutchings" not in head_forms("richard hutchings", None, page, "Hutchings")
+    assert "hutchings" in head_forms("richard hutchings", None, page, "Richard Hutchings")
+
+
 def test_a_tail_said_only_inside_longer_names_is_told_apart():
     text = "He fled just before the American Civil War and later taught at the University of Vienna."
     body = leaks.tokens(text)

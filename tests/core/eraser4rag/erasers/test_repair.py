@@ -531,3 +531,19 @@ def test_a_sentence_the_checker_flags_after_the_repair_goes_whole():
     assert [(edit.kind, edit.original_span) for edit in edits] == [("removed", (0, 80))]
     fine = "His primary subjects were genre scenes."
     assert without_broken_sentences(original, fine, (), parse) == (fine, (), 0)
+
+
+def test_a_last_conjoined_verb_goes_with_what_it_lost(nlp):
+    """PopQA dev (Søren Krarup): with "the freedom fighters of our time" private, "and said he regarded the
+    association." had changed the claim; the second verb's clause goes, the first verb's stays."""
+    text = (
+        'In 2007, he stated in a speech at its jubilee that he continued to hold its magazine "with great '
+        'pleasure", and said he regarded the association as "the freedom fighters of our time".'
+    )
+    start = text.index("the freedom")
+    removal = ((start, start + len("the freedom fighters of our time")), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
+    assert new_text == (
+        'In 2007, he stated in a speech at its jubilee that he continued to hold its magazine "with great '
+        'pleasure".'
+    )
