@@ -91,8 +91,8 @@ def test_on_a_list_page_another_members_tail_is_no_leak():
     """PopQA dev ("Hutchings"): with Richard's entry gone, "Tim Hutchings ..., English runner" says nothing
     of Richard; the surname is his variant only where it names nobody else."""
     page = (
-        "Kenneth Hutchings (1882–1916), English cricketer ; Richard Hutchings (born 1978), English cricketer ; "
-        "Tim Hutchings (born 1958), English runner"
+        "Kenneth Hutchings (1882–1916), English cricketer ; Richard Hutchings (born 1978), English "
+        "cricketer ; Tim Hutchings (born 1958), English runner"
     )
     document = Document("d1", "Hutchings", page)
     english = triple_key("Richard Hutchings", "country_of_citizenship", "English")
