@@ -205,15 +205,18 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
 
 
 def _bare_role(noun: Any, removed: set[int]) -> bool:
-    """A singular noun without article that says a role or what someone is ("was director", "as
-    chief clerk"); an activity ("worked in broadcasting [for Radio Clyde]") reads without its phrase."""
+    """A singular noun without article needs its phrase ("was director [of the museum]", "lack of previous
+    service [on the general staff]"), unless it names the field a verb's phrase is in: "worked in
+    broadcasting [for Radio Clyde]" reads without whom for."""
     if noun.tag_ != "NN" or any(c.dep_ in {"det", "poss"} and c.i not in removed for c in noun.children):
         return False
-    return (
-        noun.dep_ in PREDICATE_DEPS | {"appos", "npadvmod"}
-        or noun.lemma_.lower() in ROLE_NOUNS
-        or (noun.dep_ == "pobj" and noun.head.lower_ == "as")
+    field_of_a_verb = (
+        noun.dep_ == "pobj"
+        and noun.head.lower_ in {"in", "into"}
+        and noun.head.head.pos_ in VERB_POS
+        and noun.lemma_.lower() not in ROLE_NOUNS
     )
+    return not field_of_a_verb
 
 
 def _counts_something(verb: Any, removed: set[int]) -> bool:

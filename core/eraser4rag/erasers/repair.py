@@ -387,6 +387,8 @@ def repaired_sentence(
     if not candidate:
         widened = widened_to_adjunct_clauses(sent, local)
         candidate = _partial_deletion(sent, widened, keep, parse) if widened != local else ""
+    if candidate and _is_a_list_page(doc.text) and _bare_name(candidate) and not _bare_name(sent.text):
+        return ""  # "Christopher Butson;": a member without what it said of the person says nothing
     if candidate:
         return candidate
     if sent[-1].text == ";" or _is_a_list_page(doc.text):
@@ -407,6 +409,16 @@ def _is_a_list_page(text: str) -> bool:
     """A name list ("Jon Eikemo (born 1939), Norwegian actor ; Olve Eikemo ..."): its members have no verb,
     and one said as a sentence ("Olve Eikemo was born in 1973 and is a musician.") is no member of it."""
     return text.count(" ; ") >= 2 or (text.count(" ; ") == 1 and "include:" in text)
+
+
+_BRACKETED = re.compile(r"\([^()]*\)")
+_NAME_PARTICLES = {"de", "von", "van", "da", "del", "der", "di", "du", "le", "la"}
+
+
+def _bare_name(member: str) -> bool:
+    """A list member that is a name and its dates only ("Carl B. Stokes (1927–1996);")."""
+    words = _BRACKETED.sub(" ", member).replace(";", " ").replace(",", " ").split()
+    return bool(words) and all(w[:1].isupper() or w in _NAME_PARTICLES for w in words)
 
 
 def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parser | None) -> str:

@@ -59,6 +59,9 @@ def test_an_activity_reads_without_its_phrase_a_bare_role_does_not(nlp):
         *_removal(nlp, barnes, " for Radio Clyde, STV, West Sound Radio and BT Supercall Sport")
     )
     assert not only_adjuncts_removed(*_removal(nlp, "He was director of the museum.", " of the museum"))
+    # PopQA dev (Kristian Laake), read as a meaning change in round 17: "his lack of previous service"
+    laake = "Laake's appointment was criticized because of his lack of previous service on the general staff."
+    assert not only_adjuncts_removed(*_removal(nlp, laake, " on the general staff"))
 
 
 def test_regarding_something_needs_its_as_phrase(nlp):

@@ -547,3 +547,19 @@ def test_a_last_conjoined_verb_goes_with_what_it_lost(nlp):
         'In 2007, he stated in a speech at its jubilee that he continued to hold its magazine "with great '
         'pleasure".'
     )
+
+
+def test_a_list_member_left_as_a_bare_name_goes(nlp):
+    """PopQA dev ("Stokes"): with Charles Stokes' and Cameron Stokes' descriptions private, the list kept
+    "Cameron Stokes; Carl B. Stokes (1927–1996);", names that say nothing (a cold reader of round 17)."""
+    text = (
+        "Cameron Stokes, Australian footballer ; Carl B. Stokes (1927–1996), mayor of Cleveland ; Colin Stokes "
+        "(born 1987), American cellist ; Corey Stokes, basketball player"
+    )
+    removals = [
+        ((text.index("Australian"), text.index("Australian") + len("Australian footballer")), "", "p", ()),
+        ((text.index("mayor"), text.index("mayor") + len("mayor of Cleveland")), "", "p", ()),
+    ]
+    new_text, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    assert "Cameron" not in new_text and "Carl" not in new_text
+    assert new_text.startswith("Colin Stokes (born 1987), American cellist")
