@@ -553,8 +553,8 @@ def test_a_list_member_left_as_a_bare_name_goes(nlp):
     """PopQA dev ("Stokes"): with Charles Stokes' and Cameron Stokes' descriptions private, the list kept
     "Cameron Stokes; Carl B. Stokes (1927–1996);", names that say nothing (a cold reader of round 17)."""
     text = (
-        "Cameron Stokes, Australian footballer ; Carl B. Stokes (1927–1996), mayor of Cleveland ; Colin Stokes "
-        "(born 1987), American cellist ; Corey Stokes, basketball player"
+        "Cameron Stokes, Australian footballer ; Carl B. Stokes (1927–1996), mayor of Cleveland ; "
+        "Colin Stokes (born 1987), American cellist ; Corey Stokes, basketball player"
     )
     removals = [
         ((text.index("Australian"), text.index("Australian") + len("Australian footballer")), "", "p", ()),
