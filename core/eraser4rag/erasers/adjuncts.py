@@ -206,17 +206,17 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
 
 def _bare_role(noun: Any, removed: set[int]) -> bool:
     """A singular noun without article needs its phrase ("was director [of the museum]", "lack of previous
-    service [on the general staff]"), unless it names the field a verb's phrase is in: "worked in
-    broadcasting [for Radio Clyde]" reads without whom for."""
+    service [on the general staff]"), unless a verb's preposition took it: "worked in broadcasting [for
+    Radio Clyde]", "died of lung cancer [in Washington]" read without it."""
     if noun.tag_ != "NN" or any(c.dep_ in {"det", "poss"} and c.i not in removed for c in noun.children):
         return False
-    field_of_a_verb = (
+    after_a_verbs_preposition = (
         noun.dep_ == "pobj"
-        and noun.head.lower_ in {"in", "into"}
+        and noun.head.lower_ != "as"
         and noun.head.head.pos_ in VERB_POS
         and noun.lemma_.lower() not in ROLE_NOUNS
     )
-    return not field_of_a_verb
+    return not after_a_verbs_preposition
 
 
 def _counts_something(verb: Any, removed: set[int]) -> bool:

@@ -217,11 +217,13 @@ def _points_back_at_a_dropped_sentence(
     # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
     opening = len(piece.text) - len(without_stranded_connective(piece.text))
     kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
+    dropped_nouns = {t.lemma_.lower() for t in pieces[index - 1] if t.pos_ == "NOUN"}
     return any(
         (
             (t.lower_ in DEMONSTRATIVES and t.dep_ == "det")
             or (t.lower_ == "same" and t.dep_ == "amod")
             or _bare_pointer(t, kept_before)
+            or _names_what_went(t, dropped_nouns, kept_before)
         )
         and t.idx - piece.start_char >= opening
         and t.i not in removed
@@ -248,6 +250,21 @@ def _bare_pointer(article: Any, kept_before: str) -> bool:
         and noun.lemma_.lower() in POINTER_NOUNS
         and not any(c.dep_ in _SAYS_WHICH for c in noun.children)
         and noun.lower_ not in kept_before
+    )
+
+
+def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) -> bool:
+    """ "The stud farm was sold" right after the sentence that bought "a stud farm" went: a subject's "the"
+    points at a noun only the dropped sentence said, and nothing of its own says which."""
+    noun = article.head
+    return (
+        article.lower_ == "the"
+        and article.dep_ == "det"
+        and noun.pos_ == "NOUN"
+        and noun.dep_ in {"nsubj", "nsubjpass"}
+        and noun.lemma_.lower() in dropped_nouns
+        and noun.lower_ not in kept_before
+        and not any(c.dep_ in {"prep", "relcl", "acl", "appos"} for c in noun.children)
     )
 
 
