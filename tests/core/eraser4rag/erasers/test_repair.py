@@ -563,3 +563,17 @@ def test_a_list_member_left_as_a_bare_name_goes(nlp):
     new_text, _edits = repair_removals(text, nlp(text), removals, (), nlp)
     assert "Cameron" not in new_text and "Carl" not in new_text
     assert new_text.startswith("Colin Stokes (born 1987), American cellist")
+
+
+def test_a_subject_naming_what_only_the_dropped_sentence_said_goes(nlp):
+    """Round 17's reader (Christopher Harison): "The stud farm ..." once the sentence that bought it went."""
+    text = "In 1790 he bought a stud farm near Lincoln. The stud farm was sold in 1802. He died in 1810."
+    first = text.index(". The") + 1
+    removal = ((0, first), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
+    assert new_text == "He died in 1810."
+    said_again = "In 1790 he bought a stud farm near Lincoln. The stud farm of his father was sold in 1802."
+    new_text, _edits = repair_removals(
+        said_again, nlp(said_again), [((0, first), "", "private", ())], (), nlp
+    )
+    assert new_text == "The stud farm of his father was sold in 1802."
