@@ -29,6 +29,7 @@ def render(sent: Any, removed: set[int]) -> str:
     pending_space = False
     needs_article = _lost_possessor(sent, removed)
     coordinators = _restored_coordinators(sent, removed)
+    removed = removed | _serial_commas_of_two(sent, removed)
     for token in sent:
         if token.i in needs_article:
             pieces.append("the ")
@@ -81,6 +82,28 @@ def _restored_coordinators(sent: Any, removed: set[int]) -> set[int]:
             members = [i for i in range(comma + 1, token.i) if i not in removed]
             if members:
                 commas.add(comma)
+    return commas
+
+
+def _serial_commas_of_two(sent: Any, removed: set[int]) -> set[int]:
+    """The commas before "and" in a list that kept two of its members: "a bachelor's degree[, a Master of
+    Arts], and a Doctor of Philosophy" reads without them ("X, and Y" is a list of three). Read off the text
+    order (the small parser often hangs members as modifiers): a removed member between two kept commas,
+    the second before "and", and no kept comma before the first."""
+    doc, commas = sent.doc, set()
+    for cc in sent:
+        if cc.i in removed or cc.lower_ not in {"and", "or"}:
+            continue
+        second = cc.i - 1
+        if second < sent.start or doc[second].text != "," or second in removed:
+            continue
+        first = second - 1
+        while first >= sent.start and first in removed:
+            first -= 1
+        if first == second - 1 or first < sent.start or doc[first].text != ",":
+            continue
+        if not any(doc[i].text == "," and i not in removed for i in range(sent.start, first)):
+            commas |= {first, second}
     return commas
 
 

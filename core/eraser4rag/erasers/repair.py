@@ -218,6 +218,8 @@ def _points_back_at_a_dropped_sentence(
     opening = len(piece.text) - len(without_stranded_connective(piece.text))
     kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
     dropped_nouns = {t.lemma_.lower() for t in pieces[index - 1] if t.pos_ == "NOUN"}
+    if _they_open(piece, removed):
+        return True  # "They had at least eight children." after the marriage went
     return any(
         (
             (t.lower_ in DEMONSTRATIVES and t.dep_ == "det")
@@ -251,6 +253,16 @@ def _bare_pointer(article: Any, kept_before: str) -> bool:
         and not any(c.dep_ in _SAYS_WHICH for c in noun.children)
         and noun.lower_ not in kept_before
     )
+
+
+def _they_open(piece: Any, removed: set[int]) -> bool:
+    """The sentence's subject is "they" (or "their ..."): right after a dropped sentence, the people it
+    meant were most likely named there."""
+    subjects = [t for t in piece if t.dep_ in {"nsubj", "nsubjpass"} and t.head.dep_ == "ROOT"]
+    if not subjects or subjects[0].i in removed:
+        return False
+    subject = subjects[0]
+    return subject.lower_ == "they" or any(c.lower_ == "their" and c.dep_ == "poss" for c in subject.children)
 
 
 def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) -> bool:

@@ -577,3 +577,23 @@ def test_a_subject_naming_what_only_the_dropped_sentence_said_goes(nlp):
         said_again, nlp(said_again), [((0, first), "", "private", ())], (), nlp
     )
     assert new_text == "The stud farm of his father was sold in 1802."
+
+
+def test_they_after_the_dropped_sentence_that_named_them_goes(nlp):
+    """Round 17's reader (Ernst Timme): "They had at least eight children." once the marriage went."""
+    text = (
+        "In 1850 Timme married Caroline Kunz in Wheatland. They had at least eight children. He died in 1893."
+    )
+    first = text.index(". They") + 1
+    new_text, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new_text == "He died in 1893."
+
+
+def test_a_list_that_kept_two_members_loses_its_serial_comma(nlp):
+    """Round 17's reader (Fernando Valerio-Holguin): "received a bachelor's degree, and a Doctor of
+    Philosophy." once the middle member went."""
+    text = "He received a bachelor's degree in 1982, a Master of Arts in 1987, and a Doctor of Philosophy."
+    start = text.index("a Master")
+    removal = ((start, start + len("a Master of Arts in 1987")), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
+    assert new_text == "He received a bachelor's degree in 1982 and a Doctor of Philosophy."
