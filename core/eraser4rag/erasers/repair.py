@@ -49,6 +49,7 @@ from core.eraser4rag.erasers.restating import (
     places_as_written,
     public_tail_tokens,
     roles_without_their_of,
+    said_as_approximate,
     stated_in,
     verb_relation_said,
     with_article,
@@ -425,7 +426,10 @@ def repaired_sentence(
     stated = [
         t
         for t in public
-        if stated_in(doc, sent, t) and is_about_subject(sent, t.head, title) and verb_relation_said(sent, t)
+        if stated_in(doc, sent, t)
+        and is_about_subject(sent, t.head, title)
+        and verb_relation_said(sent, t)
+        and not said_as_approximate(sent.text, t)
     ]
     facts = [with_time_qualifier(sent.text, with_article(doc.text, t)) for t in stated]
     facts = one_name_per_person(facts, sent.text)

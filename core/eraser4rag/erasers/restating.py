@@ -39,6 +39,20 @@ def with_time_qualifier(sentence: str, triple: Triple) -> Triple:
     return triple
 
 
+_APPROXIMATE = re.compile(
+    r"(?:\bc\.|\bca\.|\bcirca|\babout|\baround|\bbefore|\bafter|\bfl\.|\?)\s*$", re.IGNORECASE
+)
+
+
+def said_as_approximate(sentence: str, triple: Triple) -> bool:
+    """A date the sentence gives as approximate ("(c. 1650 – 1723)"): said again as "was born in 1650" it
+    would read as exact, so it is not said again."""
+    if not triple.relation.startswith(("date_of_", "floruit")):
+        return False
+    at = sentence.find(triple.tail)
+    return at > 0 and bool(_APPROXIMATE.search(sentence[:at]))
+
+
 def public_tail_tokens(doc: Any, sent: Any, public: Sequence[Triple]) -> set[int]:
     """Tokens of the sentence that name a public triple's tail."""
     tokens: set[int] = set()

@@ -597,3 +597,22 @@ def test_a_list_that_kept_two_members_loses_its_serial_comma(nlp):
     removal = ((start, start + len("a Master of Arts in 1987")), "", "private", ())
     new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
     assert new_text == "He received a bachelor's degree in 1982 and a Doctor of Philosophy."
+
+
+@pytest.mark.parametrize(
+    ("text", "private"),
+    [
+        (
+            "McKay graduated from the University of Toronto. He became a lawyer.",
+            "from the University of Toronto",
+        ),
+        ("He retired in 1999. He became a lawyer.", "in 1999"),
+    ],
+)
+def test_graduated_or_retired_alone_is_a_stub(nlp, text, private):
+    """Rounds 16-18's readers: "McKay graduated." and "He retired." read as stubs once their phrase went."""
+    start = text.index(private)
+    new_text, _edits = repair_removals(
+        text, nlp(text), [((start, start + len(private)), "", "p", ())], (), nlp
+    )
+    assert new_text == "He became a lawyer."

@@ -105,3 +105,15 @@ def test_a_role_said_again_keeps_the_word_that_dated_it():
     place = Triple("Bruce Hardy McLain", "residence", "hedge fund manager", "d")
     assert with_time_qualifier(sentence, place).tail == "hedge fund manager"
     assert with_time_qualifier("He is a hedge fund manager.", role).tail == "hedge fund manager"
+
+
+def test_an_approximate_date_is_not_said_again_as_exact():
+    """Round 18's reader (Arcangelo Guglielmelli): "(c. 1650 – 1723)" had been said again as "was born in
+    1650", an exact year."""
+    from core.eraser4rag.erasers.restating import said_as_approximate
+    from core.types import Triple
+
+    sentence = "Arcangelo Guglielmelli (c. 1650 – 1723) was an Italian painter."
+    born = Triple("Arcangelo Guglielmelli", "date_of_birth", "1650", "d", (0, len(sentence)))
+    died = Triple("Arcangelo Guglielmelli", "date_of_death", "1723", "d", (0, len(sentence)))
+    assert said_as_approximate(sentence, born) and not said_as_approximate(sentence, died)
