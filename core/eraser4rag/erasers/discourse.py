@@ -169,6 +169,9 @@ def _original_position(original: str, piece: str, offset: int) -> int:
     return len(original)
 
 
+_NICKNAME = re.compile(r"\s*[\"“][^\"”]*[\"”]")
+
+
 def _full_name(ent: Any) -> str:
     """The entity with capitalised name words the small parser left outside it ("William Archibald| Wall"),
     without a possessive ending."""
@@ -179,7 +182,10 @@ def _full_name(ent: Any) -> str:
     ):
         end += 1
     name = doc[ent.start : end].text.strip(" ,;:")
-    return _SUFFIX.sub("", name).strip(" ,")
+    if _NICKNAME.search(name) and end < len(doc) and doc[end].ent_type_ == "PERSON":
+        end = next((t.i for t in doc[end:] if t.ent_type_ != "PERSON"), len(doc))
+        name = doc[ent.start : end].text.strip(" ,;:")  # 'Alexander Gordon "Sandy"' + 'McKay'
+    return _SUFFIX.sub("", _NICKNAME.sub("", name)).strip(" ,")
 
 
 def _with_name(piece: str, match: re.Match[str], name: str, parse: Parser | None) -> str:

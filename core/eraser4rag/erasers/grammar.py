@@ -127,9 +127,7 @@ REFLEXIVES = {"himself", "herself", "themselves", "itself", "myself", "ourselves
 
 
 # verbs that read whole without what followed them ("He died [in Paris].")
-# verbs a sentence may end on once their phrases went ("He resigned."); "He retired." and "McKay
-# graduated." read as stubs to every cold reader of rounds 16-18, so those two need a phrase left
-STANDS_ALONE = {"die", "marry", "win", "lose", "resign", "survive"}
+STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "survive"}
 
 
 CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}

@@ -139,3 +139,16 @@ def test_a_possessive_before_another_office_holder_is_the_subjects(nlp):
     assert restore_first_mentions(nlp(original), rewrite, nlp, title="James Butson") == (
         "James Strange Butson's son was himself Archdeacon of Clonfert, then Dean of Kilmacduagh."
     )
+
+
+def test_a_nickname_in_quotes_is_no_end_of_the_name(nlp):
+    """PopQA dev (Alexander Gordon McKay): the parser ends the person at the nickname, and the rewrite had
+    opened on 'Alexander Gordon "Sandy" received a Bachelor of Arts degree'."""
+    original = (
+        'Alexander Gordon "Sandy" McKay (December 24, 1924 – August 31, 2007) was a Canadian academic. '
+        "He received a Bachelor of Arts degree in 1946."
+    )
+    rewrite = "He received a Bachelor of Arts degree in 1946."
+    assert restore_first_mentions(nlp(original), rewrite) == (
+        "Alexander Gordon McKay received a Bachelor of Arts degree in 1946."
+    )

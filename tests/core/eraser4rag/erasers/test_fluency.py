@@ -208,3 +208,10 @@ def test_died_alone_after_its_subject_is_still_a_stub():
     assert is_broken("He died in Cromwell, Connecticut.", "He died.")
     assert is_broken("Ole Krarup died on 7 October 2017.", "Ole Krarup died.")
     assert is_broken("He was born in 1939 and died in 2001.", "He was born in 1939 and died.")
+
+
+def test_a_sentence_of_its_subject_and_retired_or_graduated_is_a_stub():
+    """Rounds 16-18's readers: "He retired." and "McKay graduated." once their phrase went."""
+    assert is_broken("He retired in 1999.", "He retired.")
+    assert is_broken("McKay graduated from Humboldt State University.", "McKay graduated.")
+    assert not is_broken("After the war he retired in 1999.", "After the war he retired.")
