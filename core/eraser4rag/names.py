@@ -14,6 +14,9 @@ Rules, per retrieval set (never across sets, where "John Smith" may be anyone):
   passage (the extractor already resolves most; this catches what it left);
 * a variant that fits two different full names ("Henry Feilden": "Henry Master Feilden" or
   "Henry Wemyss Feilden") joins the one that shares a passage with it, else neither.
+A bare surname in a passage that names two other people of that surname (a list page of Hutchings)
+stands for none of them, unless the head is the person the document's title names
+(`surname_is_shared`: the eraser, verify and the string grading read it).
 A name counts as a person when a key gives it a person's relation (born, died, spouse,
 occupation, ...), so "University London" never joins "University College London".
 """
