@@ -107,7 +107,19 @@ def repair_removals(
     if not text[-1:].isspace():
         new_text = new_text.rstrip()  # the space before a dropped last segment
     new_text = _without_emptied_lines(text, new_text)
+    if _only_headings_left(text, new_text):
+        new_text = ""  # "Notable people with the surname include:" once every member went
     return new_text, rediff(text, new_text, coarse)
+
+
+def _only_headings_left(text: str, new_text: str) -> bool:
+    """Every sentence the rewrite kept announces a list (ends with ":") whose items all went."""
+    kept = [piece.strip() for piece in sentence_pieces(new_text) if piece.strip()]
+    return (
+        bool(kept)
+        and new_text.strip() != text.strip()
+        and all(piece.endswith(":") and ";" not in piece and len(piece.split()) <= 12 for piece in kept)
+    )
 
 
 def without_broken_sentences(

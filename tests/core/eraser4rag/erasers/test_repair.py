@@ -616,3 +616,14 @@ def test_graduated_or_retired_alone_is_a_stub(nlp, text, private):
         text, nlp(text), [((start, start + len(private)), "", "p", ())], (), nlp
     )
     assert new_text == "He became a lawyer."
+
+
+def test_a_list_heading_without_its_members_goes(nlp):
+    """Round 18's reader (Eikemo): the rewrite was only "Notable people with the surname include:"."""
+    text = (
+        "Jon Eikemo (born 1939), Norwegian actor ; Olve Eikemo (born 1973), Norwegian musician Eikemo is a "
+        "surname. Notable people with the surname include: "
+    )
+    end = text.index(" Notable")
+    new_text, _edits = repair_removals(text, nlp(text), [((0, end), "", "private", ())], (), nlp)
+    assert new_text == ""
