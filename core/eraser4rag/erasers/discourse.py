@@ -21,7 +21,7 @@ from typing import Any
 from core.eraser4rag.erasers.fluency import Parser, sentence_pieces
 
 SUBJECT_PRONOUNS = {"he", "she"}
-NAME_PARTICLES = {"de", "van", "von", "da", "del", "der", "di", "la", "le"}
+NAME_PARTICLES = {"de", "van", "von", "da", "del", "der", "di", "du", "la", "le"}
 POSSESSIVE_PRONOUNS = {"his", "her"}
 _SUFFIX = re.compile(r"(?:['’]s|,?\s+(?:QC|KC|MBE|OBE|CBE|CB|KBE|MP))+$")
 _PRONOUN = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er|him)\b")

@@ -242,8 +242,12 @@ def grade_strings(
     after = leaks.tokens(f"{document.title}\n{rewrite}") if document.title else leaks.tokens(rewrite)
     original_body, rewrite_body = leaks.tokens(original), leaks.tokens(rewrite)
 
+    forms_by_head: dict[str, set[str]] = {}
+
     def forms_of(head: str) -> set[str]:
-        return head_forms(head, aliases, original, document.title)
+        if head not in forms_by_head:  # the shared-surname test reads the whole passage: once per head
+            forms_by_head[head] = head_forms(head, aliases, original, document.title)
+        return forms_by_head[head]
 
     def states(key: TripleKey, head_tokens: list, body: list) -> bool:
         head, _relation, tail = key

@@ -35,7 +35,11 @@ from typing import Any
 from core.eraser4rag.erasers.adjuncts import has_verb, only_adjuncts_removed, widened_to_adjunct_clauses
 from core.eraser4rag.erasers.base import Edit, apply_replacements, edits_between
 from core.eraser4rag.erasers.closure import close_deletions
-from core.eraser4rag.erasers.discourse import restore_first_mentions, without_stranded_connective
+from core.eraser4rag.erasers.discourse import (
+    NAME_PARTICLES,
+    restore_first_mentions,
+    without_stranded_connective,
+)
 from core.eraser4rag.erasers.fluency import Parser, broken_in_rewrite, sentence_breakage, sentence_pieces
 from core.eraser4rag.erasers.grammar import VERB_POS
 from core.eraser4rag.erasers.realise import realise_facts
@@ -457,13 +461,12 @@ def _is_a_list_page(text: str) -> bool:
 
 
 _BRACKETED = re.compile(r"\([^()]*\)")
-_NAME_PARTICLES = {"de", "von", "van", "da", "del", "der", "di", "du", "le", "la"}
 
 
 def _bare_name(member: str) -> bool:
     """A list member that is a name and its dates only ("Carl B. Stokes (1927–1996);")."""
     words = _BRACKETED.sub(" ", member).replace(";", " ").replace(",", " ").split()
-    return bool(words) and all(w[:1].isupper() or w in _NAME_PARTICLES for w in words)
+    return bool(words) and all(w[:1].isupper() or w in NAME_PARTICLES for w in words)
 
 
 def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parser | None) -> str:
