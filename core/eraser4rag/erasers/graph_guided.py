@@ -21,16 +21,18 @@ mentions are removed the same way (the relation-agnostic leak check of the metri
 
 from __future__ import annotations
 
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.eraser4rag.erasers import leaks
 from core.eraser4rag.erasers.base import NO_PRIVATE_NOTE, EraseRequest, Rewrite, format_reason, rewrite_each
 from core.eraser4rag.erasers.grammar import determiner, same_kind
 from core.eraser4rag.erasers.mentions import find_mentions, longer_entity, mentions_entity, name_forms
-from core.eraser4rag.erasers.repair import repair_removals
+from core.eraser4rag.erasers.repair import is_a_list_page, repair_removals
 from core.eraser4rag.filters import PrivacyDefinition
 from core.model_loading import get_spacy
 from core.types import Document, Progress, Span, Triple, TripleKey
@@ -93,6 +95,12 @@ class GraphGuidedEraser:
             ]
             removals = erase_occurrences(document.text, private, doc, public_tails, document.title)
             text, edits = repair_removals(document.text, doc, removals, public, self.parse, document.title)
+            needless = needless_tail_mentions(removals, text, document)
+            if needless:
+                fewer = [r for r in removals if r not in needless]
+                retry = repair_removals(document.text, doc, fewer, public, self.parse, document.title)
+                if not pairs_left(retry[0], private, document):
+                    text, edits = retry
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
         notes = (f"parse {parse_seconds * 1e3:.1f} ms, erasure {(seconds - parse_seconds) * 1e3:.1f} ms",)
@@ -115,9 +123,49 @@ def erase_occurrences(
     for triple in _unique_keys(occurrences):
         reason = format_reason("private", [triple.key])
         for unit in rejoinable_tail_units(doc, triple, removed, public_tails, title):
-            removals.append((unit.span, "", f"{reason}: tail mention", (triple.key,)))
+            removals.append((unit.span, "", f"{reason}{TAIL_MENTION}", (triple.key,)))
             removed.append(unit.span)
     return removals
+
+
+TAIL_MENTION = ": tail mention"
+
+
+def needless_tail_mentions(removals: Sequence[Removal], rewrite: str, document: Document) -> list[Removal]:
+    """Tail mentions removed because the head was named elsewhere, where the rewrite no longer names the
+    head at all: a list member that lost every private fact went with its name ("José Antonio Alvarez
+    (born 1960), Spanish corporate executive ;"), and another member's "Mexican corporate executive" pairs
+    with nobody. The title's own subject stays named by the page whatever the text says."""
+    return [
+        removal
+        for removal in removals
+        if removal[2].endswith(TAIL_MENTION)
+        and not _is_the_title_subject(removal[3][0][0], document)
+        and not _head_named(rewrite, removal[3][0][0], document)
+    ]
+
+
+def pairs_left(rewrite: str, private: Iterable[Triple], document: Document) -> bool:
+    """Whether the rewrite still names some private triple's tail and its head (the leak check's pair)."""
+    return any(leaks.names(rewrite, t.tail) and _head_named(rewrite, t.head, document) for t in private)
+
+
+def _head_named(rewrite: str, head: str, document: Document) -> bool:
+    """Named as the string grading would see it: fuzzily ("Koeberl" names "Köberl")."""
+    return any(leaks.names(rewrite, form) for form in name_forms(head, document.text, document.title))
+
+
+def _is_the_title_subject(head: str, document: Document) -> bool:
+    """The head is the person the page is about: the title ends with the head's surname ("Krarup",
+    "Niels Krarup (physician)") or says all of its name ("Fernando Alonso": "Fernando Alonso Díaz").
+    A name list's title ("Perilli", "José Antonio") is about nobody."""
+    title = leaks.words_of(re.sub(r"\s*\([^)]*\)", "", document.title))
+    head_words = leaks.words_of(head)
+    return (
+        bool(title and head_words)
+        and (leaks.within_one_edit(title[-1], head_words[-1]) or set(title) <= set(head_words))
+        and not is_a_list_page(document.text)
+    )
 
 
 def _unique_keys(triples: Iterable[Triple]) -> list[Triple]:

@@ -215,9 +215,19 @@ def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[i
     if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text != ";":
         return False
     before, piece = pieces[index - 1], pieces[index]
-    if not any(t.pos_ in VERB_POS for t in before) and not _continues(before):
+    if not _has_a_verb(before) and not _continues(before):
         return False
-    return _continues(piece) or not any(t.pos_ in VERB_POS for t in piece)
+    return _continues(piece) or not _has_a_verb(piece)
+
+
+def _has_a_verb(piece: Any) -> bool:
+    """A verb outside brackets: a list member's "(born 1960)" makes no clause of it."""
+    depth = 0
+    for token in piece:
+        depth = max(0, depth + (token.text == "(") - (token.text == ")"))
+        if depth == 0 and token.pos_ in VERB_POS:
+            return True
+    return False
 
 
 DEMONSTRATIVES = {"this", "that", "these", "those"}
@@ -433,11 +443,11 @@ def repaired_sentence(
     if not candidate:
         widened = widened_to_adjunct_clauses(sent, local)
         candidate = _partial_deletion(sent, widened, keep, parse) if widened != local else ""
-    if candidate and _is_a_list_page(doc.text) and _bare_name(candidate) and not _bare_name(sent.text):
+    if candidate and is_a_list_page(doc.text) and _bare_name(candidate) and not _bare_name(sent.text):
         return ""  # "Christopher Butson;": a member without what it said of the person says nothing
     if candidate:
         return candidate
-    if sent[-1].text == ";" or _is_a_list_page(doc.text):
+    if sent[-1].text == ";" or is_a_list_page(doc.text):
         return ""  # a list member: a sentence said in its place would break the list
     stated = [
         t
@@ -454,7 +464,7 @@ def repaired_sentence(
     return realise_facts(facts, past=is_past(sent))
 
 
-def _is_a_list_page(text: str) -> bool:
+def is_a_list_page(text: str) -> bool:
     """A name list ("Jon Eikemo (born 1939), Norwegian actor ; Olve Eikemo ..."): its members have no verb,
     and one said as a sentence ("Olve Eikemo was born in 1973 and is a musician.") is no member of it."""
     return text.count(" ; ") >= 2 or (text.count(" ; ") == 1 and "include:" in text)

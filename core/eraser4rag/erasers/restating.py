@@ -98,10 +98,23 @@ def is_about_subject(sent: Any, head: str, title: str = "") -> bool:
         return _names_a_person(sent.doc, head) and not head_words & named_here
     named = {t.text for t in subject.subtree if t.pos_ == "PROPN"}
     person = title_name(title)
+    if _named_in_full_elsewhere(sent, subject, head):
+        return False  # "Barnes was born ..., the son of John Thomas Barnes": the father, not the subject
     if person and named == {person.split()[-1]} and head_words - named:
         # "Krarup was born ... to Bodil Marie Krarup": the surname is the title's person, not his mother
         return bool(head_words & set(person.split()[:-1]))
     return bool(named) and (named <= set(head.split()) or head_words <= named)
+
+
+def _named_in_full_elsewhere(sent: Any, subject: Any, head: str) -> bool:
+    """The head's full name (two words or more) is said in the sentence, outside its subject."""
+    if len(head.split()) < 2:
+        return False
+    inside = (subject.left_edge.idx, subject.right_edge.idx + len(subject.right_edge.text))
+    return any(
+        not (inside[0] <= start and end <= inside[1])
+        for start, end in find_mentions(sent.doc.text, head, within=(sent.start_char, sent.end_char))
+    )
 
 
 def named_as_the_sentence_did(facts: Sequence[Triple], sent: Any) -> list[Triple]:

@@ -202,3 +202,34 @@ def test_verify_does_not_read_another_member_as_the_head(nlp):
     biography = "Krarup was born in Grenaa, to vicar Vilhelm Krarup and Bodil Marie Krarup. Krarup is Danish."
     assert _head_named(biography, "søren krarup", "Søren Krarup")  # the title's person keeps his surname
     assert not _head_named(biography, "søren krarup", "Krarup")
+
+
+def test_a_tail_is_kept_where_the_rewrite_no_longer_names_its_head():
+    """PopQA dev ("José Antonio"): Alvarez's member lost every fact and went, name and all; his private
+    "Spanish" and "corporate executive" had also been cut from the other members, where nobody they
+    belong to is named any more."""
+    text = (
+        "José Antonio Alvarez (born 1960), Spanish corporate executive ; José Antonio Fernández Carbajal "
+        "(born 1954), Mexican corporate executive ; José Antonio Sosa (born 1957), Spanish architect"
+    )
+    member = (0, text.index(" ; "))
+    private = [
+        Triple("José Antonio Alvarez", relation, tail, "j", member)
+        for relation, tail in [
+            ("date_of_birth", "1960"),
+            ("country_of_citizenship", "Spanish"),
+            ("occupation", "corporate executive"),
+        ]
+    ]
+    document = Document("j", "José Antonio", text)
+    keys = frozenset(t.key for t in private)
+    definition = PrivacyDefinition(
+        private=keys, public=frozenset(), excluded=frozenset(), moves=(), marked=keys
+    )
+    request = EraseRequest(documents=(document,), triples=tuple(private), definition=definition)
+    rewrite = GraphGuidedEraser().rewrite_document(document, request)
+    assert rewrite.text == (
+        "José Antonio Fernández Carbajal (born 1954), Mexican corporate executive ; José Antonio Sosa "
+        "(born 1957), Spanish architect"
+    )
+    assert not leaked_keys(rewrite.text, definition.private)

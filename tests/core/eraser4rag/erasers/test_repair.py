@@ -627,3 +627,18 @@ def test_a_list_heading_without_its_members_goes(nlp):
     end = text.index(" Notable")
     new_text, _edits = repair_removals(text, nlp(text), [((0, end), "", "private", ())], (), nlp)
     assert new_text == ""
+
+
+def test_a_list_member_born_in_brackets_does_not_take_the_next_member(nlp):
+    """PopQA dev ("José Antonio"): "(born 1960)" counted as the verb of a clause, so once the first member
+    went each member after it went too, as if it continued that clause (14 public facts)."""
+    text = (
+        "José Antonio Alvarez (born 1960), Spanish corporate executive ; José Antonio Attolini Lack "
+        "(1931–2012), Mexican architect ; José Antonio Sosa (born 1957), Spanish architect"
+    )
+    member = (0, text.index(" ; "))
+    new_text, _edits = repair_removals(text, nlp(text), [(member, "", "private", ())], (), nlp)
+    assert new_text == (
+        "José Antonio Attolini Lack (1931–2012), Mexican architect ; José Antonio Sosa (born 1957), "
+        "Spanish architect"
+    )

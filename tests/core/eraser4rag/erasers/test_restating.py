@@ -117,3 +117,16 @@ def test_an_approximate_date_is_not_said_again_as_exact():
     born = Triple("Arcangelo Guglielmelli", "date_of_birth", "1650", "d", (0, len(sentence)))
     died = Triple("Arcangelo Guglielmelli", "date_of_death", "1723", "d", (0, len(sentence)))
     assert said_as_approximate(sentence, born) and not said_as_approximate(sentence, died)
+
+
+def test_a_relative_named_in_full_outside_the_subject_is_not_the_subject(nlp):
+    # PopQA dev passage "John Barnes (Australian politician)": the father shares the son's first name
+    # and surname, and the realiser wrote "John Thomas Barnes was a drover and ... emigrated from Somerset
+    # and Mary."
+    text = (
+        "Barnes was born at Hamilton, South Australia, the son of John Thomas Barnes, a drover who had "
+        "emigrated from Somerset, England."
+    )
+    segment = segments(nlp(text))[0]
+    assert not is_about_subject(segment, "John Thomas Barnes", "John Barnes (Australian politician)")
+    assert is_about_subject(segment, "John Barnes", "John Barnes (Australian politician)")
