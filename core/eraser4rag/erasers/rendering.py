@@ -29,7 +29,7 @@ def render(sent: Any, removed: set[int]) -> str:
     pending_space = False
     needs_article = _lost_possessor(sent, removed)
     coordinators = _restored_coordinators(sent, removed)
-    removed = removed | _serial_commas_of_two(sent, removed)
+    removed = removed | _serial_commas_of_two(sent, removed) | _comma_after_a_removed_phrase(sent, removed)
     for token in sent:
         if token.i in needs_article:
             pieces.append("the ")
@@ -104,6 +104,29 @@ def _serial_commas_of_two(sent: Any, removed: set[int]) -> set[int]:
             continue
         if not any(doc[i].text == "," and i not in removed for i in range(sent.start, first)):
             commas |= {first, second}
+    return commas
+
+
+def _comma_after_a_removed_phrase(sent: Any, removed: set[int]) -> set[int]:
+    """The comma that parted a removed phrase from the next phrase of the same verb: "was born [in
+    September 1952], in San Francisco" reads "was born in San Francisco", not "was born, in ..."."""
+    doc, commas = sent.doc, set()
+    for comma in sent:
+        if comma.text != "," or comma.i in removed or comma.i + 1 >= sent.end or comma.i - 1 not in removed:
+            continue
+        start = comma.i - 1
+        while start - 1 >= sent.start and start - 1 in removed:
+            start -= 1
+        before, first, after = doc[start - 1], doc[start], doc[comma.i + 1]
+        if (
+            start > sent.start
+            and not before.is_punct
+            and first.dep_ == "prep"
+            and after.dep_ == "prep"
+            and after.i not in removed
+            and first.head.i == after.head.i
+        ):
+            commas.add(comma.i)
     return commas
 
 

@@ -56,3 +56,19 @@ def test_a_year_someone_was_active_in_is_no_birth_year():
     """PopQA dev (Richard Harris): "(fl. 1558 – [1601])" had become "(born fl. 1558)", a changed meaning."""
     assert tidy("Richard Harris (fl. 1558 – ) was a priest.") == "Richard Harris (fl. 1558) was a priest."
     assert tidy("Richard Harris (c. 1650 – ) was a priest.") == "Richard Harris (born c. 1650) was a priest."
+
+
+def test_a_removed_phrase_takes_the_comma_before_the_next_phrase_of_its_verb(nlp):
+    """PopQA dev (Bruce Hardy McLain, birth date private): "was born, in San Francisco, US." was flagged
+    and said again as "was born in San Francisco." (the "US" lost)."""
+    from core.eraser4rag.erasers.rendering import render
+
+    sentence = "Bruce Hardy McLain was born in September 1952, in San Francisco, US."
+    doc = nlp(sentence)
+    start = sentence.index("in September")
+    removed = {t.i for t in doc if start <= t.idx < start + len("in September 1952")}
+    assert render(doc[:], removed) == "Bruce Hardy McLain was born in San Francisco, US."
+    aside = "He studied law in Paris, where he met his wife."
+    doc = nlp(aside)
+    kept = render(doc[:], {t.i for t in doc if t.text in {"in", "Paris"}})
+    assert kept == "He studied law, where he met his wife."
