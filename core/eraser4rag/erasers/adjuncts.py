@@ -190,8 +190,10 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
         return False  # a bare noun needs its phrase: "He was director [of the museum]."
     if prep.lower_ == "of" and head.lemma_.lower() in ROLE_NOUNS:
         return False  # "Eiland is a former head [of the National Security Council]": head of what?
-    if (head.lemma_.lower(), prep.lower_) in ARGUMENT_PREPOSITIONS:
+    if (head.lemma_.lower(), prep.lower_) in ARGUMENT_PREPOSITIONS or _takes_part_in(head, prep):
         return False
+    if head.lemma_ == "be" and not _is_a_time(prep) and not _says_what_or_where_else(head, prep, removed):
+        return False  # "he had been [in Oregon] for two months": "be" needs its place
     if any(c.dep_ == "nummod" and c.i not in removed for c in head.children):
         return False  # "appeared in 13 games [in the Major Leagues]": the count would cover more
     if head.pos_ not in VERB_POS:
@@ -202,6 +204,31 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
         return False  # "won 32 Grands Prix [with Renault]"
     kept = [c for c in head.children if c.i not in removed and c.dep_ in OBJECT_OF_VERB | {"prep"}]
     return bool(kept) or head.lemma_ in STANDS_ALONE
+
+
+def _takes_part_in(head: Any, prep: Any) -> bool:
+    """ "taken part [in Australian Aid missions]": without its "in", "take part" says nothing."""
+    return (
+        head.lemma_ == "take"
+        and prep.lower_ == "in"
+        and any(c.dep_ == "dobj" and c.lower_ == "part" and c.i < prep.i for c in head.children)
+    )
+
+
+def _says_what_or_where_else(copula: Any, prep: Any, removed: set[int]) -> bool:
+    """A predicate of "be" other than `prep` that stays: a noun or adjective, or a phrase that is no time."""
+    for child in copula.children:
+        if child.i in removed or child.i == prep.i:
+            continue
+        if child.dep_ in {"attr", "acomp", "oprd"}:
+            return True
+        if child.dep_ == "prep" and not _is_a_time(child):
+            return True
+    return False
+
+
+def _is_a_time(prep: Any) -> bool:
+    return any(t.ent_type_ in {"DATE", "TIME"} for t in prep.subtree)
 
 
 def _bare_role(noun: Any, removed: set[int]) -> bool:

@@ -55,11 +55,12 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
     return text
 
 
-# an opening that points back at the sentence before: "But ...", "During this time ...", "In that role, ..."
+# an opening that points back at the sentence before: "But ...", "During this time ...", "In that role, ...",
+# "There, ..." (at the place the sentence before named)
 _STRANDED_CONNECTIVE = re.compile(
     r"^(\s*)(?:(?:But|However|Nevertheless|Nonetheless|Instead|Moreover|Furthermore|Thus|Therefore|Hence|"
     r"Consequently|Meanwhile|Still|Yet|In addition|Additionally|As a result|Because of this|For this reason)"
-    r"\b,?|(?:During|At|After|Following|Before|Around|By|In|Since|Throughout|Until|Upon|Despite)\s+"
+    r"\b,?|(?:There|Here),|(?:During|At|After|Following|Before|Around|By|In|Since|Throughout|Until|Upon|Despite)\s+"
     r"(?:this|that|these|those|the same)\s+(?:time|period|years?|point|role|position|stage|season|era|"
     r"post|capacity|job|appointment|move|success|decision|event|war|campaign)\b,?)\s+(?=\S)"
 )

@@ -77,8 +77,14 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "sentences run together": re.compile(
         r"[a-z0-9]\s+(?:He|She|They|His|Her|Their|It|Its|This|These)\s+[a-z]{2,}"
     ),
-    # "He retired.", "McKay graduated.": read as stubs by the cold readers of rounds 16, 17 and 18
-    "stub sentence": re.compile(r"^\W*(?:[A-Z][\w'’.-]*\s+){1,3}(?:retired|graduated)\s*[.;]?\s*$"),
+    # "He retired.", "McKay graduated.", "She lives.", "He took part.", "He offered his services.", "She had
+    # her secondary education.": read as stubs by the cold readers of rounds 16 to 19
+    "stub sentence": re.compile(
+        r"^\W*(?:[A-Z][\w'’.-]*\s+){1,3}"
+        r"(?:(?:has\s+|had\s+)?(?:retired|graduated|lives|lived|taken part|took part)"
+        r"|\w+\s+(?:his|her|their|the)\s+(?:(?:secondary|primary|early|higher|university)\s+)?"
+        r"(?:services|career|education|function|duties|studies|training))\s*[.;]?\s*$"
+    ),
     "doubled word": re.compile(r"\b(and|or|but|the|a|an|of|in|to|for|with)\s+\1\b", re.IGNORECASE),
     "dangling hyphen": re.compile(r"(?:^|\s)-\w|\w-(?:\s|$|[.,;:)])|\s[–—]\s*[,.;:)]|[(,;]\s*[–—]\s"),
     "unfinished sentence": re.compile(r",\s*$"),

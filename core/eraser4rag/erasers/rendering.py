@@ -29,7 +29,12 @@ def render(sent: Any, removed: set[int]) -> str:
     pending_space = False
     needs_article = _lost_possessor(sent, removed)
     coordinators = _restored_coordinators(sent, removed)
-    removed = removed | _serial_commas_of_two(sent, removed) | _comma_after_a_removed_phrase(sent, removed)
+    removed = (
+        removed
+        | _serial_commas_of_two(sent, removed)
+        | _comma_after_a_removed_phrase(sent, removed)
+        | _commas_of_a_removed_apposition(sent, removed)
+    )
     for token in sent:
         if token.i in needs_article:
             pieces.append("the ")
@@ -128,6 +133,38 @@ def _comma_after_a_removed_phrase(sent: Any, removed: set[int]) -> set[int]:
         ):
             commas.add(comma.i)
     return commas
+
+
+def _commas_of_a_removed_apposition(sent: Any, removed: set[int]) -> set[int]:
+    """The commas around an apposition that went: "collaborated with her sister[, Lucy Kennedy Miller,] to
+    uncover" reads "with her sister to uncover", not "with her sister, to uncover"."""
+    doc, commas = sent.doc, set()
+    for token in sent:
+        if token.dep_ != "appos" or any(t.i not in removed for t in token.subtree):
+            continue
+        before = token.left_edge.i - 1
+        if before < sent.start or doc[before].text != "," or before in removed:
+            continue
+        commas.add(before)
+        after = token.right_edge.i + 1
+        while after < sent.end and after in removed:
+            after += 1
+        if after < sent.end and doc[after].text == "," and not _opens_a_clause(doc, after + 1, sent.end):
+            commas.add(after)
+    return commas
+
+
+def _opens_a_clause(doc: Any, index: int, end: int) -> bool:
+    """Whether the words after a comma go on with a clause of their own ("..., and he ...", "..., who",
+    "..., died 4 October 1973")."""
+    if index >= end:
+        return False
+    token = doc[index]
+    return (
+        token.dep_ in {"cc", "nsubj", "mark", "conj", "parataxis"}
+        or token.tag_ in {"WP", "WDT"}
+        or (token.dep_ == "advcl" and token.tag_ in {"VBN", "VBD", "VBG"})
+    )
 
 
 def _comma_before_removed_member(cc: Any, removed: set[int], after: int) -> int | None:

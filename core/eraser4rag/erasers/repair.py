@@ -315,6 +315,30 @@ def _after_a_dropped_sentence(pieces: list[Any], index: int, rewritten: dict[int
 TIME_IDIOMS = {"day", "date", "point", "moment"}
 
 
+def _points_at_what_went(sent: Any, removed: set[int]) -> bool:
+    """A kept "that conflict" whose noun nothing before it says, after words of its sentence that went:
+    it pointed at them ("the Quasi-War")."""
+    said_before = sent.doc.text[: sent.start_char].lower()
+    for token in sent:
+        if token.i in removed or token.lower_ not in DEMONSTRATIVES or token.dep_ != "det":
+            continue
+        noun = token.head
+        kept_before = {t.lemma_.lower() for t in sent if t.i < token.i and t.i not in removed}
+        names_kept_before = any(t.pos_ == "PROPN" and t.i not in removed for t in sent if t.i < token.i)
+        if (
+            not names_kept_before  # "Kiev Polytechnic Institute ... that university's": said another way
+            and any(t.i in removed and t.pos_ in {"NOUN", "PROPN"} for t in sent if t.i < token.i)
+            and noun.i not in removed
+            and noun.pos_ == "NOUN"
+            and noun.lemma_.lower() not in kept_before
+            and noun.lower_ not in said_before
+            and noun.lower_ not in TIME_IDIOMS
+            and token.ent_type_ in {"", "DATE", "TIME"}
+        ):
+            return True
+    return False
+
+
 def _points_inside_its_sentence(demonstrative: Any) -> bool:
     """Whether "that" can point at something its own sentence says: a second clause ("He had a stint as
     the ruck coach ..., but left that role"), an earlier word of the same noun ("Having won the Nobel Prize,
@@ -443,6 +467,8 @@ def repaired_sentence(
     if not candidate:
         widened = widened_to_adjunct_clauses(sent, local)
         candidate = _partial_deletion(sent, widened, keep, parse) if widened != local else ""
+    if candidate and _points_at_what_went(sent, local):
+        candidate = ""  # "[He was a commander in the Quasi-War] and following the end of that conflict ..."
     if candidate and is_a_list_page(doc.text) and _bare_name(candidate) and not _bare_name(sent.text):
         return ""  # "Christopher Butson;": a member without what it said of the person says nothing
     if candidate:

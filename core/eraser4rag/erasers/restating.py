@@ -122,9 +122,30 @@ def named_as_the_sentence_did(facts: Sequence[Triple], sent: Any) -> list[Triple
     "John Barnes ... was an American attorney."): the name each time reads like a list of records. A
     pronoun left without a person is mended later with the rest of the passage (`restore_first_mentions`)."""
     subjects = [t for t in sent if t.dep_ in SUBJECT_DEPS and t.head == sent.root]
-    if not subjects or subjects[0].lower_ not in {"he", "she"}:
+    if not subjects:
         return list(facts)
-    return [replace(f, head=subjects[0].text.capitalize()) for f in facts]
+    subject = subjects[0]
+    if subject.lower_ in {"he", "she"}:
+        return [replace(f, head=subject.text.capitalize()) for f in facts]
+    name = _name_of(subject)
+    # "Masekela was born in Los Angeles": the facts of "Selema Mabena "Sal" Masekela" say "Masekela" too
+    return [replace(f, head=name) if name and _part_of_name(name, f.head) else f for f in facts]
+
+
+def _name_of(subject: Any) -> str:
+    """The subject's name as the sentence wrote it ("Masekela", "Sal Masekela"), or "" if no name."""
+    if subject.pos_ != "PROPN":
+        return ""
+    words = [t for t in subject.lefts if t.dep_ == "compound" and t.pos_ == "PROPN"] + [subject]
+    return " ".join(t.text for t in words)
+
+
+def _part_of_name(name: str, head: str) -> bool:
+    """A shorter form of a head the extractor garbled (a title glued to the name, said twice, or with a
+    quoted nickname): a plain full name ("Annie A. M. Cuyt") stays as it is."""
+    words, head_words = name.split(), head.split()
+    garbled = '"' in head or "(" in head or len(set(head_words)) < len(head_words)
+    return garbled and len(words) < len(head_words) and words[-1] == head_words[-1]
 
 
 def one_name_per_person(facts: Sequence[Triple], sentence: str) -> list[Triple]:

@@ -152,3 +152,15 @@ def test_a_nickname_in_quotes_is_no_end_of_the_name(nlp):
     assert restore_first_mentions(nlp(original), rewrite) == (
         "Alexander Gordon McKay received a Bachelor of Arts degree in 1946."
     )
+
+
+def test_there_after_a_dropped_sentence_no_longer_points_at_another_place():
+    """Round 18's and 19's readers (Nobuo Sekine): "born in Saitama Prefecture, Japan. There, he exhibited
+    Phase No.4" put the Tokyo exhibition in Saitama once the sentence that named it went."""
+    from core.eraser4rag.erasers.discourse import without_stranded_connective
+
+    assert (
+        without_stranded_connective("There, he exhibited Phase No.4 (1968).")
+        == "He exhibited Phase No.4 (1968)."
+    )
+    assert without_stranded_connective("There is a statue of him.") == "There is a statue of him."

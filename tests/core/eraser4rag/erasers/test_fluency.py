@@ -215,3 +215,16 @@ def test_a_sentence_of_its_subject_and_retired_or_graduated_is_a_stub():
     assert is_broken("He retired in 1999.", "He retired.")
     assert is_broken("McKay graduated from Humboldt State University.", "McKay graduated.")
     assert not is_broken("After the war he retired in 1999.", "After the war he retired.")
+
+
+def test_a_verb_with_only_a_generic_object_left_is_a_stub():
+    """Round 19's reader (seed 23): "She had her secondary education.", "He offered his services.", "He
+    finished his career.", "He held the function.", "She lives.", "... and taken part." """
+    assert is_broken(
+        "She had her secondary education at Assumption College.", "She had her secondary education."
+    )
+    assert is_broken("He offered his services as a mercenary.", "He offered his services.")
+    assert is_broken("He finished his career in the Brazilian Navy.", "He finished his career.")
+    assert is_broken("She lives in Tel Aviv.", "She lives.")
+    assert is_broken("He has taken part in missions to Vanuatu.", "He has taken part.")
+    assert not is_broken("He began his career as a clerk in 1950.", "He began his career as a clerk.")

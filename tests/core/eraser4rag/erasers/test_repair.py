@@ -642,3 +642,54 @@ def test_a_list_member_born_in_brackets_does_not_take_the_next_member(nlp):
         "José Antonio Attolini Lack (1931–2012), Mexican architect ; José Antonio Sosa (born 1957), "
         "Spanish architect"
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private"),
+    [
+        pytest.param(  # PopQA dev (Jim Brown, outfielder): "and that he had been for two months."
+            "The certificate said that he worked as a carpenter, and that he had been in Oregon for two "
+            "months.",
+            "in Oregon",
+            id="be keeps its place",
+        ),
+        pytest.param(  # PopQA dev (Richard Harris, anaesthetist): "... and taken part."
+            "He has worked on medical teams in the Pacific and taken part in Australian Aid missions to "
+            "Vanuatu.",
+            "in Australian Aid missions to Vanuatu",
+            id="take part keeps its in",
+        ),
+        pytest.param(  # PopQA dev (David Jewett): "Following the end of that conflict he offered ..."
+            "He was a naval commander in the Quasi-War with France and following the end of that conflict he "
+            "offered his services to Argentina.",
+            "a naval commander in the Quasi-War with France and",
+            id="that conflict lost what it pointed at",
+        ),
+    ],
+)
+def test_a_sentence_that_cannot_lose_the_phrase_is_not_cut_down(nlp, sentence, private):
+    """Round 19's reader (seed 23) quoted the cut-down forms."""
+    new_text = _repaired_without(nlp, sentence, private)
+    assert private not in new_text
+    assert not new_text.endswith(("been for two months.", "taken part."))
+    assert "that conflict" not in new_text
+
+
+def test_that_noun_said_another_way_before_it_keeps_its_sentence(nlp):
+    """PopQA dev (Nurali Yusifbayli): "that university" is the Kiev Polytechnic Institute, still named."""
+    sentence = (
+        "In 1980 he joined the faculty of Kiev Polytechnic Institute and graduated in 1986 from that "
+        "university's cybernetics specialty."
+    )
+    new_text = _repaired_without(nlp, sentence, "In 1980")
+    assert new_text.startswith("He joined the faculty of Kiev Polytechnic Institute")
+
+
+def test_an_apposition_that_went_takes_its_commas(nlp):
+    """Round 19's reader (Eliza Kennedy Smith): "collaborated with her sister, to uncover", the name gone."""
+    sentence = "In addition, she collaborated with her sister, Lucy Kennedy Miller, to uncover corruption."
+    assert _repaired_without(nlp, sentence, "Lucy Kennedy Miller") == (
+        "In addition, she collaborated with her sister to uncover corruption."
+    )
+    subject = "His father, John Smith, was a farmer."
+    assert _repaired_without(nlp, subject, "John Smith") == "His father was a farmer."

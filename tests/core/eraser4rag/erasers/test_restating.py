@@ -130,3 +130,17 @@ def test_a_relative_named_in_full_outside_the_subject_is_not_the_subject(nlp):
     segment = segments(nlp(text))[0]
     assert not is_about_subject(segment, "John Thomas Barnes", "John Barnes (Australian politician)")
     assert is_about_subject(segment, "John Barnes", "John Barnes (Australian politician)")
+
+
+def test_a_garbled_head_is_said_as_the_sentence_named_it(nlp):
+    """Round 19's reader (Selema Masekela): the title glued to the name gave the head
+    'Selema Masekela Selema Mabena "Sal" Masekela', said again whole in "... was born in Los Angeles."."""
+    from core.eraser4rag.erasers.restating import named_as_the_sentence_did
+
+    segment = segments(nlp("Masekela was born in Los Angeles, the son of Hugh Masekela."))[0]
+    garbled = 'Selema Masekela Selema Mabena "Sal" Masekela'
+    facts = [Triple(garbled, "place_of_birth", "Los Angeles", "d", (0, 10))]
+    assert [f.head for f in named_as_the_sentence_did(facts, segment)] == ["Masekela"]
+    plain = [Triple("Annie A. M. Cuyt", "place_of_birth", "Antwerp", "d", (0, 10))]
+    segment = segments(nlp("Annie M. Cuyt was born in Antwerp."))[0]
+    assert [f.head for f in named_as_the_sentence_did(plain, segment)] == ["Annie A. M. Cuyt"]
