@@ -65,6 +65,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
         return False  # "was elected [to the Central Workers Committee], as its youngest member"
     if _conjunct_lost_its_subject(sent, removed):
         return False  # "on the way [he fell ill at Moffat], and died there"
+    if _left_its_subject_behind(sent, removed):
+        return False  # "retired to a farm near Tiaro and Eskdale [was acquired by Corser]": Eskdale stays
     if _verbs_run_together(sent, removed):
         return False  # "He graduated from X [and then learned Y from Z who] was Living National Treasure"
     for token in sent:
@@ -118,6 +120,21 @@ def _conjunct_lost_its_subject(sent: Any, removed: set[int]) -> bool:
         if verb.dep_ == "ROOT" or any(c.dep_ in SUBJECT_DEPS for c in token.children):
             continue
         if all(c.i in removed for c in verb.children if c.dep_ in SUBJECT_DEPS):
+            return True
+    return False
+
+
+def _left_its_subject_behind(sent: Any, removed: set[int]) -> bool:
+    """A removed conjoined verb without a subject that opens right after a kept noun, with no coordinator or
+    comma between: the parser took its subject for the noun before ("near Tiaro and Eskdale was acquired")."""
+    doc = sent.doc
+    for token in sent:
+        if token.i not in removed or token.dep_ != "conj" or token.pos_ not in VERB_POS:
+            continue
+        if any(c.dep_ in SUBJECT_DEPS for c in token.children):
+            continue
+        before = token.left_edge.i - 1
+        if before >= sent.start and before not in removed and doc[before].pos_ in {"NOUN", "PROPN"}:
             return True
     return False
 

@@ -104,6 +104,8 @@ def promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
             # "Harrison was [drafted into the Army and] posted to Germany": the auxiliary is shared
             keep |= {c.i for c in root.children if c.dep_ in {"aux", "auxpass", "neg"} and c.i < root.i}
     promoted = {t.i for t in root.subtree if t.i not in keep}
+    # "he was [a footballer for a club] and also captained the team": "also" added to what went
+    promoted |= {c.i for c in clause.children if c.dep_ == "advmod" and c.lower_ in {"also", "too"}}
     if not any(t.dep_ in SUBJECT_DEPS and t.i not in removed | promoted for t in root.sent):
         return False  # "On the way [he fell ill at Moffat], and died there": nobody left to die
     removed.update(promoted)

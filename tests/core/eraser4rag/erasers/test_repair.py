@@ -693,3 +693,25 @@ def test_an_apposition_that_went_takes_its_commas(nlp):
     )
     subject = "His father, John Smith, was a farmer."
     assert _repaired_without(nlp, subject, "John Smith") == "His father was a farmer."
+
+
+def test_a_removed_verb_does_not_leave_its_misparsed_subject_on_the_noun_before(nlp):
+    """Round 19's reader (Eskdale, Maryborough), an M: "retired to a dairy farm near Tiaro and Eskdale." once
+    "was acquired by solicitor Edward Corser ..." went: the parser had joined Eskdale to Tiaro."""
+    sentence = (
+        "In 1868 James Dowzer retired to a dairy farm near Tiaro and Eskdale was acquired by solicitor "
+        "Edward Corser, who had arrived in Brisbane in 1863."
+    )
+    new_text = _repaired_without(
+        nlp, sentence, "was acquired by solicitor Edward Corser, who had arrived in Brisbane in 1863"
+    )
+    assert "Tiaro and Eskdale" not in new_text
+
+
+def test_also_goes_with_the_predicate_it_added_to(nlp):
+    """Round 19's reader (John Barnes): "He also captained the Jamaica national football team." """
+    sentence = (
+        "He was a semi-professional footballer for a club and also captained the Jamaica national team."
+    )
+    new_text = _repaired_without(nlp, sentence, "a semi-professional footballer for a club")
+    assert new_text == "He captained the Jamaica national team."
