@@ -65,6 +65,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
         return False  # "was elected [to the Central Workers Committee], as its youngest member"
     if _conjunct_lost_its_subject(sent, removed):
         return False  # "on the way [he fell ill at Moffat], and died there"
+    if _one_of_two_descriptions_of_a_plural(sent, removed):
+        return False  # "of Mexican [and Scottish/American] parents": both parents now Mexican
     if _left_its_subject_behind(sent, removed):
         return False  # "retired to a farm near Tiaro and Eskdale [was acquired by Corser]": Eskdale stays
     if _verbs_run_together(sent, removed):
@@ -120,6 +122,23 @@ def _conjunct_lost_its_subject(sent: Any, removed: set[int]) -> bool:
         if verb.dep_ == "ROOT" or any(c.dep_ in SUBJECT_DEPS for c in token.children):
             continue
         if all(c.i in removed for c in verb.children if c.dep_ in SUBJECT_DEPS):
+            return True
+    return False
+
+
+def _one_of_two_descriptions_of_a_plural(sent: Any, removed: set[int]) -> bool:
+    """A removed conjunct of a kept adjective before a plural noun: what the adjectives split between
+    the people ("Mexican and Scottish parents") the kept one would say of all of them."""
+    for token in sent:
+        first = token.head
+        if (
+            token.i in removed
+            and token.dep_ == "conj"
+            and first.i not in removed
+            and first.dep_ == "amod"
+            and first.head.tag_ in {"NNS", "NNPS"}
+            and first.head.i not in removed
+        ):
             return True
     return False
 

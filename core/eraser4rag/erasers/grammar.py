@@ -54,6 +54,7 @@ ROLE_NOUNS = {
     "treasurer", "curator", "professor", "coach", "owner", "author", "creator", "inventor", "holder",
     "supporter", "advocate", "opponent", "proponent", "critic", "member", "prebendary", "archdeacon",
     "bishop", "archbishop", "canon", "vicar", "chaplain", "abbot", "abbess", "prior", "provost",
+    "justice", "counsel", "commissioner", "trustee", "fellow",
 }  # fmt: skip
 
 # nouns about someone that say nothing once "of X" went ("a bronze life-size statue [of Richard Harris]")

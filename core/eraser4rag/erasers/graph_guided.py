@@ -185,6 +185,7 @@ def units_for(doc: Any, triple: Triple) -> list[Unit]:
     units = []
     for tokens in tail_tokens:
         unit = _unit_for_tail(doc, tokens, head_spans, span)
+        unit = Unit(_with_the_names_it_cuts(doc, unit.span), unit.level)
         units.append(unit)
         # "a teacher and [guidance] counselor": the parser hung the tail's first word on a list outside
         # it, and the phrase of that word leaves the rest of the tail ("was a counselor")
@@ -192,6 +193,24 @@ def units_for(doc: Any, triple: Triple) -> list[Unit]:
         if left:
             units.append(Unit((left[0].idx, left[-1].idx + len(left[-1])), "object"))
     return units
+
+
+# names a cut into would leave half of ("Corser [and Co. Ltd.]", "the [Golden Globe] Award")
+WHOLE_NAMES = {"ORG", "FAC", "WORK_OF_ART", "EVENT", "LAW", "PRODUCT"}
+
+
+def _with_the_names_it_cuts(doc: Any, span: Span) -> Span:
+    """The unit widened to a name whose first or last words it is: the extractor's tail "Co. Ltd." is
+    the firm "Corser and Co. Ltd.", not its last words. A word inside a name ("the Danish People's
+    Party") is left to the tail-mention rule (`rejoinable_tail_units`)."""
+    first, last = span
+    for ent in doc.ents:
+        if ent.label_ not in WHOLE_NAMES:
+            continue
+        start, end = ent.start_char, ent.end_char
+        if (start < first < end and last >= end) or (first <= start and start < last < end):
+            first, last = min(first, start), max(last, end)
+    return first, last
 
 
 def _unit_for_tail(doc: Any, tokens: list[Any], head_spans: list[Span], sentence: Span) -> Unit:

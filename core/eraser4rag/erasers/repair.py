@@ -87,14 +87,20 @@ def repair_removals(
             span = _with_following_space(text, (sent.start_char, sent.end_char))
             replacements.append((span, "", "continued a removed clause", ()))
             continue
-        if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed):
+        lost_its_year = _year_it_pointed_at_went(pieces, index, removed)
+        unchanged = not any(t.i in removed for t in sent)
+        if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed) or (
+            lost_its_year and unchanged
+        ):
             rewritten[index] = ""
             span = _with_following_space(text, (sent.start_char, sent.end_char))
             replacements.append((span, "", "pointed back at a removed sentence", ()))
             continue
-        if not any(t.i in removed for t in sent):
+        if unchanged:
             continue
         new = repaired_sentence(doc, sent, removed, public, parse, title)
+        if lost_its_year and _YEAR_POINTER.search(new):
+            new = ""  # "... after 1597, but a book ... published in Antwerp that year": which year now?
         if new and _said_elsewhere(new, text, sent, rewritten):
             new = ""  # a fact said again that the passage already says ("Arne Eidsmo died in October 2011.")
         rewritten[index] = new
@@ -247,6 +253,9 @@ def _points_back_at_a_dropped_sentence(
     dropped_nouns = {t.lemma_.lower() for t in pieces[index - 1] if t.pos_ == "NOUN"}
     if _they_open(piece, removed):
         return True  # "They had at least eight children." after the marriage went
+    latter = _THE_LATTER.search(piece.text)
+    if latter and not re.search(r",|\band\b", piece.text[: latter.start()]):
+        return True  # "Laake testified at the latter's post-war trial": the latter of two now gone
     return any(
         (
             (t.lower_ in DEMONSTRATIVES and t.dep_ == "det")
@@ -266,8 +275,13 @@ def _points_back_at_a_dropped_sentence(
 POINTER_NOUNS = {
     "seat", "post", "office", "position", "role", "title", "club", "band", "team", "party", "expedition",
     "company", "firm", "community", "series", "show", "album", "film", "ship", "project", "campaign",
+    "course", "faculty", "programme", "program",
+    "trial", "conflict", "battle",
 }  # fmt: skip
 _SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
+
+
+_THE_LATTER = re.compile(r"\bthe (?:latter|former)\b", re.IGNORECASE)
 
 
 def _bare_pointer(article: Any, kept_before: str) -> bool:
@@ -308,7 +322,33 @@ def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) ->
 
 
 def _after_a_dropped_sentence(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
-    return index > 0 and rewritten.get(index - 1) == "" and pieces[index - 1][-1].text in {".", "!", "?"}
+    """The piece before went, and was a sentence or a clause ending with ";" (a list page's member is
+    none: its members say nothing of each other)."""
+    if index == 0 or rewritten.get(index - 1) != "":
+        return False
+    end = pieces[index - 1][-1].text
+    return end in {".", "!", "?"} or (end == ";" and not is_a_list_page(pieces[index].doc.text))
+
+
+_YEAR_POINTER = re.compile(r"\b(?:that|the same|the following|the next|the previous) year\b", re.IGNORECASE)
+
+
+def _year_it_pointed_at_went(pieces: list[Any], index: int, removed: set[int]) -> bool:
+    """ "In July of that year he accepted a position" after the sentence before lost every date it said,
+    or "published in Antwerp that year" after its own "after 1597" went: "that year" would now be
+    another year, the last one the passage still names."""
+    piece = pieces[index]
+    match = _YEAR_POINTER.search(piece.text)
+    if match is None:
+        return False
+    at = piece.start_char + match.start()
+    years_before = [t for t in piece if t.idx < at and t.ent_type_ == "DATE" and t.like_num]
+    if years_before:
+        return years_before[-1].i in removed
+    if index == 0:
+        return False
+    dates = [t for t in pieces[index - 1] if t.ent_type_ == "DATE" and t.like_num]
+    return bool(dates) and all(t.i in removed for t in dates)
 
 
 # "to this day", "at that point" say when, not what went

@@ -175,7 +175,8 @@ def places_as_written(facts: Sequence[Triple], sentence: str) -> list[Triple]:
 
 def roles_without_their_of(facts: Sequence[Triple], sentence: str) -> list[Triple]:
     """The facts less a role the sentence gave with its "of" phrase ("an associate director of the
-    Institute"): said alone it names nothing ("is an associate director")."""
+    Institute", "general counsel for the Northwestern Mutual"): said alone it names nothing ("He was a
+    general counsel.", round 20's reader)."""
     return [fact for fact in facts if not _role_with_of(fact.tail, sentence)]
 
 
@@ -183,7 +184,7 @@ def _role_with_of(tail: str, sentence: str) -> bool:
     words = tail.lower().split()
     if not words or words[-1] not in ROLE_NOUNS | RELATIONAL_NOUNS:
         return False
-    return re.search(rf"\b{re.escape(tail)}\s+of\b", sentence, re.IGNORECASE) is not None
+    return re.search(rf"\b{re.escape(tail)}\s+(?:of|for|to)\b", sentence, re.IGNORECASE) is not None
 
 
 def verb_relation_said(sent: Any, triple: Triple) -> bool:

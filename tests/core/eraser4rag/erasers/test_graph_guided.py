@@ -233,3 +233,14 @@ def test_a_tail_is_kept_where_the_rewrite_no_longer_names_its_head():
         "(born 1957), Spanish architect"
     )
     assert not leaked_keys(rewrite.text, definition.private)
+
+
+def test_a_tail_inside_a_firm_name_takes_the_whole_name(nlp):
+    """Round 20's reader (Edward Corser): the extractor's tail "Co. Ltd." left "his own wholesale merchant
+    business, Corser, which became ..."."""
+    text = "In 1872, he opened his own wholesale merchant business, Corser and Co. Ltd., which grew large."
+    doc = GraphGuidedEraser().parse(text)
+    ent = next(e for e in doc.ents if "Co." in e.text)
+    triple = Triple("Edward Corser", "open", "Co. Ltd.", "c", (0, len(text)))
+    (removal,) = [r for r in erase_occurrences(text, [triple], doc) if "object" in r[2] or "clause" in r[2]]
+    assert removal[0][0] <= ent.start_char and removal[0][1] >= ent.end_char

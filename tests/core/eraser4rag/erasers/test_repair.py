@@ -338,10 +338,11 @@ def test_a_sentence_that_points_back_at_a_dropped_one_goes_with_it(nlp):
 
 def test_a_sentence_said_again_calls_its_subject_as_the_sentence_did(nlp):
     """PopQA dev (John Barnes, judge): "John Barnes was a justice. John Barnes was a general counsel." read
-    like a list of records; the sentences had called him "He"."""
+    like a list of records; the sentences had called him "He". (A role said with "for" its company is no
+    longer said alone, round 20's reader; the sentence here is of our own and now keeps its own form.)"""
     text = (
         "John Barnes (July 26, 1859 – January 1, 1919) was an American attorney and judge from Wisconsin. "
-        "He worked as general counsel for the Northwestern Mutual Life Insurance Company from 1916 until his "
+        "He worked as a lawyer for the Northwestern Mutual Life Insurance Company from 1916 until his "
         "death."
     )
     private = [
@@ -353,9 +354,9 @@ def test_a_sentence_said_again_calls_its_subject_as_the_sentence_did(nlp):
     ]
     removals = [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in private]
     second = (text.index("He worked"), len(text))
-    public = [Triple("John Barnes", "occupation", "general counsel", "d", second)]
+    public = [Triple("John Barnes", "occupation", "lawyer", "d", second)]
     new, _edits = repair_removals(text, nlp(text), removals, public, nlp, "John Barnes (judge)")
-    assert new == "John Barnes was an American attorney and judge. He was a general counsel."
+    assert new == "John Barnes was an American attorney and judge. He worked as a lawyer until his death."
 
 
 def test_a_return_without_its_destination_goes_with_it(nlp):
@@ -715,3 +716,45 @@ def test_also_goes_with_the_predicate_it_added_to(nlp):
     )
     new_text = _repaired_without(nlp, sentence, "a semi-professional footballer for a club")
     assert new_text == "He captained the Jamaica national team."
+
+
+def test_a_pointer_round_20_quoted_goes_with_the_sentence_it_pointed_at(nlp):
+    """Round 20's reader: "A young Marcel Deprez failed to complete the course." (Charles Combes) and
+    "Laake testified at the latter's post-war trial" (Kristian Laake), once the sentence before went."""
+    course = "He taught at the School of Mines in Paris. A young Marcel Deprez failed to complete the course."
+    assert _repaired_without(nlp, course, "He taught at the School of Mines in Paris.") == ""
+    latter = "He met Quisling and Hagelin in 1940. Laake testified at the latter's post-war trial."
+    assert _repaired_without(nlp, latter, "He met Quisling and Hagelin in 1940.") == ""
+
+
+def test_that_year_goes_when_the_sentence_before_lost_its_year(nlp):
+    """Round 20's reader (Rinaldo del Mel), an M: "In July of that year he accepted a position" had moved
+    the appointment of 1584 to the year he began school."""
+    text = "In 1584 he was in Venice. In July of that year he accepted a position in Milan. He died in 1595."
+    start = text.index("In 1584")
+    new_text, _edits = repair_removals(text, nlp(text), [((start, start + 7), "", "private", ())], (), nlp)
+    assert "that year" not in new_text and new_text.endswith("He died in 1595.")
+
+
+def test_one_of_two_adjectives_of_plural_parents_does_not_go_alone(nlp):
+    """Round 20's reader (Bruce McDaniel), an M: "of Mexican parents" from "of Mexican and
+    Scottish/American parents"."""
+    sentence = "He was born in Boston of Mexican and Scottish/American parents and grew up in New York."
+    assert "of Mexican parents" not in _repaired_without(nlp, sentence, "and Scottish/American")
+
+
+def test_that_year_after_its_own_sentences_year_stays(nlp):
+    """PopQA dev (Adolf Kober): "started in 1929 ... and took the responsibility in the same year" points
+    at its own sentence's 1929, whatever the sentence before lost; "that year" after a year of its own
+    sentence that went goes (Rinaldo del Mel: "He disappears from the record [after 1597], but a book ...
+    published in Antwerp that year")."""
+    text = "In 1925 he led a department. In 1929 he started a school and in the same year planned a pavilion."
+    new_text, _edits = repair_removals(text, nlp(text), [((0, 7), "", "private", ())], (), nlp)
+    assert new_text.endswith("In 1929 he started a school and in the same year planned a pavilion.")
+    own = (
+        "He disappears from the record after 1597, but a book published in Antwerp that year suggests "
+        "he returned."
+    )
+    start = own.index(" after 1597")
+    new_text, _edits = repair_removals(own, nlp(own), [((start, start + 11), "", "private", ())], (), nlp)
+    assert "that year" not in new_text

@@ -144,3 +144,11 @@ def test_a_garbled_head_is_said_as_the_sentence_named_it(nlp):
     plain = [Triple("Annie A. M. Cuyt", "place_of_birth", "Antwerp", "d", (0, 10))]
     segment = segments(nlp("Annie M. Cuyt was born in Antwerp."))[0]
     assert [f.head for f in named_as_the_sentence_did(plain, segment)] == ["Annie A. M. Cuyt"]
+
+
+def test_a_role_said_with_for_is_not_said_again_alone():
+    """Round 20's reader (John Barnes, judge): "He was a general counsel." from "general counsel for the
+    Northwestern Mutual Life Insurance Company"."""
+    sentence = "He worked as general counsel for the Northwestern Mutual Life Insurance Company from 1916."
+    fact = Triple("John Barnes", "occupation", "general counsel", "b", (0, len(sentence)))
+    assert roles_without_their_of([fact], sentence) == []
