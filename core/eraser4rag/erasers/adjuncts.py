@@ -8,6 +8,7 @@ from typing import Any
 from core.eraser4rag.erasers.grammar import (
     ARGUMENT_PREPOSITIONS,
     FINITE_TAGS,
+    NEEDS_ITS_ADJECTIVE,
     OBJECT_DEPS,
     OBJECT_OF_VERB,
     PREDICATE_DEPS,
@@ -80,6 +81,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
             continue
         if token.dep_ == "prep" and not _droppable_prep(token, removed):
             return False
+        if token.dep_ == "amod" and _needs_its_adjective(token.head):
+            return False  # "born into a family of [Basque] origin" ("because of his heritage" reads)
         if token.dep_ in PREDICATE_DEPS and _keeps_an_adjective(token, removed):
             continue  # "was [an] Italian [painter]" -> "was Italian": the copula keeps a predicate
         if token.dep_ in PREDICATE_DEPS | {"ROOT"} and _conjunct_took_its_place(token, removed):
@@ -240,6 +243,12 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
         return False  # "won 32 Grands Prix [with Renault]"
     kept = [c for c in head.children if c.i not in removed and c.dep_ in OBJECT_OF_VERB | {"prep"}]
     return bool(kept) or head.lemma_ in STANDS_ALONE
+
+
+def _needs_its_adjective(noun: Any) -> bool:
+    return noun.lemma_.lower() in NEEDS_ITS_ADJECTIVE and not any(
+        c.dep_ in {"det", "poss"} for c in noun.children
+    )
 
 
 def _takes_part_in(head: Any, prep: Any) -> bool:

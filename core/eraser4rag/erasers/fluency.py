@@ -82,6 +82,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "stub sentence": re.compile(
         r"^\W*(?:[A-Z][\w'’.-]*\s+){1,3}"
         r"(?:(?:has\s+|had\s+)?(?:retired|graduated|lives|lived|taken part|took part)"
+        r"|was\s+born\s+into\s+a\s+family"
         r"|\w+\s+(?:his|her|their|the)\s+(?:(?:secondary|primary|early|higher|university)\s+)?"
         r"(?:services|career|education|function|duties|studies|training))\s*[.;]?\s*$"
     ),

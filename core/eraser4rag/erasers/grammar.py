@@ -54,8 +54,11 @@ ROLE_NOUNS = {
     "treasurer", "curator", "professor", "coach", "owner", "author", "creator", "inventor", "holder",
     "supporter", "advocate", "opponent", "proponent", "critic", "member", "prebendary", "archdeacon",
     "bishop", "archbishop", "canon", "vicar", "chaplain", "abbot", "abbess", "prior", "provost",
-    "justice", "counsel", "commissioner", "trustee", "fellow",
+    "justice", "counsel", "commissioner", "trustee", "fellow", "graduate", "alumnus", "alumna", "native",
 }  # fmt: skip
+
+# nouns that say nothing once their adjective went ("a family of [Basque] origin")
+NEEDS_ITS_ADJECTIVE = {"origin", "descent", "ancestry", "extraction", "heritage", "parentage"}
 
 # nouns about someone that say nothing once "of X" went ("a bronze life-size statue [of Richard Harris]")
 DEPICTION_NOUNS = {
@@ -79,6 +82,8 @@ ARGUMENT_PREPOSITIONS = {
     ("regard", "as"), ("describe", "as"), ("consider", "as"), ("view", "as"), ("see", "as"),
     ("portray", "as"), ("depict", "as"), ("label", "as"), ("brand", "as"), ("hail", "as"), ("treat", "as"),
     ("classify", "as"),
+    # "In 1917 he was a candidate [for alderman]", "He served [as city attorney] before ...": read as stubs
+    ("candidate", "for"), ("serve", "as"),
 }  # fmt: skip
 
 
@@ -185,8 +190,20 @@ def same_kind(first: Any, second: Any) -> bool:
     articles = (determiner(first), determiner(second))
     return (
         first.pos_ == second.pos_
-        and first.ent_type_ == second.ent_type_
+        and (first.ent_type_ == second.ent_type_ or _two_bare_names(first, second, articles))
         and (None in articles or articles[0] == articles[1])
+    )
+
+
+# what the small parser labels a name as, often wrongly: "Sardinia and Liguria" came out GPE and PERSON
+_NAME_LABELS = {"GPE", "LOC", "FAC", "ORG", "PERSON"}
+
+
+def _two_bare_names(first: Any, second: Any, articles: tuple[str | None, str | None]) -> bool:
+    return (
+        first.pos_ == "PROPN"
+        and articles == (None, None)
+        and {first.ent_type_, second.ent_type_} <= _NAME_LABELS
     )
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from core.eraser4rag.erasers import leaks
 from core.eraser4rag.erasers.base import NO_PRIVATE_NOTE, EraseRequest, Rewrite, format_reason, rewrite_each
-from core.eraser4rag.erasers.grammar import determiner, same_kind
+from core.eraser4rag.erasers.grammar import NEEDS_ITS_ADJECTIVE, determiner, same_kind
 from core.eraser4rag.erasers.mentions import find_mentions, longer_entity, mentions_entity, name_forms
 from core.eraser4rag.erasers.repair import is_a_list_page, repair_removals
 from core.eraser4rag.filters import PrivacyDefinition
@@ -210,7 +210,18 @@ def _with_the_names_it_cuts(doc: Any, span: Span) -> Span:
         start, end = ent.start_char, ent.end_char
         if (start < first < end and last >= end) or (first <= start and start < last < end):
             first, last = min(first, start), max(last, end)
+    firm_words = _FIRM_WORDS.match(doc.text[first:last])
+    if firm_words:
+        owner = _FIRM_OWNER if firm_words.group(1) else _FIRM_OWNER_AND
+        firm = owner.search(doc.text[:first])
+        if firm:
+            first = firm.start()  # "Corser [and Co. Ltd.]": the parser gave "Corser" to a person
     return first, last
+
+
+_FIRM_OWNER = re.compile(r"(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*\s*$")
+_FIRM_OWNER_AND = re.compile(r"(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*\s+(?:and|&)\s+$")
+_FIRM_WORDS = re.compile(r"\s*((?:and|&)\s+)?(?:Co\.|(?:Company|Sons|Brothers|Partners)\b)")
 
 
 def _unit_for_tail(doc: Any, tokens: list[Any], head_spans: list[Span], sentence: Span) -> Unit:
@@ -268,6 +279,9 @@ def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
         first = min([*own, root.i, *tail])
         last = conjuncts[0].left_edge.i - 1
         return doc[first].idx, doc[last].idx + len(doc[last])
+    origin = _of_what_origin(root)
+    if origin is not None:  # "a surname [of Basque origin]": "of origin" would say nothing
+        return _with_edge_punctuation(doc, origin.left_edge.i, origin.right_edge.i)
     # a tail inside a larger noun phrase ("London-based", "the Feilden baronets") is removed alone
     top = root
     if root.dep_ == "pobj" and root.head.dep_ in {"prep", "agent", "dative"}:
@@ -278,6 +292,20 @@ def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
     if top.dep_ == "conj" or root.dep_ == "conj":
         first = _swallow_coordinator(doc, first)
     return _with_edge_punctuation(doc, first, last)
+
+
+def _of_what_origin(adjective: Any) -> Any | None:
+    """The "of" of "of Basque origin" when the tail is its adjective (`grammar.NEEDS_ITS_ADJECTIVE`)."""
+    noun = adjective.head
+    if (
+        adjective.dep_ != "amod"
+        or noun.lemma_.lower() not in NEEDS_ITS_ADJECTIVE
+        or any(c.dep_ in {"det", "poss"} for c in noun.children)
+        or noun.dep_ != "pobj"
+        or noun.head.lower_ != "of"
+    ):
+        return None
+    return noun.head
 
 
 def _later_members(root: Any, tail: set[int]) -> list[Any]:

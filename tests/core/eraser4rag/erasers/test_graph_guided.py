@@ -3,6 +3,7 @@
 from core.eraser4rag.erasers import EraseRequest, get_eraser
 from core.eraser4rag.erasers.evaluation import evaluate_rewrites, leaked_keys, summarize
 from core.eraser4rag.erasers.graph_guided import GraphGuidedEraser, erase_occurrences
+from core.eraser4rag.erasers.repair import repair_removals
 from core.eraser4rag.erasers.verify import minimum_cut_keys, private_tails_named, verify_and_repair
 from core.eraser4rag.filters import PrivacyDefinition
 from core.extract import get_extractor
@@ -244,3 +245,34 @@ def test_a_tail_inside_a_firm_name_takes_the_whole_name(nlp):
     triple = Triple("Edward Corser", "open", "Co. Ltd.", "c", (0, len(text)))
     (removal,) = [r for r in erase_occurrences(text, [triple], doc) if "object" in r[2] or "clause" in r[2]]
     assert removal[0][0] <= ent.start_char and removal[0][1] >= ent.end_char
+
+
+def test_a_list_of_two_places_the_parser_labelled_apart_keeps_its_other_member():
+    """Round 21's reader (Rinaldo Saporiti): "He also exhibited subjects." once private "Sardinia" went;
+    the parser had labelled Liguria a person, so the two were no list."""
+    text = "He also exhibited subjects from Sardinia and Liguria."
+    doc = GraphGuidedEraser().parse(text)
+    triple = Triple("Rinaldo Saporiti", "exhibit_from", "Sardinia", "s", (0, len(text)))
+    ((span, *_rest),) = erase_occurrences(text, [triple], doc)
+    assert text[span[0] : span[1]].strip() == "Sardinia and"
+
+
+def test_a_firm_named_after_its_owner_goes_whole():
+    """Round 21's reader (Edward Corser): the parser split "Corser and Co. Ltd." into a person and "Co.
+    Ltd.", and the rewrite said "his own wholesale merchant business, Corser, which became"."""
+    text = "In 1872, he opened his own wholesale merchant business, Corser and Co. Ltd., which became large."
+    doc = GraphGuidedEraser().parse(text)
+    triple = Triple("Edward Corser", "open", "Co. Ltd.", "c", (0, len(text)))
+    spans = [r[0] for r in erase_occurrences(text, [triple], doc)]
+    assert any(text[s:e].startswith("Corser and Co. Ltd.") or "Corser and" in text[s:e] for s, e in spans)
+
+
+def test_a_private_origin_takes_its_of_phrase():
+    """Round 21's reader (Juan Manuel Eguiagaray): "born into a family of origin."; on the "Eyzaguirre" page
+    "is a surname of origin" (PopQA dev)."""
+    text = "Eyzaguirre is a surname of Basque origin. Variants include Eizaguirre."
+    doc = GraphGuidedEraser().parse(text)
+    triple = Triple("Eyzaguirre", "country_of_citizenship", "Basque", "e", (0, len(text)))
+    removals = erase_occurrences(text, [triple], doc)
+    new_text, _edits = repair_removals(text, doc, removals, (), GraphGuidedEraser().parse)
+    assert new_text == "Eyzaguirre is a surname. Variants include Eizaguirre."

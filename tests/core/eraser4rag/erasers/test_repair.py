@@ -758,3 +758,21 @@ def test_that_year_after_its_own_sentences_year_stays(nlp):
     start = own.index(" after 1597")
     new_text, _edits = repair_removals(own, nlp(own), [((start, start + 11), "", "private", ())], (), nlp)
     assert "that year" not in new_text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "stub"),
+    [
+        ("Eguiagaray was born into a family of Basque origin.", "Basque", "family of origin"),
+        ("In 1917 he was a candidate for alderman.", "for alderman", "was a candidate."),
+        ("He served as city attorney before being elected mayor.", "as city attorney", "He served before"),
+        (
+            "A graduate of Tama Art University, Nobuo Sekine was one of the artists.",
+            "of Tama Art University",
+            "A graduate,",
+        ),
+    ],
+)
+def test_what_round_21_read_as_a_stub_is_not_left(nlp, sentence, private, stub):
+    """Round 21's reader (seed 27) quoted these forms, each left where a phrase went."""
+    assert stub not in _repaired_without(nlp, sentence, private)
