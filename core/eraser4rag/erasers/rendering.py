@@ -28,6 +28,7 @@ def render(sent: Any, removed: set[int]) -> str:
     pieces: list[str] = []
     pending_space = False
     needs_article = _lost_possessor(sent, removed)
+    shared_articles = _shared_article_lost(sent, removed)
     coordinators = _restored_coordinators(sent, removed)
     removed = (
         removed
@@ -38,6 +39,8 @@ def render(sent: Any, removed: set[int]) -> str:
     for token in sent:
         if token.i in needs_article:
             pieces.append("the ")
+        elif token.i in shared_articles:
+            pieces.append(shared_articles[token.i] + " ")
         if token.i in coordinators:
             if pieces:
                 pieces[-1] = pieces[-1].rstrip()
@@ -185,6 +188,26 @@ def _comma_before_removed_member(cc: Any, removed: set[int], after: int) -> int 
     if comma < 0 or doc[comma].text != "," or comma in removed or earlier.i in removed or earlier.i > comma:
         return None
     return comma
+
+
+def _shared_article_lost(sent: Any, removed: set[int]) -> dict[int, str]:
+    """The article a removed first member shared with the next ("was [a key member and] participant"
+    -> "was a participant"), placed before that member's first kept word."""
+    placed = {}
+    for article in sent:
+        noun = article.head
+        if article.i not in removed or article.dep_ != "det" or noun.i not in removed:
+            continue
+        for member in noun.children:
+            if (
+                member.dep_ == "conj"
+                and member.i not in removed
+                and member.tag_ == "NN"
+                and not any(c.dep_ in {"det", "poss"} for c in member.children)
+            ):
+                first = min(t.i for t in member.subtree if t.i not in removed)
+                placed[first] = article.text.lower() if article.i != sent.start else article.text
+    return placed
 
 
 def _lost_possessor(sent: Any, removed: set[int]) -> set[int]:

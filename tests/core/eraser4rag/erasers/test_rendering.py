@@ -72,3 +72,14 @@ def test_a_removed_phrase_takes_the_comma_before_the_next_phrase_of_its_verb(nlp
     doc = nlp(aside)
     kept = render(doc[:], {t.i for t in doc if t.text in {"in", "Paris"}})
     assert kept == "He studied law, where he met his wife."
+
+
+def test_a_kept_member_gets_the_article_the_removed_one_shared(nlp):
+    """Round 22's reader (Walery Sławek): "was participant in numerous missions" once "a key member [of
+    the Legions] and" went with the article both had shared."""
+    from core.eraser4rag.erasers.rendering import render
+
+    sentence = "He was an actor and singer in New York."
+    doc = nlp(sentence)
+    removed = {t.i for t in doc if t.text in {"an", "actor", "and"}}
+    assert render(doc[:], removed) == "He was a singer in New York."
