@@ -16,7 +16,9 @@ Pronouns and short-name mentions of the head inside the removed unit go with it.
 triples whose head and tail mentions lie outside every removed unit stay. Afterwards,
 if the document still names both the private tail and the head (or its surname)
 elsewhere -- which a reader could re-join without the relation -- the tail's other
-mentions are removed the same way (the relation-agnostic leak check of the metrics).
+mentions are removed the same way (the relation-agnostic leak check of the metrics),
+and kept again where the repaired text no longer names the head at all (a list member
+that went, name and all).
 """
 
 from __future__ import annotations
