@@ -250,7 +250,7 @@ def _points_back_at_a_dropped_sentence(
     # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
     opening = len(piece.text) - len(without_stranded_connective(piece.text))
     kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
-    dropped_nouns = {t.lemma_.lower() for t in pieces[index - 1] if t.pos_ == "NOUN"}
+    dropped_nouns = {t.lemma_.lower() for t in pieces[index - 1] if t.pos_ in {"NOUN", "PROPN"}}
     if _they_open(piece, removed):
         return True  # "They had at least eight children." after the marriage went
     latter = _THE_LATTER.search(piece.text)

@@ -776,3 +776,15 @@ def test_that_year_after_its_own_sentences_year_stays(nlp):
 def test_what_round_21_read_as_a_stub_is_not_left(nlp, sentence, private, stub):
     """Round 21's reader (seed 27) quoted these forms, each left where a phrase went."""
     assert stub not in _repaired_without(nlp, sentence, private)
+
+
+def test_the_noun_of_a_dropped_name_points_at_what_went(nlp):
+    """The studio's sample corpus, seen in the Rewrite tab: "The orchestra gave a concert for the library."
+    once "The Harrow Vale Orchestra performs in the town hall." went (its "Orchestra" a name's word)."""
+    text = (
+        "The Harrow Vale Orchestra performs in the town hall. The orchestra gave a concert for the "
+        "library. Ida Brandt thanked the musicians."
+    )
+    first = text.index(". The orchestra") + 1
+    new_text, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert not new_text.startswith("The orchestra")
