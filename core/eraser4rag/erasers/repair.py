@@ -41,7 +41,7 @@ from core.eraser4rag.erasers.discourse import (
     without_stranded_connective,
 )
 from core.eraser4rag.erasers.fluency import Parser, broken_in_rewrite, sentence_breakage, sentence_pieces
-from core.eraser4rag.erasers.grammar import VERB_POS
+from core.eraser4rag.erasers.grammar import VERB_POS, inside_brackets
 from core.eraser4rag.erasers.realise import realise_facts
 from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
 from core.eraser4rag.erasers.restating import (
@@ -228,12 +228,7 @@ def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[i
 
 def _has_a_verb(piece: Any) -> bool:
     """A verb outside brackets: a list member's "(born 1960)" makes no clause of it."""
-    depth = 0
-    for token in piece:
-        depth = max(0, depth + (token.text == "(") - (token.text == ")"))
-        if depth == 0 and token.pos_ in VERB_POS:
-            return True
-    return False
+    return any(token.pos_ in VERB_POS and not inside_brackets(piece, token) for token in piece)
 
 
 DEMONSTRATIVES = {"this", "that", "these", "those"}
