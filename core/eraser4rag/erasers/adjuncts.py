@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.eraser4rag.erasers.complements import next_member_hung_elsewhere
 from core.eraser4rag.erasers.grammar import (
     ARGUMENT_PREPOSITIONS,
     FINITE_TAGS,
     NEEDS_ITS_ADJECTIVE,
+    NEEDS_ITS_NATIONALITY,
     OBJECT_DEPS,
     OBJECT_OF_VERB,
     PREDICATE_DEPS,
@@ -81,7 +83,7 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
             continue
         if token.dep_ == "prep" and not _droppable_prep(token, removed):
             return False
-        if token.dep_ == "amod" and _needs_its_adjective(token.head):
+        if token.dep_ in {"amod", "compound"} and _needs_its_adjective(token.head):
             return False  # "born into a family of [Basque] origin" ("because of his heritage" reads)
         if token.dep_ in PREDICATE_DEPS and _keeps_an_adjective(token, removed):
             continue  # "was [an] Italian [painter]" -> "was Italian": the copula keeps a predicate
@@ -89,6 +91,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
             continue  # "He [became a barrister and] was involved with ...": the next conjunct stays
         if token.dep_ in LIST_POSITIONS and token.pos_ in NOMINAL_POS and has_kept_conj(token, removed):
             continue  # "born in [Paris and] London": the list's next member takes the object's place
+        if token.dep_ == "pobj" and next_member_hung_elsewhere(token, removed):
+            continue  # "for [the BC Lions,] Ottawa Renegades": the same, misparsed
         if token.dep_ != "prep" and token.dep_ not in ADJUNCT_DEPS:
             return False
         if token.dep_ == "conj" and not has_kept_conj(token.head, removed) and token.head.i in removed:
@@ -246,9 +250,10 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
 
 
 def _needs_its_adjective(noun: Any) -> bool:
-    return noun.lemma_.lower() in NEEDS_ITS_ADJECTIVE and not any(
-        c.dep_ in {"det", "poss"} for c in noun.children
-    )
+    lemma = noun.lemma_.lower()
+    if lemma in NEEDS_ITS_NATIONALITY:  # "became an [American] citizen": a citizen of nowhere
+        return not any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)
+    return lemma in NEEDS_ITS_ADJECTIVE and not any(c.dep_ in {"det", "poss"} for c in noun.children)
 
 
 def _takes_part_in(head: Any, prep: Any) -> bool:

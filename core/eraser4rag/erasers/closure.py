@@ -8,18 +8,25 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from core.eraser4rag.erasers.complements import lost_of_complement, remove_heads_without_complement
+from core.eraser4rag.erasers.complements import (
+    lost_of_complement,
+    next_member_hung_elsewhere,
+    remove_heads_without_complement,
+    remove_phrases_of_removed_conjuncts,
+)
 from core.eraser4rag.erasers.grammar import (
     DEPICTION_NOUNS,
     NAME_LABELS,
     ORPHAN_DEPS,
     SUBJECT_DEPS,
     TITLE_LABELS,
+    VAGUE_NUMBER_NOUNS,
     VERB_POS,
     WHOLE_ENTITY_LABELS,
     has_kept_conj,
     next_kept_conj,
     subtree,
+    vaguely_counted,
 )
 from core.eraser4rag.erasers.predicates import (
     is_participle,
@@ -38,11 +45,17 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_nouns_named_by_close_apposition(sent, removed)
         _expand_company_names(sent, removed)
         _remove_asides_of_removed_nouns(sent, removed, keep)
+        _remove_places_of_removed_names(sent, removed, keep)
+        _remove_vague_quantities_without_their_examples(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)
         _remove_orphans(sent, removed)
         _remove_own_without_its_possessor(sent, removed)
+        remove_phrases_of_removed_conjuncts(sent, removed)
+        _remove_commas_before_members_hung_elsewhere(sent, removed)
+        _remove_counts_of_what_went(sent, removed)
+        _remove_maiden_names_without_nee(sent, removed)
         lost = remove_heads_without_complement(sent, removed, keep)
         if lost:
             return removed, True
@@ -203,8 +216,115 @@ def _remove_asides_of_removed_nouns(sent: Any, removed: set[int], keep: set[int]
             and before.pos_ in {"PROPN", "NOUN"}
             and inside
             and not inside & keep
+            and not _a_maiden_name(before)
         ):
             removed.update(range(start, end + 1))
+
+
+def _remove_vague_quantities_without_their_examples(sent: Any, removed: set[int]) -> None:
+    """ "He designed many buildings [in London, including the Church of St Peter's]": "many buildings" said
+    something only through what went; left bare it is a hollow stub, and it goes like an object that went."""
+    for noun in sent:
+        if noun.i in removed or not vaguely_counted(noun):
+            continue
+        specifics = [c for c in noun.children if c.dep_ in {"prep", "acl", "relcl", "appos"}]
+        if specifics and all(c.i in removed for c in specifics):
+            number = noun.head.head if noun.head.lower_ == "of" else None
+            whole = number if number is not None and number.lower_ in VAGUE_NUMBER_NOUNS else noun
+            removed.update(subtree(whole))
+
+
+def _remove_commas_before_members_hung_elsewhere(sent: Any, removed: set[int]) -> None:
+    """ "for [the BC Lions], Ottawa Renegades": the next member takes the removed one's place, without
+    the comma that parted them; when the preposition went too, the list's other members go with it
+    ("[alongside Kaleemullah Khan], Sunil Chetri ..." would name them among what he is)."""
+    for token in sent:
+        if token.i not in removed or token.dep_ != "pobj":
+            continue
+        following = next_member_hung_elsewhere(token, removed)
+        if following is None:
+            continue
+        removed.add(max(subtree(token)) + 1)
+        if token.head.i in removed:
+            removed.update(subtree(following))
+
+
+def _remove_counts_of_what_went(sent: Any, removed: set[int]) -> None:
+    """ "[1st XI footballer] for four": a bare count leaves its noun to the words before it; when those
+    went, "He was educated for four." counts nothing."""
+    for prep in sent:
+        objects = [c for c in prep.children if c.dep_ == "pobj"]
+        if prep.i in removed or prep.dep_ != "prep" or len(objects) != 1 or prep.i - 1 not in removed:
+            continue
+        count = objects[0]
+        if count.pos_ == "NUM" and not list(count.children) and count.ent_type_ != "DATE":
+            removed.update(subtree(prep))
+
+
+def _remove_maiden_names_without_nee(sent: Any, removed: set[int]) -> None:
+    """ "Lillian Metge [née] Grubb" would make the maiden name part of her married name: the name "née"
+    introduced goes with it."""
+    doc = sent.doc
+    for nee in sent:
+        if nee.i not in removed or nee.lower_ not in {"née", "nee"}:
+            continue
+        following = nee.i + 1
+        while following < sent.end and doc[following].pos_ == "PROPN":
+            removed.add(following)
+            following += 1
+
+
+def _a_maiden_name(name: Any) -> bool:
+    """The name's words follow "née": the bracket after it is its person's ("Metge née Grubb (1871–1954)")."""
+    start = name.i
+    while start > name.sent.start and name.doc[start - 1].pos_ == "PROPN":
+        start -= 1
+    return start > name.sent.start and name.doc[start - 1].lower_ in {"née", "nee"}
+
+
+def _remove_places_of_removed_names(sent: Any, removed: set[int], keep: set[int]) -> None:
+    """ "an industrial fellow at [Wolfson College], Oxford": the place after a name said where that name is;
+    without it, "fellow, Oxford" ("educated at Sydney") reads as a cut name."""
+    doc = sent.doc
+    for ent in sent.ents:
+        comma = ent.end
+        if (
+            ent.label_ not in {"ORG", "FAC"}
+            or not all(t.i in removed for t in ent)
+            or comma + 1 >= sent.end
+            or doc[comma].text != ","
+        ):
+            continue
+        place = _place_after(sent, comma + 1)
+        if place and not place & keep and not place & removed:
+            removed.update(place | {comma})
+
+
+def _place_after(sent: Any, start: int) -> set[int]:
+    """The place name that starts at `start` ("Oxford", "Sydney, Australia"), not a list's next member."""
+    doc = sent.doc
+    place = next((e for e in sent.ents if e.start == start), None)
+    if place is None or not all(t.pos_ == "PROPN" for t in place):
+        return set()
+    if place.label_ not in {"GPE", "LOC"} and not (place.root.dep_ == "appos" and len(place) == 1):
+        return set()
+    if any(t.i not in range(place.start, place.end) and not t.is_punct for t in place.root.subtree):
+        return set()  # "Oxford in the very late 1970s": what hangs on it would go with it
+    if _a_name_follows(doc, place.end, sent.end):
+        return set()  # "IBM, Microsoft and Google": a list
+    return set(range(place.start, place.end))
+
+
+def _a_name_follows(doc: Any, index: int, end: int) -> bool:
+    """What follows `index`, past commas and a coordinator, is another name (a list goes on), not a verb
+    ("Riverview College, Sydney, and returned to Queensland")."""
+    skipped = index
+    while skipped < end and (doc[skipped].text == "," or doc[skipped].dep_ == "cc"):
+        skipped += 1
+    return index < skipped < end and doc[skipped].pos_ in _STARTS_A_NAME
+
+
+_STARTS_A_NAME = {"PROPN", "NOUN", "DET", "ADJ"}
 
 
 def _remove_members_that_lost_their_date(sent: Any, removed: set[int]) -> None:
@@ -346,6 +466,8 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # tidy() turns "(– 1875)" into "(died 1875)" and drops "(–)"
         if token.i in removed or token.head.i == token.i or token.head.i not in removed:
             continue
+        if _a_maiden_name(token.head) and token.pos_ != "PROPN":
+            continue  # "née Grubb (1871–1954)": the parser hangs her dates on her maiden name
         if token.dep_ == "cc" and not _kept_conjunct_before(token, removed):
             removed.add(token.i)  # "won [the Nobel Prize] and a medal": the list's first member went
             continue

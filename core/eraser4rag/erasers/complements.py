@@ -49,6 +49,33 @@ def remove_heads_without_complement(sent: Any, removed: set[int], keep: set[int]
     return False
 
 
+def remove_phrases_of_removed_conjuncts(sent: Any, removed: set[int]) -> None:
+    """'member for Bathurst [in 1872 and for Orange] in 1875': the parser hangs 'in 1875' on the verb,
+    but it belonged to the removed conjunct; left, it would move Bathurst's seat to 1875."""
+    for token in sent:
+        if token.i in removed:
+            removed.update(_phrase_of_a_removed_conjunct(token, removed))
+
+
+def _phrase_of_a_removed_conjunct(preposition: Any, removed: set[int]) -> set[int]:
+    if (
+        preposition.pos_ != "ADP"
+        or not subtree(preposition) <= removed
+        or not any(
+            c.dep_ == "conj" and c.pos_ == "ADP" and c.lower_ != preposition.lower_
+            for c in preposition.children
+        )
+    ):
+        return set()
+    end = max(subtree(preposition)) + 1
+    if end >= preposition.sent.end:
+        return set()
+    after = preposition.doc[end]
+    if after.i in removed or after.dep_ != "prep" or after.head.i != preposition.head.i:
+        return set()
+    return subtree(after)
+
+
 def _lost_complement(token: Any, removed: set[int]) -> bool:
     children = list(token.children)
     if token.pos_ == "ADP" and token.dep_ in {"prep", "agent", "dative", "conj"}:
@@ -116,8 +143,24 @@ def _unnamed(noun: Any, nouns: set[str]) -> bool:
 
 
 def _alike_member_kept(member: Any, removed: set[int]) -> bool:
-    kept = next_kept_conj(member, removed)
+    kept = next_kept_conj(member, removed) or next_member_hung_elsewhere(member, removed)
     return kept is not None and same_kind(member, kept)
+
+
+def next_member_hung_elsewhere(member: Any, removed: set[int]) -> Any | None:
+    """ "for the BC Lions, Ottawa Renegades, and Winnipeg Blue Bombers": the parser hangs the other members
+    on a verb far before; the one right after the comma is still the list's next member."""
+    after = max(subtree(member)) + 1
+    doc = member.doc
+    if after + 1 >= member.sent.end or doc[after].text != ",":
+        return None
+    following = doc[after + 1]
+    while following.dep_ == "compound" and following.head.i > following.i:
+        following = following.head
+    outside = following.head.i < member.left_edge.i
+    if following.dep_ == "conj" and outside and following.i not in removed and following.pos_ == member.pos_:
+        return following
+    return None
 
 
 def _lost_a_side(objects: list[Any], removed: set[int]) -> bool:

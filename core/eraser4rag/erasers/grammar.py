@@ -55,11 +55,17 @@ ROLE_NOUNS = {
     "supporter", "advocate", "opponent", "proponent", "critic", "member", "prebendary", "archdeacon",
     "bishop", "archbishop", "canon", "vicar", "chaplain", "abbot", "abbess", "prior", "provost",
     "justice", "counsel", "commissioner", "trustee", "fellow", "graduate", "alumnus", "alumna", "native",
-    "citizen",
+    "citizen", "staff",
 }  # fmt: skip
 
 # nouns that say nothing once their adjective went ("a family of [Basque] origin")
+NEEDS_ITS_NATIONALITY = {"citizen", "national", "citizenship", "nationality"}
 NEEDS_ITS_ADJECTIVE = {"origin", "descent", "ancestry", "extraction", "heritage", "parentage"}
+
+# counts that say nothing of which ("many buildings", "a number of honours")
+VAGUE_QUANTITIES = {"many", "several", "numerous", "various", "countless", "multiple"}
+VAGUE_NUMBER_NOUNS = {"number", "variety", "range", "host", "series"}
+COUNTED_TIMES = {"year", "month", "week", "day", "decade", "century", "time", "occasion", "season", "hour"}
 
 # nouns about someone that say nothing once "of X" went ("a bronze life-size statue [of Richard Harris]")
 DEPICTION_NOUNS = {
@@ -212,3 +218,13 @@ def determiner(token: Any) -> str | None:
     """The token's article, "a" for "an"."""
     article = next((c.lower_ for c in token.children if c.dep_ == "det"), None)
     return "a" if article == "an" else article
+
+
+def vaguely_counted(noun: Any) -> bool:
+    """ "many buildings", "a number of honours": a plural noun counted without saying which."""
+    if noun.tag_ != "NNS" or noun.lemma_.lower() in COUNTED_TIMES:
+        return False  # "for many years" says how long
+    if any(c.lower_ in VAGUE_QUANTITIES and c.dep_ in {"amod", "det", "nummod"} for c in noun.children):
+        return True
+    of = noun.head
+    return noun.dep_ == "pobj" and of.lower_ == "of" and of.head.lower_ in VAGUE_NUMBER_NOUNS

@@ -30,8 +30,9 @@ def render(sent: Any, removed: set[int]) -> str:
     needs_article = _lost_possessor(sent, removed)
     shared_articles = _shared_article_lost(sent, removed)
     coordinators = _restored_coordinators(sent, removed)
+    known_as = _known_by_a_bare_name(sent, removed)
     removed = (
-        removed
+        removed - _commas_that_set_off_a_kept_phrase(sent, removed)
         | _serial_commas_of_two(sent, removed)
         | _comma_after_a_removed_phrase(sent, removed)
         | _commas_of_a_removed_apposition(sent, removed)
@@ -52,11 +53,24 @@ def render(sent: Any, removed: set[int]) -> str:
         if pending_space and pieces and not pieces[-1][-1:].isspace() and token.text[:1] not in ".,;:!?)]":
             pieces.append(" ")
         pending_space = False
-        pieces.append(token.text_with_ws)
+        pieces.append("as" + token.whitespace_ if token.i in known_as else token.text_with_ws)
     text = "".join(pieces).strip()
     if sent[0].i in removed:  # "[He studied law] and an MD ..." loses the coordinator it began with
         text = _LEADING_COORDINATOR.sub("", text)
     return tidy(text, capitalise=sent.text[:1].isupper() or sent[0].i in removed)
+
+
+def _known_by_a_bare_name(sent: Any, removed: set[int]) -> set[int]:
+    """ "known by [his kunya Abu Luqman,] Abu Ayyub al-Ansari": "by" said what named him; before the bare
+    name that is left it reads "known as"."""
+    found = set()
+    for by in sent:
+        if by.lower_ != "by" or by.i in removed or by.head.lemma_ != "know" or by.i + 1 not in removed:
+            continue
+        following = next((t for t in sent if t.i > by.i and t.i not in removed), None)
+        if following is not None and following.pos_ == "PROPN":
+            found.add(by.i)
+    return found
 
 
 def _restored_coordinators(sent: Any, removed: set[int]) -> set[int]:
@@ -105,6 +119,9 @@ def _serial_commas_of_two(sent: Any, removed: set[int]) -> set[int]:
         second = cc.i - 1
         if second < sent.start or doc[second].text != "," or second in removed:
             continue
+        if _two_members_kept_of_more(cc, removed):
+            commas.add(second)  # "an [English architect,] artist, and topographical illustrator"
+            continue
         first = second - 1
         while first >= sent.start and first in removed:
             first -= 1
@@ -113,6 +130,22 @@ def _serial_commas_of_two(sent: Any, removed: set[int]) -> set[int]:
         if not any(doc[i].text == "," and i not in removed for i in range(sent.start, first)):
             commas |= {first, second}
     return commas
+
+
+def _two_members_kept_of_more(cc: Any, removed: set[int]) -> bool:
+    """The list `cc` joins kept two of its three or more members (its first went)."""
+    first = cc.head
+    while first.dep_ == "conj" and first.head.i != first.i:
+        first = first.head
+    members = [first]
+    while True:
+        more = [c for c in members[-1].children if c.dep_ == "conj"]
+        if not more:
+            break
+        members.append(more[0])
+    kept = [m for m in members if m.i not in removed]
+    nouns = all(m.pos_ in {"NOUN", "PROPN", "ADJ"} for m in members)  # a clause's comma before "and" reads
+    return nouns and len(members) >= 3 and len(kept) == 2 and members[0].i in removed
 
 
 def _comma_after_a_removed_phrase(sent: Any, removed: set[int]) -> set[int]:
@@ -136,6 +169,46 @@ def _comma_after_a_removed_phrase(sent: Any, removed: set[int]) -> set[int]:
         ):
             commas.add(comma.i)
     return commas
+
+
+def _commas_that_set_off_a_kept_phrase(sent: Any, removed: set[int]) -> set[int]:
+    """A removed phrase's last comma that also set off the kept phrase after it: "to the University of
+    Königsberg [as a professor of medicine], his final position" keeps its comma."""
+    commas = set()
+    for comma in sent:
+        if comma.text != "," or comma.i not in removed or comma.i + 1 >= sent.end - 1:
+            continue
+        start = _start_of_removed_run(sent, removed, comma.i)
+        if (
+            comma.i + 1 not in removed
+            and _alone_in_its_sentence_part(sent, start, comma.i)
+            and _set_off_phrase(sent.doc[comma.i + 1], start)
+        ):
+            commas.add(comma.i)
+    return commas
+
+
+def _start_of_removed_run(sent: Any, removed: set[int], index: int) -> int:
+    while index - 1 >= sent.start and index - 1 in removed:
+        index -= 1
+    return index
+
+
+def _alone_in_its_sentence_part(sent: Any, start: int, comma: int) -> bool:
+    """The run follows a word, not punctuation, and holds no comma of its own before its last."""
+    doc = sent.doc
+    if start == sent.start or doc[start - 1].is_punct:
+        return False
+    return all(doc[i].text != "," for i in range(start, comma))
+
+
+def _set_off_phrase(first: Any, start: int) -> bool:
+    """The phrase `first` opens is an apposition or predicate noun of a word before the removed run."""
+    phrase = first
+    while phrase.head.i > first.i - 1 and phrase.head.i != phrase.i:
+        phrase = phrase.head
+    # a name after the comma is more often the removed name's place ("[Wolfson College], Oxford")
+    return phrase.dep_ in {"appos", "oprd", "npadvmod"} and phrase.pos_ == "NOUN" and phrase.head.i < start
 
 
 def _commas_of_a_removed_apposition(sent: Any, removed: set[int]) -> set[int]:

@@ -41,7 +41,7 @@ from core.eraser4rag.erasers.discourse import (
     without_stranded_connective,
 )
 from core.eraser4rag.erasers.fluency import Parser, broken_in_rewrite, sentence_breakage, sentence_pieces
-from core.eraser4rag.erasers.grammar import VERB_POS, inside_brackets
+from core.eraser4rag.erasers.grammar import RELATIONAL_NOUNS, VERB_POS, inside_brackets, vaguely_counted
 from core.eraser4rag.erasers.realise import realise_facts
 from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
 from core.eraser4rag.erasers.restating import (
@@ -111,6 +111,8 @@ def repair_removals(
         replacements.append((span, new, reason, keys))
     replacements = _after_dropped_sentences(text, pieces, rewritten, replacements)
     replacements = _end_cut_sentences(text, pieces, rewritten, replacements)
+    replacements = _one_birth_sentence(text, pieces, rewritten, replacements)
+    replacements = _without_announcements_of_what_went(text, pieces, rewritten, replacements)
     new_text, coarse = apply_replacements(text, replacements)
     new_text = capitalise_new_sentence_starts(text, new_text)
     new_text = restore_first_mentions(doc, new_text, parse, title)
@@ -276,6 +278,27 @@ POINTER_NOUNS = {
 _SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
 
 
+_POSSESSIVES = {"his", "her", "its", "their"}
+# "his grandfather" says who by itself, whatever the dropped sentence said of him
+_SAYS_WHO = RELATIONAL_NOUNS | {
+    "grandfather",
+    "grandmother",
+    "grandparent",
+    "parent",
+    "uncle",
+    "aunt",
+    "family",
+}
+
+
+def _possessed_thing(possessive: Any) -> bool:
+    return (
+        possessive.lower_ in _POSSESSIVES
+        and possessive.dep_ == "poss"
+        and possessive.head.lemma_.lower() not in _SAYS_WHO
+    )
+
+
 _THE_LATTER = re.compile(r"\bthe (?:latter|former)\b", re.IGNORECASE)
 
 
@@ -303,11 +326,11 @@ def _they_open(piece: Any, removed: set[int]) -> bool:
 
 def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) -> bool:
     """ "The stud farm was sold" right after the sentence that bought "a stud farm" went: a subject's "the"
-    points at a noun only the dropped sentence said, and nothing of its own says which."""
+    (or "her": "Her cancer has been linked to ..." after the diagnosis went) points at a noun only the
+    dropped sentence said, and nothing of its own says which."""
     noun = article.head
     return (
-        article.lower_ == "the"
-        and article.dep_ == "det"
+        ((article.lower_ == "the" and article.dep_ == "det") or _possessed_thing(article))
         and noun.pos_ == "NOUN"
         and noun.dep_ in {"nsubj", "nsubjpass"}
         and noun.lemma_.lower() in dropped_nouns
@@ -392,6 +415,74 @@ def _points_inside_its_sentence(demonstrative: Any) -> bool:
 
 def _continues(piece: Any) -> bool:
     return piece[0].dep_ == "cc" or piece[0].lower_ in {"and", "or", "but", "nor"}
+
+
+_BORN_WHEN = re.compile(
+    r"^(?P<head>[^.;]+?) was born (?P<when>on \d{1,2} [A-Z][a-z]+ \d{3,4}|on [A-Z][a-z]+ \d{1,2}, \d{3,4}"
+    r"|in (?:[A-Z][a-z]+ )?\d{3,4})\.$"
+)
+_BORN_WHERE = re.compile(
+    r"^(?P<subject>He|She|[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,3}) was born (?P<where>(?:in|at) .+)$", re.S
+)
+
+
+def _one_birth_sentence(
+    text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
+) -> list[Removal]:
+    """A rewritten "Gustav Seitz was born on 11 September 1906." before a kept "Seitz was born in the
+    Neckarau quarter of Mannheim." says "born" twice; the two become one sentence."""
+    by_span = {r[0][0]: r for r in replacements}
+    for index in range(len(pieces) - 1):
+        when = _BORN_WHEN.match(rewritten.get(index) or "")
+        after = rewritten.get(index + 1, pieces[index + 1].text)
+        where = _BORN_WHERE.match(after) if when else None
+        if when is None or where is None or not _same_person(where["subject"], when["head"]):
+            continue
+        start, next_start = pieces[index].start_char, pieces[index + 1].start_char
+        old = by_span[start]
+        by_span[start] = (old[0], f"{when['head']} was born {when['when']} {where['where']}", old[2], old[3])
+        old_next = by_span.get(next_start, ((next_start, pieces[index + 1].end_char), "", "said in one", ()))
+        by_span[next_start] = (_with_following_space(text, old_next[0]), "", old_next[2], old_next[3])
+        rewritten[index], rewritten[index + 1] = by_span[start][1], ""
+    return sorted(by_span.values(), key=lambda r: r[0][0])
+
+
+def _without_announcements_of_what_went(
+    text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
+) -> list[Removal]:
+    """ "He was given a number of honours." once every sentence after it that said which went: a sentence
+    that ends on a vague count ("several awards", "a number of honours") announced what followed."""
+    by_span = {r[0][0]: r for r in replacements}
+    for index in range(len(pieces) - 1):
+        piece = pieces[index]
+        if index in rewritten or rewritten.get(index + 1) != "" or not _ends_on_a_vague_count(piece):
+            continue
+        rewritten[index] = ""
+        by_span[piece.start_char] = (
+            _with_following_space(text, (piece.start_char, piece.end_char)),
+            "",
+            "announced what went",
+            (),
+        )
+    return sorted(by_span.values(), key=lambda r: r[0][0])
+
+
+def _ends_on_a_vague_count(piece: Any) -> bool:
+    """The sentence (not a list's piece) ends on its object, counted without saying which."""
+    words = [t for t in piece if not t.is_punct]
+    if not words or not words[0].is_title or not piece.text.rstrip().endswith("."):
+        return False
+    noun = words[-1]
+    counted = noun.head.head if noun.dep_ == "pobj" and noun.head.lower_ == "of" else noun
+    return (
+        counted.dep_ in {"dobj", "attr"}
+        and vaguely_counted(noun)
+        and not any(c.dep_ in {"prep", "acl", "relcl"} for c in noun.children)
+    )
+
+
+def _same_person(subject: str, head: str) -> bool:
+    return subject in {"He", "She"} or set(subject.split()) <= set(head.split())
 
 
 def _end_cut_sentences(

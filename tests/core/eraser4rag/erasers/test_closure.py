@@ -472,3 +472,78 @@ def test_what_is_read_as_one_unit_goes_whole(nlp, sentence, private, expected):
 def test_own_goes_with_its_possessor(nlp, sentence, expected):
     text, lost = _erase(nlp, sentence, ["his" if " his " in sentence else "her"])
     assert text == expected and not lost  # never "the own radio show"
+
+
+def test_a_removed_phrase_keeps_the_comma_that_set_off_the_next(nlp):
+    """Round 22's reader (Ludwig Lichtheim): "was called in 1888 to the University of Königsberg his final
+    position" had lost the comma that also set off "his final position"."""
+    sentence = (
+        "He was called in 1888 to the University of Königsberg as a professor of medicine, "
+        "his final position."
+    )
+    text, _lost = _erase(nlp, sentence, ["as a professor of medicine"])
+    assert text == "He was called in 1888 to the University of Königsberg, his final position."
+
+
+def test_the_place_of_a_removed_name_goes_with_it(nlp):
+    """Round 22's reader (Bernard Corser): "He was educated at Sydney." was left of "at [Maryborough
+    Christian Brothers' School, Riverview College], Sydney, and returned"; a list's next member stays
+    ("IBM, Microsoft and Google")."""
+    sentence = (
+        "He was educated at Maryborough Christian Brothers' School, Riverview College, Sydney, and returned "
+        "to Queensland to study at Queensland Agricultural College, Gatton."
+    )
+    text, _lost = _erase(nlp, sentence, ["Maryborough Christian Brothers' School, Riverview College"])
+    assert "Sydney" not in text
+    text, _lost = _erase(nlp, "He worked for IBM, Microsoft and Google.", ["IBM"])
+    assert text == "He worked for Microsoft and Google."
+
+
+def test_a_list_that_lost_its_first_of_three_members_loses_its_serial_comma(nlp):
+    """Round 22's reader (Thomas Allom): "was an artist, and topographical illustrator" kept the serial comma
+    of a list of three that now has two."""
+    sentence = "Thomas Allom was an English architect, artist, and topographical illustrator."
+    text, _lost = _erase(nlp, sentence, ["English architect,"])
+    assert text == "Thomas Allom was an artist and topographical illustrator."
+
+
+def test_a_maiden_name_goes_with_its_nee_and_leaves_her_dates(nlp):
+    """Round 22's reader (Lillian): "Lillian Metge Grubb (1871–1954)" read the maiden name as part of the
+    married name once "née" went."""
+    sentence = "Lillian Metge née Grubb (1871–1954), Anglo-Irish suffragette and women's rights campaigner ;"
+    text, _lost = _erase(nlp, sentence, ["née"])
+    assert text.startswith("Lillian Metge (1871–1954), Anglo-Irish suffragette")
+
+
+def test_a_count_whose_noun_went_goes(nlp):
+    """Round 20's reader (Peter Jaffrey Wheatley): "was educated for four" was left of "[1st XI footballer]
+    for four"."""
+    sentence = (
+        "He was educated at King Edward VII School in Sheffield, where he was Captain of cricket for two "
+        "years and 1st XI footballer for four."
+    )
+    text, _lost = _erase(nlp, sentence, ["King Edward VII School", "in Sheffield", "1st XI footballer"])
+    assert "for four" not in text
+
+
+def test_the_next_member_the_parser_hung_elsewhere_takes_the_removed_ones_place(nlp):
+    """Round 20's reader (Richard Harris), an M: "leading several indoor football teams as head coach and
+    Ottawa Renegades" had made him head coach of the Renegades, where he was a defensive assistant."""
+    sentence = (
+        "Harris began a second career as a coach, leading several indoor football teams as head coach before "
+        "working as a defensive assistant for the BC Lions, Ottawa Renegades, and Winnipeg Blue Bombers of "
+        "the Canadian Football League."
+    )
+    text, _lost = _erase(nlp, sentence, ["BC Lions"])
+    assert "as a defensive assistant for Ottawa Renegades" in text
+    text, _lost = _erase(nlp, sentence, ["for the BC Lions"])  # the list goes with its preposition
+    assert "Renegades" not in text and "as head coach" in text
+
+
+def test_known_by_a_bare_name_reads_known_as(nlp):
+    """Round 21's reader (Abu Luqman): "known by Abu Ayyub al-Ansari" once "his kunya Abu Luqman," went."""
+    sentence = (
+        "Al-Shawakh, known by his kunya Abu Luqman, Abu Ayyub al-Ansari or Ali al-Hamoud, was a Syrian man."
+    )
+    text, _lost = _erase(nlp, sentence, ["his kunya Abu Luqman,"])
+    assert "known as Abu Ayyub al-Ansari" in text

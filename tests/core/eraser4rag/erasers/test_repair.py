@@ -788,3 +788,106 @@ def test_the_noun_of_a_dropped_name_points_at_what_went(nlp):
     first = text.index(". The orchestra") + 1
     new_text, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
     assert not new_text.startswith("The orchestra")
+
+
+def test_a_following_phrase_of_a_removed_conjunct_goes_with_it(nlp):
+    """Round 22's reader (Edward Combes), an M: "the member for Bathurst [in 1872 and for Orange] in 1875"
+    had moved the Bathurst seat to 1875; "in 1875" belonged to Orange."""
+    sentence = (
+        "Combes was returned to the Assembly as the member for Bathurst in 1872 and for Orange in 1875."
+    )
+    new = _repaired_without(nlp, sentence, "in 1872 and for Orange")
+    assert "Bathurst in 1875" not in new
+    assert new == "Combes was returned to the Assembly as the member for Bathurst."
+
+
+def test_two_birth_sentences_become_one(nlp):
+    """Round 22's reader (Gustav Seitz): "Gustav Seitz was born on 11 September 1906. Seitz was born in
+    the Neckarau quarter of Mannheim" said "born" twice once the opening sentence was realised."""
+    text = (
+        "Gustav Seitz (11 September 1906 – 26 October 1969) was a German sculptor and artist. Seitz was born "
+        "in the Neckarau quarter of Mannheim, the son of a plasterer. He attended school locally till 1921."
+    )
+    first = text.index(" Seitz was born")
+    removals = [
+        ((text.index(" – 26"), text.index(")")), "", "private", ()),
+        ((text.index(" was a German"), first - 1), "", "private", ()),
+    ]
+    public = [Triple("Gustav Seitz", "date_of_birth", "11 September 1906", "d", (0, first))]
+    new_text = repair_removals(text, nlp(text), removals, public, nlp)[0]
+    assert new_text == (
+        "Gustav Seitz was born on 11 September 1906 in the Neckarau quarter of Mannheim, the son of a "
+        "plasterer. He attended school locally till 1921."
+    )
+
+
+def test_her_noun_that_only_the_dropped_sentence_named_goes(nlp):
+    """Round 22's reader (Kate Mulvany): "Her cancer has been linked to ..." once the sentence of the
+    diagnosis ("a Wilms's tumor (renal cancer)") went."""
+    text = (
+        "In 1997, Mulvany received her degree. Mulvany was diagnosed with a Wilms's tumor (renal cancer) "
+        "at age two. Her cancer has been linked to her father's exposure to Agent Orange."
+    )
+    dropped = text.index("Mulvany was diagnosed")
+    end = text.index(" Her cancer")
+    new_text, _edits = repair_removals(text, nlp(text), [((dropped, end), "", "private", ())], (), nlp)
+    assert new_text == "In 1997, Mulvany received her degree."
+
+
+def test_his_grandfather_after_the_dropped_sentence_that_named_him_stays(nlp):
+    """PopQA dev (Jack Geraghty): "his grandfather" says who he is by itself."""
+    text = (
+        "Geraghty is a third-generation Irish American. His great grandparents immigrated in 1880, when his "
+        "grandfather was ten years old. His grandfather served as Spokane's City Attorney."
+    )
+    dropped = text.index("His great")
+    end = text.index(" His grandfather served")
+    new_text, _edits = repair_removals(text, nlp(text), [((dropped, end), "", "private", ())], (), nlp)
+    assert new_text.endswith("His grandfather served as Spokane's City Attorney.")
+
+
+def test_a_staff_whose_of_phrase_went_goes(nlp):
+    """Round 22's reader (Hugo Lichte): "He then joined the scientific staff until 1919." said the staff
+    of nothing once "of the Torpedoinspektion" went."""
+    sentence = "He then joined the scientific staff of the Torpedoinspektion until 1919."
+    assert "staff" not in _repaired_without(nlp, sentence, "of the Torpedoinspektion")
+
+
+def test_a_sentence_that_announced_what_went_goes_with_it(nlp):
+    """Round 22's reader (Charles Combes): "He was given a number of honours." was all that was left once
+    the sentences that named the honours went."""
+    text = (
+        "He was given a number of honours. By degree on 16 August 1860, Combes achieved the rank "
+        "of Commander in France's Legion of Honour awards system. He died in Paris."
+    )
+    second = text.index("By degree")
+    end = text.index(" He died")
+    new_text, _edits = repair_removals(text, nlp(text), [((second, end), "", "private", ())], (), nlp)
+    assert new_text == "He died in Paris."
+
+
+def test_many_buildings_without_which_ones_goes(nlp):
+    """Round 22's reader (Thomas Allom): "He designed many buildings." was a hollow stub once "in London,
+    including the Church of St Peter's ..." went."""
+    sentence = (
+        "He was a founding member of the RIBA. He designed many buildings in London, including the Church "
+        "of St Peter's and parts of the elegant Ladbroke Estate in Notting Hill."
+    )
+    assert _repaired_without(nlp, sentence, "in London, including the Church of St Peter's") == (
+        "He was a founding member of the RIBA."
+    )
+
+
+def test_a_citizen_of_nowhere_is_not_left(nlp):
+    """Round 22's reader (Peter Walsh): "Peter Walsh became a citizen in 2002." once "American" went."""
+    sentence = "He became an American citizen in 2002."
+    assert "a citizen" not in _repaired_without(nlp, sentence, "American")
+
+
+def test_for_many_years_is_no_announcement(nlp):
+    """PopQA dev (Richard Butson): "... Head of the Service of General Surgery for many years." says how
+    long, and stays when the sentence after it goes."""
+    text = "He was Head of the Service of General Surgery for many years. He retired in Hankow in 1980."
+    start = text.index("He retired")
+    new_text, _edits = repair_removals(text, nlp(text), [((start, len(text)), "", "private", ())], (), nlp)
+    assert new_text.startswith("He was Head of the Service of General Surgery for many years.")
