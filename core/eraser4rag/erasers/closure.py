@@ -47,6 +47,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_asides_of_removed_nouns(sent, removed, keep)
         _remove_places_of_removed_names(sent, removed, keep)
         _remove_vague_quantities_without_their_examples(sent, removed)
+        _remove_objects_that_lost_what_said_which(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)
@@ -280,6 +281,18 @@ def _a_maiden_name(name: Any) -> bool:
     while start > name.sent.start and name.doc[start - 1].pos_ == "PROPN":
         start -= 1
     return start > name.sent.start and name.doc[start - 1].lower_ in {"née", "nee"}
+
+
+def _remove_objects_that_lost_what_said_which(sent: Any, removed: set[int]) -> None:
+    """ "he started a [law] partnership [with S. Laing Williams]": an object that lost two or more of the
+    words that said which one ("law", "with ...") and kept none says nothing ("started a partnership")."""
+    for noun in sent:
+        if noun.i in removed or noun.pos_ != "NOUN" or noun.dep_ not in {"dobj", "attr"}:
+            continue
+        which = [c for c in noun.children if c.dep_ in {"compound", "prep", "nmod", "acl", "relcl"}]
+        kind_went = any(c.dep_ in {"compound", "nmod"} for c in which)  # "law", not only "in Chicago"
+        if len(which) >= 2 and kind_went and all(c.i in removed for c in which):
+            removed.update(subtree(noun))
 
 
 def _remove_places_of_removed_names(sent: Any, removed: set[int], keep: set[int]) -> None:

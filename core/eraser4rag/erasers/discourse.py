@@ -50,7 +50,7 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
         own_names = {name, name.split()[-1]} | _title_forms(title)
         if match.group(0).lower() in POSSESSIVE_PRONOUNS and _names_someone(piece[match.end() :], own_names):
             return text  # "with his recommendation Licht could change ...": "his" is someone else's
-        pieces[index] = _with_name(piece, match, name, parse)
+        pieces[index] = _with_name(piece, _the_subject_after_a_fronted_his(piece, match), name, parse)
         return "".join(pieces)
     return text
 
@@ -76,6 +76,14 @@ def without_stranded_connective(sentence: str) -> str:
     return match.group(1) + rest[:1].upper() + rest[1:]
 
 
+# "It is claimed he ...": an "it" that stands for what follows, not for the title's thing
+_EXPLETIVE_IT = re.compile(
+    r"\s+(?:is|was|has been|had been|seems|seemed|appears|appeared)\s+(?:also\s+|widely\s+|often\s+)?"
+    r"(?:claimed|said|reported|believed|thought|known|alleged|rumou?red|estimated|understood|suggested|"
+    r"argued|likely|unlikely|possible|probable|unclear|clear|not|that)\b"
+)
+
+
 def _restore_opening_it(original: str, text: str, title: str) -> str:
     """A rewrite that now opens with "It" where the original opened with its title's name ("La voce
     senza volto () is a 1939 comedy film. It is part of ...") gets that name back."""
@@ -83,7 +91,7 @@ def _restore_opening_it(original: str, text: str, title: str) -> str:
     if not name or not original.lstrip().startswith(name) or original.lstrip() == text.lstrip():
         return text
     opening = re.match(r"(\s*)It\b", text)
-    if opening is None or name in text[: opening.end()]:
+    if opening is None or name in text[: opening.end()] or _EXPLETIVE_IT.match(text, opening.end()):
         return text
     return text[: opening.start(1) + len(opening.group(1))] + name + text[opening.end() :]
 
@@ -125,6 +133,24 @@ def _pronoun_opening(doc: Any, text: str, title: str) -> tuple[str, int] | None:
     if not re.match(r"(?:He|She|His|Her)\b", opening) or opening[:40] in text:
         return None
     return name, first.start_char
+
+
+def full_name_at_the_opening(
+    original: str, text: str, title: str, private_pairs: set[tuple[str, str]]
+) -> str:
+    """A rewrite that opens on the title person's bare surname once the sentence that named them in full
+    went ("Ellis was first regarded as ...") opens on the full name, unless that name is the tail of a
+    private pair whose head the rewrite still names."""
+    name = title_name(title)
+    if not name or name not in original:
+        return text
+    if any(name.lower() in tail and head in text.lower() for head, tail in private_pairs):
+        return text
+    surname = name.split()[-1]
+    opening = re.match(rf"(\s*){re.escape(surname)}(?=['’]s\b|\s)", text)
+    if opening is None or original.lstrip().startswith(surname):
+        return text
+    return text[: opening.end(1)] + name + text[opening.end() :]
 
 
 def title_name(title: str) -> str:
@@ -187,6 +213,18 @@ def _full_name(ent: Any) -> str:
         end = next((t.i for t in doc[end:] if t.ent_type_ != "PERSON"), len(doc))
         name = doc[ent.start : end].text.strip(" ,;:")  # 'Alexander Gordon "Sandy"' + 'McKay'
     return _SUFFIX.sub("", _NICKNAME.sub("", name)).strip(" ,")
+
+
+_FRONTED_HIS = re.compile(r"^\s*[A-Z][a-z]+ (?:his|her)\b[^,]*, (?P<subject>he|she)\b")
+
+
+def _the_subject_after_a_fronted_his(piece: str, match: re.Match[str]) -> re.Match[str]:
+    """ "Through his music, he has traveled": the name takes the subject's place ("Through his music,
+    Diop has traveled"), not the fronted "his" ("Through Diop's music, he")."""
+    fronted = _FRONTED_HIS.match(piece)
+    if fronted is None or match.start() > fronted.start("subject"):
+        return match
+    return _PRONOUN.search(piece, fronted.start("subject")) or match
 
 
 def _with_name(piece: str, match: re.Match[str], name: str, parse: Parser | None) -> str:

@@ -379,10 +379,14 @@ def rejoinable_tail_units(
         if _covered(mention, removed):
             continue
         longer = longer_entity(doc, mention)
-        if longer is not None:
-            name = (longer.start_char, longer.end_char)
+        name = (
+            (longer.start_char, longer.end_char)
+            if longer is not None
+            else _capitalised_name_of(text, mention)
+        )
+        if name is not None:
             if (
-                longer.label_ not in NAMES_THAT_SAY_THE_TAIL
+                (longer is not None and longer.label_ not in NAMES_THAT_SAY_THE_TAIL)
                 or _covered(name, removed)
                 or any(find_mentions(text, t, within=name) for t in public_tails)
             ):
@@ -400,6 +404,16 @@ def rejoinable_tail_units(
         if unit.level != "sentence":
             units.append(unit)
     return units
+
+
+_CAPITALISED_OF = re.compile(r"(?<=[a-z,] )(?:[A-Z][\w'’-]+ )+of (?:the )?$")
+
+
+def _capitalised_name_of(text: str, mention: Span) -> Span | None:
+    """ "Citizens of [Poland]", a name the parser did not label: capitalised words and "of" before the tail,
+    inside a sentence (not its first word)."""
+    before = _CAPITALISED_OF.search(text[: mention[0]])
+    return (before.start(), mention[1]) if before else None
 
 
 def _named_outside(text: str, head: str, removed: list[Span], title: str = "") -> bool:

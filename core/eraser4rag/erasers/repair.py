@@ -37,6 +37,7 @@ from core.eraser4rag.erasers.base import Edit, apply_replacements, edits_between
 from core.eraser4rag.erasers.closure import close_deletions
 from core.eraser4rag.erasers.discourse import (
     NAME_PARTICLES,
+    full_name_at_the_opening,
     restore_first_mentions,
     without_stranded_connective,
 )
@@ -77,6 +78,7 @@ def repair_removals(
     if not removals:
         return text, ()
     removed = removed_tokens(doc, [span for span, _new, _reason, _keys in removals])
+    removed |= _alsos_of_what_went(doc, removed)
     public = list(public)
     replacements: list[Removal] = []
     rewritten: dict[int, str] = {}
@@ -116,12 +118,28 @@ def repair_removals(
     new_text, coarse = apply_replacements(text, replacements)
     new_text = capitalise_new_sentence_starts(text, new_text)
     new_text = restore_first_mentions(doc, new_text, parse, title)
+    private_pairs = {(key[0], key[2]) for _span, _new, _reason, keys in removals for key in keys}
+    new_text = full_name_at_the_opening(text, new_text, title, private_pairs)
     if not text[-1:].isspace():
         new_text = new_text.rstrip()  # the space before a dropped last segment
     new_text = _without_emptied_lines(text, new_text)
     if _only_headings_left(text, new_text):
         new_text = ""  # "Notable people with the surname include:" once every member went
     return new_text, rediff(text, new_text, coarse)
+
+
+def _alsos_of_what_went(doc: Any, removed: set[int]) -> set[int]:
+    """ "Her daughter was also an actress." once "Lillian Lawrence was an [actress]" went: "also" added to
+    what the passage no longer says (and says it again); it goes, the sentence stays."""
+    went = {doc[i].lemma_.lower() for i in removed if doc[i].pos_ == "NOUN"}
+    alsos = set()
+    for also in doc:
+        if also.lower_ != "also" or also.dep_ != "advmod" or also.i in removed:
+            continue
+        said = [c for c in also.head.children if c.dep_ in {"attr", "dobj"} and c.i not in removed]
+        if any(noun.lemma_.lower() in went for noun in said):
+            alsos.add(also.i)
+    return alsos
 
 
 def _only_headings_left(text: str, new_text: str) -> bool:

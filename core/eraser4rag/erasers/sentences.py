@@ -25,7 +25,7 @@ _BREAK = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=\S)")
 # dotted abbreviations ("a B.Ped. degree", "B.Sc.")
 _NO_END = re.compile(
     r"(?:\b[A-Z]|\b[A-Za-z]{1,3}\.[A-Za-z]{1,4}|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Mt|Ft|Gen|Col|Lt|Capt|Sgt|Rev|Revd|Ven|Rt|Msgr|Hon|Gov|Sen|Rep|Pres|No|Nos|"
-    r"vs|etc|Inc|Ltd|Co|Corp|Bros|approx|c|ca|b|d|fl|r|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
+    r"vs|v|etc|Inc|Ltd|Co|Corp|Bros|approx|c|ca|b|d|fl|r|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
     r"U\.S|U\.K|D\.C|Ph\.D|a\.m|p\.m|e\.g|i\.e))\.[\"”’)]*$"
 )
 

@@ -8,7 +8,8 @@
    number of non-public triples ("excluded" by the filters, or keys the definition never
    saw) cheaper than one public triple -- so the cut takes the fewest
    public triples, and excluded ones first. Every occurrence of a cut triple is removed.
-3. Repeat until nothing private is left (or `max_rounds`).
+3. Repeat until nothing private is left (or `max_rounds`); a document that still states a private
+   triple after the last round is withheld (emptied), not published half-erased.
 
 Every repair is reported on the rewrite (`Rewrite.repairs`) with what it cost: the
 public triples of that document that re-extraction no longer finds.
@@ -80,6 +81,10 @@ def verify_and_repair(
             repairs[doc_id].extend(f"round {round_number}: {reason}; {cost}" for reason in doc_reasons)
         if progress is not None:
             progress(round_number, max_rounds)
+    for doc_id, items in _surviving_private(triples, definition, texts).items():
+        texts[doc_id] = ""  # what `max_rounds` could not erase is withheld, not published half-erased
+        triples = [t for t in triples if t.doc_id != doc_id]
+        repairs[doc_id].extend(f"withheld: {reason.removesuffix(': removed')}" for _triple, reason in items)
     seconds = (time.perf_counter() - started) / max(len(rewrites), 1)
     repaired = [_finish(r, texts[r.doc_id], repairs.get(r.doc_id, []), seconds) for r in rewrites]
     return repaired, triples

@@ -1,6 +1,6 @@
 """A pronoun keeps someone to refer to when the sentence that named the person goes (PopQA dev passages)."""
 
-from core.eraser4rag.erasers.discourse import restore_first_mentions
+from core.eraser4rag.erasers.discourse import full_name_at_the_opening, restore_first_mentions
 
 SEITZ = (
     "Franz Seitz Sr. (14 May 1887 – 7 March 1952) was a German film director. He directed 59 films "
@@ -164,3 +164,37 @@ def test_there_after_a_dropped_sentence_no_longer_points_at_another_place():
         == "He exhibited Phase No.4 (1968)."
     )
     assert without_stranded_connective("There is a statue of him.") == "There is a statue of him."
+
+
+def test_an_it_that_stands_for_what_follows_is_no_title(nlp):
+    """Round 23's reader (Abu Luqman): "Abu Luqman is claimed he used to have a Sufi orientation." had
+    taken "It is claimed" for the title's thing; the orphaned "he" gets the name instead."""
+    original = "Abu Luqman was born in as-Sahl village. It is claimed he used to have a Sufi orientation."
+    rewrite = "It is claimed he used to have a Sufi orientation."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, "Abu Luqman") == (
+        "It is claimed Abu Luqman used to have a Sufi orientation."
+    )
+
+
+def test_the_subject_after_a_fronted_his_takes_the_name(nlp):
+    """Round 23's reader (Mamadou Diop): "Through Diop's music, he has traveled the world"."""
+    original = "Mamadou Diop is a performing artist. Through his music, he has traveled the world."
+    rewrite = "Through his music, he has traveled the world."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, "Mamadou Diop") == (
+        "Through his music, Mamadou Diop has traveled the world."
+    )
+
+
+def test_a_bare_surname_opening_gets_the_full_name_unless_it_is_a_private_tail():
+    """Round 23's reader (Bret Easton Ellis): the text opened "Ellis was first regarded ..." once the
+    sentence naming him went."""
+    original = "Bret Easton Ellis (born 1964) is an American author. Ellis was first regarded as a satirist."
+    rewrite = "Ellis was first regarded as a satirist."
+    assert full_name_at_the_opening(original, rewrite, "Bret Easton Ellis", set()) == (
+        "Bret Easton Ellis was first regarded as a satirist."
+    )
+    # "Informers, written by Bret Easton Ellis" private, and "Informers" still named: the name stays out
+    pairs = {("informers", "bret easton ellis")}
+    assert full_name_at_the_opening(
+        original, rewrite + " Informers sold well.", "Bret Easton Ellis", pairs
+    ) == (rewrite + " Informers sold well.")

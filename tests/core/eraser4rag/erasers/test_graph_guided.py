@@ -1,5 +1,7 @@
 """graph-guided erasure and verify-and-repair on the sample corpus, real spaCy model."""
 
+from dataclasses import replace
+
 from core.eraser4rag.erasers import EraseRequest, get_eraser
 from core.eraser4rag.erasers.evaluation import evaluate_rewrites, leaked_keys, summarize
 from core.eraser4rag.erasers.graph_guided import GraphGuidedEraser, erase_occurrences
@@ -276,3 +278,20 @@ def test_a_private_origin_takes_its_of_phrase():
     removals = erase_occurrences(text, [triple], doc)
     new_text, _edits = repair_removals(text, doc, removals, (), GraphGuidedEraser().parse)
     assert new_text == "Eyzaguirre is a surname. Variants include Eizaguirre."
+
+
+def test_a_document_verify_could_not_erase_is_withheld():
+    """PopQA dev (George Combe): a personal-record triple whose tail is the record's own subject could not
+    be erased in four rounds, and each round had realised the sentences again ("Combe lived in 8
+    Hermitage Place.."): what is still private after the last round is withheld, not published."""
+    documents = (Document("a", "A", "Mara Voss lives in Harrow Vale. Mara Voss plays the cello."),)
+    triples = tuple(_spacy().extract_many([(d.id, d.text) for d in documents]))
+    private = key_between({t.key for t in triples}, "mara voss", "harrow vale")
+    definition = PrivacyDefinition(frozenset({private}), frozenset(), frozenset(), (), frozenset({private}))
+    request = EraseRequest(documents, triples, definition)
+    eraser = GraphGuidedEraser()
+    unchanged = [replace(r, text=r.original, edits=()) for r in eraser.erase(request)]
+    (kept,), _ = verify_and_repair(request, unchanged, _spacy(), eraser.parse, max_rounds=0)
+    assert kept.text == "" and any(r.startswith("withheld: private") for r in kept.repairs)
+    (erased,), _ = verify_and_repair(request, unchanged, _spacy(), eraser.parse)
+    assert erased.text == "Mara Voss plays the cello."

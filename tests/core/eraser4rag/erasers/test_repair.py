@@ -891,3 +891,25 @@ def test_for_many_years_is_no_announcement(nlp):
     start = text.index("He retired")
     new_text, _edits = repair_removals(text, nlp(text), [((start, len(text)), "", "private", ())], (), nlp)
     assert new_text.startswith("He was Head of the Service of General Surgery for many years.")
+
+
+def test_also_of_a_removed_occupation_goes(nlp):
+    """Round 23's reader (Lillian Lawrence): "Her daughter was also an actress." once her "actress" went."""
+    text = (
+        "Lillian Lawrence was an American theatre and silent film actress. Her daughter was also an actress."
+    )
+    start = text.index(" was an American")
+    end = text.index(". Her daughter")
+    new_text, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp)
+    assert new_text.endswith("daughter was an actress.") and "also" not in new_text
+
+
+def test_an_object_that_lost_what_said_which_goes(nlp):
+    """Round 23's reader (Ferdinand Lee Barnett): "In 1892, he started a partnership." was left of "a law
+    partnership with S. Laing Williams"."""
+    sentence = "He was a lawyer. In 1892, he started a law partnership with S. Laing Williams."
+    doc = nlp(sentence)
+    law = sentence.index("law partnership")
+    with_ = sentence.index(" with S.")
+    removals = [((law, law + 4), "", "private", ()), ((with_, len(sentence) - 1), "", "private", ())]
+    assert repair_removals(sentence, doc, removals, (), nlp)[0] == "He was a lawyer."

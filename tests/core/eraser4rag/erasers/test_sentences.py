@@ -48,3 +48,11 @@ def test_sentence_pieces_cut_as_a_reader_does():
     ]
     # PopQA dev (James Strange Butson): "The Ven." had been left as a sentence of its own
     assert sentence_pieces("The Ven. James Butson was a priest.") == ["The Ven. James Butson was a priest."]
+
+
+def test_a_case_name_is_no_sentence_end():
+    """Round 23's reader (Louis Stokes): "the case of Terry v. He was elected" had cut "Ohio ..." off."""
+    assert sentence_pieces("He argued Terry v. Ohio in 1968. He left.") == [
+        "He argued Terry v. Ohio in 1968. ",
+        "He left.",
+    ]
