@@ -10,7 +10,7 @@ from core.eraser4rag.erasers.grammar import (
     ARGUMENT_PREPOSITIONS,
     FINITE_TAGS,
     NEEDS_ITS_ADJECTIVE,
-    NEEDS_ITS_NATIONALITY,
+    NEEDS_ITS_KIND,
     OBJECT_DEPS,
     OBJECT_OF_VERB,
     PREDICATE_DEPS,
@@ -251,7 +251,7 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
 
 def _needs_its_adjective(noun: Any) -> bool:
     lemma = noun.lemma_.lower()
-    if lemma in NEEDS_ITS_NATIONALITY:  # "became an [American] citizen": a citizen of nowhere
+    if lemma in NEEDS_ITS_KIND:  # "became an [American] citizen", "a [law] graduate": of nowhere, in nothing
         return not any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)
     return lemma in NEEDS_ITS_ADJECTIVE and not any(c.dep_ in {"det", "poss"} for c in noun.children)
 

@@ -17,6 +17,7 @@ from core.eraser4rag.erasers.complements import (
 from core.eraser4rag.erasers.grammar import (
     DEPICTION_NOUNS,
     NAME_LABELS,
+    NEEDS_ITS_KIND,
     ORPHAN_DEPS,
     SUBJECT_DEPS,
     TITLE_LABELS,
@@ -48,6 +49,8 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_places_of_removed_names(sent, removed, keep)
         _remove_vague_quantities_without_their_examples(sent, removed)
         _remove_objects_that_lost_what_said_which(sent, removed)
+        _remove_nouns_that_lost_their_kind(sent, removed)
+        _remove_coordinators_without_a_next_member(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)
@@ -293,6 +296,31 @@ def _remove_objects_that_lost_what_said_which(sent: Any, removed: set[int]) -> N
         kind_went = any(c.dep_ in {"compound", "nmod"} for c in which)  # "law", not only "in Chicago"
         if len(which) >= 2 and kind_went and all(c.i in removed for c in which):
             removed.update(subtree(noun))
+
+
+def _remove_nouns_that_lost_their_kind(sent: Any, removed: set[int]) -> None:
+    """ "an Engineer and a [law] graduate", "an [American] citizen": a graduate in nothing, a citizen of
+    nowhere goes, as a list member when it is one."""
+    for noun in sent:
+        if noun.i in removed or noun.lemma_.lower() not in NEEDS_ITS_KIND:
+            continue
+        kinds = [c for c in noun.children if c.dep_ in {"amod", "compound"}]
+        has_of = any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)
+        if kinds and all(c.i in removed for c in kinds) and not has_of:
+            removed.update(subtree(noun))
+
+
+def _remove_coordinators_without_a_next_member(sent: Any, removed: set[int]) -> None:
+    """ "an Engineer [and] [a law graduate] as well": the coordinator whose every member after it went."""
+    for cc in sent:
+        if cc.i in removed or cc.dep_ != "cc" or cc.head.i in removed:
+            continue
+        after = [c for c in cc.head.children if c.dep_ == "conj" and c.i > cc.i]
+        if not after or not all(c.i in removed for c in after):
+            continue
+        members = range(cc.i + 1, max(subtree(after[-1])) + 1)  # "Mexican and Scottish/[American]": one stays
+        if all(i in removed or sent.doc[i].is_punct for i in members):
+            removed.add(cc.i)
 
 
 def _remove_places_of_removed_names(sent: Any, removed: set[int], keep: set[int]) -> None:

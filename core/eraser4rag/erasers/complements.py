@@ -12,6 +12,7 @@ from core.eraser4rag.erasers.grammar import (
     COMPLEMENT_DEPS,
     NEEDS_AN_OBJECT,
     NEEDS_ITS_OF,
+    NEEDS_ITS_PHRASE,
     OBJECT_DEPS,
     OBJECT_OF_VERB,
     PREDICATE_DEPS,
@@ -207,6 +208,8 @@ def lost_of_complement(noun: Any, removed: set[int]) -> bool:
     of_phrases = [c for c in phrases if c.lower_ == "of"]
     if not relational and noun.lower_ in NEEDS_ITS_OF and of_phrases:
         phrases = of_phrases
+    elif noun.lemma_.lower() in NEEDS_ITS_PHRASE:  # "During his time [in Berlin]", "his contribution [to X]"
+        phrases = [c for c in noun.children if c.dep_ == "prep"]
     elif not relational and not _bare_definite(noun):
         return False
     if phrases and all(p.i in removed for p in phrases):

@@ -59,7 +59,7 @@ ROLE_NOUNS = {
 }  # fmt: skip
 
 # nouns that say nothing once their adjective went ("a family of [Basque] origin")
-NEEDS_ITS_NATIONALITY = {"citizen", "national", "citizenship", "nationality"}
+NEEDS_ITS_KIND = {"citizen", "national", "citizenship", "nationality"}
 NEEDS_ITS_ADJECTIVE = {"origin", "descent", "ancestry", "extraction", "heritage", "parentage"}
 
 # counts that say nothing of which ("many buildings", "a number of honours")
@@ -72,6 +72,8 @@ DEPICTION_NOUNS = {
     "statue", "bust", "portrait", "biography", "memorial", "likeness", "photograph", "painting", "depiction",
     "caricature", "monument",
 }  # fmt: skip
+# nouns that say nothing once their phrase went, whatever else they keep ("his time [in Berlin]")
+NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit"}
 # what needs its "of" phrase, whatever other phrases stay
 NEEDS_ITS_OF = ROLE_NOUNS | DEPICTION_NOUNS
 
@@ -91,6 +93,8 @@ ARGUMENT_PREPOSITIONS = {
     ("classify", "as"),
     # "In 1917 he was a candidate [for alderman]", "He served [as city attorney] before ...": read as stubs
     ("candidate", "for"), ("serve", "as"),
+    # "He duetted [with Celine Dion] on the song" (round 23): a duet is with someone
+    ("duet", "with"), ("duette", "with"),  # the small model lemmatises "duetted" as "duette"
 }  # fmt: skip
 
 

@@ -212,6 +212,13 @@ def _with_the_names_it_cuts(doc: Any, span: Span) -> Span:
         start, end = ent.start_char, ent.end_char
         if (start < first < end and last >= end) or (first <= start and start < last < end):
             first, last = min(first, start), max(last, end)
+    named_of = (
+        _capitalised_name_of(doc.text, (first + len("of "), last))
+        if doc.text[first:last].startswith("of ")
+        else None
+    )
+    if named_of is not None:
+        first = named_of[0]  # "Wallach founded Seeds [of Peace]": the name goes whole
     firm_words = _FIRM_WORDS.match(doc.text[first:last])
     if firm_words:
         owner = _FIRM_OWNER if firm_words.group(1) else _FIRM_OWNER_AND

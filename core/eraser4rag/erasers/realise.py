@@ -179,7 +179,7 @@ def _relation_templates(tail: str, past: bool) -> dict[str, str]:
         "member_of_political_party": f"{be} a member of {tail}",
         "member_of": f"{be} a member of {tail}",
         "position_held": f"served as {tail}",
-        "award_received": f"received {tail}",
+        "award_received": f"received {_common_with_article(tail)}",
         "spouse": f"{be} married to {tail}",
         "residence": f"lived in {tail}",
         "academic_degree": f"{'earned' if past else 'holds'} {_degree(tail)}",
@@ -234,6 +234,14 @@ def _degree(tail: str) -> str:
     """ "a Bachelor of Medicine degree", "a master's degree": a degree named as a title gets its noun."""
     named = tail if _DEGREE_WORD.search(tail) else f"{tail} degree"
     return ("an " if named[:1].lower() in "aeiou" else "a ") + named
+
+
+def _common_with_article(noun: str) -> str:
+    """ "received a gold medal"; a named award ("the Nobel Prize", "Padma Shri") reads as written."""
+    first = noun.split()[0] if noun.split() else ""
+    if not noun[:1].islower() or first in {"a", "an", "the", "his", "her", "their"} or first[:1].isdigit():
+        return noun
+    return _with_article(noun)
 
 
 def _with_article(noun: str) -> str:

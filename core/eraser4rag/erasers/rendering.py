@@ -97,7 +97,9 @@ def _restored_coordinators(sent: Any, removed: set[int]) -> set[int]:
         while (
             comma >= sent.start
             and (doc[comma].text != "," or comma in removed)
-            and doc[comma].pos_ not in VERB_POS
+            and (
+                doc[comma].pos_ not in VERB_POS or doc[comma].dep_ in {"compound", "amod"}
+            )  # "greatest hits"
         ):
             comma -= 1
         if comma >= sent.start and doc[comma].text == "," and comma not in removed:

@@ -547,3 +547,33 @@ def test_known_by_a_bare_name_reads_known_as(nlp):
     )
     text, _lost = _erase(nlp, sentence, ["his kunya Abu Luqman,"])
     assert "known as Abu Ayyub al-Ansari" in text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        # round 24's reader (Andrea Bocelli): the list lost its last member and its "and"
+        (
+            "Bocelli has recorded 15 solo studio albums of both pop and classical music, three greatest hits "
+            "albums, and nine complete operas.",
+            ", and nine complete operas",
+            "Bocelli has recorded 15 solo studio albums of both pop and classical music and three greatest "
+            "hits albums.",
+        ),
+        # round 24's reader (Ali Muhammad Khan): the coordinator of a member that went
+        (
+            "By profession, he is an Engineer and a law graduate as well.",
+            "a law graduate",
+            "By profession, he is an Engineer as well.",
+        ),
+        # round 23's reader (Hugo Licht): "During his time, Licht made several study trips."
+        (
+            "During his time in Berlin, Licht made several study trips to Paris and London.",
+            "in Berlin",
+            "Licht made several study trips to Paris and London.",
+        ),
+    ],
+)
+def test_what_rounds_23_and_24_quoted_reads(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected

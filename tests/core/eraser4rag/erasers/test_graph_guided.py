@@ -295,3 +295,14 @@ def test_a_document_verify_could_not_erase_is_withheld():
     assert kept.text == "" and any(r.startswith("withheld: private") for r in kept.repairs)
     (erased,), _ = verify_and_repair(request, unchanged, _spacy(), eraser.parse)
     assert erased.text == "Mara Voss plays the cello."
+
+
+def test_a_tail_that_ends_a_capitalised_name_takes_the_name(nlp):
+    """Round 24's reader (John Wallach): "Wallach founded Seeds." was left of "Seeds of [Peace]"."""
+    from core.eraser4rag.erasers.graph_guided import units_for
+
+    text = "After the bombing, Wallach founded Seeds of Peace, an international summer camp."
+    doc = nlp(text)
+    triple = Triple("John Paul Wallach", "found_seeds_of", "Peace", "w", (0, len(text)))
+    spans = [text[slice(*unit.span)] for unit in units_for(doc, triple)]
+    assert all("Seeds" in span for span in spans)

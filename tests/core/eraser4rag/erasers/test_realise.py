@@ -125,3 +125,11 @@ def test_what_a_person_was_is_said_with_one_was():
     ]
     assert realise_facts(facts) == "John Thomas Barnes was a drover and married to Mary."
     assert not broken_in_rewrite("", realise_facts(facts))
+
+
+def test_a_common_award_gets_its_article_and_a_named_one_none():
+    """PopQA dev (Andrea Bocelli): "Andrea Bocelli received gold medal." had lost its article."""
+    medal = Triple("Andrea Bocelli", "award_received", "gold medal", "d", (0, 1))
+    assert realise_facts([medal]) == "Andrea Bocelli received a gold medal."
+    named = Triple("Andrea Bocelli", "award_received", "Padma Shri", "d", (0, 1))
+    assert realise_facts([named]) == "Andrea Bocelli received Padma Shri."

@@ -913,3 +913,9 @@ def test_an_object_that_lost_what_said_which_goes(nlp):
     with_ = sentence.index(" with S.")
     removals = [((law, law + 4), "", "private", ()), ((with_, len(sentence) - 1), "", "private", ())]
     assert repair_removals(sentence, doc, removals, (), nlp)[0] == "He was a lawyer."
+
+
+def test_a_duet_goes_without_its_partner(nlp):
+    """Round 23's reader (Andrea Bocelli): "He duetted on the song" had lost its partner."""
+    sentence = "He duetted with Celine Dion on the song The Prayer."
+    assert "duetted on" not in _repaired_without(nlp, sentence, "with Celine Dion")
