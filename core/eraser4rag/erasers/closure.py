@@ -18,6 +18,7 @@ from core.eraser4rag.erasers.grammar import (
     DEPICTION_NOUNS,
     NAME_LABELS,
     NEEDS_ITS_KIND,
+    NEEDS_ITS_PHRASE,
     ORPHAN_DEPS,
     SUBJECT_DEPS,
     TITLE_LABELS,
@@ -50,6 +51,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_vague_quantities_without_their_examples(sent, removed)
         _remove_objects_that_lost_what_said_which(sent, removed)
         _remove_nouns_that_lost_their_kind(sent, removed)
+        _remove_objects_that_lost_their_phrase(sent, removed)
         _remove_coordinators_without_a_next_member(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
@@ -321,6 +323,20 @@ def _remove_coordinators_without_a_next_member(sent: Any, removed: set[int]) -> 
         members = range(cc.i + 1, max(subtree(after[-1])) + 1)  # "Mexican and Scottish/[American]": one stays
         if all(i in removed or sent.doc[i].is_punct for i in members):
             removed.add(cc.i)
+
+
+def _remove_objects_that_lost_their_phrase(sent: Any, removed: set[int]) -> None:
+    """ "He held a seat [in the House of Commons]": the parser hangs the phrase on the verb; the object
+    that needs it (`NEEDS_ITS_PHRASE`) goes when the phrase right after it went."""
+    doc = sent.doc
+    for noun in sent:
+        if noun.i in removed or noun.dep_ != "dobj" or noun.lemma_.lower() not in NEEDS_ITS_PHRASE:
+            continue
+        after = max(subtree(noun)) + 1
+        if any(c.dep_ == "prep" and c.i not in removed for c in noun.children) or after >= sent.end:
+            continue
+        if doc[after].dep_ == "prep" and doc[after].i in removed:
+            removed.update(subtree(noun))
 
 
 def _remove_places_of_removed_names(sent: Any, removed: set[int], keep: set[int]) -> None:

@@ -13,6 +13,7 @@ from core.eraser4rag.erasers.grammar import (
     is_adjective,
     subtree,
 )
+from core.eraser4rag.erasers.realise import DEMONYM
 
 
 def kept_conjoined_predicate(copula: Any, removed: set[int]) -> Any | None:
@@ -57,6 +58,13 @@ def keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bo
         return False
     for adjective in adjectives:
         removed.discard(adjective.i)
+        if (
+            adjective.text[:1].isupper()
+            and adjective.ent_type_ != "NORP"
+            and not DEMONYM.match(adjective.text)
+        ):
+            # "is a [1917 American silent] Western [film]": a genre stands as a noun, with its article
+            removed.difference_update(c.i for c in adjective.head.children if c.dep_ == "det")
     doc = copula.doc
     for adjective in adjectives:  # "Italian-Swiss" keeps its hyphen
         hyphen = adjective.i + 1

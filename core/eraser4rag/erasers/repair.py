@@ -240,7 +240,14 @@ def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[i
     (List pages, whose members have no verb, lose one member at a time.)"""
     if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text != ";":
         return False
-    before, piece = pieces[index - 1], pieces[index]
+    start = index - 1  # past verbless segments that went with it ("...; Chair of X; Chair of Y")
+    while start > 0 and not _has_a_verb(pieces[start]) and not _continues(pieces[start]):
+        if is_a_list_page(pieces[start].doc.text):
+            return False  # a list page's members went one at a time
+        if rewritten.get(start - 1) != "" or pieces[start - 1][-1].text != ";":
+            return False
+        start -= 1
+    before, piece = pieces[start], pieces[index]
     if not _has_a_verb(before) and not _continues(before):
         return False
     return _continues(piece) or not _has_a_verb(piece)

@@ -919,3 +919,50 @@ def test_a_duet_goes_without_its_partner(nlp):
     """Round 23's reader (Andrea Bocelli): "He duetted on the song" had lost its partner."""
     sentence = "He duetted with Celine Dion on the song The Prayer."
     assert "duetted on" not in _repaired_without(nlp, sentence, "with Celine Dion")
+
+
+def test_segments_after_a_dropped_clause_go_however_many(nlp):
+    """Round 25's reader (John McKay): "Chair of the Canada-United Kingdom Inter-Parliamentary Association
+    and Vice-Chair of ..." was left, a third segment after "he serves as Chair of ..." went."""
+    text = (
+        "McKay was Parliamentary Secretary. As of April, 2019, he serves as Chair of the Standing Committee "
+        "on Public Safety; Chair of the Canadian Section of the Permanent Joint Board on Defence; Chair of "
+        "the Canada-United Kingdom Inter-Parliamentary Association, and Counsellor Canadian NATO "
+        "Parliamentary Association. McKay was sworn in."
+    )
+    start, end = text.index("As of"), text.index("; Chair of the Canadian")
+    new_text, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp)
+    assert new_text == "McKay was Parliamentary Secretary. McKay was sworn in."
+
+
+def test_a_seat_goes_without_where(nlp):
+    """Round 25's reader (Thomas Dundas): "He held a seat." once "in the House of Commons" went."""
+    sentence = "He was a general. He held a seat in the House of Commons."
+    assert _repaired_without(nlp, sentence, " in the House of Commons") == "He was a general."
+
+
+def test_a_public_genre_keeps_its_article(nlp):
+    """Round 25's reader (The Cold Deck): "The Cold Deck is Western." once "1917 American silent" and
+    "film" went, "Western" public."""
+    sentence = "The Cold Deck is a 1917 American silent Western film directed by William S. Hart."
+    doc = nlp(sentence)
+    spans = [
+        (sentence.index("1917 American silent"), sentence.index(" Western")),
+        (sentence.index(" film"), len(sentence) - 1),
+    ]
+    western = sentence.index("Western")
+    public = [Triple("The Cold Deck", "genre", "Western", "d", (western, western + 7))]
+    new = repair_removals(sentence, doc, [(s, "", "private", ()) for s in spans], public, nlp)[0]
+    assert new.startswith("The Cold Deck is a Western")
+
+
+def test_list_members_after_a_dropped_member_with_a_verb_stay(nlp):
+    """PopQA dev ("Stokes" surname page): the members after one that went stay, however many went before."""
+    text = (
+        "Carl Stokes (1927–1996), who was mayor of Cleveland ; Anne Stokes (born 1950), painter ; Bob Stokes,"
+        " poet ; Colin Stokes (born 1987), cellist ; Corey Stokes, basketball player"
+    )
+    end = text.index(" Bob Stokes")
+    removals = [((0, text.index(" Anne")), "", "private", ()), ((text.index("Anne"), end), "", "private", ())]
+    new_text, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    assert new_text.endswith("Colin Stokes (born 1987), cellist ; Corey Stokes, basketball player")
