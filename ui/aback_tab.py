@@ -92,28 +92,47 @@ class LastRuns:
     def __init__(self, size: int = 256) -> None:
         self.size = size
         self._runs: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+        # a run started before the page load gave this connection its browser session is kept under
+        # the connection and handed to that session when it arrives (a busy server loads slowly)
+        self._claimed: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
-    def keep(self, session: str, question: str, update: tuple[Any, ...]) -> None:
-        if not session:
-            return
+    def keep(self, session: str, question: str, update: tuple[Any, ...], connection: str = "") -> None:
         with self._lock:
-            shown = list(self._runs.pop(session, (question, "", "", "", "", "", "")))
+            key = session or self._claimed.get(_connection_key(connection), _connection_key(connection))
+            if not key:
+                return
+            shown = list(self._runs.pop(key, (question, "", "", "", "", "", "")))
             shown[0] = question
             for index, value in zip(range(1, 7), update[:6], strict=True):
                 if isinstance(value, str):  # a view left unchanged by this update is not a string
                     shown[index] = value
-            self._runs[session] = tuple(shown)
-            while len(self._runs) > self.size:
-                self._runs.popitem(last=False)
+            self._runs[key] = tuple(shown)
+            _trim(self._runs, self.size)
 
-    def restore(self, session: str) -> tuple[Any, ...]:
+    def restore(self, session: str, request: gr.Request | None = None) -> tuple[Any, ...]:
+        connection = _connection_key(request.session_hash if request is not None else "")
         with self._lock:
-            shown = self._runs.get(session or "")
+            if session and connection:
+                self._claimed[connection] = session
+                _trim(self._claimed, self.size)
+                pending = self._runs.pop(connection, None)
+                if pending is not None:
+                    self._runs[session] = pending
+            shown = self._runs.get(session) if session else None
         if shown is None:
             return tuple(gr.skip() for _ in range(7))
         question, records, lines, stream, timeline, answers, status = shown
         return question, records, lines, stream, timeline, answers, status
+
+
+def _connection_key(session_hash: str | None) -> str:
+    return f"connection:{session_hash}" if session_hash else ""
+
+
+def _trim(entries: OrderedDict[str, Any], size: int) -> None:
+    while len(entries) > size:
+        entries.popitem(last=False)
 
 
 LAST_RUNS = LastRuns()
@@ -292,7 +311,7 @@ def build(ctx: StudioContext) -> None:
         )
         try:
             for update in views:
-                LAST_RUNS.keep(browser_session, text, update)
+                LAST_RUNS.keep(browser_session, text, update, session)
                 yield update
         finally:
             if _STOP_EVENTS.get(session) is stop_event:

@@ -49,3 +49,23 @@ def test_a_reload_gets_the_browsers_last_run_back_and_only_its_own() -> None:
     runs.keep("browser:c", "q c", first)
     assert all(isinstance(value, skipped) for value in runs.restore("browser:a"))  # the oldest went
     assert runs.restore("browser:c")[0] == "q c"
+
+
+def test_a_run_started_before_the_page_gave_its_session_is_handed_to_that_session_only() -> None:
+    """On a busy server a Generate click can run before the page load has set this browser's session:
+    the run is kept under the connection and handed over when the session arrives (the browser suite
+    under load lost it: a reload then showed no run); another connection's session never gets it."""
+    from types import SimpleNamespace
+
+    from ui.aback_tab import LastRuns
+
+    runs = LastRuns()
+    update = ("<p>records</p>", "Mara Voss", "<div>stream</div>", "", "", "<span>Generating…</span>", None)
+    runs.keep("", "Where does Mara live?", update, connection="hash-1")
+    skipped = type(runs.restore("browser:other", SimpleNamespace(session_hash="hash-2"))[0])
+    assert all(isinstance(value, skipped) for value in runs.restore("browser:other"))
+    assert runs.restore("browser:a", SimpleNamespace(session_hash="hash-1"))[0] == "Where does Mara live?"
+    runs.keep("", "Where does Mara live?", (*update[:5], "<b>Done</b>"), connection="hash-1")
+    assert runs.restore("browser:a")[6] == "<b>Done</b>"  # later updates of that run follow it
+    runs.keep("", "q", update)  # neither a session nor a connection: nothing is kept
+    assert all(isinstance(value, skipped) for value in runs.restore("browser:b"))
