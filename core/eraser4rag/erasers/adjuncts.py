@@ -18,6 +18,7 @@ from core.eraser4rag.erasers.grammar import (
     STANDS_ALONE,
     SUBJECT_DEPS,
     VERB_POS,
+    has_its_of,
     has_kept_conj,
     inside_brackets,
     is_adjective,
@@ -252,7 +253,7 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
 def _needs_its_adjective(noun: Any) -> bool:
     lemma = noun.lemma_.lower()
     if lemma in NEEDS_ITS_KIND:  # "became an [American] citizen", "a [law] graduate": of nowhere, in nothing
-        return not any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)
+        return not has_its_of(noun)
     return lemma in NEEDS_ITS_ADJECTIVE and not any(c.dep_ in {"det", "poss"} for c in noun.children)
 
 

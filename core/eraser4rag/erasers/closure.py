@@ -25,6 +25,7 @@ from core.eraser4rag.erasers.grammar import (
     VAGUE_NUMBER_NOUNS,
     VERB_POS,
     WHOLE_ENTITY_LABELS,
+    has_its_of,
     has_kept_conj,
     next_kept_conj,
     subtree,
@@ -307,8 +308,7 @@ def _remove_nouns_that_lost_their_kind(sent: Any, removed: set[int]) -> None:
         if noun.i in removed or noun.lemma_.lower() not in NEEDS_ITS_KIND:
             continue
         kinds = [c for c in noun.children if c.dep_ in {"amod", "compound"}]
-        has_of = any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)
-        if kinds and all(c.i in removed for c in kinds) and not has_of:
+        if kinds and all(c.i in removed for c in kinds) and not has_its_of(noun):
             removed.update(subtree(noun))
 
 

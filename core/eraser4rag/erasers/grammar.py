@@ -232,3 +232,8 @@ def vaguely_counted(noun: Any) -> bool:
         return True
     of = noun.head
     return noun.dep_ == "pobj" and of.lower_ == "of" and of.head.lower_ in VAGUE_NUMBER_NOUNS
+
+
+def has_its_of(noun: Any) -> bool:
+    """The noun keeps an "of" phrase that says of what ("a citizen of France")."""
+    return any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)

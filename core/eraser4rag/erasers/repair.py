@@ -37,6 +37,7 @@ from core.eraser4rag.erasers.base import Edit, apply_replacements, edits_between
 from core.eraser4rag.erasers.closure import close_deletions
 from core.eraser4rag.erasers.discourse import (
     NAME_PARTICLES,
+    POSSESSIVE_PRONOUNS,
     full_name_at_the_opening,
     restore_first_mentions,
     without_stranded_connective,
@@ -303,7 +304,7 @@ POINTER_NOUNS = {
 _SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
 
 
-_POSSESSIVES = {"his", "her", "its", "their"}
+_POSSESSIVES = POSSESSIVE_PRONOUNS | {"its", "their"}
 # "his grandfather" says who by itself, whatever the dropped sentence said of him
 _SAYS_WHO = RELATIONAL_NOUNS | {
     "grandfather",
