@@ -4,7 +4,12 @@ Gradio replaces an iframe's srcdoc whenever a later event re-renders the graph, 
 frame's execution context mid-read. Every read therefore fetches the current frame, waits until its
 network has drawn, and starts again if a re-render navigated it in between. A graph of the whole
 sample corpus takes its layout in the browser: with both cores busy (load average 12), one run in 10
-failed at that read with the risk graph still blank in its screenshot under a 30 s wait, hence 90 s."""
+failed at that read with the risk graph still blank in its screenshot under a 30 s wait, hence 90 s.
+
+The graph frame is sandboxed, so Chromium treats it as cross-origin, and a cross-origin frame out of
+the viewport gets no animation frames: Playwright's default polling (requestAnimationFrame) then never
+re-checks, and CI once waited out 180 s on a graph that had drawn. The frame is scrolled into view and
+polled on a timer."""
 
 from __future__ import annotations
 
@@ -16,9 +21,16 @@ from playwright.sync_api import Error
 RENDER_RACES = ("Execution context was destroyed", "Frame was detached", "has been closed")
 
 
+POLL_MS = 250
+
+
 def ready_frame(page, elem: str, timeout_ms: int = 90_000):
-    frame = page.locator(f"#{elem} iframe").element_handle().content_frame()
-    frame.wait_for_function("document.body && document.body.dataset.ready === '1'", timeout=timeout_ms)
+    iframe = page.locator(f"#{elem} iframe")
+    iframe.scroll_into_view_if_needed(timeout=timeout_ms)
+    frame = iframe.element_handle().content_frame()
+    frame.wait_for_function(
+        "document.body && document.body.dataset.ready === '1'", timeout=timeout_ms, polling=POLL_MS
+    )
     return frame
 
 
