@@ -14,6 +14,11 @@ from core.eraser4rag.erasers.complements import (
     remove_heads_without_complement,
     remove_phrases_of_removed_conjuncts,
 )
+from core.eraser4rag.erasers.coordination import (
+    remove_coordinators_before_a_like_member,
+    remove_names_listed_after_a_plural,
+    remove_time_clauses_of_a_removed_relative_clause,
+)
 from core.eraser4rag.erasers.grammar import (
     DEPICTION_NOUNS,
     NAME_LABELS,
@@ -54,6 +59,9 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_nouns_that_lost_their_kind(sent, removed)
         _remove_objects_that_lost_their_phrase(sent, removed)
         _remove_coordinators_without_a_next_member(sent, removed)
+        remove_coordinators_before_a_like_member(sent, removed)
+        remove_names_listed_after_a_plural(sent, removed)
+        remove_time_clauses_of_a_removed_relative_clause(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)

@@ -124,7 +124,9 @@ ADJECTIVES_WITH_COMPLEMENT = {
 NEEDS_AN_OBJECT = {
     "own", "co-own", "operate", "found", "co-found", "establish", "manage", "run", "direct", "write",
     "co-write", "produce", "compose", "design", "build", "edit", "publish", "create", "develop", "host",
-    "present", "organize", "organise", "launch", "start", "record", "release",
+    "present", "organize", "organise", "launch", "start", "record", "release", "oppose", "delay",
+    "support", "reject", "approve", "block", "condemn", "criticise", "criticize", "praise", "defend",
+    "acquire", "buy", "sell", "purchase", "fund", "finance", "sponsor", "introduce", "promote",
 }  # fmt: skip
 
 

@@ -56,3 +56,20 @@ SEITZ = (
     "Ludovico Seitz, or Ludwig Seitz (11 June 1844, Rome - 11 September 1908, Albano Laziale) was an Italian "
     "painter of German ancestry, who served as Director of the Vatican Galleries."
 )
+
+
+def erase_phrases(nlp, sentence: str, words: list[str], public: list[str] = ()) -> tuple[str, bool]:
+    """`sentence` closed under the grammatical rules after removing the tokens of each phrase in `words`;
+    `public` are tokens that name public tails. True: the main predicate went."""
+    from core.eraser4rag.erasers.closure import close_deletions
+    from core.eraser4rag.erasers.rendering import render
+    from core.eraser4rag.erasers.repair import segments
+
+    doc = nlp(sentence)
+    removed, keep = set(), set()
+    for phrase, target in [(w, removed) for w in words] + [(p, keep) for p in public]:
+        start = sentence.index(phrase)
+        target.update(t.i for t in doc if start <= t.idx < start + len(phrase))
+    segment = segments(doc)[0]
+    closed, lost = close_deletions(segment, removed, keep)
+    return render(segment, closed), lost

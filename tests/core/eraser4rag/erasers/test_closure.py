@@ -2,9 +2,8 @@
 
 import pytest
 
-from core.eraser4rag.erasers.closure import close_deletions
-from core.eraser4rag.erasers.rendering import render, tidy
-from core.eraser4rag.erasers.repair import segments
+from core.eraser4rag.erasers.rendering import tidy
+from tests.core.eraser4rag.erasers.erasers_fixtures import erase_phrases as _erase
 
 LAWRENCE = (
     "Lillian Lawrence (February 17, 1868 – May 7, 1926) was an American theatre and silent film actress."
@@ -14,18 +13,6 @@ LAWRENCE = (
 FEILDEN = (
     "Henry Master Feilden (21 February 1818 – 5 September 1875) was an English Conservative Party politician."
 )
-
-
-def _erase(nlp, sentence: str, words: list[str], public: list[str] = ()) -> tuple[str, bool]:
-    """Remove the tokens of each phrase in `words`; `public` are tokens that name public tails."""
-    doc = nlp(sentence)
-    removed, keep = set(), set()
-    for phrase, target in [(w, removed) for w in words] + [(p, keep) for p in public]:
-        start = sentence.index(phrase)
-        target.update(t.i for t in doc if start <= t.idx < start + len(phrase))
-    segment = segments(doc)[0]
-    closed, lost = close_deletions(segment, removed, keep)
-    return render(segment, closed), lost
 
 
 def test_a_private_birth_date_goes_whole_and_the_death_date_reads_as_died(nlp):

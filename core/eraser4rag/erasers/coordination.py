@@ -1,0 +1,77 @@
+"""Lists and clauses that lost a member: what joined or followed the removed one goes with it, so what is
+left neither reads as a list of another kind nor takes the removed member's words. `closure.close_deletions`
+runs these with its other rules until nothing changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.eraser4rag.erasers.grammar import subtree
+
+# subordinators of a clause that says when something happened: the clause is about the verb it follows
+TIME_SUBORDINATORS = {"after", "before", "when", "until", "since", "once", "while"}
+
+
+def remove_names_listed_after_a_plural(sent: Any, removed: set[int]) -> None:
+    """ "the son of German Jews, Paul [and Edith Wallach]": the names after a comma say who the plural noun
+    is; one name left of them reads as one more member ("German Jews and Paul"), so every name goes."""
+    doc = sent.doc
+    for noun in sent:
+        if (
+            noun.i in removed
+            or noun.tag_ not in {"NNS", "NNPS"}
+            or any(c.dep_ == "cc" for c in noun.children)
+        ):
+            continue
+        first = next((c for c in noun.children if c.dep_ == "conj" and c.i > noun.i), None)
+        if first is None or first.left_edge.i < 1 or doc[first.left_edge.i - 1].text != ",":
+            continue
+        names = _members(first)
+        if not all(m.ent_type_ == "PERSON" for m in names):
+            continue
+        if any(m.i in removed for m in names) and not all(m.i in removed for m in names):
+            removed.update(subtree(first) | {first.left_edge.i - 1})
+
+
+def remove_coordinators_before_a_like_member(sent: Any, removed: set[int]) -> None:
+    """ "had his own office [from 1963 to 1976], and from 2007 to 2023": the parser hangs the second "from"
+    and its "and" on the verb; once the first phrase went, the coordinator (and its comma) has nothing
+    before it to join."""
+    doc = sent.doc
+    for phrase in sent:
+        if phrase.i not in removed or phrase.dep_ != "prep" or not subtree(phrase) <= removed:
+            continue
+        after = max(subtree(phrase)) + 1
+        comma = after if after < sent.end and doc[after].text == "," else None
+        cc = after + 1 if comma is not None else after
+        if cc + 1 >= sent.end or doc[cc].i in removed or doc[cc].dep_ != "cc":
+            continue
+        member = doc[cc + 1]
+        if member.dep_ == "conj" and member.pos_ == "ADP" and member.lower_ == phrase.lower_:
+            removed.update({cc} | ({comma} if comma is not None else set()))
+
+
+def remove_time_clauses_of_a_removed_relative_clause(sent: Any, removed: set[int]) -> None:
+    """ "the son of German Jews[, who escaped Nazi Germany in 1941], after the government took possession of
+    their family's factory": the parser hangs the "after" clause on the main verb, but it said when the
+    removed clause happened; left, it would date the main clause instead."""
+    doc = sent.doc
+    for clause in sent:
+        if clause.i in removed or clause.dep_ != "advcl":
+            continue
+        marks = [c for c in clause.children if c.dep_ == "mark" and c.lower_ in TIME_SUBORDINATORS]
+        start = clause.left_edge.i
+        if not marks or marks[0].i != start or start < 2 or doc[start - 1].text != ",":
+            continue
+        before = doc[start - 2]
+        relative = next((t for t in [before, *before.ancestors] if t.dep_ == "relcl"), None)
+        if relative is None or not subtree(relative) <= removed or clause.head.i > relative.i:
+            continue
+        removed.update(subtree(clause) | {start - 1})
+
+
+def _members(first: Any) -> list[Any]:
+    members = [first]
+    for member in members:
+        members.extend(c for c in member.children if c.dep_ == "conj")
+    return members

@@ -1,0 +1,41 @@
+"""Lists and clauses that lost a member, on sentences of real PopQA dev passages (round 26's reader)."""
+
+from tests.core.eraser4rag.erasers.erasers_fixtures import erase_phrases
+
+WALLACH = (
+    "Wallach was the son of German Jews, Paul and Edith Wallach, who escaped Nazi Germany in 1941, after the "
+    "government took possession of their family's clothing factory."
+)
+LAAKE = (
+    "He had his own lawyer's office from 1963 to 1976, and from 2007 to 2023, since 1964 as a barrister with "
+    "access to working with Supreme Court cases."
+)
+
+
+def test_the_names_after_a_plural_go_when_one_of_them_went(nlp):
+    text, _lost = erase_phrases(nlp, WALLACH, ["and Edith Wallach"])
+    assert text.startswith("Wallach was the son of German Jews, who escaped Nazi Germany in 1941")
+
+
+def test_a_time_clause_goes_with_the_relative_clause_it_dated(nlp):
+    text, _lost = erase_phrases(nlp, WALLACH, ["Nazi Germany", "in 1941", "and Edith Wallach"])
+    assert text == "Wallach was the son of German Jews."
+
+
+def test_a_time_clause_after_a_kept_relative_clause_stays(nlp):
+    text, _lost = erase_phrases(nlp, WALLACH, ["and Edith Wallach"])
+    assert text.endswith(", after the government took possession of their family's clothing factory.")
+
+
+def test_the_coordinator_before_a_like_phrase_goes_with_the_first_phrase(nlp):
+    text, _lost = erase_phrases(nlp, LAAKE, ["from 1963 to 1976"])
+    assert text.startswith("He had his own lawyer's office from 2007 to 2023, since 1964 as a barrister")
+
+
+def test_a_verb_that_shared_its_object_with_a_removed_verb_goes(nlp):
+    sentence = (
+        "Laake disagreed with Quisling's views on the social and political stability of Norway, and "
+        "repeatedly opposed and delayed the defence minister's internal security measures."
+    )
+    text, _lost = erase_phrases(nlp, sentence, ["the defence minister's internal security measures"])
+    assert text == "Laake disagreed with Quisling's views on the social and political stability of Norway."
