@@ -36,6 +36,7 @@ from core.eraser4rag.erasers.grammar import (
     subtree,
     vaguely_counted,
 )
+from core.eraser4rag.erasers.pointers import remove_pointers_to_removed_places
 from core.eraser4rag.erasers.predicates import (
     is_participle,
 )
@@ -62,6 +63,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         remove_coordinators_before_a_like_member(sent, removed)
         remove_names_listed_after_a_plural(sent, removed)
         remove_time_clauses_of_a_removed_relative_clause(sent, removed)
+        remove_pointers_to_removed_places(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)
