@@ -141,7 +141,7 @@ def _relation_phrase(relation: str, values: list[str], past: bool) -> str:
             else predicate(relation, values[0], past)
         )
     if relation not in _TEMPLATED and VERB_RELATION.match(relation):
-        values = [v for v in values if v[:1].isupper()]  # "settled in Hamilton [and 1953]"
+        values = [v for v in values if _named(v)]  # "settled in Hamilton [and 1953]"
     return predicate(relation, _join(values), past) if values else ""
 
 
@@ -152,7 +152,7 @@ def predicate(relation: str, tail: str, past: bool = True) -> str:
         return templates[relation]
     match = VERB_RELATION.match(relation)
     # a verb's relation reads only with a named tail ("moved to Paris", not "began as apprentice")
-    if match and match.group(1) in KNOWN_VERBS and tail[:1].isupper():
+    if match and match.group(1) in KNOWN_VERBS and _named(tail):
         verb, preposition = match.groups()
         if verb in NEED_THEIR_OBJECT:
             return ""
@@ -217,6 +217,11 @@ _NEEDS_ITS_CONTEXT = {"only", "such", "same", "other", "sole", "very", "this", "
 
 # what a list page says of a name as a word ("Hutchings is a surname"), never of a person who bears it
 _WORDS_FOR_A_NAME = {"surname", "given name", "family name", "first name", "forename", "name", "nickname"}
+
+
+def _named(tail: str) -> bool:
+    """A name, with the article the text gave it or not ("the Cabinet")."""
+    return tail.removeprefix("the ")[:1].isupper()
 
 
 def _reads_alone(tail: str) -> bool:

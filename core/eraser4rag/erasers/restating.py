@@ -16,8 +16,10 @@ from core.types import Span, Triple
 
 
 def with_article(text: str, triple: Triple) -> Triple:
-    """The tail as the text names it: "the Royal Spanish Academy", not "Royal Spanish Academy"."""
-    pattern = re.compile(rf"\bthe\s+{re.escape(triple.tail)}\b")
+    """The tail as the text names it: "the Royal Spanish Academy", not "Royal Spanish Academy"; a tail
+    whose possessor the triple left out takes "the" in its place ("in Syse's Cabinet": "in the Cabinet")."""
+    tail = re.escape(triple.tail)
+    pattern = re.compile(rf"\bthe\s+{tail}\b|\b\w+['’]s\s+{tail}\b")
     if triple.tail[:1].isupper() and pattern.search(text):
         return replace(triple, tail="the " + triple.tail)
     return triple

@@ -8,6 +8,7 @@ from core.eraser4rag.erasers.restating import (
     places_as_written,
     roles_without_their_of,
     verb_relation_said,
+    with_article,
     with_time_qualifier,
 )
 from core.types import Triple
@@ -152,3 +153,15 @@ def test_a_role_said_with_for_is_not_said_again_alone():
     sentence = "He worked as general counsel for the Northwestern Mutual Life Insurance Company from 1916."
     fact = Triple("John Barnes", "occupation", "general counsel", "b", (0, len(sentence)))
     assert roles_without_their_of([fact], sentence) == []
+
+
+def test_a_tail_whose_possessor_the_triple_left_out_takes_the():
+    # round 25's reader (Arne Eidsmo): "He served in Cabinet." said again from (serve_in, Cabinet)
+    text = (
+        "He also served as State Secretary in the Ministry of Fisheries from 1989 to 1990, in Syse's Cabinet."
+    )
+    fact = with_article(text, Triple("Arne Eidsmo", "serve_in", "Cabinet", "d"))
+    assert realise_facts([fact]) == "Arne Eidsmo served in the Cabinet."
+    assert with_article(text, Triple("Arne Eidsmo", "serve_in", "Ministry of Fisheries", "d")).tail == (
+        "the Ministry of Fisheries"
+    )
