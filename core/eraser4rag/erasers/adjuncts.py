@@ -215,15 +215,32 @@ def _orphaned_its(sent: Any, removed: set[int]) -> bool:
 
 def _restricts_a_superlative(token: Any) -> bool:
     """A modifier of a noun that is "the first", "the only", "the largest", "the same" ...: it limits the
-    claim or completes it."""
-    noun = token.head
-    if token.dep_ not in {"prep", "acl", "relcl", "amod", "compound"} or noun.pos_ not in {"NOUN", "PROPN"}:
+    claim or completes it, also from further down the noun's phrase ("the most championships won by an
+    athlete in a [North American] sports league" would claim every league)."""
+    if token.dep_ not in {"prep", "acl", "relcl", "amod", "compound"}:
         return False
-    return any(
-        c.tag_ in {"JJS", "RBS"} or c.lower_ in RESTRICTING_WORDS or c.ent_type_ == "ORDINAL"
-        for c in noun.children
-        if c.i != token.i
-    )
+    noun = token.head
+    while noun is not None and noun.pos_ in {"NOUN", "PROPN"}:
+        if any(_superlative(c) for c in noun.children if c.i != token.i):
+            return True
+        noun = _noun_it_describes(noun)
+    return False
+
+
+def _superlative(modifier: Any) -> bool:
+    ordinal = modifier.ent_type_ == "ORDINAL"
+    return modifier.tag_ in {"JJS", "RBS"} or modifier.lower_ in RESTRICTING_WORDS or ordinal
+
+
+def _noun_it_describes(noun: Any) -> Any | None:
+    """The noun whose phrase `noun` is part of ("athlete" in "championships won by an athlete"), or the
+    clause's verb when there is none."""
+    up = noun.head
+    if noun.dep_ == "pobj" and up.dep_ in {"prep", "agent"}:
+        up = up.head
+    if up.pos_ in VERB_POS and up.dep_ in {"acl", "relcl"}:
+        up = up.head
+    return None if up.i == noun.i else up
 
 
 def _droppable_prep(prep: Any, removed: set[int]) -> bool:

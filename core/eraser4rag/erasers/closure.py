@@ -17,6 +17,7 @@ from core.eraser4rag.erasers.complements import (
 from core.eraser4rag.erasers.coordination import (
     remove_coordinators_before_a_like_member,
     remove_names_listed_after_a_plural,
+    remove_subordinators_of_removed_clauses,
     remove_time_clauses_of_a_removed_relative_clause,
 )
 from core.eraser4rag.erasers.grammar import (
@@ -63,6 +64,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         remove_coordinators_before_a_like_member(sent, removed)
         remove_names_listed_after_a_plural(sent, removed)
         remove_time_clauses_of_a_removed_relative_clause(sent, removed)
+        remove_subordinators_of_removed_clauses(sent, removed)
         remove_pointers_to_removed_places(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)

@@ -174,13 +174,23 @@ def _lost_a_side(objects: list[Any], removed: set[int]) -> bool:
 
 def _lost_shared_object(verb: Any, removed: set[int]) -> bool:
     """ "He also owned [and operated IMPACC Consulting]": the parser hangs a shared object on the second
-    verb only; when that verb and its object go, the first has lost its object too."""
-    if verb.lemma_ not in NEEDS_AN_OBJECT or any(c.dep_ in OBJECT_OF_VERB for c in verb.children):
-        return False  # "the Kingdom of Italy attacked [and took possession of ...]" reads whole
+    verb only; when that verb and its object go, the first has lost its object too. So does a verb that
+    needs a place ("spent many years living [and working in London]")."""
+    places = REQUIRED_PREPOSITIONS.get(verb.lemma_, set())
+    if verb.lemma_ in NEEDS_AN_OBJECT:
+        if any(c.dep_ in OBJECT_OF_VERB for c in verb.children):
+            return False  # "the Kingdom of Italy attacked [and took possession of ...]" reads whole
+        shared = {"dobj"}
+    elif places:
+        if any(c.dep_ == "prep" and c.lower_ in places for c in verb.children):
+            return False
+        shared = {"prep"}
+    else:
+        return False
     for second in verb.children:
         if second.dep_ != "conj" or second.i not in removed or second.i != verb.i + 2:
             continue
-        objects = [c for c in second.children if c.dep_ == "dobj"]
+        objects = [c for c in second.children if c.dep_ in shared and (not places or c.lower_ in places)]
         if objects and all(o.i in removed for o in objects) and verb.doc[verb.i + 1].dep_ == "cc":
             return True
     return False

@@ -75,3 +75,14 @@ def _members(first: Any) -> list[Any]:
     for member in members:
         members.extend(c for c in member.children if c.dep_ == "conj")
     return members
+
+
+def remove_subordinators_of_removed_clauses(sent: Any, removed: set[int]) -> None:
+    """ "[Although American by birth,] Wall spent many years ...": the parser hangs "Although" on the main
+    verb; left before it, the sentence would read as a subordinate clause with no main one."""
+    doc = sent.doc
+    for mark in sent:
+        if mark.i in removed or mark.dep_ != "mark" or mark.head.dep_ != "ROOT" or mark.i + 1 >= sent.end:
+            continue
+        if mark.i < mark.head.i and doc[mark.i + 1].i in removed:
+            removed.add(mark.i)

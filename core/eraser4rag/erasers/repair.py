@@ -38,8 +38,10 @@ from core.eraser4rag.erasers.closure import close_deletions
 from core.eraser4rag.erasers.discourse import (
     NAME_PARTICLES,
     POSSESSIVE_PRONOUNS,
+    SUBJECT_PRONOUNS,
     full_name_at_the_opening,
     restore_first_mentions,
+    title_name,
     without_stranded_connective,
 )
 from core.eraser4rag.erasers.fluency import Parser, broken_in_rewrite, sentence_breakage, sentence_pieces
@@ -92,7 +94,7 @@ def repair_removals(
             continue
         lost_its_year = _year_it_pointed_at_went(pieces, index, removed)
         unchanged = not any(t.i in removed for t in sent)
-        if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed) or (
+        if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed, title) or (
             lost_its_year and unchanged
         ):
             rewritten[index] = ""
@@ -263,7 +265,7 @@ DEMONSTRATIVES = {"this", "that", "these", "those"}
 
 
 def _points_back_at_a_dropped_sentence(
-    pieces: list[Any], index: int, rewritten: dict[int, str], removed: set[int]
+    pieces: list[Any], index: int, rewritten: dict[int, str], removed: set[int], title: str = ""
 ) -> bool:
     """ "He remained in this position for three years." after the sentence that named the position went:
     "this position" ("the same university") would point at whatever the passage now says before it."""
@@ -276,6 +278,8 @@ def _points_back_at_a_dropped_sentence(
     dropped_nouns = {t.lemma_.lower() for t in pieces[index - 1] if t.pos_ in {"NOUN", "PROPN"}}
     if _they_open(piece, removed):
         return True  # "They had at least eight children." after the marriage went
+    if _someone_else_opens(pieces, index, title):
+        return True  # "He and his wife had two daughters; William Archibald was their only son."
     latter = _THE_LATTER.search(piece.text)
     if latter and not re.search(r",|\band\b", piece.text[: latter.start()]):
         return True  # "Laake testified at the latter's post-war trial": the latter of two now gone
@@ -300,6 +304,7 @@ POINTER_NOUNS = {
     "company", "firm", "community", "series", "show", "album", "film", "ship", "project", "campaign",
     "course", "faculty", "programme", "program",
     "trial", "conflict", "battle",
+    "churchyard", "cemetery", "church", "school", "college", "hospital", "estate", "newspaper", "magazine",
 }  # fmt: skip
 _SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
 
@@ -347,7 +352,35 @@ def _they_open(piece: Any, removed: set[int]) -> bool:
     if not subjects or subjects[0].i in removed:
         return False
     subject = subjects[0]
-    return subject.lower_ == "they" or any(c.lower_ == "their" and c.dep_ == "poss" for c in subject.children)
+    if subject.lower_ == "they" or any(c.lower_ == "their" and c.dep_ == "poss" for c in subject.children):
+        return True
+    # "[He and his wife had two daughters;] William Archibald was their only son": whose son now?
+    predicates = [t for t in piece if t.dep_ in {"attr", "dobj"} and t.head.dep_ == "ROOT"]
+    return any(c.lower_ == "their" and c.dep_ == "poss" for p in predicates for c in p.children)
+
+
+def _someone_else_opens(pieces: list[Any], index: int, title: str) -> bool:
+    """ "He" opens the sentence and the sentence names the title's person too: "he" is someone else, named in
+    the dropped sentence before ("Wall the elder got married ..." went, the father's family would become
+    his son's)."""
+    piece = pieces[index]
+    opening = next((t for t in piece if not t.is_space and not t.is_punct), None)
+    name = title_name(title).split()
+    if opening is None or opening.lower_ not in SUBJECT_PRONOUNS or not name:
+        return False
+    sentence = [piece]
+    while sentence[-1][-1].text == ";" and index + len(sentence) < len(pieces):
+        sentence.append(pieces[index + len(sentence)])
+    for part in sentence:
+        names = [" ".join(t.text for t in ent) for ent in part.ents if ent.label_ == "PERSON"]
+        if any(_names_the_title_person(n.split(), name) for n in names):
+            return True
+    return False
+
+
+def _names_the_title_person(words: list[str], name: list[str]) -> bool:
+    """ "William Archibald" or "Wall" of "William Archibald Wall"."""
+    return bool(words) and all(w in name for w in words) and (len(words) >= 2 or words == name[-1:])
 
 
 def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) -> bool:

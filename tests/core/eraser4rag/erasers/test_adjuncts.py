@@ -68,3 +68,18 @@ def test_regarding_something_needs_its_as_phrase(nlp):
     # PopQA dev (Søren Krarup): "he regarded the association [as the freedom fighters of our time]"
     krarup = 'He said he regarded the association as "the freedom fighters of our time".'
     assert not only_adjuncts_removed(*_removal(nlp, krarup, ' as "the freedom fighters of our time"'))
+
+
+def test_a_modifier_further_down_a_superlative_phrase_is_no_adjunct(nlp):
+    """Round 27's reader (Bill Russell): "the most championships won by an athlete in a [North American]
+    sports league" would claim every league; without a superlative the same modifier is an adjunct."""
+    record = (
+        "Russell and Henri Richard of the National Hockey League are tied for the record of the most "
+        "championships won by an athlete in a North American sports league."
+    )
+    plain = "Russell won eleven championships as an athlete in a North American sports league."
+    for sentence, adjunct in ((record, False), (plain, True)):
+        doc = nlp(sentence)
+        start = sentence.index("North American")
+        removed = {t.i for t in doc if start <= t.idx < start + len("North American")}
+        assert only_adjuncts_removed(doc[:], removed) is adjunct

@@ -39,3 +39,16 @@ def test_a_verb_that_shared_its_object_with_a_removed_verb_goes(nlp):
     )
     text, _lost = erase_phrases(nlp, sentence, ["the defence minister's internal security measures"])
     assert text == "Laake disagreed with Quisling's views on the social and political stability of Norway."
+
+
+def test_a_subordinator_the_parser_hung_on_the_main_verb_goes_with_its_clause(nlp):
+    # round 27's reader (William Archibald Wall): "Although Wall spent many years living."
+    sentence = "Although American by birth, Wall spent many years living and working in London."
+    text, _lost = erase_phrases(nlp, sentence, ["American"])
+    assert text == "Wall spent many years living and working in London."
+
+
+def test_a_verb_that_shared_its_place_with_a_removed_verb_goes(nlp):
+    sentence = "Wall spent many years living and working in London."
+    text, _lost = erase_phrases(nlp, sentence, ["and working in London"])
+    assert text == "Wall spent many years."

@@ -966,3 +966,31 @@ def test_list_members_after_a_dropped_member_with_a_verb_stay(nlp):
     removals = [((0, text.index(" Anne")), "", "private", ()), ((text.index("Anne"), end), "", "private", ())]
     new_text, _edits = repair_removals(text, nlp(text), removals, (), nlp)
     assert new_text.endswith("Colin Stokes (born 1987), cellist ; Corey Stokes, basketball player")
+
+
+WALL = (
+    "Wall was the son of Irish-born painter William Guy Wall (1792 – 1864). Wall the elder got married in "
+    "1812, the same year he left Ireland for the United States. He and his wife had two daughters; "
+    "William Archibald was their only son. Wall contributed a landscape to the Royal Hibernian Academy in "
+    "1847."
+)
+
+
+def test_he_who_is_not_the_title_person_goes_with_the_sentence_that_named_him(nlp):
+    """Round 27's reader (William Archibald Wall): with the father's sentences gone, "He and his wife had
+    two daughters; William Archibald was their only son." gave the father's family to his son."""
+    end = WALL.index(" He and his wife")
+    new_text, _edits = repair_removals(
+        WALL, nlp(WALL), [((0, end), "", "private", ())], (), nlp, "William Archibald Wall"
+    )
+    assert new_text == "Wall contributed a landscape to the Royal Hibernian Academy in 1847."
+
+
+def test_he_stays_after_a_dropped_sentence_when_the_sentence_names_no_one_else(nlp):
+    text = "Wall was born in 1828. He left Ireland in 1850. He and his wife had two daughters."
+    start = text.index("He left")
+    end = text.index(" He and")
+    new_text, _edits = repair_removals(
+        text, nlp(text), [((start, end), "", "private", ())], (), nlp, "William Archibald Wall"
+    )
+    assert new_text == "Wall was born in 1828. He and his wife had two daughters."
