@@ -205,12 +205,21 @@ NOT_ITS = {"PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "NORP"}
 
 
 def _orphaned_its(sent: Any, removed: set[int]) -> bool:
-    """A kept "its" or "whose" after a removed thing (not a person) it most likely pointed at."""
+    """A kept "its" or "whose" after a removed thing (not a person) it most likely pointed at; a kept
+    "their" after a removed team or company ("as a substitute [for Sunderland AFC] on their 4th match")."""
     things = [
         t.i for t in sent if t.i in removed and t.pos_ in {"NOUN", "PROPN"} and t.ent_type_ not in NOT_ITS
     ]
     pointers = [t for t in sent if t.lower_ in {"its", "whose"} and t.i not in removed]
-    return any(i < t.i for t in pointers for i in things)
+    if any(i < t.i for t in pointers for i in things):
+        return True
+    theirs = [t for t in sent if t.lower_ == "their" and t.i not in removed]
+    return any(_every_team_before_went(sent, their, removed) for their in theirs)
+
+
+def _every_team_before_went(sent: Any, their: Any, removed: set[int]) -> bool:
+    teams = [t.i for t in sent if t.ent_type_ in {"ORG", "FAC"} and t.i < their.i]  # "Sunderland AFC": FAC
+    return bool(teams) and all(i in removed for i in teams)
 
 
 def _restricts_a_superlative(token: Any) -> bool:

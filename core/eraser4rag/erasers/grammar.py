@@ -55,11 +55,11 @@ ROLE_NOUNS = {
     "supporter", "advocate", "opponent", "proponent", "critic", "member", "prebendary", "archdeacon",
     "bishop", "archbishop", "canon", "vicar", "chaplain", "abbot", "abbess", "prior", "provost",
     "justice", "counsel", "commissioner", "trustee", "fellow", "graduate", "alumnus", "alumna", "native",
-    "citizen", "staff",
+    "citizen", "staff", "fan", "admirer",
 }  # fmt: skip
 
 # nouns that say nothing once their adjective went ("a family of [Basque] origin")
-NEEDS_ITS_KIND = {"citizen", "national", "citizenship", "nationality"}
+NEEDS_ITS_KIND = {"citizen", "national", "citizenship", "nationality", "delegation"}
 NEEDS_ITS_ADJECTIVE = {"origin", "descent", "ancestry", "extraction", "heritage", "parentage"}
 
 # counts that say nothing of which ("many buildings", "a number of honours")

@@ -98,8 +98,9 @@ def promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
     if _points_into(clause, root, removed):
         return False  # "he [became head coach of the team and] prepared it": "it" was the team
     keep = subtree(clause) | {t.i for t in root.subtree if t.is_punct and t.i > clause.right_edge.i}
-    if not any(c.dep_ in {"nsubj", "nsubjpass"} for c in clause.children):
+    if not any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in clause.children):
         # "He [became a barrister and] was involved with the case": the second verb shares the subject
+        # ("and there are numerous stories" has its own)
         subject = next((c for c in root.children if c.dep_ in {"nsubj", "nsubjpass"} and c.i < root.i), None)
         finite = clause.tag_ in FINITE_TAGS | {"VBN", "VBG"} or any(
             c.dep_ in {"aux", "auxpass"} for c in clause.children
@@ -114,7 +115,7 @@ def promote_conjoined_clause(root: Any, removed: set[int]) -> bool:
     promoted = {t.i for t in root.subtree if t.i not in keep}
     # "he was [a footballer for a club] and also captained the team": "also" added to what went
     promoted |= {c.i for c in clause.children if c.dep_ == "advmod" and c.lower_ in {"also", "too"}}
-    if not any(t.dep_ in SUBJECT_DEPS and t.i not in removed | promoted for t in root.sent):
+    if not any(t.dep_ in SUBJECT_DEPS | {"expl"} and t.i not in removed | promoted for t in root.sent):
         return False  # "On the way [he fell ill at Moffat], and died there": nobody left to die
     removed.update(promoted)
     return True

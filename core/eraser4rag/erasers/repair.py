@@ -305,6 +305,8 @@ POINTER_NOUNS = {
     "course", "faculty", "programme", "program",
     "trial", "conflict", "battle",
     "churchyard", "cemetery", "church", "school", "college", "hospital", "estate", "newspaper", "magazine",
+    "voyage", "journey", "trip", "crossing", "marriage", "wedding", "illness", "accident", "election",
+    "by-election", "appointment", "tour",
 }  # fmt: skip
 _SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
 

@@ -564,3 +564,31 @@ def test_known_by_a_bare_name_reads_known_as(nlp):
 def test_what_rounds_23_and_24_quoted_reads(nlp, sentence, private, expected):
     text, _lost = _erase(nlp, sentence, [private])
     assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        # round 27's reader (Valgerður Gunnarsdóttir): "deputy chairman for the delegation": whose?
+        (
+            "She has been a member of the Parliamentary Assembly of the Council of Europe since 2016 and "
+            "serves as deputy chairman for the Icelandic delegation.",
+            "Icelandic",
+            "She has been a member of the Parliamentary Assembly of the Council of Europe since 2016 and "
+            "serves as deputy chairman.",
+        ),
+        # round 27 (Richard Harris): the promoted clause has its own subject, "there"; "He there are" was
+        # what the rule made of it once "fan" needed its "of" phrase
+        (
+            "He remained an ardent fan of the Munster Rugby and Young Munster teams until his death, "
+            "attending many of their matches, and there are numerous stories of japes at rugby matches "
+            "with actors and fellow rugby fans Peter O'Toole and Richard Burton.",
+            "of the Munster Rugby and Young Munster teams",
+            "There are numerous stories of japes at rugby matches with actors and fellow rugby fans Peter "
+            "O'Toole and Richard Burton.",
+        ),
+    ],
+)
+def test_what_round_27_quoted_reads(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected

@@ -994,3 +994,15 @@ def test_he_stays_after_a_dropped_sentence_when_the_sentence_names_no_one_else(n
         text, nlp(text), [((start, end), "", "private", ())], (), nlp, "William Archibald Wall"
     )
     assert new_text == "Wall was born in 1828. He and his wife had two daughters."
+
+
+def test_the_voyage_goes_with_the_sentence_that_said_it(nlp):
+    """Round 27's reader (Ernst Timme): "The voyage was difficult" once the emigration went."""
+    text = (
+        "Timme was born in Werden. At age 5, Timme emigrated with his parents to the United States by sea. "
+        "The voyage was difficult. Timme was educated in the common schools in Wheatland."
+    )
+    start = text.index("At age 5")
+    end = text.index(" The voyage")
+    new_text, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp, "Timme")
+    assert new_text == "Timme was born in Werden. Timme was educated in the common schools in Wheatland."
