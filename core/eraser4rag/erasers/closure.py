@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from core.eraser4rag.erasers.attachment import remove_unattached_continuations
 from core.eraser4rag.erasers.complements import (
     lost_of_complement,
     next_member_hung_elsewhere,
@@ -66,6 +67,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         remove_time_clauses_of_a_removed_relative_clause(sent, removed)
         remove_subordinators_of_removed_clauses(sent, removed)
         remove_pointers_to_removed_places(sent, removed)
+        remove_unattached_continuations(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)
@@ -89,6 +91,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
     _pair_brackets(sent, removed)
     _close_interrupting_commas(sent, removed)
     _remove_commas_after_fronted_adjuncts(sent, removed)
+    _remove_commas_between_a_removed_and_a_kept_phrase(sent, removed)
     _keep_the_full_stop(sent, removed)
     root = sent.root
     kept = [t for t in sent if t.i not in removed and not t.is_punct]
@@ -143,6 +146,27 @@ def _close_interrupting_commas(sent: Any, removed: set[int]) -> None:
             and all(t.head.i == verb.i and t.dep_ in {"prep", "npadvmod", "advmod", "advcl"} for t in tops)
         ):
             removed.update({before.i, after.i})
+
+
+def _remove_commas_between_a_removed_and_a_kept_phrase(sent: Any, removed: set[int]) -> None:
+    """ "a country [in West Africa], on the Atlantic Ocean coastline": the comma set the second place
+    apart from the first; once the first went, it would set the kept phrase apart from its noun."""
+    doc = sent.doc
+    for run in _removed_runs(sent, removed):
+        first, last = run[0], run[-1]
+        comma = last + 1
+        if first - 1 < sent.start or comma + 1 >= sent.end or doc[comma].text != "," or comma in removed:
+            continue
+        tops = [doc[i] for i in run if doc[i].head.i not in run]
+        following = doc[comma + 1]
+        if (
+            tops
+            and all(t.dep_ == "prep" for t in tops)
+            and following.dep_ == "prep"
+            and following.i not in removed
+            and doc[first - 1].pos_ in {"NOUN", "PROPN", "VERB"}
+        ):
+            removed.add(comma)
 
 
 def _remove_commas_after_fronted_adjuncts(sent: Any, removed: set[int]) -> None:

@@ -138,7 +138,7 @@ def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:
 
 def _unnamed(noun: Any, nouns: set[str]) -> bool:
     """ "a degree", "his early education"; not "a Bachelor of Arts degree" or "a bachelor's degree"."""
-    return noun.lemma_ in nouns and not any(
+    return noun.lemma_.lower() in nouns and not any(
         c.dep_ in {"compound", "nmod"} or (c.dep_ == "poss" and c.pos_ != "PRON") for c in noun.children
     )
 

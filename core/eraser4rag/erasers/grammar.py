@@ -73,7 +73,7 @@ DEPICTION_NOUNS = {
     "caricature", "monument",
 }  # fmt: skip
 # nouns that say nothing once their phrase went, whatever else they keep ("his time [in Berlin]")
-NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit", "seat"}
+NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit", "seat", "spell", "border"}
 # what needs its "of" phrase, whatever other phrases stay
 NEEDS_ITS_OF = ROLE_NOUNS | DEPICTION_NOUNS
 
@@ -140,7 +140,9 @@ REQUIRED_PREPOSITIONS = {
 }  # fmt: skip
 
 # objects that say little without where or in what ("He received his early education [at Karachi].")
-SAID_WITH_WHERE = {"education", "schooling", "training", "degree", "diploma", "doctorate", "career"}
+SAID_WITH_WHERE = {
+    "education", "schooling", "training", "degree", "diploma", "doctorate", "career", "phd", "ph.d.", "dphil",
+}  # fmt: skip
 
 REFLEXIVES = {"himself", "herself", "themselves", "itself", "myself", "ourselves", "yourself"}
 

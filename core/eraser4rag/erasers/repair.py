@@ -126,7 +126,7 @@ def repair_removals(
     if not text[-1:].isspace():
         new_text = new_text.rstrip()  # the space before a dropped last segment
     new_text = _without_emptied_lines(text, new_text)
-    if _only_headings_left(text, new_text):
+    if _only_headings_left(text, new_text) or _only_a_cut_fragment_left(pieces, rewritten):
         new_text = ""  # "Notable people with the surname include:" once every member went
     return new_text, rediff(text, new_text, coarse)
 
@@ -143,6 +143,19 @@ def _alsos_of_what_went(doc: Any, removed: set[int]) -> set[int]:
         if any(noun.lemma_.lower() in went for noun in said):
             alsos.add(also.i)
     return alsos
+
+
+def _only_a_cut_fragment_left(pieces: list[Any], rewritten: dict[int, str]) -> bool:
+    """Every sentence went but the passage's last words, cut off by the retriever before their verb ("Later
+    and with his"): alone, they say nothing."""
+    last = len(pieces) - 1
+    return (
+        last > 0
+        and all(rewritten.get(i) == "" for i in range(last))
+        and last not in rewritten
+        and pieces[last][-1].text not in {".", "!", "?", '"', "”"}
+        and not _has_a_verb(pieces[last])
+    )
 
 
 def _only_headings_left(text: str, new_text: str) -> bool:

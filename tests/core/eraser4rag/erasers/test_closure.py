@@ -592,3 +592,38 @@ def test_what_rounds_23_and_24_quoted_reads(nlp, sentence, private, expected):
 def test_what_round_27_quoted_reads(nlp, sentence, private, expected):
     text, _lost = _erase(nlp, sentence, [private])
     assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        # round 28's reader (Senegal): "is a country, on the Atlantic Ocean coastline"
+        (
+            "Senegal, officially the Republic of Senegal, is a country in West Africa, on the Atlantic Ocean "
+            "coastline.",
+            "in West Africa",
+            "Senegal, officially the Republic of Senegal, is a country on the Atlantic Ocean coastline.",
+        ),
+        # round 27's reader (Richard Harris, footballer): "and had loan spells."
+        (
+            "He made 13 league and cup appearances, and had loan spells at Mansfield Town and Wycombe "
+            "Wanderers.",
+            "at Mansfield Town and Wycombe Wanderers",
+            "He made 13 league and cup appearances.",
+        ),
+    ],
+)
+def test_what_round_28_quoted_reads(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected
+
+
+def test_a_border_and_a_phd_without_their_phrase_lose_the_predicate(nlp):
+    # round 28's reader (Senegal): "Senegal also shares a maritime border."; round 27's (Harvey J. Stokes):
+    # "Stokes earned his PhD."
+    _text, lost = _erase(nlp, "Senegal also shares a maritime border with Cape Verde.", ["with Cape Verde"])
+    assert lost
+    _text, lost = _erase(
+        nlp, "Stokes earned his PhD from Michigan State University.", ["from Michigan State University"]
+    )
+    assert lost

@@ -1006,3 +1006,22 @@ def test_the_voyage_goes_with_the_sentence_that_said_it(nlp):
     end = text.index(" The voyage")
     new_text, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp, "Timme")
     assert new_text == "Timme was born in Werden. Timme was educated in the common schools in Wheatland."
+
+
+def test_the_cut_off_last_words_alone_go(nlp):
+    """Round 28's reader (Hugo Licht): every sentence went but the retriever's cut-off "Later and with
+    his", which had become the whole passage ("Later and with Hugo Licht's")."""
+    text = (
+        "Licht was the son of the landholder Georg Hugo Licht. In 1864, he enrolled at the Academy. Later "
+        "and with his"
+    )
+    end = text.index(" Later")
+    new_text, _edits = repair_removals(
+        text, nlp(text), [((0, end), "", "private", ())], (), nlp, "Hugo Licht"
+    )
+    assert new_text == ""
+    start = text.index("In 1864")
+    new_text, _edits = repair_removals(
+        text, nlp(text), [((start, end), "", "private", ())], (), nlp, "Hugo Licht"
+    )
+    assert new_text.endswith("Later and with his")
