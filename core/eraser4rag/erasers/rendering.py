@@ -122,7 +122,12 @@ def _serial_commas_of_two(sent: Any, removed: set[int]) -> set[int]:
         if second < sent.start or doc[second].text != "," or second in removed:
             continue
         if _two_members_kept_of_more(cc, removed):
-            commas.add(second)  # "an [English architect,] artist, and topographical illustrator"
+            # "an [English architect,] artist, and topographical illustrator"; "three BAFTA Awards, [a
+            # Primetime Emmy Award,] and four ...": every comma after the first kept member
+            start = second
+            while start - 1 >= sent.start and (start - 1 in removed or doc[start - 1].text == ","):
+                start -= 1
+            commas |= {i for i in range(start, cc.i) if doc[i].text == "," and i not in removed}
             continue
         first = second - 1
         while first >= sent.start and first in removed:
@@ -140,11 +145,9 @@ def _two_members_kept_of_more(cc: Any, removed: set[int]) -> bool:
     while first.dep_ == "conj" and first.head.i != first.i:
         first = first.head
     members = [first]
-    while True:
-        more = [c for c in members[-1].children if c.dep_ == "conj"]
-        if not more:
-            break
-        members.append(more[0])
+    for member in members:  # chained ("A, B and C" as A -> B -> C) or flat (B -> C, B -> D)
+        members.extend(c for c in member.children if c.dep_ == "conj")
+    members.sort(key=lambda m: m.i)
     kept = [m for m in members if m.i not in removed]
     nouns = all(m.pos_ in {"NOUN", "PROPN", "ADJ"} for m in members)  # a clause's comma before "and" reads
     return nouns and len(members) >= 3 and len(kept) == 2 and members[0].i in removed

@@ -494,6 +494,19 @@ def test_a_list_that_lost_its_first_of_three_members_loses_its_serial_comma(nlp)
     assert text == "Thomas Allom was an artist and topographical illustrator."
 
 
+def test_a_flat_list_of_four_that_kept_two_loses_every_comma_between_them(nlp):
+    """Round 28's reader (Stephen Merchant): "including three BAFTA Awards, and four British Comedy Awards"
+    once the first and third of four went (the parser hangs the last three on the second)."""
+    sentence = (
+        "He has received numerous accolades, including two Golden Globe Awards, three BAFTA Awards, a "
+        "Primetime Emmy Award, and four British Comedy Awards."
+    )
+    text, _lost = _erase(nlp, sentence, ["two Golden Globe Awards", "a Primetime Emmy Award"])
+    assert text == (
+        "He has received numerous accolades, including three BAFTA Awards and four British Comedy Awards."
+    )
+
+
 def test_a_maiden_name_goes_with_its_nee_and_leaves_her_dates(nlp):
     """Round 22's reader (Lillian): "Lillian Metge Grubb (1871–1954)" read the maiden name as part of the
     married name once "née" went."""
