@@ -16,8 +16,10 @@ from core.eraser4rag.erasers.complements import (
     remove_phrases_of_removed_conjuncts,
 )
 from core.eraser4rag.erasers.coordination import (
+    remove_appositions_of_a_removed_object,
     remove_coordinators_before_a_like_member,
     remove_names_listed_after_a_plural,
+    remove_participles_of_a_removed_phrase,
     remove_subordinators_of_removed_clauses,
     remove_time_clauses_of_a_removed_relative_clause,
 )
@@ -66,6 +68,8 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         remove_names_listed_after_a_plural(sent, removed)
         remove_time_clauses_of_a_removed_relative_clause(sent, removed)
         remove_subordinators_of_removed_clauses(sent, removed)
+        remove_participles_of_a_removed_phrase(sent, removed)
+        remove_appositions_of_a_removed_object(sent, removed)
         remove_pointers_to_removed_places(sent, removed)
         remove_unattached_continuations(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)

@@ -86,3 +86,42 @@ def remove_subordinators_of_removed_clauses(sent: Any, removed: set[int]) -> Non
             continue
         if mark.i < mark.head.i and doc[mark.i + 1].i in removed:
             removed.add(mark.i)
+
+
+def remove_participles_of_a_removed_phrase(sent: Any, removed: set[int]) -> None:
+    """ "Merchant has performed [as a stand-up comedian, which led to ... the HBO series "Hello Ladies"
+    (2013–2014)], based on his stand-up material": the parser hangs "based on" on the verb, but it said
+    what the removed series was based on; left, the performing would be."""
+    doc = sent.doc
+    for participle in sent:
+        modifier = participle.dep_ in {"prep", "acl", "advcl"}
+        if participle.i in removed or participle.tag_ != "VBN" or not modifier:
+            continue
+        start = participle.left_edge.i
+        if start != participle.i or start < sent.start + 2 or doc[start - 1].text != ",":
+            continue
+        last = doc[start - 2]
+        verb = participle.head
+        if last.i not in removed or verb.pos_ not in {"VERB", "AUX"} or verb.i > last.i or verb.i in removed:
+            continue
+        run = range(verb.i + 1, last.i + 1)
+        if any(doc[i].pos_ == "NOUN" for i in run if i in removed):
+            removed.update(subtree(participle) | {start - 1})
+
+
+def remove_appositions_of_a_removed_object(sent: Any, removed: set[int]) -> None:
+    """ "a noted practitioner [of the Plein-Air Painting style], an important movement in ...": the parser
+    hangs the apposition on "practitioner", but it said what the removed style was; left, he would be a
+    movement."""
+    doc = sent.doc
+    for apposition in sent:
+        if apposition.i in removed or apposition.dep_ != "appos" or apposition.left_edge.i < sent.start + 2:
+            continue
+        start = apposition.left_edge.i
+        last = doc[start - 2]
+        noun = apposition.head
+        if doc[start - 1].text != "," or last.i not in removed or noun.i > last.i or noun.i in removed:
+            continue
+        phrase = next((c for c in noun.children if c.dep_ == "prep" and noun.i < c.i < start), None)
+        if phrase is not None and subtree(phrase) <= removed and max(subtree(phrase)) == last.i:
+            removed.update(subtree(apposition) | {start - 1})

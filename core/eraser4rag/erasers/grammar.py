@@ -55,7 +55,7 @@ ROLE_NOUNS = {
     "supporter", "advocate", "opponent", "proponent", "critic", "member", "prebendary", "archdeacon",
     "bishop", "archbishop", "canon", "vicar", "chaplain", "abbot", "abbess", "prior", "provost",
     "justice", "counsel", "commissioner", "trustee", "fellow", "graduate", "alumnus", "alumna", "native",
-    "citizen", "staff", "fan", "admirer",
+    "citizen", "staff", "fan", "admirer", "practitioner", "exponent",
 }  # fmt: skip
 
 # nouns that say nothing once their adjective went ("a family of [Basque] origin")

@@ -319,7 +319,7 @@ POINTER_NOUNS = {
     "trial", "conflict", "battle",
     "churchyard", "cemetery", "church", "school", "college", "hospital", "estate", "newspaper", "magazine",
     "voyage", "journey", "trip", "crossing", "marriage", "wedding", "illness", "accident", "election",
-    "by-election", "appointment", "tour",
+    "by-election", "appointment", "tour", "wound", "injury",
 }  # fmt: skip
 _SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
 

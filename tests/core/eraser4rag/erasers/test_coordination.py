@@ -52,3 +52,42 @@ def test_a_verb_that_shared_its_place_with_a_removed_verb_goes(nlp):
     sentence = "Wall spent many years living and working in London."
     text, _lost = erase_phrases(nlp, sentence, ["and working in London"])
     assert text == "Wall spent many years."
+
+
+MERCHANT = (
+    "Merchant has performed as a stand-up comedian, which led to him writing and starring in the HBO "
+    'series "Hello Ladies" (2013–2014), based on his stand-up material.'
+)
+
+
+def test_a_participle_goes_with_the_removed_phrase_it_described(nlp):
+    # round 28's reader (Stephen Merchant): "Merchant has performed based on his stand-up material."
+    removed = MERCHANT[len("Merchant has performed ") : MERCHANT.index(", based")]
+    text, _lost = erase_phrases(nlp, MERCHANT, [removed])
+    assert "based on" not in text
+
+
+def test_a_participle_after_a_kept_phrase_stays(nlp):
+    text, _lost = erase_phrases(nlp, MERCHANT, ["(2013–2014)"])
+    assert text.endswith(", based on his stand-up material.")
+
+
+POOCK = (
+    "He was a noted practitioner of the Plein-Air Painting style, an important movement in pre-World War II "
+    "Southern California, and a part of the influential Arroyo Seco art scene."
+)
+
+
+def test_an_apposition_goes_with_the_removed_object_it_described(nlp):
+    # round 29's reader (Fritz Poock): "He was a noted practitioner, an important movement in ..."
+    text, lost = erase_phrases(
+        nlp, POOCK, ["of the Plein-Air Painting style", "and a part of the influential Arroyo Seco art scene"]
+    )
+    assert lost and "movement" not in text  # the predicate went: the sentence goes or is said again
+
+
+def test_an_apposition_after_a_kept_object_stays(nlp):
+    text, _lost = erase_phrases(nlp, POOCK, ["and a part of the influential Arroyo Seco art scene"])
+    assert text.startswith(
+        "He was a noted practitioner of the Plein-Air Painting style, an important movement"
+    )
