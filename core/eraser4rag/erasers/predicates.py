@@ -17,12 +17,20 @@ from core.eraser4rag.erasers.realise import DEMONYM
 
 
 def kept_conjoined_predicate(copula: Any, removed: set[int]) -> Any | None:
-    """A kept noun or adjective the parser hung on the copula as a conjunct ("was X and a member of Y")."""
+    """A kept noun or adjective the parser hung on the copula as a conjunct ("was X and a member of Y"); a
+    name is none after a removed common-noun predicate ("was [a footballer who played for Rangers, ...], and
+    Newcastle United": a club, not what he was)."""
+    common = any(
+        c.dep_ in PREDICATE_DEPS and c.i in removed and c.pos_ in {"NOUN", "ADJ"} for c in copula.children
+    )
     return next(
         (
             c
             for c in copula.children
-            if c.dep_ == "conj" and c.i not in removed and c.pos_ in {"NOUN", "PROPN", "ADJ"}
+            if c.dep_ == "conj"
+            and c.i not in removed
+            and c.pos_ in {"NOUN", "PROPN", "ADJ"}
+            and not (common and c.pos_ == "PROPN")
         ),
         None,
     )
@@ -70,6 +78,9 @@ def keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bo
         hyphen = adjective.i + 1
         if hyphen + 1 < len(doc) and doc[hyphen].text == "-" and doc[hyphen + 1].i not in removed:
             removed.discard(hyphen)
+    for name in [c for c in copula.children if c.dep_ == "conj" and c.pos_ == "PROPN" and c.i not in removed]:
+        # "was Scottish, and Newcastle United (where ...)": a club the parser hung on the copula
+        removed.update(subtree(name) | _swallow_coordinator(name))
     return True
 
 

@@ -640,3 +640,17 @@ def test_a_border_and_a_phd_without_their_phrase_lose_the_predicate(nlp):
         nlp, "Stokes earned his PhD from Michigan State University.", ["from Michigan State University"]
     )
     assert lost
+
+
+def test_a_club_the_parser_hung_on_the_copula_goes_when_only_the_nationality_is_kept(nlp):
+    """Round 29's reader (Jock Finlay): "was Scottish, and Newcastle United (where ...)" (the same sentence
+    shortened; with its whole last bracket the parser hangs the club elsewhere)."""
+    sentence = (
+        "John Finlay (19 October 1882 – 31 March 1933) was a Scottish footballer who played as a left half "
+        "for Rangers (where he played only once in the Scottish Football League in his first season as a "
+        "professional), Airdrieonians (where he became an established top division regular over five years), "
+        "and Newcastle United (where he was registered as a player for 15 years)."
+    )
+    private = sentence[sentence.index("a Scottish") : sentence.index(", and Newcastle")]
+    text, _lost = _erase(nlp, sentence, [private], ["Scottish"])
+    assert text == "John Finlay (19 October 1882 – 31 March 1933) was Scottish."
