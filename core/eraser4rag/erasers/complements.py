@@ -190,7 +190,9 @@ def _lost_shared_object(verb: Any, removed: set[int]) -> bool:
     for second in verb.children:
         if second.dep_ != "conj" or second.i not in removed or second.i != verb.i + 2:
             continue
-        objects = [c for c in second.children if c.dep_ in shared and (not places or c.lower_ in places)]
+        objects = [
+            c for c in second.children if c.dep_ in shared and (shared != {"prep"} or c.lower_ in places)
+        ]
         if objects and all(o.i in removed for o in objects) and verb.doc[verb.i + 1].dep_ == "cc":
             return True
     return False

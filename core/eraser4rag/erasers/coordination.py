@@ -10,6 +10,7 @@ from core.eraser4rag.erasers.grammar import subtree
 
 # subordinators of a clause that says when something happened: the clause is about the verb it follows
 TIME_SUBORDINATORS = {"after", "before", "when", "until", "since", "once", "while"}
+CONDITIONS = {"if", "unless", "whether"}
 
 
 def remove_names_listed_after_a_plural(sent: Any, removed: set[int]) -> None:
@@ -61,7 +62,7 @@ def remove_time_clauses_of_a_removed_relative_clause(sent: Any, removed: set[int
             continue
         marks = [c for c in clause.children if c.dep_ == "mark" and c.lower_ in TIME_SUBORDINATORS]
         start = clause.left_edge.i
-        if not marks or marks[0].i != start or start < 2 or doc[start - 1].text != ",":
+        if not marks or marks[0].i != start or start < sent.start + 2 or doc[start - 1].text != ",":
             continue
         before = doc[start - 2]
         relative = next((t for t in [before, *before.ancestors] if t.dep_ == "relcl"), None)
@@ -84,7 +85,10 @@ def remove_subordinators_of_removed_clauses(sent: Any, removed: set[int]) -> Non
     for mark in sent:
         if mark.i in removed or mark.dep_ != "mark" or mark.head.dep_ != "ROOT" or mark.i + 1 >= sent.end:
             continue
-        if mark.i < mark.head.i and doc[mark.i + 1].i in removed:
+        if mark.lower_ in CONDITIONS or mark.i > mark.head.i:
+            continue  # "If [in London], he walked": without "If" a condition would become a claim
+        comma = next((t.i for t in doc[mark.i + 1 : mark.head.i] if t.text == ","), None)
+        if comma is not None and all(i in removed for i in range(mark.i + 1, comma)):
             removed.add(mark.i)
 
 
@@ -94,7 +98,7 @@ def remove_participles_of_a_removed_phrase(sent: Any, removed: set[int]) -> None
     what the removed series was based on; left, the performing would be."""
     doc = sent.doc
     for participle in sent:
-        modifier = participle.dep_ in {"prep", "acl", "advcl"}
+        modifier = participle.dep_ in {"prep", "acl"}  # an advcl is most often the subject's
         if participle.i in removed or participle.tag_ != "VBN" or not modifier:
             continue
         start = participle.left_edge.i
@@ -104,8 +108,10 @@ def remove_participles_of_a_removed_phrase(sent: Any, removed: set[int]) -> None
         verb = participle.head
         if last.i not in removed or verb.pos_ not in {"VERB", "AUX"} or verb.i > last.i or verb.i in removed:
             continue
-        run = range(verb.i + 1, last.i + 1)
-        if any(doc[i].pos_ == "NOUN" for i in run if i in removed):
+        first = last.i
+        while first - 1 > verb.i and first - 1 in removed:
+            first -= 1
+        if any(doc[i].pos_ == "NOUN" for i in range(first, last.i + 1)):
             removed.update(subtree(participle) | {start - 1})
 
 

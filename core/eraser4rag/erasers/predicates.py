@@ -48,6 +48,9 @@ def _noun_phrase(head: Any) -> list[Any]:
     return found
 
 
+_CLUB_OR_PLACE = {"ORG", "FAC", "GPE"}
+
+
 def keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bool:
     """'was an English politician' with only 'English' public keeps 'was English'."""
     adjectives = [
@@ -78,7 +81,8 @@ def keep_public_adjectives(copula: Any, removed: set[int], keep: set[int]) -> bo
         hyphen = adjective.i + 1
         if hyphen + 1 < len(doc) and doc[hyphen].text == "-" and doc[hyphen + 1].i not in removed:
             removed.discard(hyphen)
-    for name in [c for c in copula.children if c.dep_ == "conj" and c.pos_ == "PROPN" and c.i not in removed]:
+    names = [c for c in copula.children if c.dep_ == "conj" and c.pos_ == "PROPN" and c.i not in removed]
+    for name in [n for n in names if any(t.ent_type_ in _CLUB_OR_PLACE for t in [n, *n.lefts])]:
         # "was Scottish, and Newcastle United (where ...)": a club the parser hung on the copula
         removed.update(subtree(name) | _swallow_coordinator(name))
     return True

@@ -14,12 +14,14 @@ from core.eraser4rag.erasers.mentions import find_mentions
 from core.eraser4rag.erasers.realise import VERB_RELATION
 from core.types import Span, Triple
 
+_NOT_A_POSSESSOR = r"(?:[Hh]e|[Ss]he|[Ii]t|[Tt]hat|[Tt]here)['’]s\b"  # "He's Mayor ..." is "he is"
+
 
 def with_article(text: str, triple: Triple) -> Triple:
     """The tail as the text names it: "the Royal Spanish Academy", not "Royal Spanish Academy"; a tail
     whose possessor the triple left out takes "the" in its place ("in Syse's Cabinet": "in the Cabinet")."""
     tail = re.escape(triple.tail)
-    pattern = re.compile(rf"\bthe\s+{tail}\b|\b\w+['’]s\s+{tail}\b")
+    pattern = re.compile(rf"\bthe\s+{tail}\b|\b(?!{_NOT_A_POSSESSOR})\w+['’]s\s+{tail}\b")
     if triple.tail[:1].isupper() and pattern.search(text):
         return replace(triple, tail="the " + triple.tail)
     return triple

@@ -165,3 +165,8 @@ def test_a_tail_whose_possessor_the_triple_left_out_takes_the():
     assert with_article(text, Triple("Arne Eidsmo", "serve_in", "Ministry of Fisheries", "d")).tail == (
         "the Ministry of Fisheries"
     )
+
+
+def test_a_contraction_is_no_possessor():
+    text = "He's Mayor of Springfield since 2001."
+    assert with_article(text, Triple("Ann Lee", "serve_as", "Mayor", "d")).tail == "Mayor"
