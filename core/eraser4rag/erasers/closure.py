@@ -95,7 +95,6 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
     _pair_brackets(sent, removed)
     _close_interrupting_commas(sent, removed)
     _remove_commas_after_fronted_adjuncts(sent, removed)
-    _remove_commas_between_a_removed_and_a_kept_phrase(sent, removed)
     _keep_the_full_stop(sent, removed)
     root = sent.root
     kept = [t for t in sent if t.i not in removed and not t.is_punct]
@@ -150,27 +149,6 @@ def _close_interrupting_commas(sent: Any, removed: set[int]) -> None:
             and all(t.head.i == verb.i and t.dep_ in {"prep", "npadvmod", "advmod", "advcl"} for t in tops)
         ):
             removed.update({before.i, after.i})
-
-
-def _remove_commas_between_a_removed_and_a_kept_phrase(sent: Any, removed: set[int]) -> None:
-    """ "a country [in West Africa], on the Atlantic Ocean coastline": the comma set the second place
-    apart from the first; once the first went, it would set the kept phrase apart from its noun."""
-    doc = sent.doc
-    for run in _removed_runs(sent, removed):
-        first, last = run[0], run[-1]
-        comma = last + 1
-        if first - 1 < sent.start or comma + 1 >= sent.end or doc[comma].text != "," or comma in removed:
-            continue
-        tops = [doc[i] for i in run if doc[i].head.i not in run]
-        following = doc[comma + 1]
-        if (
-            tops
-            and all(t.dep_ == "prep" for t in tops)
-            and following.dep_ == "prep"
-            and following.i not in removed
-            and doc[first - 1].pos_ in {"NOUN", "PROPN", "VERB"}
-        ):
-            removed.add(comma)
 
 
 def _remove_commas_after_fronted_adjuncts(sent: Any, removed: set[int]) -> None:

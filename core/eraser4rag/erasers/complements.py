@@ -24,6 +24,7 @@ from core.eraser4rag.erasers.grammar import (
     STANDS_ALONE,
     VERB_POS,
     has_kept_conj,
+    list_members,
     next_kept_conj,
     same_kind,
     subtree,
@@ -166,9 +167,7 @@ def next_member_hung_elsewhere(member: Any, removed: set[int]) -> Any | None:
 
 def _lost_a_side(objects: list[Any], removed: set[int]) -> bool:
     """Whether "between" had two sides or more and is left with one (either may have gone)."""
-    sides = list(objects)
-    for side in sides:  # the parser chains the sides, each hung on the one before
-        sides.extend(c for c in side.children if c.dep_ == "conj")
+    sides = [side for first in objects for side in list_members(first)]  # the parser chains the sides
     return len(sides) >= 2 and len([s for s in sides if s.i not in removed]) == 1
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.eraser4rag.erasers.grammar import subtree
+from core.eraser4rag.erasers.grammar import list_members, subtree
 
 # subordinators of a clause that says when something happened: the clause is about the verb it follows
 TIME_SUBORDINATORS = {"after", "before", "when", "until", "since", "once", "while"}
@@ -27,7 +27,7 @@ def remove_names_listed_after_a_plural(sent: Any, removed: set[int]) -> None:
         first = next((c for c in noun.children if c.dep_ == "conj" and c.i > noun.i), None)
         if first is None or first.left_edge.i < 1 or doc[first.left_edge.i - 1].text != ",":
             continue
-        names = _members(first)
+        names = list_members(first)
         if not all(m.ent_type_ == "PERSON" for m in names):
             continue
         if any(m.i in removed for m in names) and not all(m.i in removed for m in names):
@@ -69,13 +69,6 @@ def remove_time_clauses_of_a_removed_relative_clause(sent: Any, removed: set[int
         if relative is None or not subtree(relative) <= removed or clause.head.i > relative.i:
             continue
         removed.update(subtree(clause) | {start - 1})
-
-
-def _members(first: Any) -> list[Any]:
-    members = [first]
-    for member in members:
-        members.extend(c for c in member.children if c.dep_ == "conj")
-    return members
 
 
 def remove_subordinators_of_removed_clauses(sent: Any, removed: set[int]) -> None:

@@ -170,6 +170,15 @@ def subtree(token: Any) -> set[int]:
     return {t.i for t in token.subtree}
 
 
+def list_members(first: Any) -> list[Any]:
+    """`first` and every conjunct hung under it, chained ("A, B and C" as A -> B -> C) or flat (B -> C,
+    B -> D), in the order the parser hung them."""
+    members = [first]
+    for member in members:
+        members.extend(c for c in member.children if c.dep_ == "conj")
+    return members
+
+
 def has_kept_conj(token: Any, removed: set[int]) -> bool:
     return next_kept_conj(token, removed) is not None
 

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from core.eraser4rag.erasers.fluency import article_disagreements, sentence_pieces
-from core.eraser4rag.erasers.grammar import VERB_POS
+from core.eraser4rag.erasers.grammar import VERB_POS, list_members
 
 
 def capitalise_new_sentence_starts(original: str, text: str) -> str:
@@ -144,10 +144,7 @@ def _two_members_kept_of_more(cc: Any, removed: set[int]) -> bool:
     first = cc.head
     while first.dep_ == "conj" and first.head.i != first.i:
         first = first.head
-    members = [first]
-    for member in members:  # chained ("A, B and C" as A -> B -> C) or flat (B -> C, B -> D)
-        members.extend(c for c in member.children if c.dep_ == "conj")
-    members.sort(key=lambda m: m.i)
+    members = sorted(list_members(first), key=lambda m: m.i)
     kept = [m for m in members if m.i not in removed]
     nouns = all(m.pos_ in {"NOUN", "PROPN", "ADJ"} for m in members)  # a clause's comma before "and" reads
     return nouns and len(members) >= 3 and len(kept) == 2 and members[0].i in removed
@@ -170,7 +167,7 @@ def _comma_after_a_removed_phrase(sent: Any, removed: set[int]) -> set[int]:
             and first.dep_ == "prep"
             and after.dep_ == "prep"
             and after.i not in removed
-            and first.head.i == after.head.i
+            and first.head.i in {after.head.i, before.i}  # "a country [in West Africa], on the coastline"
         ):
             commas.add(comma.i)
     return commas
