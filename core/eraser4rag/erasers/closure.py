@@ -475,8 +475,10 @@ def _expand_entities(sent: Any, removed: set[int], keep: set[int]) -> None:
     doc = sent.doc
     articles = {c.i for i in keep for c in doc[i].children if c.dep_ in {"det", "predet"}}
     for ent in sent.ents:
+        # "the Liberal Party cabinet": the entity's "the" is the cabinet's, and stays with it
+        outside = {t.i for t in ent if t.dep_ in {"det", "predet"} and not ent.start <= t.head.i < ent.end}
         for inside in _range_parts(ent):
-            _expand_entity(ent.label_, [i for i in inside if i not in keep | articles], removed)
+            _expand_entity(ent.label_, [i for i in inside if i not in keep | articles | outside], removed)
     for unit in _date_units(sent):
         _expand_entity("DATE", sorted(unit), removed)
     _expand_named_sports(sent, removed)

@@ -288,7 +288,8 @@ def _points_back_at_a_dropped_sentence(
     # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
     opening = len(piece.text) - len(without_stranded_connective(piece.text))
     kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
-    dropped_nouns = {t.lemma_.lower() for t in pieces[index - 1] if t.pos_ in {"NOUN", "PROPN"}}
+    went_just_before = _lemmas_of_dropped_pieces(pieces, index, rewritten, since=index - 1)
+    went_before = _lemmas_of_dropped_pieces(pieces, index, rewritten)
     if _they_open(piece, removed):
         return True  # "They had at least eight children." after the marriage went
     if _someone_else_opens(pieces, index, title):
@@ -301,12 +302,12 @@ def _points_back_at_a_dropped_sentence(
             (t.lower_ in DEMONSTRATIVES and t.dep_ == "det")
             or (t.lower_ == "same" and t.dep_ == "amod")
             or _bare_pointer(t, kept_before)
-            or _names_what_went(t, dropped_nouns, kept_before)
+            or _names_what_went(t, went_before if t.lower_ == "the" else went_just_before, kept_before)
         )
         and t.idx - piece.start_char >= opening
         and t.i not in removed
         and t.head.i not in removed
-        and not _points_inside_its_sentence(t)
+        and not _points_inside_its_sentence(t, piece.start)
         for t in piece
     )
 
@@ -398,6 +399,21 @@ def _names_the_title_person(words: list[str], name: list[str]) -> bool:
     return bool(words) and all(w in name for w in words) and (len(words) >= 2 or words == name[-1:])
 
 
+def _lemmas_of_dropped_pieces(
+    pieces: list[Any], index: int, rewritten: dict[int, str], since: int = 0
+) -> set[str]:
+    """What the dropped sentences before `index` named, verbs too: "[Timme was wounded at Chickamauga;] the
+    wound was so severe", "[His younger brother was Andrew.] ... The brothers lived together". A "his"
+    looks only at the sentence just before: "His most famous case" needs no case said before."""
+    return {
+        t.lemma_.lower()
+        for i in range(since, index)
+        if rewritten.get(i) == ""
+        for t in pieces[i]
+        if t.pos_ in {"NOUN", "PROPN", "VERB"}
+    }
+
+
 def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) -> bool:
     """ "The stud farm was sold" right after the sentence that bought "a stud farm" went: a subject's "the"
     (or "her": "Her cancer has been linked to ..." after the diagnosis went) points at a noun only the
@@ -409,6 +425,7 @@ def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) ->
         and noun.dep_ in {"nsubj", "nsubjpass"}
         and noun.lemma_.lower() in dropped_nouns
         and noun.lower_ not in kept_before
+        and noun.lemma_.lower() not in kept_before
         and not any(c.dep_ in {"prep", "relcl", "acl", "appos"} for c in noun.children)
     )
 
@@ -471,12 +488,13 @@ def _points_at_what_went(sent: Any, removed: set[int]) -> bool:
     return False
 
 
-def _points_inside_its_sentence(demonstrative: Any) -> bool:
+def _points_inside_its_sentence(demonstrative: Any, start: int = 0) -> bool:
     """Whether "that" can point at something its own sentence says: a second clause ("He had a stint as
     the ruck coach ..., but left that role"), an earlier word of the same noun ("Having won the Nobel Prize,
     he gave that prize away"), a title ("That '70s Show") or an idiom ("to this day")."""
     noun = demonstrative.head
-    earlier = {t.lemma_.lower() for t in demonstrative.sent if t.i < demonstrative.i}
+    # from `start`: a clause before a ";" that went says nothing any more
+    earlier = {t.lemma_.lower() for t in demonstrative.sent if start <= t.i < demonstrative.i}
     return (
         any(a.dep_ == "conj" and a.pos_ in VERB_POS for a in demonstrative.ancestors)
         or noun.lemma_.lower() in earlier
@@ -669,7 +687,7 @@ def repaired_sentence(
         candidate = _partial_deletion(sent, widened, keep, parse) if widened != local else ""
     if candidate and _points_at_what_went(sent, local):
         candidate = ""  # "[He was a commander in the Quasi-War] and following the end of that conflict ..."
-    if candidate and is_a_list_page(doc.text) and _bare_name(candidate) and not _bare_name(sent.text):
+    if candidate and is_a_list_page(doc.text) and _only_its_name_left(candidate, sent.text):
         return ""  # "Christopher Butson;": a member without what it said of the person says nothing
     if candidate:
         return candidate
@@ -699,10 +717,22 @@ def is_a_list_page(text: str) -> bool:
 _BRACKETED = re.compile(r"\([^()]*\)")
 
 
+def _words_outside_brackets(member: str) -> list[str]:
+    return _BRACKETED.sub(" ", member).replace(";", " ").replace(",", " ").split()
+
+
 def _bare_name(member: str) -> bool:
     """A list member that is a name and its dates only ("Carl B. Stokes (1927–1996);")."""
-    words = _BRACKETED.sub(" ", member).replace(";", " ").replace(",", " ").split()
+    words = _words_outside_brackets(member)
     return bool(words) and all(w[:1].isupper() or w in NAME_PARTICLES for w in words)
+
+
+def _only_its_name_left(candidate: str, member: str) -> bool:
+    """The member said more than its name before ("Hotta Masayoshi (堀田 正睦), Japanese Rōjū", every word
+    capitalised) and says only the name now ("George Dundas, Sea Lord" still says what he was)."""
+    name = re.split(r"[(,;]", member)[0].split()
+    left = _words_outside_brackets(candidate)
+    return _bare_name(candidate) and left == name and len(left) < len(_words_outside_brackets(member))
 
 
 def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parser | None) -> str:
@@ -710,10 +740,25 @@ def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parse
     closed, needs_realising = close_deletions(sent, removed, keep)
     if needs_realising or not only_adjuncts_removed(sent, closed):
         return ""
+    if _pronoun_pointed_into_a_removed_clause(sent, closed):
+        return ""
     candidate = render(sent, closed)
     if sentence_breakage(sent.text, candidate, parse) or not has_verb(sent, closed):
         return ""
     return candidate
+
+
+_CLAUSE_POINTERS = {"it", "this", "that", "they", "these"}
+
+
+def _pronoun_pointed_into_a_removed_clause(sent: Any, removed: set[int]) -> bool:
+    """ "[When the Liberal Party cabinet appointed Laake,] it was generally viewed as a political move": the
+    subject "it" meant what the removed clause before it said."""
+    root = sent.root
+    subject = next((c for c in root.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
+    if subject is None or subject.lower_ not in _CLAUSE_POINTERS or subject.i in removed:
+        return False
+    return any(c.dep_ == "advcl" and c.i < subject.i and c.i in removed for c in root.children)
 
 
 def rediff(original: str, text: str, previous: tuple[Edit, ...]) -> tuple[Edit, ...]:

@@ -465,6 +465,22 @@ def test_also_goes_when_what_it_added_to_went(nlp):
             "",
             id="the expedition after the sentence that named it went",
         ),
+        pytest.param(  # PopQA dev (Ernst Timme), round 29's reader: "The wound" had nothing to refer to
+            "With his regiment, Timme fought at Stones River. Timme was wounded during the first day of "
+            "fighting at the Battle of Chickamauga; the wound was so severe that the surgeon had to "
+            "amputate his left arm.",
+            "Battle of Chickamauga",
+            "With his regiment, Timme fought at Stones River.",
+            id="the wound after the clause that said he was wounded went",
+        ),
+        pytest.param(  # PopQA dev (George Combe), round 29's reader: "The brothers" had nothing to refer to
+            "His younger brother was the physician Andrew Combe. In 1825 he moved with Andrew to Brown "
+            "Square. The brothers lived together in a large dwelling from 1829.",
+            "His younger brother was the physician Andrew Combe. In 1825 he moved with Andrew to Brown "
+            "Square. ",
+            "",
+            id="the brothers two sentences after the brother went",
+        ),
     ],
 )
 def test_the_with_a_noun_that_points_back_goes_with_what_it_pointed_at(nlp, text, private, expected):
@@ -473,6 +489,67 @@ def test_the_with_a_noun_that_points_back_goes_with_what_it_pointed_at(nlp, text
         text, nlp(text), [((start, start + len(private)), "", "private", ())], (), nlp
     )
     assert new.strip() == expected
+
+
+def test_his_with_a_noun_said_only_long_before_stays(nlp):
+    """PopQA dev (Ferdinand Lee Barnett): "His most famous case" needs no case said before it; only a "the"
+    points as far back as any dropped sentence."""
+    text = (
+        "He often worked pro bono, focusing on criminal cases. In 1917 he was a candidate for alderman. His "
+        "most famous case was the defense of Campbell."
+    )
+    end = text.index("His")
+    new, _edits = repair_removals(text, nlp(text), [((0, end), "", "private", ())], (), nlp)
+    assert new.strip() == "His most famous case was the defense of Campbell."
+
+
+def test_it_after_its_removed_clause_goes_with_it(nlp):
+    """PopQA dev (Kristian Laake), round 29's reader: "It was generally viewed as a political move" once the
+    appointment went."""
+    text = (
+        "When the Liberal Party cabinet appointed Laake, it was generally viewed as a political move to "
+        "enable the cabinet to push through reforms. Laake retired in 1935."
+    )
+    start = text.index("Laake,")
+    new, _edits = repair_removals(text, nlp(text), [((start, start + 5), "", "private", ())], (), nlp)
+    assert new.strip() == "Laake retired in 1935."
+
+
+def test_the_before_a_removed_name_stays_with_its_own_noun(nlp):
+    """PopQA dev (Kristian Laake): "the" of "the Liberal Party cabinet" is the cabinet's."""
+    text = "When the Liberal Party cabinet appointed Laake, it was seen as a political move."
+    start = text.index("Liberal")
+    new, _edits = repair_removals(text, nlp(text), [((start, start + 13), "", "private", ())], (), nlp)
+    assert new == "When the cabinet appointed Laake, it was seen as a political move."
+
+
+@pytest.mark.parametrize(
+    ("member", "private", "expected"),
+    [
+        # PopQA dev (Masayoshi), round 29's reader: "Hotta Masayoshi (堀田 正睦);" said nothing of him
+        ("Hotta Masayoshi (堀田 正睦), Japanese Rōjū", "Japanese Rōjū", ""),
+        (
+            "Arcangelo di Cola (active 1416-1429) Italian late-Gothic painter",
+            "Italian late-Gothic painter",
+            "",
+        ),
+        # a capitalised description is still one
+        (
+            "George Heneage Lawrence Dundas, Scottish Sea Lord",
+            "Scottish",
+            "George Heneage Lawrence Dundas, Sea Lord;",
+        ),
+    ],
+)
+def test_a_list_member_left_with_its_name_only_goes(nlp, member, private, expected):
+    text = f"Abe Masayoshi (阿部 正由), daimyō ; {member} ; Masayoshi Ito (伊東 正義), politician"
+    start = text.index(private)
+    new, _edits = repair_removals(
+        text, nlp(text), [((start, start + len(private)), "", "private", ())], (), nlp
+    )
+    kept = new.split(";")[1].strip() + ";" if new.count(";") == 2 else ""
+    assert kept == expected
+    assert new.startswith("Abe Masayoshi (阿部 正由), daimyō") and new.rstrip().endswith("politician")
 
 
 def test_also_after_a_first_clause_of_its_own_sentence_stays(nlp):
