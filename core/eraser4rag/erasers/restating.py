@@ -19,10 +19,15 @@ _NOT_A_POSSESSOR = r"(?:[Hh]e|[Ss]he|[Ii]t|[Tt]hat|[Tt]here)['’]s\b"  # "He's 
 
 def with_article(text: str, triple: Triple) -> Triple:
     """The tail as the text names it: "the Royal Spanish Academy", not "Royal Spanish Academy"; a tail
-    whose possessor the triple left out takes "the" in its place ("in Syse's Cabinet": "in the Cabinet")."""
+    whose named possessor the triple left out takes it back ("in Syse's Cabinet": "in the Cabinet" alone
+    says which cabinet to nobody), any other possessor "the"."""
+    if not triple.tail[:1].isupper():
+        return triple
     tail = re.escape(triple.tail)
-    pattern = re.compile(rf"\bthe\s+{tail}\b|\b(?!{_NOT_A_POSSESSOR})\w+['’]s\s+{tail}\b")
-    if triple.tail[:1].isupper() and pattern.search(text):
+    named = re.search(rf"\b(?!{_NOT_A_POSSESSOR})([A-Z][\w-]*['’]s)\s+{tail}\b", text)
+    if named:
+        return replace(triple, tail=f"{named.group(1)} {triple.tail}")
+    if re.search(rf"\bthe\s+{tail}\b|\b(?!{_NOT_A_POSSESSOR})\w+['’]s\s+{tail}\b", text):
         return replace(triple, tail="the " + triple.tail)
     return triple
 

@@ -155,13 +155,16 @@ def test_a_role_said_with_for_is_not_said_again_alone():
     assert roles_without_their_of([fact], sentence) == []
 
 
-def test_a_tail_whose_possessor_the_triple_left_out_takes_the():
-    # round 25's reader (Arne Eidsmo): "He served in Cabinet." said again from (serve_in, Cabinet)
+def test_a_tail_whose_possessor_the_triple_left_out_takes_it_back():
+    # round 25's reader (Arne Eidsmo): "He served in Cabinet." said again from (serve_in, Cabinet); round
+    # 29's: "He served in the Cabinet." said which cabinet to nobody
     text = (
         "He also served as State Secretary in the Ministry of Fisheries from 1989 to 1990, in Syse's Cabinet."
     )
     fact = with_article(text, Triple("Arne Eidsmo", "serve_in", "Cabinet", "d"))
-    assert realise_facts([fact]) == "Arne Eidsmo served in the Cabinet."
+    assert realise_facts([fact]) == "Arne Eidsmo served in Syse's Cabinet."
+    lower = text.replace("Syse's", "his party's")
+    assert with_article(lower, Triple("Arne Eidsmo", "serve_in", "Cabinet", "d")).tail == "the Cabinet"
     assert with_article(text, Triple("Arne Eidsmo", "serve_in", "Ministry of Fisheries", "d")).tail == (
         "the Ministry of Fisheries"
     )
