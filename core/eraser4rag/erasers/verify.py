@@ -246,9 +246,9 @@ def _apply(
             for unit in units_for(doc, triple):
                 replacements.append((unit.span, "", reason, (triple.key,)))
                 reasons[doc_id].append(f"{reason} ({unit.level}: {text[unit.span[0] : unit.span[1]]!r})")
-        new_text, _edits = repair_removals(
-            text, doc, replacements, public.get(doc_id, ()), parse, titles.get(doc_id, "")
-        )
+        cut = {triple.key for triple, _reason in items}
+        sayable = [t for t in public.get(doc_id, ()) if t.key not in cut]  # a cut fact is not said again
+        new_text, _edits = repair_removals(text, doc, replacements, sayable, parse, titles.get(doc_id, ""))
         if new_text != text:
             texts[doc_id] = new_text
             changed.add(doc_id)
