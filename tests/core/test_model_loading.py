@@ -13,6 +13,27 @@ def test_spacy_pipeline_is_cached_and_parses():
     assert {"parser", "ner"} <= set(nlp.pipe_names)
 
 
+def test_a_bracket_and_comma_glued_to_the_next_word_are_tokens_of_their_own():
+    # PopQA dev (Arcangeli): "(1923–1998),Italian racewalker" was one token with the dates; a removal of
+    # "Italian" took them along
+    words = [
+        t.text for t in models.get_spacy()("Telemaco Arcangeli (1923–1998),Italian racewalker; 1,000 people")
+    ]
+    assert words == [
+        "Telemaco",
+        "Arcangeli",
+        "(",
+        "1923–1998",
+        ")",
+        ",",
+        "Italian",
+        "racewalker",
+        ";",
+        "1,000",
+        "people",
+    ]
+
+
 def test_embedder_gives_384_dimensional_unit_scale_vectors():
     embedder = models.get_embedder()
     vectors = embedder.encode(["a patient with asthma", "asthma patient"], normalize_embeddings=True)

@@ -75,6 +75,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)
+        _remove_range_ends_without_their_start(sent, removed)
         _remove_orphans(sent, removed)
         _remove_own_without_its_possessor(sent, removed)
         remove_phrases_of_removed_conjuncts(sent, removed)
@@ -215,6 +216,25 @@ def _pair_brackets(sent: Any, removed: set[int]) -> None:
 
 # fixed pairs a reader takes as one word ("track and field"): one half goes with the other
 FIXED_PAIRS = {("track", "field"), ("rock", "roll"), ("arts", "crafts"), ("research", "development")}
+
+
+def _remove_range_ends_without_their_start(sent: Any, removed: set[int]) -> None:
+    """ "[From 1887] to 1890 he founded the review": the "to" of a range whose start went reads as where he
+    went ("To 1890 he founded"); it goes too. "until his death" and a start without its end ("From 1887 he
+    edited it") still read."""
+    doc = sent.doc
+    for end in sent:
+        if end.i in removed or end.lower_ != "to" or end.i == sent.start:
+            continue
+        start_value = doc[end.i - 1]
+        start = start_value.head
+        if (
+            start_value.i in removed
+            and (start_value.like_num or start_value.ent_type_ == "DATE")
+            and start.lower_ == "from"
+            and start.i in removed
+        ):
+            removed.update(subtree(end))
 
 
 def _whole_fixed_pairs(sent: Any, removed: set[int]) -> None:

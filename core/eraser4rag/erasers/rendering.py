@@ -335,7 +335,8 @@ _DOUBLED = re.compile(r"([,;:])(?:\s*[,;:])+")
 _BEFORE_STOP = re.compile(r"\s*[,;:]\s*([.!?])")
 
 
-_SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?)])")
+# only before punctuation that ends something: "at the :de:Mix & Genest AG" keeps its space
+_SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?)])(?=\s|$|[,.;:!?)\]\"'”’])")
 
 
 _SPACE_AFTER_OPEN = re.compile(r"\(\s+")

@@ -294,6 +294,8 @@ def _points_back_at_a_dropped_sentence(
         return True  # "They had at least eight children." after the marriage went
     if _someone_else_opens(pieces, index, title):
         return True  # "He and his wife had two daughters; William Archibald was their only son."
+    if _opens_on_its_verb(piece):
+        return True  # "Died in Paddington." went on from "He was a painter, born in New York."
     latter = _THE_LATTER.search(piece.text)
     if latter and not re.search(r",|\band\b", piece.text[: latter.start()]):
         return True  # "Laake testified at the latter's post-war trial": the latter of two now gone
@@ -392,6 +394,20 @@ def _someone_else_opens(pieces: list[Any], index: int, title: str) -> bool:
         if any(_names_the_title_person(n.split(), name) for n in names):
             return True
     return False
+
+
+def _opens_on_its_verb(piece: Any) -> bool:
+    """A sentence without a subject that opens on its verb ("Died in Paddington, London in 1888."): it went
+    on from the sentence before, whose subject it shared."""
+    first = next((t for t in piece if not t.is_space and not t.is_punct), None)
+    root = piece.root
+    return (
+        first is not None
+        and first.i == root.i
+        and root.pos_ == "VERB"
+        and root.tag_ in {"VBD", "VBN"}
+        and not any(c.dep_ in {"nsubj", "nsubjpass", "expl"} for c in root.children)
+    )
 
 
 def _names_the_title_person(words: list[str], name: list[str]) -> bool:

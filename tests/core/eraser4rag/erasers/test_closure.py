@@ -654,3 +654,26 @@ def test_a_club_the_parser_hung_on_the_copula_goes_when_only_the_nationality_is_
     private = sentence[sentence.index("a Scottish") : sentence.index(", and Newcastle")]
     text, _lost = _erase(nlp, sentence, [private], ["Scottish"])
     assert text == "John Finlay (19 October 1882 – 31 March 1933) was Scottish."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        # PopQA dev (Arcangelo Ghisleri): "To 1890 he founded and edited the review" once 1887 went
+        (
+            "From 1887 to 1890 he founded and edited the review 'Cuore e Critica'.",
+            "From 1887",
+            "He founded and edited the review 'Cuore e Critica'.",
+        ),
+        ("He served as mayor from 12 May 1887 to June 1890.", "from 12 May 1887", "He served as mayor."),
+        # a start without its end still reads
+        (
+            "He edited the review from 1887 to 1890 in Milan.",
+            "to 1890",
+            "He edited the review from 1887 in Milan.",
+        ),
+    ],
+)
+def test_the_end_of_a_range_goes_with_its_start(nlp, sentence, private, expected):
+    text, _lost = _erase(nlp, sentence, [private])
+    assert text == expected

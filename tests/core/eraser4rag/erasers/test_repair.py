@@ -1102,3 +1102,25 @@ def test_the_cut_off_last_words_alone_go(nlp):
         text, nlp(text), [((start, end), "", "private", ())], (), nlp, "Hugo Licht"
     )
     assert new_text.endswith("Later and with his")
+
+
+def test_a_sentence_opening_on_its_verb_goes_with_the_sentence_it_went_on_from(nlp):
+    """PopQA dev (William Archibald Wall), round 30's reader: the passage opened on "Died in Paddington."
+    once the sentence naming him went."""
+    text = (
+        "William Archibald Wall was an American painter, born in New York in 1828. Died in Paddington, "
+        "London in 1888. He specialized in waterscapes."
+    )
+    end = text.index(" Died")
+    new, _edits = repair_removals(
+        text, nlp(text), [((0, end), "", "private", ())], (), nlp, "William Archibald Wall"
+    )
+    assert new.strip() == "William Archibald Wall specialized in waterscapes."
+
+
+def test_a_space_before_a_colon_that_opens_a_word_stays(nlp):
+    # PopQA dev (Hugo Lichte), round 30's reader: "at the:de:Mix & Genest AG"
+    text = "He worked at the “Signal GmbH” in Kiel and then in Berlin, from 1924 at the :de:Mix & Genest AG."
+    start = text.index(" in Kiel")
+    new, _edits = repair_removals(text, nlp(text), [((start, start + 8), "", "private", ())], (), nlp)
+    assert "at the :de:Mix & Genest AG." in new
