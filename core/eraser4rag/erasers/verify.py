@@ -140,7 +140,12 @@ def private_tails_named(
             continue
         doc = parse(text)
         reason = f"private {format_key(triple.key)}: its tail is still said beside its head: removed"
-        for mention in find_mentions(text, triple.tail):
+        mentions = [
+            m
+            for form in (triple.tail, *_shorter_names(triple.tail, triple.head))
+            for m in find_mentions(text, form)
+        ]
+        for mention in mentions:
             if inside_longer_entity(doc, mention):
                 continue
             sentence = next((s for s in doc.sents if s.start_char <= mention[0] < s.end_char), None)
@@ -149,6 +154,16 @@ def private_tails_named(
                 found[triple.doc_id].append((replace(triple, span=span), reason))
                 attempted.add((triple.doc_id, triple.key))
     return dict(found)
+
+
+def _shorter_names(tail: str, head: str) -> list[str]:
+    """A person's name said without its first name ("Walker Harrison" for the private mother "Lullelia Walker
+    Harrison"): still her, once the sentence that gave her full name went. Not a form of the head's name."""
+    words = tail.split()
+    if len(words) < 3 or not all(w[:1].isupper() for w in words):
+        return []
+    shorter = " ".join(words[-2:])
+    return [] if shorter.casefold() in head.casefold() else [shorter]
 
 
 def _head_named(text: str, head: str, title: str = "") -> bool:

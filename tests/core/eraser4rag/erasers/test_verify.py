@@ -1,7 +1,12 @@
 """Verify's repairs (`core.eraser4rag.erasers.verify`); its end-to-end runs are in test_graph_guided.py."""
 
-from core.eraser4rag.erasers.verify import _apply
-from core.types import Triple
+from core.eraser4rag.erasers import EraseRequest
+from core.eraser4rag.erasers.graph_guided import GraphGuidedEraser
+from core.eraser4rag.erasers.verify import _apply, verify_and_repair
+from core.eraser4rag.filters import PrivacyDefinition
+from core.extract import get_extractor
+from core.settings import Settings
+from core.types import Document, Triple
 
 
 def test_a_fact_cut_to_disconnect_a_private_one_is_not_said_again(nlp):
@@ -20,3 +25,33 @@ def test_a_fact_cut_to_disconnect_a_private_one_is_not_said_again(nlp):
     )
     assert changed == {"a"} and reasons["a"] == ["cut public (object: 'a painter of the Baroque period')"]
     assert texts["a"] == "Arcangelo Resani was born in 1670 and died in 1740. He was a pupil of G. Boncuore."
+
+
+def test_a_private_person_said_again_without_her_first_name_goes():
+    """PopQA dev (Charles Harrison), round 30's reader: "Walker Harrison also served on the board of
+    directors." kept the private mother "Lullelia Walker Harrison" once her full name went."""
+    document = Document(
+        "a",
+        "Charles Harrison",
+        "Charles Harrison was born to Lullelia Walker Harrison in Gary, Indiana. His mother was an educator. "
+        "Walker Harrison also served on the board of directors for over a dozen organizations. Harrison "
+        "attended Wheatley High School in Houston.",
+    )
+    extractor = get_extractor("spacy", Settings())
+    triples = tuple(extractor.extract_many([(document.id, document.text)], titles={"a": document.title}))
+    keys = {t.key for t in triples}
+    private = frozenset(k for k in keys if k == ("charles harrison", "born_to", "lullelia walker harrison"))
+    assert private
+    definition = PrivacyDefinition(
+        private=private, public=frozenset(keys - private), excluded=frozenset(), moves=(), marked=private
+    )
+    request = EraseRequest((document,), triples, definition)
+    eraser = GraphGuidedEraser()
+    erased = list(eraser.erase(request))
+    assert "Walker Harrison also served" in erased[0].text  # the eraser alone reads no name variant
+    (repaired,), _triples = verify_and_repair(
+        request, erased, extractor, eraser.parse, titles={"a": document.title}
+    )
+    assert repaired.text == (
+        "Charles Harrison's mother was an educator. Harrison attended Wheatley High School in Houston."
+    )
