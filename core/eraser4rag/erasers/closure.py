@@ -8,7 +8,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from core.eraser4rag.erasers.attachment import remove_unattached_continuations
+from core.eraser4rag.erasers.attachment import (
+    remove_adverbs_before_a_removed_phrase,
+    remove_unattached_continuations,
+)
 from core.eraser4rag.erasers.complements import (
     lost_of_complement,
     next_member_hung_elsewhere,
@@ -72,6 +75,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         remove_appositions_of_a_removed_object(sent, removed)
         remove_pointers_to_removed_places(sent, removed)
         remove_unattached_continuations(sent, removed)
+        remove_adverbs_before_a_removed_phrase(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)

@@ -106,7 +106,7 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
         by_surname = [
             m
             for form in surname
-            for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", sentence.text)
+            for m in re.finditer(rf"(?<![\w-]){_any_spelling(form)}(?![\w-])", sentence.text)
         ]
         first = min(by_surname, key=lambda m: m.start(), default=None)
         if first and (not people or sentence.start_char + first.start() < people[0].start_char):
@@ -161,6 +161,16 @@ def title_name(title: str) -> str:
     if not 2 <= len(words) <= 5 or not all(w[:1].isupper() or w in NAME_PARTICLES for w in words):
         return ""
     return name
+
+
+# a title's ASCII spelling of letters the text writes with an umlaut or sharp s ("Koeberl": "Köberl")
+_TRANSLITERATED = {"ae": "(?:ae|ä)", "oe": "(?:oe|ö)", "ue": "(?:ue|ü)", "ss": "(?:ss|ß)"}
+
+
+def _any_spelling(name: str) -> str:
+    """A pattern for `name` as written or with the letters its ASCII spelling stands for."""
+    parts = re.split(r"(ae|oe|ue|ss)", name)
+    return "".join(_TRANSLITERATED.get(part, re.escape(part)) for part in parts)
 
 
 def _title_forms(title: str) -> set[str]:

@@ -73,7 +73,7 @@ DEPICTION_NOUNS = {
     "caricature", "monument",
 }  # fmt: skip
 # nouns that say nothing once their phrase went, whatever else they keep ("his time [in Berlin]")
-NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit", "seat", "spell", "border"}
+NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit", "seat", "spell", "border", "support"}
 # what needs its "of" phrase, whatever other phrases stay
 NEEDS_ITS_OF = ROLE_NOUNS | DEPICTION_NOUNS
 
@@ -136,7 +136,7 @@ REQUIRED_PREPOSITIONS = {
     "return": {"to", "from"}, "nominate": {"for"}, "spend": {"at", "in", "with", "on", "as"},
     "emigrate": {"to"}, "immigrate": {"to"}, "relocate": {"to"}, "move": {"to"}, "transfer": {"to"},
     "dedicate": {"to"}, "devote": {"to"}, "shortlist": {"for"}, "induct": {"into"}, "send": {"to"},
-    "offer": {"to"}, "reside": {"in", "at"}, "live": {"in", "at"},
+    "offer": {"to"}, "reside": {"in", "at"}, "live": {"in", "at"}, "serve": {"as"},
 }  # fmt: skip
 
 # objects that say little without where or in what ("He received his early education [at Karachi].")

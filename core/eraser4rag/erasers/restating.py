@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.eraser4rag.erasers.discourse import title_name
-from core.eraser4rag.erasers.grammar import RELATIONAL_NOUNS, ROLE_NOUNS, SUBJECT_DEPS
+from core.eraser4rag.erasers.grammar import RELATIONAL_NOUNS, REQUIRED_PREPOSITIONS, ROLE_NOUNS, SUBJECT_DEPS
 from core.eraser4rag.erasers.mentions import find_mentions
 from core.eraser4rag.erasers.realise import VERB_RELATION
 from core.types import Span, Triple
@@ -204,6 +204,12 @@ def verb_relation_said(sent: Any, triple: Triple) -> bool:
     if match is None:
         return True
     verb, preposition = match.groups()
+    if (
+        REQUIRED_PREPOSITIONS.get(verb) == {"as"}
+        and preposition == "for"
+        and not any(c.isdigit() for c in triple.tail)
+    ):
+        return False  # "He served [as foreign editor] for Hearst newspapers": "He served for ..." is a stub
     return any(
         t.lemma_.lower() == verb and any(c.dep_ == "prep" and c.lower_ == preposition for c in t.children)
         for t in sent

@@ -20,3 +20,13 @@ def test_the_rest_of_a_place_the_parser_left_unattached_goes_with_the_place(nlp)
 def test_an_unattached_phrase_after_kept_words_stays(nlp):
     text, _lost = erase_phrases(nlp, MCDANIELS, ["with the Birmingham Fire"])
     assert "in the Portland, Oregon area" in text
+
+
+def test_also_before_a_removed_phrase_goes_with_it(nlp):
+    # PopQA dev (Arcangelo Guglielmelli), round 31's reader: "His two sons were Marcello, also."
+    text, _lost = erase_phrases(
+        nlp, "His two sons were Marcello, also an architect who worked with his father.", ["an architect"]
+    )
+    assert text == "His two sons were Marcello."
+    text, _lost = erase_phrases(nlp, "He was also a member of the Senate and a lawyer.", ["a lawyer"])
+    assert text == "He was also a member of the Senate."

@@ -198,3 +198,15 @@ def test_a_bare_surname_opening_gets_the_full_name_unless_it_is_a_private_tail()
     assert full_name_at_the_opening(
         original, rewrite + " Informers sold well.", "Bret Easton Ellis", pairs
     ) == (rewrite + " Informers sold well.")
+
+
+def test_a_surname_written_with_an_umlaut_is_the_title_s_ascii_spelling(nlp):
+    # PopQA dev (Christian Koeberl), round 31's reader: the rewrite opened on "He completed his PhD studies"
+    original = (
+        "Born in Vienna, Austria, in 1959, Köberl attended a technical high school. In 1983, he completed "
+        "his PhD studies at the University of Graz, Austria, with a dissertation in cosmochemistry."
+    )
+    rewrite = "He completed his PhD studies with a dissertation in cosmochemistry."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, title="Christian Koeberl") == (
+        "Christian Koeberl completed his PhD studies with a dissertation in cosmochemistry."
+    )

@@ -173,3 +173,12 @@ def test_a_tail_whose_possessor_the_triple_left_out_takes_it_back():
 def test_a_contraction_is_no_possessor():
     text = "He's Mayor of Springfield since 2001."
     assert with_article(text, Triple("Ann Lee", "serve_as", "Mayor", "d")).tail == "Mayor"
+
+
+def test_a_role_verb_is_not_said_again_without_its_role(nlp):
+    # PopQA dev (John Wallach), round 31's reader: "He served for Hearst newspapers." once his posts went
+    sent = segments(nlp("He served as foreign editor for Hearst newspapers for nearly 30 years."))[0]
+    assert not verb_relation_said(sent, Triple("John Wallach", "serve_for", "Hearst newspapers", "d1"))
+    assert verb_relation_said(sent, Triple("John Wallach", "serve_for", "nearly 30 years", "d1"))
+    in_cabinet = segments(nlp("He also served as State Secretary in 1989, in Syse's Cabinet."))[0]
+    assert verb_relation_said(in_cabinet, Triple("Arne Eidsmo", "serve_in", "Cabinet", "d1"))
