@@ -1,6 +1,7 @@
 """Words that point back at a place the sentence named: once the name went, "the community" or "the
 town" points at nothing the reader was told, so the pointing phrase goes with it. `closure.close_deletions`
-runs this with its other rules until nothing changes."""
+runs this with its other rules until nothing changes; the rendering says "a city council" for "the city
+council" of a city that went."""
 
 from __future__ import annotations
 
@@ -28,3 +29,24 @@ def remove_pointers_to_removed_places(sent: Any, removed: set[int]) -> None:
         places = [t for t in sent if t.i < article.i and t.ent_type_ in PLACE_LABELS]
         if places and all(t.i in removed for t in places):
             removed.update(subtree(noun) if noun.dep_ == "poss" else {article.i} | subtree(noun))
+
+
+def articles_of_places_that_went(sent: Any, removed: set[int]) -> set[int]:
+    """ "he was member of the city council [of Essen]": "the" points at the council of a city no longer
+    named; the rendering says "a city council" instead."""
+    articles = set()
+    for article in sent:
+        noun = article.head
+        if article.i in removed or article.lower_ != "the" or article.dep_ != "det" or noun.i in removed:
+            continue
+        kinds = [c for c in noun.children if c.dep_ == "compound" and c.lemma_.lower() in PLACE_POINTERS]
+        places = [
+            c
+            for prep in noun.children
+            if prep.dep_ == "prep" and prep.lower_ == "of" and prep.i in removed
+            for c in prep.children
+            if c.dep_ == "pobj" and (c.ent_type_ in PLACE_LABELS or c.pos_ == "PROPN")
+        ]
+        if kinds and places and all(c.i not in removed for c in kinds):
+            articles.add(article.i)
+    return articles

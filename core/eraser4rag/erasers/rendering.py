@@ -8,6 +8,7 @@ from typing import Any
 
 from core.eraser4rag.erasers.fluency import article_disagreements, sentence_pieces
 from core.eraser4rag.erasers.grammar import VERB_POS, list_members
+from core.eraser4rag.erasers.pointers import articles_of_places_that_went
 
 
 def capitalise_new_sentence_starts(original: str, text: str) -> str:
@@ -31,6 +32,7 @@ def render(sent: Any, removed: set[int]) -> str:
     shared_articles = _shared_article_lost(sent, removed)
     coordinators = _restored_coordinators(sent, removed)
     known_as = _known_by_a_bare_name(sent, removed)
+    indefinite = articles_of_places_that_went(sent, removed)
     removed = (
         removed - _commas_that_set_off_a_kept_phrase(sent, removed)
         | _serial_commas_of_two(sent, removed)
@@ -53,6 +55,9 @@ def render(sent: Any, removed: set[int]) -> str:
         if pending_space and pieces and not pieces[-1][-1:].isspace() and token.text[:1] not in ".,;:!?)]":
             pieces.append(" ")
         pending_space = False
+        if token.i in indefinite:
+            pieces.append("a" + token.whitespace_)
+            continue
         pieces.append("as" + token.whitespace_ if token.i in known_as else token.text_with_ws)
     text = "".join(pieces).strip()
     if sent[0].i in removed:  # "[He studied law] and an MD ..." loses the coordinator it began with

@@ -1,4 +1,6 @@
-"""Pointers at a removed place, on a sentence of a real PopQA dev passage (round 26's reader)."""
+"""Pointers at a removed place, on sentences of real PopQA dev passages (round 26 and 31's readers)."""
+
+import pytest
 
 from tests.core.eraser4rag.erasers.erasers_fixtures import erase_phrases
 
@@ -15,3 +17,24 @@ def test_the_community_goes_with_the_place_it_pointed_at(nlp):
 def test_the_community_stays_while_its_place_is_named(nlp):
     text, _lost = erase_phrases(nlp, MCKAY, ["for five years"])
     assert text == "McKay was a councillor of Pembroke, Ontario and once served as the community's mayor."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        # PopQA dev (Patrik Köbele), round 31's reader: "he was member of the city council" of which city?
+        (
+            "Between 2004 and 2009, he was member of the city council of Essen.",
+            "of Essen",
+            "Between 2004 and 2009, he was member of a city council.",
+        ),
+        (
+            "He sat in the state legislature of Iowa from 1990.",
+            "of Iowa",
+            "He sat in a state legislature from 1990.",
+        ),
+    ],
+)
+def test_the_council_of_a_place_that_went_becomes_a_council(nlp, sentence, private, expected):
+    text, _lost = erase_phrases(nlp, sentence, [private])
+    assert text == expected
