@@ -166,16 +166,27 @@ def _comma_after_a_removed_phrase(sent: Any, removed: set[int]) -> set[int]:
         while start - 1 >= sent.start and start - 1 in removed:
             start -= 1
         before, first, after = doc[start - 1], doc[start], doc[comma.i + 1]
-        if (
-            start > sent.start
-            and not before.is_punct
-            and first.dep_ == "prep"
-            and after.dep_ == "prep"
-            and after.i not in removed
-            and first.head.i in {after.head.i, before.i}  # "a country [in West Africa], on the coastline"
-        ):
+        if start <= sent.start or before.is_punct or first.dep_ != "prep" or after.i in removed:
+            continue
+        # "a country [in West Africa], on the coastline"
+        next_phrase = after.dep_ == "prep" and first.head.i in {after.head.i, before.i}
+        if next_phrase or _second_of_two_members(first, after):
             commas.add(comma.i)
     return commas
+
+
+def _second_of_two_members(first: Any, after: Any) -> bool:
+    """ "a screenwriter [with more than 15 screen credits], and a playwright": the comma set the long first
+    member off; two short ones read without it (the parser may hang "and a playwright" on the verb)."""
+    member, joint = first.head, after.head
+    members = [c for c in joint.children if c.dep_ == "conj"]
+    return (
+        after.dep_ == "cc"
+        and member.pos_ in {"NOUN", "PROPN"}
+        and joint.i in {member.i, member.head.i}
+        and len(members) == 1
+        and members[0].pos_ in {"NOUN", "PROPN"}
+    )
 
 
 def _commas_that_set_off_a_kept_phrase(sent: Any, removed: set[int]) -> set[int]:

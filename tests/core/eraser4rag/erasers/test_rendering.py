@@ -4,6 +4,7 @@ import pytest
 
 from core.eraser4rag.erasers.fluency import broken_in_rewrite
 from core.eraser4rag.erasers.rendering import tidy
+from tests.core.eraser4rag.erasers.erasers_fixtures import erase_phrases
 
 
 @pytest.mark.parametrize(
@@ -83,3 +84,12 @@ def test_a_kept_member_gets_the_article_the_removed_one_shared(nlp):
     doc = nlp(sentence)
     removed = {t.i for t in doc if t.text in {"an", "actor", "and"}}
     assert render(doc[:], removed) == "He was a singer in New York."
+
+
+def test_the_comma_of_a_long_first_member_goes_with_its_phrase(nlp):
+    # PopQA dev (Frank Ray Perilli), round 32's reader: "was a screenwriter, and a playwright"
+    sentence = "Perilli was a screenwriter with more than 15 screen credits, and a playwright of four plays."
+    text, _lost = erase_phrases(nlp, sentence, ["with more than 15 screen credits"])
+    assert text == "Perilli was a screenwriter and a playwright of four plays."
+    clauses = "He worked in Paris for five years, and she stayed in Rome."
+    assert erase_phrases(nlp, clauses, ["for five years"])[0] == "He worked in Paris, and she stayed in Rome."
