@@ -73,7 +73,9 @@ DEPICTION_NOUNS = {
     "caricature", "monument",
 }  # fmt: skip
 # nouns that say nothing once their phrase went, whatever else they keep ("his time [in Berlin]")
-NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit", "seat", "spell", "border", "support"}
+NEEDS_ITS_PHRASE = {
+    "time", "contribution", "star", "stay", "visit", "seat", "spell", "border", "support", "friend",
+}  # fmt: skip
 # what needs its "of" phrase, whatever other phrases stay
 NEEDS_ITS_OF = ROLE_NOUNS | DEPICTION_NOUNS
 

@@ -642,6 +642,18 @@ def test_a_border_and_a_phd_without_their_phrase_lose_the_predicate(nlp):
     assert lost
 
 
+def test_support_and_friends_without_their_phrase_go(nlp):
+    # round 32's reader (Peter Michael Musone): "He came into contact with the art world in Florence, making
+    # friends."; round 30's (Richard Harris): "after which Richard Harris discontinued his support."
+    sentence = (
+        "He came into contact with the art world in Florence, making friends with poets Franco Manescalchi."
+    )
+    text, _lost = _erase(nlp, sentence, ["with poets Franco Manescalchi"])
+    assert text == "He came into contact with the art world in Florence."
+    text, lost = _erase(nlp, "In 1984 he discontinued his support for the PIRA.", ["for the PIRA"])
+    assert lost and "support" not in text
+
+
 def test_a_club_the_parser_hung_on_the_copula_goes_when_only_the_nationality_is_kept(nlp):
     """Round 29's reader (Jock Finlay): "was Scottish, and Newcastle United (where ...)" (the same sentence
     shortened; with its whole last bracket the parser hangs the club elsewhere)."""
