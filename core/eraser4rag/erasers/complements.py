@@ -12,7 +12,6 @@ from core.eraser4rag.erasers.grammar import (
     COMPLEMENT_DEPS,
     NEEDS_AN_OBJECT,
     NEEDS_ITS_OF,
-    NEEDS_ITS_PHRASE,
     OBJECT_DEPS,
     OBJECT_OF_VERB,
     PREDICATE_DEPS,
@@ -25,6 +24,7 @@ from core.eraser4rag.erasers.grammar import (
     VERB_POS,
     has_kept_conj,
     list_members,
+    needs_its_phrase,
     next_kept_conj,
     same_kind,
     subtree,
@@ -219,7 +219,7 @@ def lost_of_complement(noun: Any, removed: set[int]) -> bool:
     of_phrases = [c for c in phrases if c.lower_ == "of"]
     if not relational and noun.lower_ in NEEDS_ITS_OF and of_phrases:
         phrases = of_phrases
-    elif noun.lemma_.lower() in NEEDS_ITS_PHRASE:  # "During his time [in Berlin]", "his contribution [to X]"
+    elif needs_its_phrase(noun):  # "During his time [in Berlin]", "his contribution [to X]"
         phrases = [c for c in noun.children if c.dep_ == "prep"]
     elif not relational and not _bare_definite(noun):
         return False

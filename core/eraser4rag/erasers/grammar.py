@@ -73,9 +73,19 @@ DEPICTION_NOUNS = {
     "caricature", "monument",
 }  # fmt: skip
 # nouns that say nothing once their phrase went, whatever else they keep ("his time [in Berlin]")
-NEEDS_ITS_PHRASE = {
-    "time", "contribution", "star", "stay", "visit", "seat", "spell", "border", "support", "friend",
-}  # fmt: skip
+NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit", "seat", "spell", "border"}
+# what needs its phrase once it is someone's: "discontinued his support [for the PIRA]" ("He received
+# support" still reads)
+POSSESSED_NEEDS_ITS_PHRASE = {"support"}
+
+
+def needs_its_phrase(noun: Any) -> bool:
+    """A noun that says nothing once its phrase went (`NEEDS_ITS_PHRASE`, `POSSESSED_NEEDS_ITS_PHRASE`)."""
+    lemma = noun.lemma_.lower()
+    possessed = any(c.dep_ == "poss" for c in noun.children)
+    return lemma in NEEDS_ITS_PHRASE or (possessed and lemma in POSSESSED_NEEDS_ITS_PHRASE)
+
+
 # what needs its "of" phrase, whatever other phrases stay
 NEEDS_ITS_OF = ROLE_NOUNS | DEPICTION_NOUNS
 
@@ -134,12 +144,16 @@ NEEDS_AN_OBJECT = {
 
 # verbs that say little without one of these prepositions' phrases ("she returned [to Morocco] for some
 # time", "nominated [for 21 Juno Awards] during his career", "went on to spend five years [at Bramall Lane]")
+# verbs whose "as" phrase is their argument: "He served [as foreign editor] for Hearst" is no "served for"
+ROLE_VERBS = {"serve"}
+
 REQUIRED_PREPOSITIONS = {
     "return": {"to", "from"}, "nominate": {"for"}, "spend": {"at", "in", "with", "on", "as"},
     "emigrate": {"to"}, "immigrate": {"to"}, "relocate": {"to"}, "move": {"to"}, "transfer": {"to"},
     "dedicate": {"to"}, "devote": {"to"}, "shortlist": {"for"}, "induct": {"into"}, "send": {"to"},
-    "offer": {"to"}, "reside": {"in", "at"}, "live": {"in", "at"}, "serve": {"as"},
+    "offer": {"to"}, "reside": {"in", "at"}, "live": {"in", "at"},
 }  # fmt: skip
+REQUIRED_PREPOSITIONS.update({verb: {"as"} for verb in ROLE_VERBS})
 
 # objects that say little without where or in what ("He received his early education [at Karachi].")
 SAID_WITH_WHERE = {

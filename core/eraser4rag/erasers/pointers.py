@@ -39,6 +39,8 @@ def articles_of_places_that_went(sent: Any, removed: set[int]) -> set[int]:
         noun = article.head
         if article.i in removed or article.lower_ != "the" or article.dep_ != "det" or noun.i in removed:
             continue
+        if noun.tag_ in {"NNS", "NNPS"}:
+            continue  # "the city councils [of Essen and Bonn]": no "a"
         kinds = [c for c in noun.children if c.dep_ == "compound" and c.lemma_.lower() in PLACE_POINTERS]
         places = [
             c

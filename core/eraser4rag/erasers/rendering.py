@@ -351,8 +351,8 @@ _DOUBLED = re.compile(r"([,;:])(?:\s*[,;:])+")
 _BEFORE_STOP = re.compile(r"\s*[,;:]\s*([.!?])")
 
 
-# only before punctuation that ends something: "at the :de:Mix & Genest AG" keeps its space
-_SPACE_BEFORE = re.compile(r"[ \t]+([,.;:!?)])(?=\s|$|[,.;:!?)\]\"'”’])")
+# not before a colon that opens a word: "at the :de:Mix & Genest AG" keeps its space
+_SPACE_BEFORE = re.compile(r"[ \t]+([,.;!?)]|:(?!\w))")
 
 
 _SPACE_AFTER_OPEN = re.compile(r"\(\s+")

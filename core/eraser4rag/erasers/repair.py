@@ -294,8 +294,10 @@ def _points_back_at_a_dropped_sentence(
         return True  # "They had at least eight children." after the marriage went
     if _someone_else_opens(pieces, index, title):
         return True  # "He and his wife had two daughters; William Archibald was their only son."
-    if _opens_on_its_verb(piece):
-        return True  # "Died in Paddington." went on from "He was a painter, born in New York."
+    if _opens_on_its_verb(piece) and not kept_before.strip():
+        return (
+            True  # "Died in Paddington." went on from "He was a painter, born in New York." (now the opening)
+        )
     latter = _THE_LATTER.search(piece.text)
     if latter and not re.search(r",|\band\b", piece.text[: latter.start()]):
         return True  # "Laake testified at the latter's post-war trial": the latter of two now gone
@@ -418,15 +420,16 @@ def _names_the_title_person(words: list[str], name: list[str]) -> bool:
 def _lemmas_of_dropped_pieces(
     pieces: list[Any], index: int, rewritten: dict[int, str], since: int = 0
 ) -> set[str]:
-    """What the dropped sentences before `index` named, verbs too: "[Timme was wounded at Chickamauga;] the
-    wound was so severe", "[His younger brother was Andrew.] ... The brothers lived together". A "his"
+    """What the dropped sentences before `index` named, and the verbs of the one just before: "[Timme was
+    wounded at Chickamauga;] the wound was so severe", "[His younger brother was Andrew.] ... The brothers
+    lived together" ("[He worked as a teacher.] [...] The work was translated" is another work). A "his"
     looks only at the sentence just before: "His most famous case" needs no case said before."""
     return {
         t.lemma_.lower()
         for i in range(since, index)
         if rewritten.get(i) == ""
         for t in pieces[i]
-        if t.pos_ in {"NOUN", "PROPN", "VERB"}
+        if t.pos_ in {"NOUN", "PROPN"} or (t.pos_ == "VERB" and i == index - 1)
     }
 
 
@@ -764,7 +767,7 @@ def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parse
     return candidate
 
 
-_CLAUSE_POINTERS = {"it", "this", "that", "they", "these"}
+_CLAUSE_POINTERS = {"it", "this", "these"}
 
 
 def _pronoun_pointed_into_a_removed_clause(sent: Any, removed: set[int]) -> bool:
@@ -774,6 +777,8 @@ def _pronoun_pointed_into_a_removed_clause(sent: Any, removed: set[int]) -> bool
     subject = next((c for c in root.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
     if subject is None or subject.lower_ not in _CLAUSE_POINTERS or subject.i in removed:
         return False
+    if subject.lower_ == "it" and subject.dep_ != "nsubjpass":
+        return False  # "[When he arrived,] it was raining", "it was in London that ...": no pointer
     return any(c.dep_ == "advcl" and c.i < subject.i and c.i in removed for c in root.children)
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from core.eraser4rag.erasers.discourse import title_name
-from core.eraser4rag.erasers.grammar import RELATIONAL_NOUNS, REQUIRED_PREPOSITIONS, ROLE_NOUNS, SUBJECT_DEPS
+from core.eraser4rag.erasers.grammar import RELATIONAL_NOUNS, ROLE_NOUNS, ROLE_VERBS, SUBJECT_DEPS
 from core.eraser4rag.erasers.mentions import find_mentions
 from core.eraser4rag.erasers.realise import VERB_RELATION
 from core.types import Span, Triple
@@ -20,13 +20,18 @@ _NOT_A_POSSESSOR = r"(?:[Hh]e|[Ss]he|[Ii]t|[Tt]hat|[Tt]here)['’]s\b"  # "He's 
 def with_article(text: str, triple: Triple) -> Triple:
     """The tail as the text names it: "the Royal Spanish Academy", not "Royal Spanish Academy"; a tail
     whose named possessor the triple left out takes it back ("in Syse's Cabinet": "in the Cabinet" alone
-    says which cabinet to nobody), any other possessor "the"."""
+    says which cabinet to nobody; "the King's Cabinet" keeps its "the"), any other possessor "the". Read
+    in the triple's own sentence when it has one."""
     if not triple.tail[:1].isupper():
         return triple
+    if triple.span != (0, 0):
+        text = text[triple.span[0] : triple.span[1]]
     tail = re.escape(triple.tail)
-    named = re.search(rf"\b(?!{_NOT_A_POSSESSOR})([A-Z][\w-]*['’]s)\s+{tail}\b", text)
+    named = re.search(
+        rf"(\bthe\s+)?(?<![\w'’.])(?<!St\. )(?!{_NOT_A_POSSESSOR})([A-Z][\w-]*['’]s)\s+{tail}\b", text
+    )
     if named:
-        return replace(triple, tail=f"{named.group(1)} {triple.tail}")
+        return replace(triple, tail=f"{named.group(1) or ''}{named.group(2)} {triple.tail}")
     if re.search(rf"\bthe\s+{tail}\b|\b(?!{_NOT_A_POSSESSOR})\w+['’]s\s+{tail}\b", text):
         return replace(triple, tail="the " + triple.tail)
     return triple
@@ -204,11 +209,7 @@ def verb_relation_said(sent: Any, triple: Triple) -> bool:
     if match is None:
         return True
     verb, preposition = match.groups()
-    if (
-        REQUIRED_PREPOSITIONS.get(verb) == {"as"}
-        and preposition == "for"
-        and not any(c.isdigit() for c in triple.tail)
-    ):
+    if verb in ROLE_VERBS and preposition == "for" and not any(c.isdigit() for c in triple.tail):
         return False  # "He served [as foreign editor] for Hearst newspapers": "He served for ..." is a stub
     return any(
         t.lemma_.lower() == verb and any(c.dep_ == "prep" and c.lower_ == preposition for c in t.children)

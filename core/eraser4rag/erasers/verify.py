@@ -17,10 +17,12 @@ public triples of that document that re-extraction no longer finds.
 
 from __future__ import annotations
 
+import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 import networkx as nx
 
@@ -32,7 +34,7 @@ from core.eraser4rag.filters import PrivacyDefinition
 from core.eraser4rag.graph import components_of, ends_of, format_key
 from core.eraser4rag.names import name_aliases, surname_is_shared
 from core.extract.base import Extractor
-from core.types import Triple, TripleKey
+from core.types import Span, Triple, TripleKey
 
 Removal = tuple[tuple[int, int], str, str, tuple[TripleKey, ...]]
 
@@ -140,11 +142,7 @@ def private_tails_named(
             continue
         doc = parse(text)
         reason = f"private {format_key(triple.key)}: its tail is still said beside its head: removed"
-        mentions = [
-            m
-            for form in (triple.tail, *_shorter_names(triple.tail, triple.head))
-            for m in find_mentions(text, form)
-        ]
+        mentions = find_mentions(text, triple.tail) + _shorter_name_mentions(doc, triple.tail, triple.head)
         for mention in mentions:
             if inside_longer_entity(doc, mention):
                 continue
@@ -156,14 +154,22 @@ def private_tails_named(
     return dict(found)
 
 
-def _shorter_names(tail: str, head: str) -> list[str]:
-    """A person's name said without its first name ("Walker Harrison" for the private mother "Lullelia Walker
-    Harrison"): still her, once the sentence that gave her full name went. Not a form of the head's name."""
+def _shorter_name_mentions(doc: Any, tail: str, head: str) -> list[Span]:
+    """A person said without her first name ("Walker Harrison" for the private mother "Lullelia Walker
+    Harrison"): still her, once the sentence that gave her full name went. Written as the name is, read as
+    a person by the parser, and no form of the head's name."""
     words = tail.split()
     if len(words) < 3 or not all(w[:1].isupper() for w in words):
         return []
     shorter = " ".join(words[-2:])
-    return [] if shorter.casefold() in head.casefold() else [shorter]
+    if shorter.casefold() in head.casefold():
+        return []
+    people = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON"]
+    return [
+        (m.start(), m.end())
+        for m in re.finditer(rf"(?<![\w-]){re.escape(shorter)}(?![\w-])", doc.text)
+        if any(start <= m.start() and m.end() <= end for start, end in people)
+    ]
 
 
 def _head_named(text: str, head: str, title: str = "") -> bool:

@@ -642,16 +642,12 @@ def test_a_border_and_a_phd_without_their_phrase_lose_the_predicate(nlp):
     assert lost
 
 
-def test_support_and_friends_without_their_phrase_go(nlp):
-    # round 32's reader (Peter Michael Musone): "He came into contact with the art world in Florence, making
-    # friends."; round 30's (Richard Harris): "after which Richard Harris discontinued his support."
-    sentence = (
-        "He came into contact with the art world in Florence, making friends with poets Franco Manescalchi."
-    )
-    text, _lost = _erase(nlp, sentence, ["with poets Franco Manescalchi"])
-    assert text == "He came into contact with the art world in Florence."
+def test_someone_s_support_without_its_phrase_goes(nlp):
+    # round 30's reader (Richard Harris): "after which Richard Harris discontinued his support."
     text, lost = _erase(nlp, "In 1984 he discontinued his support for the PIRA.", ["for the PIRA"])
     assert lost and "support" not in text
+    text, lost = _erase(nlp, "He received support from the government.", ["from the government"])
+    assert not lost and text == "He received support."
 
 
 def test_a_club_the_parser_hung_on_the_copula_goes_when_only_the_nationality_is_kept(nlp):

@@ -6,6 +6,7 @@ import pytest
 
 from core.eraser4rag.erasers.fluency import broken_in_rewrite
 from core.eraser4rag.erasers.graph_guided import erase_occurrences
+from core.eraser4rag.erasers.rendering import tidy
 from core.eraser4rag.erasers.repair import repair_removals
 from core.types import Triple
 from tests.core.eraser4rag.erasers.erasers_fixtures import SEITZ
@@ -1118,9 +1119,28 @@ def test_a_sentence_opening_on_its_verb_goes_with_the_sentence_it_went_on_from(n
     assert new.strip() == "William Archibald Wall specialized in waterscapes."
 
 
+def test_a_sentence_opening_on_its_verb_after_a_kept_sentence_stays(nlp):
+    text = "John Smith was an English painter. He married Anne in 1850. Died in Paddington, London in 1920."
+    start = text.index("He married")
+    end = text.index(" Died")
+    new, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp, "John Smith")
+    assert new.strip() == "John Smith was an English painter. Died in Paddington, London in 1920."
+
+
+def test_it_that_points_at_no_removed_clause_stays(nlp):
+    text = "When he arrived in Paris, it was raining heavily. He stayed a week."
+    start = text.index("When")
+    end = text.index("it was")
+    new, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp)
+    assert new.startswith("It was raining heavily.")
+
+
 def test_a_space_before_a_colon_that_opens_a_word_stays(nlp):
     # PopQA dev (Hugo Lichte), round 30's reader: "at the:de:Mix & Genest AG"
     text = "He worked at the “Signal GmbH” in Kiel and then in Berlin, from 1924 at the :de:Mix & Genest AG."
     start = text.index(" in Kiel")
     new, _edits = repair_removals(text, nlp(text), [((start, start + 8), "", "private", ())], (), nlp)
     assert "at the :de:Mix & Genest AG." in new
+    assert (
+        tidy("Mario Rossi ,Italian racewalker ; a painter :") == "Mario Rossi,Italian racewalker; a painter:"
+    )

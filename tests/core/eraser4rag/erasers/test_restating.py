@@ -165,6 +165,10 @@ def test_a_tail_whose_possessor_the_triple_left_out_takes_it_back():
     assert realise_facts([fact]) == "Arne Eidsmo served in Syse's Cabinet."
     lower = text.replace("Syse's", "his party's")
     assert with_article(lower, Triple("Arne Eidsmo", "serve_in", "Cabinet", "d")).tail == "the Cabinet"
+    king = text.replace("Syse's", "the King's")
+    assert with_article(king, Triple("Arne Eidsmo", "serve_in", "Cabinet", "d")).tail == "the King's Cabinet"
+    irish = text.replace("Syse's", "O'Brien's")
+    assert with_article(irish, Triple("Arne Eidsmo", "serve_in", "Cabinet", "d")).tail == "the Cabinet"
     assert with_article(text, Triple("Arne Eidsmo", "serve_in", "Ministry of Fisheries", "d")).tail == (
         "the Ministry of Fisheries"
     )
