@@ -8,9 +8,10 @@ They differ on purpose, and each caller needs its own:
   scripts of a window, the annotation tasks that trained the shipped adapter, and the sentence
   pairs LM fluency compares: the adapter learnt windows cut this way, and the README's
   figures were measured on them, so this cut stays as it is.
-* `sentence_pieces` cuts as a reader does: no break after an initial or an abbreviation, a
-  closing quote or bracket stays with its sentence, and a line break ends a piece (a title line
-  is no part of the next sentence). The broken-construction checker, repair and discourse
+* `sentence_pieces` cuts as a reader does: no break after an initial or an abbreviation, or after
+  a bracket's "?" that a word in lower case follows ("(died 1732?) was"); a closing quote or bracket
+  stays with its sentence, and a line break ends a piece (a title line is no part of the next
+  sentence). The broken-construction checker, repair and discourse
   compare the sentences of an original and its rewrite one by one and need these.
 """
 
@@ -48,8 +49,12 @@ def sentence_pieces(text: str) -> list[str]:
     pieces: list[str] = []
     start = 0
     for match in _BREAK.finditer(text):
-        if _NO_END.search(text[max(start, match.start() - 12) : match.start()]) and "\n" not in match.group():
+        if "\n" in match.group():
+            pass
+        elif _NO_END.search(text[max(start, match.start() - 12) : match.start()]):
             continue
+        elif ")" in match.group() and text[match.end() : match.end() + 1].islower():
+            continue  # "Eliza Smith (died 1732?) was one of ...": a bracket's "?" ends no sentence
         pieces.append(text[start : match.end()])
         start = match.end()
     if start < len(text):

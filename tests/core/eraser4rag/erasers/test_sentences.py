@@ -56,3 +56,16 @@ def test_a_case_name_is_no_sentence_end():
         "He argued Terry v. Ohio in 1968. ",
         "He left.",
     ]
+
+
+def test_a_question_mark_inside_brackets_ends_no_sentence_before_lower_case():
+    # PopQA dev (Eliza Smith), round 33's reader: the repair cut "Eliza Smith (died 1732?)" off its verb,
+    # and the rewrite opened on "was one of the most popular ... writers."
+    text = "Eliza Smith (died 1732?) was one of the most popular writers. Was she? he asked. (Why?) Then."
+    assert sentence_pieces(text) == [
+        "Eliza Smith (died 1732?) was one of the most popular writers. ",
+        "Was she? ",
+        "he asked. ",
+        "(Why?) ",
+        "Then.",
+    ]
