@@ -234,7 +234,7 @@ def _remove_range_ends_without_their_start(sent: Any, removed: set[int]) -> None
         start = start_value.head
         if (
             start_value.i in removed
-            and (start_value.like_num or start_value.ent_type_ == "DATE")
+            and start_value.ent_type_ == "DATE"  # "rose [from 12] to 40" still reads
             and start.lower_ == "from"
             and start.i in removed
         ):

@@ -384,7 +384,7 @@ def _someone_else_opens(pieces: list[Any], index: int, title: str) -> bool:
     the dropped sentence before ("Wall the elder got married ..." went, the father's family would become
     his son's)."""
     piece = pieces[index]
-    opening = next((t for t in piece if not t.is_space and not t.is_punct), None)
+    opening = _first_word(piece)
     name = title_name(title).split()
     if opening is None or opening.lower_ not in SUBJECT_PRONOUNS or not name:
         return False
@@ -401,7 +401,7 @@ def _someone_else_opens(pieces: list[Any], index: int, title: str) -> bool:
 def _opens_on_its_verb(piece: Any) -> bool:
     """A sentence without a subject that opens on its verb ("Died in Paddington, London in 1888."): it went
     on from the sentence before, whose subject it shared."""
-    first = next((t for t in piece if not t.is_space and not t.is_punct), None)
+    first = _first_word(piece)
     root = piece.root
     return (
         first is not None
@@ -410,6 +410,10 @@ def _opens_on_its_verb(piece: Any) -> bool:
         and root.tag_ in {"VBD", "VBN"}
         and not any(c.dep_ in {"nsubj", "nsubjpass", "expl"} for c in root.children)
     )
+
+
+def _first_word(piece: Any) -> Any | None:
+    return next((t for t in piece if not t.is_space and not t.is_punct), None)
 
 
 def _names_the_title_person(words: list[str], name: list[str]) -> bool:
