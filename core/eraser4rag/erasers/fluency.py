@@ -187,16 +187,19 @@ _FINITE_TAGS = {"VBD", "VBZ", "VBP"}
 _SUBJECTS = {"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"}
 
 
-def subjectless_main_verbs(sentence: str, parse: Parser) -> int:
-    """Count of sentences whose finite main verb has no subject, nor any other verb of the sentence
-    ("Graduated with honors." once its subject went; a misparsed "X was born in 1650, was a painter"
+def is_subjectless(sent: Any) -> bool:
+    """The span's finite main verb (or a participle it opens on) has no subject, nor any other verb of it
+    ("Graduated with honors.", "Died in Paddington."; a misparsed "X was born in 1650, was a painter"
     still has one)."""
-    return sum(
-        1
-        for sent in parse(sentence).sents
-        if (sent.root.tag_ in _FINITE_TAGS or (sent.root.tag_ == "VBN" and sent.root.i == sent.start))
-        and not any(token.dep_ in _SUBJECTS for token in sent)
+    root = sent.root
+    return (root.tag_ in _FINITE_TAGS or (root.tag_ == "VBN" and root.i == sent.start)) and not any(
+        token.dep_ in _SUBJECTS for token in sent
     )
+
+
+def subjectless_main_verbs(sentence: str, parse: Parser) -> int:
+    """Count of sentences without a subject (`is_subjectless`)."""
+    return sum(1 for sent in parse(sentence).sents if is_subjectless(sent))
 
 
 def sentence_breakage(original: str, rewrite: str, parse: Parser | None = None) -> list[Broken]:

@@ -78,14 +78,6 @@ NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit", "seat", "sp
 # support" still reads)
 POSSESSED_NEEDS_ITS_PHRASE = {"support"}
 
-
-def needs_its_phrase(noun: Any) -> bool:
-    """A noun that says nothing once its phrase went (`NEEDS_ITS_PHRASE`, `POSSESSED_NEEDS_ITS_PHRASE`)."""
-    lemma = noun.lemma_.lower()
-    possessed = any(c.dep_ == "poss" for c in noun.children)
-    return lemma in NEEDS_ITS_PHRASE or (possessed and lemma in POSSESSED_NEEDS_ITS_PHRASE)
-
-
 # what needs its "of" phrase, whatever other phrases stay
 NEEDS_ITS_OF = ROLE_NOUNS | DEPICTION_NOUNS
 
@@ -193,6 +185,13 @@ def list_members(first: Any) -> list[Any]:
     for member in members:
         members.extend(c for c in member.children if c.dep_ == "conj")
     return members
+
+
+def needs_its_phrase(noun: Any) -> bool:
+    """A noun that says nothing once its phrase went (`NEEDS_ITS_PHRASE`, `POSSESSED_NEEDS_ITS_PHRASE`)."""
+    lemma = noun.lemma_.lower()
+    possessed = any(c.dep_ == "poss" for c in noun.children)
+    return lemma in NEEDS_ITS_PHRASE or (possessed and lemma in POSSESSED_NEEDS_ITS_PHRASE)
 
 
 def has_kept_conj(token: Any, removed: set[int]) -> bool:

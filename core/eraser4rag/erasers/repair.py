@@ -44,7 +44,13 @@ from core.eraser4rag.erasers.discourse import (
     title_name,
     without_stranded_connective,
 )
-from core.eraser4rag.erasers.fluency import Parser, broken_in_rewrite, sentence_breakage, sentence_pieces
+from core.eraser4rag.erasers.fluency import (
+    Parser,
+    broken_in_rewrite,
+    is_subjectless,
+    sentence_breakage,
+    sentence_pieces,
+)
 from core.eraser4rag.erasers.grammar import RELATIONAL_NOUNS, VERB_POS, inside_brackets, vaguely_counted
 from core.eraser4rag.erasers.realise import realise_facts
 from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
@@ -288,19 +294,17 @@ def _points_back_at_a_dropped_sentence(
     # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
     opening = len(piece.text) - len(without_stranded_connective(piece.text))
     kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
-    went_just_before = _lemmas_of_dropped_pieces(pieces, index, rewritten, since=index - 1)
-    went_before = _lemmas_of_dropped_pieces(pieces, index, rewritten)
     if _they_open(piece, removed):
         return True  # "They had at least eight children." after the marriage went
     if _someone_else_opens(pieces, index, title):
         return True  # "He and his wife had two daughters; William Archibald was their only son."
     if _opens_on_its_verb(piece) and not kept_before.strip():
-        return (
-            True  # "Died in Paddington." went on from "He was a painter, born in New York." (now the opening)
-        )
+        return True  # "Died in Paddington." went on from "He was a painter, born in New York."
     latter = _THE_LATTER.search(piece.text)
     if latter and not re.search(r",|\band\b", piece.text[: latter.start()]):
         return True  # "Laake testified at the latter's post-war trial": the latter of two now gone
+    went_just_before = _lemmas_of_dropped_pieces(pieces, index, rewritten, since=index - 1)
+    went_before = _lemmas_of_dropped_pieces(pieces, index, rewritten)
     return any(
         (
             (t.lower_ in DEMONSTRATIVES and t.dep_ == "det")
@@ -403,13 +407,7 @@ def _opens_on_its_verb(piece: Any) -> bool:
     on from the sentence before, whose subject it shared."""
     first = _first_word(piece)
     root = piece.root
-    return (
-        first is not None
-        and first.i == root.i
-        and root.pos_ == "VERB"
-        and root.tag_ in {"VBD", "VBN"}
-        and not any(c.dep_ in {"nsubj", "nsubjpass", "expl"} for c in root.children)
-    )
+    return first is not None and first.i == root.i and root.tag_ in {"VBD", "VBN"} and is_subjectless(piece)
 
 
 def _first_word(piece: Any) -> Any | None:

@@ -49,14 +49,18 @@ def sentence_pieces(text: str) -> list[str]:
     pieces: list[str] = []
     start = 0
     for match in _BREAK.finditer(text):
-        if "\n" in match.group():
-            pass
-        elif _NO_END.search(text[max(start, match.start() - 12) : match.start()]):
+        if "\n" not in match.group() and _ends_no_sentence(text, start, match):
             continue
-        elif ")" in match.group() and text[match.end() : match.end() + 1].islower():
-            continue  # "Eliza Smith (died 1732?) was one of ...": a bracket's "?" ends no sentence
         pieces.append(text[start : match.end()])
         start = match.end()
     if start < len(text):
         pieces.append(text[start:])
     return [line for piece in pieces for line in piece.splitlines(keepends=True)]
+
+
+def _ends_no_sentence(text: str, start: int, stop: re.Match[str]) -> bool:
+    """An initial or abbreviation before the stop, or a bracket's "?" that a word in lower case follows
+    ("Eliza Smith (died 1732?) was one of ...")."""
+    if _NO_END.search(text[max(start, stop.start() - 12) : stop.start()]):
+        return True
+    return ")" in stop.group() and text[stop.end() : stop.end() + 1].islower()
