@@ -184,6 +184,7 @@ def units_for(doc: Any, triple: Triple) -> list[Unit]:
     if not tail_tokens:
         return [Unit(_trim(doc.text, span), "sentence")]
     head_spans = head_reference_spans(doc, triple.head, span)
+    tail_tokens = _mentions_in_the_heads_members(doc.text, tail_tokens, head_spans) or tail_tokens
     units = []
     for tokens in tail_tokens:
         unit = _unit_for_tail(doc, tokens, head_spans, span)
@@ -195,6 +196,21 @@ def units_for(doc: Any, triple: Triple) -> list[Unit]:
         if left:
             units.append(Unit((left[0].idx, left[-1].idx + len(left[-1])), "object"))
     return units
+
+
+def _mentions_in_the_heads_members(text: str, groups: list[list[Any]], head_spans: list[Span]) -> list[list[Any]]:
+    """Of a list sentence's tail mentions, those in a member ("; "-separated) that names the head: in
+    "Resani (1670–1740), painter of the Baroque period; Salimbeni (1536–1579), painter active in Sienna"
+    the second "painter" is Salimbeni's, and cutting Resani's fact must not take Salimbeni's member."""
+    members = {_list_member(text, h[0]) for h in head_spans}
+    return [g for g in groups if _list_member(text, g[0].idx) in members]
+
+
+def _list_member(text: str, position: int) -> Span:
+    """The stretch between the semicolons around `position` (the whole text when it has none)."""
+    start = text.rfind(";", 0, position) + 1
+    end = text.find(";", position)
+    return start, len(text) if end < 0 else end
 
 
 # names a cut into would leave half of ("Corser [and Co. Ltd.]", "the [Golden Globe] Award")

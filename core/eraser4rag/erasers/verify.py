@@ -263,10 +263,16 @@ def _apply(
         text = texts[doc_id]
         doc = parse(text)
         replacements: list[Removal] = []
+        seen: set[tuple[Span, str]] = set()  # each mention of a tail finds the others in its sentence
         for triple, reason in items:
             for unit in units_for(doc, triple):
+                if (unit.span, reason) in seen:
+                    continue
+                seen.add((unit.span, reason))
                 replacements.append((unit.span, "", reason, (triple.key,)))
-                reasons[doc_id].append(f"{reason} ({unit.level}: {text[unit.span[0] : unit.span[1]]!r})")
+                said = f"{reason} ({unit.level}: {text[unit.span[0] : unit.span[1]]!r})"
+                if said not in reasons[doc_id]:
+                    reasons[doc_id].append(said)
         cut = {triple.key for triple, _reason in items}
         sayable = [t for t in public.get(doc_id, ()) if t.key not in cut]  # a cut fact is not said again
         new_text, _edits = repair_removals(text, doc, replacements, sayable, parse, titles.get(doc_id, ""))

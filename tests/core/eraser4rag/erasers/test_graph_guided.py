@@ -306,3 +306,19 @@ def test_a_tail_that_ends_a_capitalised_name_takes_the_name(nlp):
     triple = Triple("John Paul Wallach", "found_seeds_of", "Peace", "w", (0, len(text)))
     spans = [text[slice(*unit.span)] for unit in units_for(doc, triple)]
     assert all("Seeds" in span for span in spans)
+
+
+def test_a_list_members_fact_is_cut_only_in_its_own_member(nlp):
+    """PopQA dev, held back (the "Arcangelo" list page): verify cut Resani's "painter" to disconnect a
+    private fact, found Salimbeni's "painter" in the same sentence too, and with no phrase of Resani's
+    for it took the whole sentence: six list members and 24 public facts."""
+    from core.eraser4rag.erasers.graph_guided import units_for
+
+    text = (
+        "Arcangelo Pinelli (born 1944), fencer; Arcangelo Resani (1670–1740), painter of the Baroque period; "
+        "Arcangelo Salimbeni (circa 1536 –1579), painter active in Sienna; Arcangelo Tadini (1846–1912), "
+        "Catholic priest"
+    )
+    doc = nlp(text)
+    triple = Triple("Arcangelo Resani", "occupation", "painter", "a", (0, len(text)))
+    assert [text[slice(*unit.span)] for unit in units_for(doc, triple)] == ["painter of the Baroque period"]

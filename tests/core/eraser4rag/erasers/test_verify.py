@@ -55,3 +55,14 @@ def test_a_private_person_said_again_without_her_first_name_goes():
     assert repaired.text == (
         "Charles Harrison's mother was an educator. Harrison attended Wheatley High School in Houston."
     )
+
+
+def test_a_unit_found_by_two_mentions_is_cut_and_reported_once(nlp):
+    """PopQA dev, held back (the "Arcangelo" list page): each mention of a private "Italian" found every other
+    mention of its sentence, and the repairs said the same removal dozens of times."""
+    text = "Arcangelo Pinelli is an Italian fencer. Pinelli also coached the Italian team."
+    private = Triple("Arcangelo Pinelli", "country_of_citizenship", "Italian", "a", (0, len(text)))
+    texts = {"a": text}
+    _changed, reasons = _apply(texts, {"a": [(private, "private"), (private, "private")]}, nlp, {}, {})
+    assert "Italian" not in texts["a"]
+    assert len(reasons["a"]) == len(set(reasons["a"])) == 1
