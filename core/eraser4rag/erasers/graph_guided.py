@@ -198,7 +198,9 @@ def units_for(doc: Any, triple: Triple) -> list[Unit]:
     return units
 
 
-def _mentions_in_the_heads_members(text: str, groups: list[list[Any]], head_spans: list[Span]) -> list[list[Any]]:
+def _mentions_in_the_heads_members(
+    text: str, groups: list[list[Any]], head_spans: list[Span]
+) -> list[list[Any]]:
     """Of a list sentence's tail mentions, those in a member ("; "-separated) that names the head: in
     "Resani (1670–1740), painter of the Baroque period; Salimbeni (1536–1579), painter active in Sienna"
     the second "painter" is Salimbeni's, and cutting Resani's fact must not take Salimbeni's member."""
