@@ -48,7 +48,9 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
         if _original_position(original_doc.text, piece, match.start()) < named_at:
             return text  # the original said this pronoun before naming anyone
         own_names = {name, name.split()[-1]} | _title_forms(title)
-        if match.group(0).lower() in POSSESSIVE_PRONOUNS and _names_someone(piece[match.end() :], own_names):
+        if match.group(0).lower() in POSSESSIVE_PRONOUNS and _subject_named_after(
+            piece, match, own_names, parse
+        ):
             return text  # "with his recommendation Licht could change ...": "his" is someone else's
         pieces[index] = _with_name(piece, _the_subject_after_a_fronted_his(piece, match), name, parse)
         return "".join(pieces)
@@ -174,9 +176,12 @@ def _any_spelling(name: str) -> str:
 
 
 def _title_forms(title: str) -> set[str]:
-    """The title's person name and its surname ("Edward Corser", "Corser")."""
+    """The title's person name and each name word of it ("Edward Corser", "Edward", "Corser"): a passage
+    may call its person by either, and a family name comes first in some ("Sekino Jun'ichirō": "Sekino")."""
     name = title_name(title)
-    return {name, name.split()[-1]} if name else set()
+    if not name:
+        return set()
+    return {name} | {word for word in name.split() if len(word) > 3 and word[:1].isupper()}
 
 
 def _name_forms(people: list[Any]) -> set[str]:
@@ -235,6 +240,20 @@ def _the_subject_after_a_fronted_his(piece: str, match: re.Match[str]) -> re.Mat
     if fronted is None or match.start() > fronted.start("subject"):
         return match
     return _PRONOUN.search(piece, fronted.start("subject")) or match
+
+
+def _subject_named_after(piece: str, match: re.Match[str], names: set[str], parse: Parser | None) -> bool:
+    """Whether the sentence's subject, after its possessive, is one of `names` ("with his recommendation
+    Licht could change"); a name said later in a clause of its own ("Among his students ... was Fitzgibbon,
+    who remembered that it was Sandes who advised him") is not the subject. Without a parser, any name."""
+    if parse is None:
+        return _names_someone(piece[match.end() :], names)
+    for token in parse(piece):
+        if token.dep_ in {"nsubj", "nsubjpass"} and token.head.dep_ == "ROOT" and token.idx > match.start():
+            subject = token.doc[token.left_edge.i : token.i + 1].text  # not its relative clause
+            if _names_someone(subject, names):
+                return True
+    return False
 
 
 def _with_name(piece: str, match: re.Match[str], name: str, parse: Parser | None) -> str:

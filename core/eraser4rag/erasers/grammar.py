@@ -94,7 +94,7 @@ ARGUMENT_PREPOSITIONS = {
     # "he regarded the association [as the freedom fighters of our time]": without "as" another claim
     ("regard", "as"), ("describe", "as"), ("consider", "as"), ("view", "as"), ("see", "as"),
     ("portray", "as"), ("depict", "as"), ("label", "as"), ("brand", "as"), ("hail", "as"), ("treat", "as"),
-    ("classify", "as"),
+    ("classify", "as"), ("establish", "as"),
     # "In 1917 he was a candidate [for alderman]", "He served [as city attorney] before ...": read as stubs
     ("candidate", "for"), ("serve", "as"),
     # "He duetted [with Celine Dion] on the song" (round 23): a duet is with someone

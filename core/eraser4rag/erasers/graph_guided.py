@@ -33,7 +33,13 @@ from typing import Any
 from core.eraser4rag.erasers import leaks
 from core.eraser4rag.erasers.base import NO_PRIVATE_NOTE, EraseRequest, Rewrite, format_reason, rewrite_each
 from core.eraser4rag.erasers.grammar import NEEDS_ITS_ADJECTIVE, determiner, same_kind
-from core.eraser4rag.erasers.mentions import find_mentions, longer_entity, mentions_entity, name_forms
+from core.eraser4rag.erasers.mentions import (
+    find_mentions,
+    inside_longer_entity,
+    longer_entity,
+    mentions_entity,
+    name_forms,
+)
 from core.eraser4rag.erasers.repair import is_a_list_page, repair_removals
 from core.eraser4rag.filters import PrivacyDefinition
 from core.model_loading import get_spacy
@@ -177,14 +183,18 @@ def _unique_keys(triples: Iterable[Triple]) -> list[Triple]:
     return list(seen.values())
 
 
-def units_for(doc: Any, triple: Triple) -> list[Unit]:
-    """The smallest units that express `triple` in its span (one per tail mention found)."""
+def units_for(doc: Any, triple: Triple, in_names: bool = True) -> list[Unit]:
+    """The smallest units that express `triple` in its span (one per tail mention found). `in_names=False`:
+    a mention inside a longer name counts only when the tail is said nowhere else there (a public fact cut
+    to disconnect a private one: the name is another public fact)."""
     span = _clamp(triple.span, len(doc.text)) if triple.span != (0, 0) else (0, len(doc.text))
     tail_tokens = _tail_tokens(doc, triple.tail, span)
     if not tail_tokens:
         return [Unit(_trim(doc.text, span), "sentence")]
     head_spans = head_reference_spans(doc, triple.head, span)
     tail_tokens = _mentions_in_the_heads_members(doc.text, tail_tokens, head_spans) or tail_tokens
+    if not in_names:  # "a Spanish paracanoeist and member of the National Spanish Canoeist Team"
+        tail_tokens = [g for g in tail_tokens if not _inside_a_longer_name(doc, g)] or tail_tokens
     units = []
     for tokens in tail_tokens:
         unit = _unit_for_tail(doc, tokens, head_spans, span)
@@ -206,6 +216,10 @@ def _mentions_in_the_heads_members(
     the second "painter" is Salimbeni's, and cutting Resani's fact must not take Salimbeni's member."""
     members = {_list_member(text, h[0]) for h in head_spans}
     return [g for g in groups if _list_member(text, g[0].idx) in members]
+
+
+def _inside_a_longer_name(doc: Any, tokens: list[Any]) -> bool:
+    return inside_longer_entity(doc, (tokens[0].idx, tokens[-1].idx + len(tokens[-1])))
 
 
 def _list_member(text: str, position: int) -> Span:
@@ -230,6 +244,7 @@ def _with_the_names_it_cuts(doc: Any, span: Span) -> Span:
         start, end = ent.start_char, ent.end_char
         if (start < first < end and last >= end) or (first <= start and start < last < end):
             first, last = min(first, start), max(last, end)
+    last = _with_a_regnal_numeral(doc, first, last)
     named_of = (
         _capitalised_name_of(doc.text, (first + len("of "), last))
         if doc.text[first:last].startswith("of ")
@@ -244,6 +259,19 @@ def _with_the_names_it_cuts(doc: Any, span: Span) -> Span:
         if firm:
             first = firm.start()  # "Corser [and Co. Ltd.]": the parser gave "Corser" to a person
     return first, last
+
+
+_REGNAL_NUMERAL = re.compile(r" (?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})(?![\w'’-]|\.\w)")
+
+
+def _with_a_regnal_numeral(doc: Any, first: int, last: int) -> int:
+    """A cut name's end moved past its numeral ("Nakamura Kichiemon [I]"), which alone would read as the
+    pronoun; not a pronoun "I" that a verb follows ("told Smith I would")."""
+    numeral = _REGNAL_NUMERAL.match(doc.text, last)
+    if numeral is None or not doc.text[first:last].split()[-1:][0][:1].isupper():
+        return last
+    after = next((t for t in doc if t.idx >= numeral.end() and not t.is_space), None)
+    return last if after is not None and after.pos_ in {"VERB", "AUX"} else numeral.end()
 
 
 _FIRM_OWNER = re.compile(r"(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*\s*$")

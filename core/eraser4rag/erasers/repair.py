@@ -717,7 +717,7 @@ def repaired_sentence(
     stated = [
         t
         for t in public
-        if stated_in(doc, sent, t)
+        if stated_in(doc, sent, t, local)
         and is_about_subject(sent, t.head, title)
         and verb_relation_said(sent, t)
         and not said_as_approximate(sent.text, t)

@@ -80,12 +80,31 @@ def overlaps(a: Span, b: Span) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def stated_in(doc: Any, sent: Any, triple: Triple) -> bool:
-    """A public fact the sentence states: its tail is named there, and its head too or its span is there."""
+def stated_in(doc: Any, sent: Any, triple: Triple, removed: set[int] | frozenset[int] = frozenset()) -> bool:
+    """A public fact the sentence states: its tail is named there, and its head too or its span is there. A
+    tail said only as the last words of a longer phrase that went ("researcher" of the private "working life
+    researcher") is not said there: saying it again would give back part of that phrase."""
     span = (sent.start_char, sent.end_char)
-    if not find_mentions(doc.text, triple.tail, within=span):
+    mentions = [
+        m
+        for m in find_mentions(doc.text, triple.tail, within=span)
+        if not _ends_a_removed_phrase(doc, m, removed)
+    ]
+    if not mentions:
         return False
     return overlaps(triple.span, span) or bool(find_mentions(doc.text, triple.head, within=span))
+
+
+def _ends_a_removed_phrase(doc: Any, mention: Span, removed: set[int] | frozenset[int]) -> bool:
+    tokens = [t for t in doc if mention[0] <= t.idx < mention[1]]
+    if not tokens or any(t.i not in removed for t in tokens):
+        return False
+    root = tokens[-1]
+    # a common noun before it ("working life researcher"), not a private adjective ("[Italian] violinist")
+    return any(
+        c.i < tokens[0].i and c.i in removed and c.dep_ == "compound" and c.pos_ == "NOUN"
+        for c in root.children
+    )
 
 
 PERSONAL_PRONOUNS = {"he", "she", "his", "her"}

@@ -69,7 +69,9 @@ def verify_and_repair(
             removals = _connection_cuts(triples, definition, texts, aliases)
         if not removals:
             break
-        changed, reasons = _apply(texts, removals, parse, _sayable_public(triples, definition), titles or {})
+        changed, reasons = _apply(
+            texts, removals, parse, _sayable_public(triples, definition), titles or {}, definition.public
+        )
         before = _public_by_doc(triples, definition)
         triples = [t for t in triples if t.doc_id not in changed] + _extract(
             extractor, texts, changed, titles
@@ -255,8 +257,10 @@ def _apply(
     parse: ParseCache,
     public: dict[str, list[Triple]],
     titles: Mapping[str, str],
+    public_keys: frozenset[TripleKey] = frozenset(),
 ) -> tuple[set[str], dict[str, list[str]]]:
-    """Remove each listed occurrence's unit; the changed doc ids and the reasons per doc."""
+    """Remove each listed occurrence's unit; the changed doc ids and the reasons per doc. A public fact
+    (cut to disconnect a private one) is not cut inside a name that also says its tail."""
     changed: set[str] = set()
     reasons: dict[str, list[str]] = defaultdict(list)
     for doc_id, items in removals.items():
@@ -265,7 +269,7 @@ def _apply(
         replacements: list[Removal] = []
         seen: set[tuple[Span, str]] = set()  # each mention of a tail finds the others in its sentence
         for triple, reason in items:
-            for unit in units_for(doc, triple):
+            for unit in units_for(doc, triple, in_names=triple.key not in public_keys):
                 if (unit.span, reason) in seen:
                     continue
                 seen.add((unit.span, reason))

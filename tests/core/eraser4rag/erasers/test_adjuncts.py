@@ -68,6 +68,9 @@ def test_regarding_something_needs_its_as_phrase(nlp):
     # PopQA dev (Søren Krarup): "he regarded the association [as the freedom fighters of our time]"
     krarup = 'He said he regarded the association as "the freedom fighters of our time".'
     assert not only_adjuncts_removed(*_removal(nlp, krarup, ' as "the freedom fighters of our time"'))
+    # round 34's reader (Sekino Jun'ichirō): "and established him [as the country's pre-eminent portraitist]"
+    sekino = "It became his best piece, and established him as the country's pre-eminent portraitist."
+    assert not only_adjuncts_removed(*_removal(nlp, sekino, " as the country's pre-eminent portraitist"))
 
 
 def test_a_modifier_further_down_a_superlative_phrase_is_no_adjunct(nlp):

@@ -210,3 +210,35 @@ def test_a_surname_written_with_an_umlaut_is_the_title_s_ascii_spelling(nlp):
     assert restore_first_mentions(nlp(original), rewrite, nlp, title="Christian Koeberl") == (
         "Christian Koeberl completed his PhD studies with a dissertation in cosmochemistry."
     )
+
+
+def test_a_family_name_said_first_keeps_the_pronoun_its_own(nlp):
+    """Round 34's reader (Sekino Jun'ichirō, M): with the sentences that named him gone, "Through this role
+    he met ..." became "Through this role Shimo Taro met ...": the title's family name comes first, and the
+    publisher of a dropped sentence took the pronoun."""
+    original = (
+        "In April 1939 Sekino moved to Tokyo where he was employed by publisher Shimo Taro. During the "
+        "Second World War, Sekino procured lodging for entertainment troupes. Through this role he met "
+        "famous actors."
+    )
+    rewrite = (
+        "During the Second World War, Sekino procured lodging for entertainment troupes. Through this role "
+        "he met famous actors."
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp, "Sekino Jun'ichirō") == rewrite
+
+
+def test_his_opening_a_passage_is_the_title_persons_when_a_name_comes_only_in_a_clause(nlp):
+    """Round 34's reader (Stephen Sandes, N): the passage opened on "Among his students ..."; "Sandes" said
+    later in a relative clause was read as the subject the "his" belonged to."""
+    original = (
+        "Stephen Creagh Sandes (1778-1842) was a Church of Ireland bishop. Among his students at Trinity "
+        "College was the barrister Gerald Fitzgibbon, who remembered that it was Sandes who advised him."
+    )
+    rewrite = (
+        "Among his students at Trinity College was the barrister Gerald Fitzgibbon, who remembered that it "
+        "was Sandes who advised him."
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp, "Stephen Sandes").startswith(
+        "Among Stephen Creagh Sandes' students"
+    )

@@ -322,3 +322,29 @@ def test_a_list_members_fact_is_cut_only_in_its_own_member(nlp):
     doc = nlp(text)
     triple = Triple("Arcangelo Resani", "occupation", "painter", "a", (0, len(text)))
     assert [text[slice(*unit.span)] for unit in units_for(doc, triple)] == ["painter of the Baroque period"]
+
+
+def test_a_cut_name_takes_its_numeral(nlp):
+    """Round 34's reader (Sekino Jun'ichirō): "met famous kabuki actor Nakamura Kichiemon I" lost the name
+    and kept "I", which then read as the pronoun."""
+    from core.eraser4rag.erasers.graph_guided import units_for
+
+    text = "Through this role he met famous kabuki actor Nakamura Kichiemon I whose portrait he made in 1947."
+    doc = nlp(text)
+    triple = Triple("Sekino", "meet", "Nakamura Kichiemon", "a", (0, len(text)))
+    assert all("Kichiemon I " in text[slice(*unit.span)] for unit in units_for(doc, triple))
+    told = "He told John Smith I would come."
+    person = Triple("Mara Voss", "told", "John Smith", "a", (0, len(told)))
+    assert all(not told[slice(*u.span)].endswith(" I") for u in units_for(nlp(told), person))
+
+
+def test_a_public_fact_cut_to_disconnect_leaves_a_name_that_says_its_tail(nlp):
+    """PopQA dev (Antonio De Diego): verify cut the public "Spanish" to disconnect a private fact of another
+    Álvarez, and took the word out of "the National Spanish Canoeist Team" too."""
+    from core.eraser4rag.erasers.graph_guided import units_for
+
+    text = "Antonio de Diego Álvarez is a Spanish paracanoeist, member of the National Spanish Canoeist Team."
+    doc = nlp(text)
+    spanish = Triple("Antonio de Diego Álvarez", "country_of_citizenship", "Spanish", "a", (0, len(text)))
+    assert [text[slice(*u.span)] for u in units_for(doc, spanish, in_names=False)] == ["Spanish"]
+    assert len(units_for(doc, spanish)) == 2  # a private fact's tail goes from the name too

@@ -186,3 +186,23 @@ def test_a_role_verb_is_not_said_again_without_its_role(nlp):
     assert verb_relation_said(sent, Triple("John Wallach", "serve_for", "nearly 30 years", "d1"))
     in_cabinet = segments(nlp("He also served as State Secretary in 1989, in Syse's Cabinet."))[0]
     assert verb_relation_said(in_cabinet, Triple("Arne Eidsmo", "serve_in", "Cabinet", "d1"))
+
+
+def test_a_public_tail_said_only_as_the_end_of_a_private_one_is_not_said_again(nlp):
+    """Round 34's reader (Olav Eikeland): the private "working life researcher" went and the realiser said
+    "is a researcher" from its last word, beside the kept "He was a researcher." (a private "Italian" before
+    a public "violinist" is another matter: that occupation stays sayable)."""
+    from core.eraser4rag.erasers.restating import stated_in
+
+    text = "Olav Eikeland (born 10 October 1955) is a Norwegian philosopher and working life researcher."
+    doc = nlp(text)
+    sent = next(iter(doc.sents))
+    researcher = Triple("Olav Eikeland", "occupation", "researcher", "a", (0, len(text)))
+    start = text.index("working")
+    removed = {t.i for t in doc if start <= t.idx}
+    assert stated_in(doc, sent, researcher) and not stated_in(doc, sent, researcher, removed)
+    corelli = "Arcangelo Corelli was an Italian violinist."
+    doc = nlp(corelli)
+    violinist = Triple("Arcangelo Corelli", "occupation", "violinist", "a", (0, len(corelli)))
+    removed = {t.i for t in doc if t.text in {"Italian", "violinist", "an"}}
+    assert stated_in(doc, next(iter(doc.sents)), violinist, removed)
