@@ -73,7 +73,9 @@ DEPICTION_NOUNS = {
     "caricature", "monument",
 }  # fmt: skip
 # nouns that say nothing once their phrase went, whatever else they keep ("his time [in Berlin]")
-NEEDS_ITS_PHRASE = {"time", "contribution", "star", "stay", "visit", "seat", "spell", "border"}
+NEEDS_ITS_PHRASE = {
+    "time", "contribution", "star", "stay", "visit", "seat", "spell", "border", "trip", "journey",
+}  # fmt: skip
 # what needs its phrase once it is someone's: "discontinued his support [for the PIRA]" ("He received
 # support" still reads)
 POSSESSED_NEEDS_ITS_PHRASE = {"support"}

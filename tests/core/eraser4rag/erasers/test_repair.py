@@ -1144,3 +1144,15 @@ def test_a_space_before_a_colon_that_opens_a_word_stays(nlp):
     assert (
         tidy("Mario Rossi ,Italian racewalker ; a painter :") == "Mario Rossi,Italian racewalker; a painter:"
     )
+
+
+def test_a_trip_without_where_it_went_goes_with_its_sentence(nlp):
+    """Round 34's reader (Hugo Licht): "Licht made several study trips." once "to Paris and London" went."""
+    text = (
+        "During his time in Berlin, Licht made several study trips to Paris and London, where he also met "
+        "with colleagues. In 1879 Licht was entrusted with the leadership."
+    )
+    start = text.index("to Paris")
+    end = text.index(". In 1879")
+    new, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp)
+    assert new == "In 1879 Licht was entrusted with the leadership."
