@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from core.eraser4rag.erasers import RULE_ERASERS
 from core.eraser4rag.erasers.base import Eraser, EraseRequest, Rewrite
 from core.eraser4rag.erasers.evaluation import SetEvaluation, summarize
 from core.eraser4rag.erasers.pipeline import VERIFY, Evaluate, PassageProblem, Verify, finish, rewrite_each
@@ -268,6 +269,12 @@ def _empty_rewrite_problem(eraser: str, doc: Document | None, rewrite: Rewrite) 
     if rewrite.text.strip() or not rewrite.original.strip():
         return None
     name = describe(doc) if doc is not None else f"[{rewrite.doc_id}]"
+    if eraser in RULE_ERASERS:
+        return DocProblem(
+            rewrite.doc_id,
+            f"{eraser} removed every sentence of {name}: each stated a private fact, so the document "
+            "would vanish from retrieval. Unmark some of its triples to keep part of it.",
+        )
     return DocProblem(
         rewrite.doc_id,
         f"{eraser} returned an empty rewrite for {name}: the document would vanish from retrieval. "

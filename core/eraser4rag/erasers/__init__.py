@@ -22,6 +22,7 @@ from core.settings import Settings
 
 __all__ = [
     "ERASER_NAMES",
+    "RULE_ERASERS",
     "Edit",
     "EraseRequest",
     "Eraser",
@@ -84,6 +85,8 @@ ERASERS: dict[str, Callable[[Settings], Eraser]] = {
     "eraser4rag": _eraser4rag,
 }
 ERASER_NAMES: tuple[str, ...] = ("graph-guided", "mask", "llm-each", "llm-all", "abstraction", "eraser4rag")
+# erasers that run no model: an empty rewrite is their rule at work (every sentence stated a private fact)
+RULE_ERASERS: frozenset[str] = frozenset({"graph-guided", "mask"})
 
 
 def get_eraser(name: str, settings: Settings) -> Eraser:

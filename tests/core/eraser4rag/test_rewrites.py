@@ -383,3 +383,18 @@ def test_autosave_keeps_rewrite_runs_of_a_browser_session(ws: Workspace, tmp_pat
         restored = Workspace()
         assert Autosaver(repo).restore(restored, key, LOCAL_USER)
     assert restored.rewrite_runs == ws.rewrite_runs and restored.rewrite_state("mask") == FRESH
+
+
+def test_an_empty_rewrite_is_explained_by_the_kind_of_eraser() -> None:
+    """A rule eraser empties a document whose every sentence stated a private fact (the Rewrite tab told
+    graph-guided's user to "use graph-guided for this document"); a model's empty reply is a fault."""
+    from core.eraser4rag.rewrites import _empty_rewrite_problem
+    from core.types import Document
+
+    doc = Document("d1", "Olav Eikeland", "Olav Eikeland is a Norwegian philosopher.")
+    empty = Rewrite("d1", "graph-guided", doc.text, "", (), (), (), 0.0)
+    rule = _empty_rewrite_problem("graph-guided", doc, empty)
+    model = _empty_rewrite_problem("llm-each", doc, replace(empty, eraser="llm-each"))
+    assert rule is not None and "every sentence" in rule.message and "Unmark" in rule.message
+    assert model is not None and "Check the model or endpoint" in model.message
+    assert _empty_rewrite_problem("graph-guided", doc, replace(empty, text="Olav Eikeland.")) is None
