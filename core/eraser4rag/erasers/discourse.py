@@ -35,7 +35,8 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
     if subject is None:
         return text
     name, named_at = subject
-    names = _name_forms(people) | _title_forms(title)
+    said_alone = _subject_name_words(original_doc, title)
+    names = _name_forms(people) | _title_forms(title) | said_alone
     pieces = sentence_pieces(text)
     for index, piece in enumerate(pieces):
         if not piece.strip():
@@ -47,7 +48,7 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
             continue
         if _original_position(original_doc.text, piece, match.start()) < named_at:
             return text  # the original said this pronoun before naming anyone
-        own_names = {name, name.split()[-1]} | _title_forms(title)
+        own_names = {name, name.split()[-1]} | _title_forms(title) | said_alone
         if match.group(0).lower() in POSSESSIVE_PRONOUNS and _subject_named_after(
             piece, match, own_names, parse
         ):
@@ -101,7 +102,7 @@ def _restore_opening_it(original: str, text: str, title: str) -> str:
 def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
     """(name, where the original first named them) for the first person named in the original's first
     sentence (after a title line), or None."""
-    surname = _title_forms(title) - {title_name(title)}
+    surname = (_title_forms(title) | _subject_name_words(doc, title)) - {title_name(title)}
     for sentence in list(doc.sents)[:2]:
         people = [ent for ent in sentence.ents if ent.label_ == "PERSON" and len(_full_name(ent).split()) > 1]
         # the text, not the tokens: the parser cuts "Valerio-Holguin" in three
@@ -176,12 +177,16 @@ def _any_spelling(name: str) -> str:
 
 
 def _title_forms(title: str) -> set[str]:
-    """The title's person name and each name word of it ("Edward Corser", "Edward", "Corser"): a passage
-    may call its person by either, and a family name comes first in some ("Sekino Jun'ichirō": "Sekino")."""
+    """The title's person name and its surname ("Edward Corser", "Corser")."""
     name = title_name(title)
-    if not name:
-        return set()
-    return {name} | {word for word in name.split() if len(word) > 3 and word[:1].isupper()}
+    return {name, name.split()[-1]} if name else set()
+
+
+def _subject_name_words(doc: Any, title: str) -> set[str]:
+    """Words of the title's name the original itself says alone as a clause's subject: a family name said
+    first ("Sekino Jun'ichirō": "In April 1939 Sekino moved to Tokyo"), not "John" of "St John's College"."""
+    words = {w for w in title_name(title).split() if len(w) > 3 and w[:1].isupper()}
+    return {t.text for t in doc if t.text in words and t.dep_ in {"nsubj", "nsubjpass"}}
 
 
 def _name_forms(people: list[Any]) -> set[str]:

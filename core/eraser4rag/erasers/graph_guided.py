@@ -40,7 +40,7 @@ from core.eraser4rag.erasers.mentions import (
     mentions_entity,
     name_forms,
 )
-from core.eraser4rag.erasers.repair import is_a_list_page, repair_removals
+from core.eraser4rag.erasers.repair import is_a_list_page, repair_removals, segments
 from core.eraser4rag.filters import PrivacyDefinition
 from core.model_loading import get_spacy
 from core.types import Document, Progress, Span, Triple, TripleKey
@@ -192,8 +192,9 @@ def units_for(doc: Any, triple: Triple, in_names: bool = True) -> list[Unit]:
     if not tail_tokens:
         return [Unit(_trim(doc.text, span), "sentence")]
     head_spans = head_reference_spans(doc, triple.head, span)
-    tail_tokens = _mentions_in_the_heads_members(doc.text, tail_tokens, head_spans) or tail_tokens
-    if not in_names:  # "a Spanish paracanoeist and member of the National Spanish Canoeist Team"
+    if not in_names:
+        tail_tokens = _mentions_in_the_heads_members(doc, tail_tokens, triple.head, span) or tail_tokens
+        # "a Spanish paracanoeist and member of the National Spanish Canoeist Team"
         tail_tokens = [g for g in tail_tokens if not _inside_a_longer_name(doc, g)] or tail_tokens
     units = []
     for tokens in tail_tokens:
@@ -209,24 +210,22 @@ def units_for(doc: Any, triple: Triple, in_names: bool = True) -> list[Unit]:
 
 
 def _mentions_in_the_heads_members(
-    text: str, groups: list[list[Any]], head_spans: list[Span]
+    doc: Any, groups: list[list[Any]], head: str, span: Span
 ) -> list[list[Any]]:
-    """Of a list sentence's tail mentions, those in a member ("; "-separated) that names the head: in
-    "Resani (1670–1740), painter of the Baroque period; Salimbeni (1536–1579), painter active in Sienna"
-    the second "painter" is Salimbeni's, and cutting Resani's fact must not take Salimbeni's member."""
-    members = {_list_member(text, h[0]) for h in head_spans}
-    return [g for g in groups if _list_member(text, g[0].idx) in members]
+    """On a list page, the tail mentions in a member (`repair.segments`: top-level "; ") that names the head
+    in full: in "Resani (1670–1740), painter of the Baroque period ; Salimbeni (1536–1579), painter active
+    in Sienna" the second "painter" is Salimbeni's, and cutting Resani's fact must not take his member."""
+    if not is_a_list_page(doc.text):
+        return groups
+    members = [(m.start_char, m.end_char) for m in segments(doc)]
+    named = [
+        m for m in members if m[0] < span[1] and span[0] < m[1] and find_mentions(doc.text, head, within=m)
+    ]
+    return [g for g in groups if any(start <= g[0].idx < end for start, end in named)]
 
 
 def _inside_a_longer_name(doc: Any, tokens: list[Any]) -> bool:
     return inside_longer_entity(doc, (tokens[0].idx, tokens[-1].idx + len(tokens[-1])))
-
-
-def _list_member(text: str, position: int) -> Span:
-    """The stretch between the semicolons around `position` (the whole text when it has none)."""
-    start = text.rfind(";", 0, position) + 1
-    end = text.find(";", position)
-    return start, len(text) if end < 0 else end
 
 
 # names a cut into would leave half of ("Corser [and Co. Ltd.]", "the [Golden Globe] Award")
@@ -266,12 +265,13 @@ _REGNAL_NUMERAL = re.compile(r" (?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})(?![\w'’-]|\.
 
 def _with_a_regnal_numeral(doc: Any, first: int, last: int) -> int:
     """A cut name's end moved past its numeral ("Nakamura Kichiemon [I]"), which alone would read as the
-    pronoun; not a pronoun "I" that a verb follows ("told Smith I would")."""
+    pronoun; not a pronoun "I" that is a clause's subject ("told Smith I never would")."""
     numeral = _REGNAL_NUMERAL.match(doc.text, last)
-    if numeral is None or not doc.text[first:last].split()[-1:][0][:1].isupper():
+    words = doc.text[first:last].split()
+    if numeral is None or not words or not words[-1][:1].isupper():
         return last
-    after = next((t for t in doc if t.idx >= numeral.end() and not t.is_space), None)
-    return last if after is not None and after.pos_ in {"VERB", "AUX"} else numeral.end()
+    token = next((t for t in doc if t.idx == numeral.start() + 1), None)
+    return last if token is not None and token.dep_ in {"nsubj", "nsubjpass"} else numeral.end()
 
 
 _FIRM_OWNER = re.compile(r"(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*\s*$")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any
 
@@ -80,7 +81,7 @@ def overlaps(a: Span, b: Span) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def stated_in(doc: Any, sent: Any, triple: Triple, removed: set[int] | frozenset[int] = frozenset()) -> bool:
+def stated_in(doc: Any, sent: Any, triple: Triple, removed: AbstractSet[int] = frozenset()) -> bool:
     """A public fact the sentence states: its tail is named there, and its head too or its span is there. A
     tail said only as the last words of a longer phrase that went ("researcher" of the private "working life
     researcher") is not said there: saying it again would give back part of that phrase."""
@@ -95,7 +96,7 @@ def stated_in(doc: Any, sent: Any, triple: Triple, removed: set[int] | frozenset
     return overlaps(triple.span, span) or bool(find_mentions(doc.text, triple.head, within=span))
 
 
-def _ends_a_removed_phrase(doc: Any, mention: Span, removed: set[int] | frozenset[int]) -> bool:
+def _ends_a_removed_phrase(doc: Any, mention: Span, removed: AbstractSet[int]) -> bool:
     tokens = [t for t in doc if mention[0] <= t.idx < mention[1]]
     if not tokens or any(t.i not in removed for t in tokens):
         return False

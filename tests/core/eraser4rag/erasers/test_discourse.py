@@ -242,3 +242,17 @@ def test_his_opening_a_passage_is_the_title_persons_when_a_name_comes_only_in_a_
     assert restore_first_mentions(nlp(original), rewrite, nlp, "Stephen Sandes").startswith(
         "Among Stephen Creagh Sandes' students"
     )
+
+
+def test_a_first_name_inside_another_name_names_nobody(nlp):
+    """The review of session 22: "St John's College" does not name John Smith, so his "he" still gets the
+    name; a short surname still marks the title's person ("Lee" of "Andrew Lee", not his mother Kathy Lee)."""
+    original = "John Smith was an English priest. At St John's College he studied law."
+    rewrite = "At St John's College he studied law."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, "John Smith") == (
+        "At St John's College John Smith studied law."
+    )
+    lee = "Lee was born in Toronto to Kathy Lee. He studied law in Montreal."
+    assert restore_first_mentions(nlp(lee), "He studied law in Montreal.", nlp, "Andrew Lee") == (
+        "Andrew Lee studied law in Montreal."
+    )
