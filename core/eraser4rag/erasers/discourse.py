@@ -144,8 +144,8 @@ def full_name_at_the_opening(
     """A rewrite that opens on the title person's bare surname once the sentence that named them in full
     went ("Ellis was first regarded as ...") opens on the full name, unless that name is the tail of a
     private pair whose head the rewrite still names."""
-    name = title_name(title)
-    if not name or name not in original:
+    name = _name_as_written(original, title_name(title))
+    if not name:
         return text
     if any(name.lower() in tail and head in text.lower() for head, tail in private_pairs):
         return text
@@ -154,6 +154,16 @@ def full_name_at_the_opening(
     if opening is None or original.lstrip().startswith(surname):
         return text
     return text[: opening.end(1)] + name + text[opening.end() :]
+
+
+def _name_as_written(original: str, name: str) -> str:
+    """The title's person as the passage writes them in full ("Leven Handy Ellis" for the title "Leven H.
+    Ellis"), the title's form when the passage never does (a page cut before its opening), "" for none."""
+    if not name or name in original:
+        return name
+    first, surname = re.escape(name.split()[0]), re.escape(name.split()[-1])
+    written = re.search(rf"\b{first}(?: [A-Z][\w.'’-]*){{0,3}} {surname}\b", original)
+    return written.group(0) if written else name
 
 
 def title_name(title: str) -> str:

@@ -256,3 +256,19 @@ def test_a_first_name_inside_another_name_names_nobody(nlp):
     assert restore_first_mentions(nlp(lee), "He studied law in Montreal.", nlp, "Andrew Lee") == (
         "Andrew Lee studied law in Montreal."
     )
+
+
+def test_a_surname_opening_gets_the_full_name_as_the_passage_or_the_title_writes_it():
+    """Round 35's reader: "Ellis was born in Coosa County." (the title says "Leven H. Ellis", the passage
+    "Leven Handy Ellis") and "Mel traveled widely." (a page cut before it named "Rinaldo del Mel")."""
+    ellis = (
+        "Leven Handy Ellis (April 6, 1881 – January 4, 1968) was an American politician. Ellis was born in "
+        "Nixburg, in Coosa County."
+    )
+    assert full_name_at_the_opening(ellis, "Ellis was born in Coosa County.", "Leven H. Ellis", set()) == (
+        "Leven Handy Ellis was born in Coosa County."
+    )
+    mel = "maestro di cappella at Rieti. Between 1585 and 1591 Mel traveled widely."
+    assert full_name_at_the_opening(mel, "Mel traveled widely.", "Rinaldo del Mel", set()) == (
+        "Rinaldo del Mel traveled widely."
+    )
