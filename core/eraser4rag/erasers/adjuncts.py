@@ -3,6 +3,7 @@ adjunct clause a removal that cannot go alone takes with it."""
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from core.eraser4rag.erasers.complements import next_member_hung_elsewhere
@@ -99,6 +100,100 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
         if token.dep_ == "conj" and not has_kept_conj(token.head, removed) and token.head.i in removed:
             return False
     return True
+
+
+# words that say which thing, person, place, time or number a predicate is about
+SPECIFIC_POS = {"PROPN", "NUM"}
+CONTENT_POS = {"NOUN", "ADJ", "VERB"}
+
+
+def a_bare_stub_left(sent: Any, removed: set[int], public: AbstractSet[int] = frozenset()) -> bool:
+    """Whether the removal took every name, number and date its verb's predicate had, and left the
+    verb with only generic words: "He debuted on stage [in 1957 at the National Theatre].", "Mulvaney
+    ultimately graduated [from Georgetown University] with honors.". Each reads, but as what is left
+    after a cut: it answers none of the when, where or what its sentence did. A copula's predicate
+    ("He was [an Italian] painter.") still says what he was, and a kept word of a public fact's tail
+    (`public`, "He worked as a teacher [in Oslo].") says that fact: neither is counted."""
+    root = sent.root
+    if root.i in removed or root.pos_ not in VERB_POS or root.lemma_ == "be":
+        return False
+    return _emptied(root, _without_subject(root, [t for t in sent]), removed, public)
+
+
+def bare_stub_clauses(sent: Any, removed: set[int], public: AbstractSet[int] = frozenset()) -> set[int]:
+    """The tokens of each conjoined verb's clause that the removal left a bare stub (as
+    `a_bare_stub_left` says of a sentence), with the comma and coordinator that joined it: "He is best
+    known for portraying Herc in The Wire[, and is also known for his roles in A Bronx Tale (1993),
+    Entourage, and The Irishman (2019)]." loses its second clause, not just the films."""
+    stubs: set[int] = set()
+    for verb in sent:
+        if verb.dep_ != "conj" or verb.pos_ != "VERB" or verb.head.pos_ not in VERB_POS or verb.i in removed:
+            continue
+        nested = {i for c in verb.children if c.dep_ == "conj" and c.pos_ in VERB_POS for i in subtree(c)}
+        clause = _without_subject(verb, [t for t in verb.subtree if t.i not in nested])
+        if _emptied(verb, clause, removed, public):
+            stubs |= (subtree(verb) - nested) | _joiners_before(verb)
+    return stubs
+
+
+def _joiners_before(verb: Any) -> set[int]:
+    """The ", and" between a conjoined verb's clause and what it was joined to."""
+    joiners, position = set(), verb.left_edge.i - 1
+    while (
+        position >= 0
+        and verb.doc[position].head.i == verb.head.i
+        and verb.doc[position].dep_ in {"cc", "punct"}
+    ):
+        joiners.add(position)
+        position -= 1
+    return joiners
+
+
+def _without_subject(verb: Any, tokens: list[Any]) -> list[Any]:
+    subject: set[int] = set()
+    for child in verb.children:
+        if child.dep_ in SUBJECT_DEPS:
+            subject |= subtree(child)
+    return [t for t in tokens if t.i not in subject and not t.is_punct]
+
+
+def _emptied(verb: Any, predicate: list[Any], removed: set[int], public: AbstractSet[int]) -> bool:
+    """The removal took a specific word (a name, number or date) of `verb`'s predicate and left it at
+    most one generic content word: nothing specific, no public fact, no definite thing ("worked at the
+    sawmill" points at the sawmill the passage named), no complement saying what something became."""
+    went = [t for t in predicate if t.i in removed]
+    kept = [t for t in predicate if t.i not in removed]
+    if not any(_is_specific(t) and _clause_verb(t) == verb.i for t in went):
+        return False  # what went with a clause of its own ("[When he arrived in Paris,] it was raining")
+    if any(_is_specific(t) or t.i in public or _is_definite(t) for t in kept):
+        return False
+    if any(t.dep_ in {"attr", "acomp", "oprd"} and t.head.i == verb.i for t in kept):
+        return False  # "have become increasingly metafictional" says what they became
+    subject = [verb.doc[i] for c in verb.children if c.dep_ in SUBJECT_DEPS for i in subtree(c)]
+    content = [
+        t
+        for t in [*kept, *subject]
+        if t.i not in removed and t.pos_ in CONTENT_POS and t.i != verb.i and t.dep_ not in {"aux", "auxpass"}
+    ]
+    # "graduated with honors"; "wrote a food-oriented blog" says what he wrote, and "The plot of the land
+    # and the important buildings of the cemetery were built after his plans" what went up
+    return len(content) <= 1
+
+
+def _clause_verb(token: Any) -> int:
+    """The index of the verb whose clause the token belongs to (-1 when none)."""
+    for ancestor in token.ancestors:
+        if ancestor.pos_ in VERB_POS:
+            return int(ancestor.i)
+    return -1
+
+
+def _is_definite(token: Any) -> bool:
+    return token.pos_ == "NOUN" and any(c.dep_ == "det" and c.lower_ == "the" for c in token.children)
+
+
+def _is_specific(token: Any) -> bool:
+    return token.pos_ in SPECIFIC_POS or bool(token.ent_type_)
 
 
 def _last_conjoined_verb(sent: Any, token: Any) -> bool:

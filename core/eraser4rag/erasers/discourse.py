@@ -59,10 +59,11 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
 
 
 # an opening that points back at the sentence before: "But ...", "During this time ...", "In that role, ...",
-# "There, ..." (at the place the sentence before named)
+# "There, ..." (at the place the sentence before named); "In addition to being a solo artist" says its own
 _STRANDED_CONNECTIVE = re.compile(
     r"^(\s*)(?:(?:But|However|Nevertheless|Nonetheless|Instead|Moreover|Furthermore|Thus|Therefore|Hence|"
-    r"Consequently|Meanwhile|Still|Yet|In addition|Additionally|As a result|Because of this|For this reason)"
+    r"Consequently|Meanwhile|Still|Yet|In addition(?!\s+to\b)|Additionally|As a result|Because of this|"
+    r"For this reason)"
     r"\b,?|(?:There|Here),|(?:During|At|After|Following|Before|Around|By|In|Since|Throughout|Until|Upon|Despite)\s+"
     r"(?:this|that|these|those|the same)\s+(?:time|period|years?|point|role|position|stage|season|era|"
     r"post|capacity|job|appointment|move|success|decision|event|war|campaign)\b,?)\s+(?=\S)"
@@ -104,7 +105,13 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
     sentence (after a title line), or None."""
     surname = (_title_forms(title) | _subject_name_words(doc, title)) - {title_name(title)}
     for sentence in list(doc.sents)[:2]:
-        people = [ent for ent in sentence.ents if ent.label_ == "PERSON" and len(_full_name(ent).split()) > 1]
+        people = [
+            ent
+            for ent in sentence.ents
+            if ent.label_ == "PERSON"
+            and len(_full_name(ent).split()) > 1
+            and _can_be_its_subject(ent, sentence)
+        ]
         # the text, not the tokens: the parser cuts "Valerio-Holguin" in three
         by_surname = [
             m
@@ -123,6 +130,13 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
         if sentence.text.strip() and "\n" not in sentence.text.strip() and has_verb:
             return None
     return None
+
+
+def _can_be_its_subject(ent: Any, sentence: Any) -> bool:
+    """A name the sentence opens on or says as a subject: "maestro di cappella at Rieti Cathedral, but was
+    dismissed ..." names no person its later "he" could be (the parser calls the cathedral a PERSON)."""
+    opening = next((t for t in sentence if not t.is_space and not t.is_punct), None)
+    return ent.root.dep_ in {"nsubj", "nsubjpass"} or (opening is not None and ent.start == opening.i)
 
 
 def _pronoun_opening(doc: Any, text: str, title: str) -> tuple[str, int] | None:

@@ -32,7 +32,13 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.eraser4rag.erasers.adjuncts import has_verb, only_adjuncts_removed, widened_to_adjunct_clauses
+from core.eraser4rag.erasers.adjuncts import (
+    a_bare_stub_left,
+    bare_stub_clauses,
+    has_verb,
+    only_adjuncts_removed,
+    widened_to_adjunct_clauses,
+)
 from core.eraser4rag.erasers.base import Edit, apply_replacements, edits_between
 from core.eraser4rag.erasers.closure import close_deletions
 from core.eraser4rag.erasers.discourse import (
@@ -153,14 +159,14 @@ def _alsos_of_what_went(doc: Any, removed: set[int]) -> set[int]:
 
 def _only_a_cut_fragment_left(pieces: list[Any], rewritten: dict[int, str]) -> bool:
     """Every sentence went but the passage's last words, cut off by the retriever before their verb ("Later
-    and with his"): alone, they say nothing."""
+    and with his") or right after it ("It was"): alone, they say nothing."""
     last = len(pieces) - 1
     return (
         last > 0
         and all(rewritten.get(i) == "" for i in range(last))
         and last not in rewritten
         and pieces[last][-1].text not in {".", "!", "?", '"', "”"}
-        and not _has_a_verb(pieces[last])
+        and (not _has_a_verb(pieces[last]) or len(pieces[last].text.split()) < 4)  # "It was"
     )
 
 
@@ -759,6 +765,11 @@ def _only_its_name_left(candidate: str, member: str) -> bool:
 def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parser | None) -> str:
     """The sentence without `removed` and what depended on it, when that still reads; "" otherwise."""
     closed, needs_realising = close_deletions(sent, removed, keep)
+    if a_bare_stub_left(sent, closed, keep):
+        return ""  # "He debuted on stage [in 1957 at the National Theatre]."
+    stubs = bare_stub_clauses(sent, closed, keep)  # "[, and is also known for his roles]"
+    if stubs and not needs_realising:
+        closed, needs_realising = close_deletions(sent, closed | stubs, keep)
     if needs_realising or not only_adjuncts_removed(sent, closed):
         return ""
     if _pronoun_pointed_into_a_removed_clause(sent, closed):

@@ -93,3 +93,66 @@ def test_their_after_the_team_that_went_is_no_adjunct_removal(nlp):
     )
     assert not only_adjuncts_removed(*_removal(nlp, sentence, "for Sunderland AFC"))
     assert only_adjuncts_removed(*_removal(nlp, sentence, "on the 11th of September 1946"))
+
+
+def test_a_verb_left_with_only_generic_words_is_a_bare_stub(nlp):
+    """Round 35's cold reader: "He debuted on stage." and "Mel traveled widely." read as what is left
+    after a cut (PopQA dev sentences: Jon Eikemo, Rinaldo del Mel)."""
+    from core.eraser4rag.erasers.adjuncts import a_bare_stub_left
+
+    assert a_bare_stub_left(*_removal(nlp, "He debuted on stage in 1961.", "in 1961"))
+    mel = "Between 1585 and 1591 Mel traveled widely, returning to Flanders, including Liège and Antwerp."
+    segment, when = _removal(nlp, mel, "Between 1585 and 1591")
+    _, where = _removal(nlp, mel, ", returning to Flanders, including Liège and Antwerp")
+    assert a_bare_stub_left(segment, when | where) and not a_bare_stub_left(segment, when)
+    # a copula's predicate still says what he was; a kept number still says how long
+    assert not a_bare_stub_left(*_removal(nlp, "He was an Italian painter.", "Italian"))
+    assert not a_bare_stub_left(*_removal(nlp, "He was released after two weeks in Warsaw.", "in Warsaw"))
+    # a kept word of a public fact's tail says that fact
+    segment, removed = _removal(nlp, "He worked as a teacher in Oslo.", "in Oslo")
+    teacher = {t.i for t in segment if t.text == "teacher"}
+    assert a_bare_stub_left(segment, removed) and not a_bare_stub_left(segment, removed, teacher)
+
+
+def test_a_conjoined_clause_left_with_only_generic_words_goes_with_its_and(nlp):
+    """Round 35's cold reader: "..., and is also known for his roles." dangles once the films went
+    (PopQA dev, Domenick Lombardozzi)."""
+    from core.eraser4rag.erasers.adjuncts import bare_stub_clauses
+
+    text = (
+        "He is best known for portraying Herc in The Wire, and is also known for his roles in A Bronx Tale "
+        "(1993), Entourage, and The Irishman (2019)."
+    )
+    segment, films = _removal(nlp, text, "in A Bronx Tale (1993), Entourage, and The Irishman (2019)")
+    stub = bare_stub_clauses(segment, films)
+    assert "".join(t.text_with_ws for t in segment if t.i not in stub | films).strip() == (
+        "He is best known for portraying Herc in The Wire."
+    )
+    _, herc = _removal(nlp, text, "Herc in The Wire")
+    assert not bare_stub_clauses(segment, herc)  # the first clause is no conjoined one
+
+
+def test_a_predicate_that_still_says_what_or_which_is_no_stub(nlp):
+    """Session 23's dev run: the first form of the rule dropped "Armato wrote a food-oriented blog." and
+    "Philetus Sawyer worked at the sawmill." (the sawmill the passage had named)."""
+    from core.eraser4rag.erasers.adjuncts import a_bare_stub_left
+
+    assert not a_bare_stub_left(*_removal(nlp, "Armato wrote a food-oriented blog in 2005.", "in 2005"))
+    sawyer = "United States Senator Philetus Sawyer worked for Barnett at the sawmill."
+    assert not a_bare_stub_left(*_removal(nlp, sawyer, "for Barnett"))
+    became = "Ellis's novels have become increasingly metafictional since 2005."
+    assert not a_bare_stub_left(*_removal(nlp, became, " since 2005"))
+    honors = "He ultimately graduated with honors in 1989."
+    assert a_bare_stub_left(*_removal(nlp, honors, "in 1989"))
+
+
+def test_a_subject_that_says_what_it_is_about_is_no_stub(nlp):
+    """PopQA dev (Hugo Licht), session 23: the buildings are what the sentence says, not "his plans"."""
+    from core.eraser4rag.erasers.adjuncts import a_bare_stub_left
+
+    text = (
+        "The plot of the land and the important buildings of the Jewish cemetery in Berlin-Weissensee were "
+        "built after his plans in 1880."
+    )
+    assert not a_bare_stub_left(*_removal(nlp, text, " in 1880"))
+    assert a_bare_stub_left(*_removal(nlp, "Sławek was arrested in Warsaw.", " in Warsaw"))

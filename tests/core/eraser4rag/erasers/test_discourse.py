@@ -272,3 +272,24 @@ def test_a_surname_opening_gets_the_full_name_as_the_passage_or_the_title_writes
     assert full_name_at_the_opening(mel, "Mel traveled widely.", "Rinaldo del Mel", set()) == (
         "Rinaldo del Mel traveled widely."
     )
+
+
+def test_a_name_the_opening_sentence_says_as_no_subject_is_no_antecedent(nlp):
+    """Session 23, PopQA dev (Rinaldo del Mel): the parser calls "Rieti Cathedral" a PERSON; the passage
+    opens mid-sentence, so nobody its "he" could be is named, and "He visited Rome" stays as it is."""
+    original = (
+        " maestro di cappella at Rieti Cathedral, but was dismissed shortly thereafter for being too often "
+        "absent from his duties. He visited Venice, Rome, and Aquila during the years 1585 to 1591 as well."
+    )
+    rewrite = " He visited Rome, as well."
+    assert restore_first_mentions(nlp(original), rewrite, nlp, "Rinaldo del Mel") == rewrite
+
+
+def test_in_addition_to_is_no_connective_that_pointed_back():
+    from core.eraser4rag.erasers.discourse import without_stranded_connective
+
+    kept = (
+        "In addition to being a solo artist, he is also involved in the songwriting."  # PopQA dev, Adil Omar
+    )
+    assert without_stranded_connective(kept) == kept
+    assert without_stranded_connective("In addition, he wrote novels.") == "He wrote novels."

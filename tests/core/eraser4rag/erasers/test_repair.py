@@ -1105,6 +1105,17 @@ def test_the_cut_off_last_words_alone_go(nlp):
     assert new_text.endswith("Later and with his")
 
 
+def test_a_cut_off_it_was_left_alone_goes_too(nlp):
+    """PopQA dev (Allan D'Arcangelo), session 23: every sentence went but the retriever's cut-off "It was ",
+    which the opening-"it" rule had made "Allan D'Arcangelo was "."""
+    text = "After college, he moved to Manhattan and picked up his studies again in 1953. It was "
+    end = text.index(" It was")
+    new_text, _edits = repair_removals(
+        text, nlp(text), [((0, end), "", "private", ())], (), nlp, "Allan D'Arcangelo"
+    )
+    assert new_text == ""
+
+
 def test_a_sentence_opening_on_its_verb_goes_with_the_sentence_it_went_on_from(nlp):
     """PopQA dev (William Archibald Wall), round 30's reader: the passage opened on "Died in Paddington."
     once the sentence naming him went."""
@@ -1156,3 +1167,13 @@ def test_a_trip_without_where_it_went_goes_with_its_sentence(nlp):
     end = text.index(". In 1879")
     new, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp)
     assert new == "In 1879 Licht was entrusted with the leadership."
+
+
+def test_a_conjoined_stub_goes_and_the_clause_before_it_stays(nlp):
+    """PopQA dev (Gastone Brilli-Peri): the race's year went; "he debuted in a race" says nothing more."""
+    sentence = "He bought a motorcycle, and he debuted in a race in 1920."
+    assert _repaired_without(nlp, sentence, " in 1920") == "He bought a motorcycle."
+    assert (
+        _repaired_without(nlp, "He debuted on stage in 1961. He was an actor.", " in 1961")
+        == "He was an actor."
+    )
