@@ -124,16 +124,32 @@ def bare_stub_clauses(sent: Any, removed: set[int], public: AbstractSet[int] = f
     """The tokens of each conjoined verb's clause that the removal left a bare stub (as
     `a_bare_stub_left` says of a sentence), with the comma and coordinator that joined it: "He is best
     known for portraying Herc in The Wire[, and is also known for his roles in A Bronx Tale (1993),
-    Entourage, and The Irishman (2019)]." loses its second clause, not just the films."""
+    Entourage, and The Irishman (2019)]." loses its second clause, not just the films; so does a trailing
+    participle: "studied at the College of Photography in Kiryat Ono[, followed by a two-year program]"."""
     stubs: set[int] = set()
     for verb in sent:
-        if verb.dep_ != "conj" or verb.pos_ != "VERB" or verb.head.pos_ not in VERB_POS or verb.i in removed:
+        if not _joined_clause(verb) or verb.i in removed:
             continue
         nested = {i for c in verb.children if c.dep_ == "conj" and c.pos_ in VERB_POS for i in subtree(c)}
         clause = _without_subject(verb, [t for t in verb.subtree if t.i not in nested])
         if _emptied(verb, clause, removed, public):
             stubs |= (subtree(verb) - nested) | _joiners_before(verb)
     return stubs
+
+
+def _joined_clause(verb: Any) -> bool:
+    """A conjoined verb, or a participle clause after its verb ("..., followed by ..."), with no subject
+    or subordinator of its own."""
+    if verb.pos_ != "VERB" or verb.head.pos_ not in VERB_POS:
+        return False
+    if verb.dep_ == "conj":
+        return True
+    return (
+        verb.dep_ == "advcl"
+        and verb.tag_ in {"VBN", "VBG"}
+        and verb.i > verb.head.i
+        and not any(c.dep_ in SUBJECT_DEPS or c.dep_ == "mark" for c in verb.children)
+    )
 
 
 def _joiners_before(verb: Any) -> set[int]:
@@ -170,14 +186,22 @@ def _emptied(verb: Any, predicate: list[Any], removed: set[int], public: Abstrac
     if any(t.dep_ in {"attr", "acomp", "oprd"} and t.head.i == verb.i for t in kept):
         return False  # "have become increasingly metafictional" says what they became
     subject = [verb.doc[i] for c in verb.children if c.dep_ in SUBJECT_DEPS for i in subtree(c)]
-    content = [
-        t
-        for t in [*kept, *subject]
-        if t.i not in removed and t.pos_ in CONTENT_POS and t.i != verb.i and t.dep_ not in {"aux", "auxpass"}
-    ]
+    content = [t for t in [*kept, *subject] if t.i not in removed and _is_content(t, verb)]
     # "graduated with honors"; "wrote a food-oriented blog" says what he wrote, and "The plot of the land
     # and the important buildings of the cemetery were built after his plans" what went up
+    if not content and any(c.dep_ == "auxpass" for c in verb.children):
+        return False  # "He was arrested [on 10 September 1905]": the event is what it says (round 36)
     return len(content) <= 1
+
+
+def _is_content(token: Any, verb: Any) -> bool:
+    """A noun, adjective or verb of the clause besides its own verb and auxiliaries ("two-year" adds none)."""
+    return (
+        token.pos_ in CONTENT_POS
+        and token.i != verb.i
+        and token.dep_ not in {"aux", "auxpass"}
+        and not _in_a_spelled_out_measure(token)
+    )
 
 
 def _clause_verb(token: Any) -> int:
@@ -193,7 +217,26 @@ def _is_definite(token: Any) -> bool:
 
 
 def _is_specific(token: Any) -> bool:
-    return token.pos_ in SPECIFIC_POS or bool(token.ent_type_)
+    return (token.pos_ in SPECIFIC_POS or bool(token.ent_type_)) and not _in_a_spelled_out_measure(token)
+
+
+def _in_a_spelled_out_measure(token: Any) -> bool:
+    """ "a two-year program", "a three-time champion": a count said in words, hyphened to its unit,
+    measures the noun and names no time or thing ("the 1990-91 season" does)."""
+    doc, i = token.doc, token.i
+    for first in (i, i - 2):
+        if first >= 0 and first + 2 < len(doc) and first + 2 >= i:
+            number, hyphen, unit = doc[first], doc[first + 1], doc[first + 2]
+            if (
+                number.like_num
+                and number.is_alpha
+                and hyphen.text == "-"
+                and not number.whitespace_
+                and not hyphen.whitespace_
+                and unit.dep_ in {"compound", "amod", "nmod"}
+            ):
+                return True
+    return False
 
 
 def _last_conjoined_verb(sent: Any, token: Any) -> bool:

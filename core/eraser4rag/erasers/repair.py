@@ -538,7 +538,7 @@ def _continues(piece: Any) -> bool:
 
 _BORN_WHEN = re.compile(
     r"^(?P<head>[^.;]+?) was born (?P<when>on \d{1,2} [A-Z][a-z]+ \d{3,4}|on [A-Z][a-z]+ \d{1,2}, \d{3,4}"
-    r"|in (?:[A-Z][a-z]+ )?\d{3,4})\.$"
+    r"|in (?:[A-Z][a-z]+ )?\d{3,4})(?P<died> and died [^.;]+)?\.$"
 )
 _BORN_WHERE = re.compile(
     r"^(?P<subject>He|She|[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,3}) was born (?P<where>(?:in|at) .+)$", re.S
@@ -549,7 +549,8 @@ def _one_birth_sentence(
     text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
 ) -> list[Removal]:
     """A rewritten "Gustav Seitz was born on 11 September 1906." before a kept "Seitz was born in the
-    Neckarau quarter of Mannheim." says "born" twice; the two become one sentence."""
+    Neckarau quarter of Mannheim." says "born" twice; the two become one sentence (round 36: also after
+    "... and died on 18 November 1889.", and without the kept sentence's year said again)."""
     by_span = {r[0][0]: r for r in replacements}
     for index in range(len(pieces) - 1):
         when = _BORN_WHEN.match(rewritten.get(index) or "")
@@ -559,19 +560,43 @@ def _one_birth_sentence(
             continue
         start, next_start = pieces[index].start_char, pieces[index + 1].start_char
         old = by_span[start]
-        by_span[start] = (old[0], f"{when['head']} was born {when['when']} {where['where']}", old[2], old[3])
+        by_span[start] = (old[0], _born_when_and_where(when, where["where"]), old[2], old[3])
         old_next = by_span.get(next_start, ((next_start, pieces[index + 1].end_char), "", "said in one", ()))
         by_span[next_start] = (_with_following_space(text, old_next[0]), "", old_next[2], old_next[3])
         rewritten[index], rewritten[index + 1] = by_span[start][1], ""
     return sorted(by_span.values(), key=lambda r: r[0][0])
 
 
+def _born_when_and_where(when: re.Match[str], where: str) -> str:
+    """ "John Barnes was born on 24 December 1817 in Stockport and died on 18 November 1889." from the
+    realised "... born on 24 December 1817 and died on ..." and a kept "born in Stockport in 1817."."""
+    year = re.search(r"\d{3,4}$", when["when"])
+    place = where.rstrip()
+    if year:
+        place = re.sub(rf",? in {year.group(0)}\b", "", place)
+    if not when["died"]:
+        return f"{when['head']} was born {when['when']} {place}{where[len(where.rstrip()) :]}"
+    return f"{when['head']} was born {when['when']} {place.rstrip('.')}{when['died']}."
+
+
 def _without_announcements_of_what_went(
     text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
 ) -> list[Removal]:
     """ "He was given a number of honours." once every sentence after it that said which went: a sentence
-    that ends on a vague count ("several awards", "a number of honours") announced what followed."""
+    that ends on a vague count ("several awards", "a number of honours") announced what followed. A
+    heading the retriever left last ("Notable people with the surname include:") goes with the sentence
+    before it ("Butson is a surname."), which it pointed back at."""
     by_span = {r[0][0]: r for r in replacements}
+    last = len(pieces) - 1
+    if (
+        last > 0
+        and last not in rewritten
+        and rewritten.get(last - 1) == ""
+        and pieces[last].text.endswith(":")
+    ):
+        rewritten[last] = ""
+        span = _with_following_space(text, (pieces[last].start_char, pieces[last].end_char))
+        by_span[pieces[last].start_char] = (span, "", "announced what went", ())
     for index in range(len(pieces) - 1):
         piece = pieces[index]
         if index in rewritten or rewritten.get(index + 1) != "" or not _ends_on_a_vague_count(piece):

@@ -155,4 +155,6 @@ def test_a_subject_that_says_what_it_is_about_is_no_stub(nlp):
         "built after his plans in 1880."
     )
     assert not a_bare_stub_left(*_removal(nlp, text, " in 1880"))
-    assert a_bare_stub_left(*_removal(nlp, "Sławek was arrested in Warsaw.", " in Warsaw"))
+    # round 36's reader missed "He was arrested." before "Russian authorities planned to send him to Siberia"
+    assert not a_bare_stub_left(*_removal(nlp, "Sławek was arrested in Warsaw.", " in Warsaw"))
+    assert a_bare_stub_left(*_removal(nlp, "Sławek traveled widely in Warsaw.", " in Warsaw"))

@@ -899,6 +899,43 @@ def test_two_birth_sentences_become_one(nlp):
     )
 
 
+def test_a_realised_birth_and_death_take_the_kept_birthplace_without_its_year_again(nlp):
+    """Round 36's reader (John Barnes): "John Barnes was born on 24 December 1817 and died on 18 November
+    1889. Barnes was born in Stockport in 1817." stated the birth twice."""
+    text = (
+        "John Barnes (24 December 1817–18 November 1889) was Mayor of Dunedin, New Zealand, in 1885. Barnes "
+        "was born in Stockport in 1817. He held contracts for the construction of Rattray Street."
+    )
+    first = text.index(" Barnes was born")
+    removals = [((text.index("Mayor"), text.index(", in 1885")), "", "private", ())]
+    public = [
+        Triple("John Barnes", "date_of_birth", "24 December 1817", "d", (0, first)),
+        Triple("John Barnes", "date_of_death", "18 November 1889", "d", (0, first)),
+    ]
+    new_text = repair_removals(text, nlp(text), removals, public, nlp)[0]
+    assert new_text == (
+        "John Barnes was born on 24 December 1817 in Stockport and died on 18 November 1889. He held "
+        "contracts for the construction of Rattray Street."
+    )
+
+
+def test_a_heading_left_last_goes_with_the_sentence_it_pointed_back_at(nlp):
+    """Round 36's reader (Butson): "Notable people with the surname include:" was left at the end once
+    "Butson is a surname." went; "the surname" pointed at nothing."""
+    text = (
+        "Christopher Butson, Church of Ireland bishop ; Matthew Butson, New Zealand Paralympic alpine skier ; "
+        "Richard Butson, Canadian surgeon Butson is a surname. Notable people with the surname include: "
+    )
+    removals = [
+        ((text.index("Church"), text.index(" ; Matthew")), "", "private", ()),
+        ((text.index("Canadian"), text.index(" Notable")), "", "private", ()),
+    ]
+    new_text = repair_removals(text, nlp(text), removals, (), nlp, "Butson")[0]
+    assert (
+        "Notable people" not in new_text and "Matthew Butson, New Zealand Paralympic alpine skier" in new_text
+    )
+
+
 def test_her_noun_that_only_the_dropped_sentence_named_goes(nlp):
     """Round 22's reader (Kate Mulvany): "Her cancer has been linked to ..." once the sentence of the
     diagnosis ("a Wilms's tumor (renal cancer)") went."""
