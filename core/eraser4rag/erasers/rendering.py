@@ -29,7 +29,7 @@ def render(sent: Any, removed: set[int]) -> str:
     pieces: list[str] = []
     pending_space = False
     needs_article = _lost_possessor(sent, removed)
-    shared_articles = _shared_article_lost(sent, removed)
+    shared_articles = _shared_article_lost(sent, removed) | _article_for_a_role_left_bare(sent, removed)
     coordinators = _restored_coordinators(sent, removed)
     known_as = _known_by_a_bare_name(sent, removed)
     indefinite = articles_of_places_that_went(sent, removed)
@@ -299,6 +299,32 @@ def _shared_article_lost(sent: Any, removed: set[int]) -> dict[int, str]:
                 first = min(t.i for t in member.subtree if t.i not in removed)
                 placed[first] = article.text.lower() if article.i != sent.start else article.text
     return placed
+
+
+def _article_for_a_role_left_bare(sent: Any, removed: set[int]) -> dict[int, str]:
+    """ "met famous kabuki actor [Nakamura Kichiemon I] whose ...": a role said before a name takes no
+    article; once the name went, the role is the noun and needs one ("met a famous kabuki actor whose").
+    The parser hangs the name on the role (appos) or the role on the name (compound)."""
+    placed = {}
+    for role in sent:
+        if role.i in removed or role.tag_ != "NN" or not _named_by_a_removed_name(role, removed):
+            continue
+        noun = role.head if role.dep_ == "compound" else role
+        if any(
+            c.dep_ in {"det", "poss", "nummod"} and c.i not in removed
+            for c in (*noun.children, *role.children)
+        ):
+            continue  # "the famous actor [X]" still reads
+        if noun.dep_ in {"dobj", "pobj", "attr", "appos", "conj"}:
+            placed[min(t.i for t in role.subtree if t.i not in removed)] = "a"
+    return placed
+
+
+def _named_by_a_removed_name(role: Any, removed: set[int]) -> bool:
+    if role.dep_ == "compound":
+        return role.head.i in removed and role.head.pos_ == "PROPN"
+    names = [c for c in role.children if c.dep_ == "appos" and c.i > role.i]
+    return bool(names) and all(c.i in removed and c.pos_ in {"PROPN", "PRON"} for c in names)
 
 
 def _lost_possessor(sent: Any, removed: set[int]) -> set[int]:

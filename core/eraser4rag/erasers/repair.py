@@ -239,7 +239,7 @@ def _after_dropped_sentences(
         if rewritten.get(index) == "" or not _after_a_dropped_sentence(pieces, index, rewritten):
             continue  # (after a list member or a clause after ";", not a sentence of its own)
         current = rewritten.get(index, sent.text)
-        mended = without_stranded_connective(current)
+        mended = _without_a_time_of_what_went(without_stranded_connective(current), pieces[index - 1].text)
         if all(rewritten.get(i) == "" for i in range(index)):
             mended = _without_also(mended)  # "Webb also works as a sound designer" now opens the passage
         if mended == current:
@@ -251,6 +251,22 @@ def _after_dropped_sentences(
 
 
 _ALSO = re.compile(r"(?<=\w)\s+also\b(?=\s+\w)")
+_TIME_OF_AN_EVENT = re.compile(
+    r"^(\s*)(?:After|Following|Before|During|Since|Until|Upon)\s+the\s+([\w' -]{1,40}?),\s+(?=\S)"
+)
+
+
+def _without_a_time_of_what_went(sentence: str, dropped: str) -> str:
+    """ "After the Olympics, he worked at a ski school" right after the sentence that named those Olympics
+    (the 1972 ones) went: said after the 1964 Olympics of an earlier sentence, it would move him back in
+    time (round 36's reader). The opening goes; the sentence stays."""
+    match = _TIME_OF_AN_EVENT.match(sentence)
+    if match is None or not re.search(
+        rf"\b{re.escape(match.group(2).split()[-1])}\b", dropped, re.IGNORECASE
+    ):
+        return sentence
+    rest = sentence[match.end() :]
+    return match.group(1) + rest[:1].upper() + rest[1:]
 
 
 def _without_also(sentence: str) -> str:
@@ -576,6 +592,11 @@ def _born_when_and_where(when: re.Match[str], where: str) -> str:
         place = re.sub(rf",? in {year.group(0)}\b", "", place)
     if not when["died"]:
         return f"{when['head']} was born {when['when']} {place}{where[len(where.rstrip()) :]}"
+    if re.search(r",| and ", place):  # "at Rome and was a pupil of ...": the death gets its own sentence
+        surname = when["head"].split()[-1]
+        return (
+            f"{when['head']} was born {when['when']} {place} {surname}{when['died'].replace(' and', '', 1)}."
+        )
     return f"{when['head']} was born {when['when']} {place.rstrip('.')}{when['died']}."
 
 

@@ -93,3 +93,23 @@ def test_the_comma_of_a_long_first_member_goes_with_its_phrase(nlp):
     assert text == "Perilli was a screenwriter and a playwright of four plays."
     clauses = "He worked in Paris for five years, and she stayed in Rome."
     assert erase_phrases(nlp, clauses, ["for five years"])[0] == "He worked in Paris, and she stayed in Rome."
+
+
+def test_a_role_said_before_a_removed_name_takes_an_article(nlp):
+    """Rounds 34 and 36's readers (Sekino Jun'ichirō, PopQA dev): "he met famous kabuki actor whose
+    woodblock portrait he produced" lost its article with the actor's name."""
+    from core.eraser4rag.erasers.rendering import render
+
+    text = (
+        "Through this role he met famous kabuki actor Nakamura Kichiemon I whose woodblock portrait he "
+        "produced in 1947."
+    )
+    doc = nlp(text)
+    start = text.index("Nakamura")
+    name = {t.i for t in doc if start <= t.idx < text.index(" whose")}
+    assert render(doc[:], name) == (
+        "Through this role he met a famous kabuki actor whose woodblock portrait he produced in 1947."
+    )
+    kept = "He met the famous actor John Smith in Rome."
+    doc = nlp(kept)
+    assert render(doc[:], set()) == kept

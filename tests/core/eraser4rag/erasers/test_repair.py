@@ -917,6 +917,21 @@ def test_a_realised_birth_and_death_take_the_kept_birthplace_without_its_year_ag
         "John Barnes was born on 24 December 1817 in Stockport and died on 18 November 1889. He held "
         "contracts for the construction of Rattray Street."
     )
+    # PopQA dev (Arcangelo Resani): a kept sentence that says more than the place keeps the death apart
+    text = (
+        "Arcangelo Resani (1670–1740) was an Italian painter. He was born at Rome and was a pupil of Giovanni "
+        "Battista Boncuore."
+    )
+    first = text.index(" He was born")
+    public = [
+        Triple("Arcangelo Resani", "date_of_birth", "1670", "d", (0, first)),
+        Triple("Arcangelo Resani", "date_of_death", "1740", "d", (0, first)),
+    ]
+    removals = [((text.index("an Italian"), text.index(".")), "", "private", ())]
+    assert repair_removals(text, nlp(text), removals, public, nlp)[0] == (
+        "Arcangelo Resani was born in 1670 at Rome and was a pupil of Giovanni Battista Boncuore. Resani died "
+        "in 1740."
+    )
 
 
 def test_a_heading_left_last_goes_with_the_sentence_it_pointed_back_at(nlp):
@@ -934,6 +949,18 @@ def test_a_heading_left_last_goes_with_the_sentence_it_pointed_back_at(nlp):
     assert (
         "Notable people" not in new_text and "Matthew Butson, New Zealand Paralympic alpine skier" in new_text
     )
+
+
+def test_a_time_of_an_event_only_the_dropped_sentence_named_goes_from_the_opening(nlp):
+    """Round 36's reader (Masayoshi Mitani): "After the Olympics, he worked at a ski school" came right after
+    the 1964 Olympics once the sentence with the 1972 ones went."""
+    text = (
+        "He competed at the 1960 Winter Olympics. In 1969 he became head coach of the national team, and "
+        "prepared it to the 1972 Winter Olympics in Sapporo. After the Olympics, he worked at a ski school."
+    )
+    start, end = text.index("In 1969"), text.index(" After")
+    new_text = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp)[0]
+    assert new_text == "He competed at the 1960 Winter Olympics. He worked at a ski school."
 
 
 def test_her_noun_that_only_the_dropped_sentence_named_goes(nlp):
