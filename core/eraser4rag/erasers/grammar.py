@@ -75,6 +75,7 @@ DEPICTION_NOUNS = {
 # nouns that say nothing once their phrase went, whatever else they keep ("his time [in Berlin]")
 NEEDS_ITS_PHRASE = {
     "time", "contribution", "star", "stay", "visit", "seat", "spell", "border", "trip", "journey",
+    "friendship", "relationship", "rivalry", "feud",  # a relation with nobody: "her close friendship"
 }  # fmt: skip
 # what needs its phrase once it is someone's: "discontinued his support [for the PIRA]" ("He received
 # support" still reads)

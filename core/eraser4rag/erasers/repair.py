@@ -351,6 +351,7 @@ POINTER_NOUNS = {
     "churchyard", "cemetery", "church", "school", "college", "hospital", "estate", "newspaper", "magazine",
     "voyage", "journey", "trip", "crossing", "marriage", "wedding", "illness", "accident", "election",
     "by-election", "appointment", "tour", "wound", "injury",
+    "association", "society", "organization", "organisation", "federation", "league", "union",
 }  # fmt: skip
 _SAYS_WHICH = {"amod", "compound", "prep", "poss", "nummod", "relcl", "acl"}
 

@@ -1241,3 +1241,23 @@ def test_a_conjoined_stub_goes_and_the_clause_before_it_stays(nlp):
         _repaired_without(nlp, "He debuted on stage in 1961. He was an actor.", " in 1961")
         == "He was an actor."
     )
+
+
+def test_a_friendship_with_nobody_goes(nlp):
+    """Round 37's reader (Bouthaina Shaaban, PopQA dev): "due to her close friendship." once the friend went."""
+    sentence = "Shaaban's rise within the Syrian government is due to her close friendship with Bushra Al-Assad."
+    assert "friendship" not in _repaired_without(nlp, sentence, " with Bushra Al-Assad")
+
+
+def test_the_thing_only_the_dropped_sentence_named_takes_its_sentence_along(nlp):
+    """Round 37's reader (Søren Krarup, PopQA dev): "while he was still not a member of the association"
+    once the sentence that named the association, and his leaving it, went."""
+    text = (
+        "He has been a member of Den Danske Forening, but resigned from the association in 2002. In 2007, "
+        "while he was still not a member of the association, he stated in a speech that he held its magazine."
+    )
+    end = text.index(" In 2007")
+    new_text = repair_removals(text, nlp(text), [((0, end), "", "private", ())], (), nlp)[0]
+    assert new_text == ""
+    kept = "He founded the association in 1990. In 2007 he left the association."
+    assert repair_removals(kept, nlp(kept), [], (), nlp)[0] == kept
