@@ -919,8 +919,8 @@ def test_a_realised_birth_and_death_take_the_kept_birthplace_without_its_year_ag
     )
     # PopQA dev (Arcangelo Resani): a kept sentence that says more than the place keeps the death apart
     text = (
-        "Arcangelo Resani (1670–1740) was an Italian painter. He was born at Rome and was a pupil of Giovanni "
-        "Battista Boncuore."
+        "Arcangelo Resani (1670–1740) was an Italian painter. He was born at Rome and was a pupil of "
+        "Giovanni Battista Boncuore."
     )
     first = text.index(" He was born")
     public = [
@@ -929,8 +929,8 @@ def test_a_realised_birth_and_death_take_the_kept_birthplace_without_its_year_ag
     ]
     removals = [((text.index("an Italian"), text.index(".")), "", "private", ())]
     assert repair_removals(text, nlp(text), removals, public, nlp)[0] == (
-        "Arcangelo Resani was born in 1670 at Rome and was a pupil of Giovanni Battista Boncuore. Resani died "
-        "in 1740."
+        "Arcangelo Resani was born in 1670 at Rome and was a pupil of Giovanni Battista Boncuore. "
+        "Resani died in 1740."
     )
 
 
@@ -938,8 +938,9 @@ def test_a_heading_left_last_goes_with_the_sentence_it_pointed_back_at(nlp):
     """Round 36's reader (Butson): "Notable people with the surname include:" was left at the end once
     "Butson is a surname." went; "the surname" pointed at nothing."""
     text = (
-        "Christopher Butson, Church of Ireland bishop ; Matthew Butson, New Zealand Paralympic alpine skier ; "
-        "Richard Butson, Canadian surgeon Butson is a surname. Notable people with the surname include: "
+        "Christopher Butson, Church of Ireland bishop ; Matthew Butson, New Zealand Paralympic alpine "
+        "skier ; Richard Butson, Canadian surgeon Butson is a surname. Notable people with the surname "
+        "include: "
     )
     removals = [
         ((text.index("Church"), text.index(" ; Matthew")), "", "private", ()),
@@ -1244,8 +1245,11 @@ def test_a_conjoined_stub_goes_and_the_clause_before_it_stays(nlp):
 
 
 def test_a_friendship_with_nobody_goes(nlp):
-    """Round 37's reader (Bouthaina Shaaban, PopQA dev): "due to her close friendship." once the friend went."""
-    sentence = "Shaaban's rise within the Syrian government is due to her close friendship with Bushra Al-Assad."
+    """Round 37's reader (Bouthaina Shaaban, PopQA dev): "due to her close friendship." once the friend
+    went."""
+    sentence = (
+        "Shaaban's rise within the Syrian government is due to her close friendship with Bushra Al-Assad."
+    )
     assert "friendship" not in _repaired_without(nlp, sentence, " with Bushra Al-Assad")
 
 
