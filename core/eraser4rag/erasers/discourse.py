@@ -33,7 +33,7 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
     people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and _full_name(ent)]
     subject = _opening_person(original_doc, title) or _pronoun_opening(original_doc, text, title)
     if subject is None:
-        return text
+        return _title_person_said_last(original_doc, text, people, parse, title)
     name, named_at = subject
     said_alone = _subject_name_words(original_doc, title)
     names = _name_forms(people) | _title_forms(title) | said_alone
@@ -130,6 +130,44 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
         if sentence.text.strip() and "\n" not in sentence.text.strip() and has_verb:
             return None
     return None
+
+
+def _title_person_said_last(
+    original_doc: Any, text: str, people: list[Any], parse: Parser | None, title: str
+) -> str:
+    """A passage the retriever cut before its subject ("worked with the architect Heinrich von Ferstel.
+    From 1869 Licht traveled ... he married ... after his plans"): the rewrite's first "he"/"his" gets
+    the title's name when, in the original, the last subject before it was the title person (by name or
+    "he") and that sentence went; left alone, the plans would be Ferstel's (round 38's reader)."""
+    name = title_name(title)
+    own = _title_forms(title) | _subject_name_words(original_doc, title)
+    pieces = sentence_pieces(text)
+    for index, piece in enumerate(pieces):
+        match = _PRONOUN.search(piece)
+        if match is None:
+            continue
+        if not name or _names_someone("".join(pieces[:index]) + piece[: match.start()], own):
+            return text
+        at = _original_position(original_doc.text, piece, match.start())
+        if _last_subject_is_the_title_person(original_doc, at, people, own):
+            pieces[index] = _with_name(piece, match, name, parse)
+            return "".join(pieces)
+        return text
+    return text
+
+
+def _last_subject_is_the_title_person(doc: Any, at: int, people: list[Any], own: set[str]) -> bool:
+    # before the pronoun itself, which sits right before `at` ("He" opening a passage is no mention of him)
+    subjects = [t for t in doc if t.dep_ in {"nsubj", "nsubjpass"} and t.idx + len(t.text) < at - 1]
+    ours = [t.idx for t in subjects if t.lower_ in {"he", "she"} or _names_someone(t.text, own)]
+    theirs = [
+        ent.start_char
+        for ent in people
+        if ent.root.dep_ in {"nsubj", "nsubjpass"}
+        and ent.start_char < at
+        and not _names_someone(ent.text, own)
+    ]
+    return bool(ours) and max(ours) > max(theirs, default=-1)
 
 
 def _can_be_its_subject(ent: Any, sentence: Any) -> bool:

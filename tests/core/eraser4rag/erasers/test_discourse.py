@@ -293,3 +293,24 @@ def test_in_addition_to_is_no_connective_that_pointed_back():
     )
     assert without_stranded_connective(kept) == kept
     assert without_stranded_connective("In addition, he wrote novels.") == "He wrote novels."
+
+
+def test_his_after_a_cut_opening_is_the_title_persons_when_he_was_the_last_subject(nlp):
+    """Round 38's reader (Hugo Licht, PopQA dev): the passage opens mid-sentence on "worked with the
+    architect Heinrich von Ferstel."; once the sentences with "Licht traveled" and "he married" went,
+    "after his plans" read as Ferstel's plans."""
+    original = (
+        " worked with the architect Heinrich von Ferstel. From 1869 Licht traveled through Italy. After "
+        "returning, he married Clara Heckmann. The buildings of the cemetery were built after his plans."
+    )
+    rewrite = (
+        " worked with the architect Heinrich von Ferstel. The buildings of the cemetery were built after his "
+        "plans."
+    )
+    assert restore_first_mentions(nlp(original), rewrite, nlp, "Hugo Licht") == (
+        " worked with the architect Heinrich von Ferstel. The buildings of the cemetery were built after "
+        "Hugo Licht's plans."
+    )
+    # nobody else's sentence went between: "his" stays
+    kept = " worked with the architect Heinrich von Ferstel. The buildings were built after his plans."
+    assert restore_first_mentions(nlp(kept), kept, nlp, "Hugo Licht") == kept
