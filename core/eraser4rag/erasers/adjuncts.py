@@ -131,6 +131,8 @@ def bare_stub_clauses(sent: Any, removed: set[int], public: AbstractSet[int] = f
         if not _joined_clause(verb) or verb.i in removed:
             continue
         nested = {i for c in verb.children if c.dep_ == "conj" and c.pos_ in VERB_POS for i in subtree(c)}
+        if nested:
+            continue  # "worked in a shop [in 1920], and later opened a studio": the next clause hangs on it
         clause = _without_subject(verb, [t for t in verb.subtree if t.i not in nested])
         if _emptied(verb, clause, removed, public):
             stubs |= (subtree(verb) - nested) | _joiners_before(verb)
@@ -181,7 +183,7 @@ def _emptied(verb: Any, predicate: list[Any], removed: set[int], public: Abstrac
     kept = [t for t in predicate if t.i not in removed]
     if not any(_is_specific(t) and _clause_verb(t) == verb.i for t in went):
         return False  # what went with a clause of its own ("[When he arrived in Paris,] it was raining")
-    if any(_is_specific(t) or t.i in public or _is_definite(t) for t in kept):
+    if any(_is_specific(t) or t.i in public or _is_definite(t) or _says_what_was_done(t) for t in kept):
         return False
     if any(t.dep_ in {"attr", "acomp", "oprd"} and t.head.i == verb.i for t in kept):
         return False  # "have become increasingly metafictional" says what they became
@@ -210,6 +212,15 @@ def _clause_verb(token: Any) -> int:
         if ancestor.pos_ in VERB_POS:
             return int(ancestor.i)
     return -1
+
+
+def _says_what_was_done(token: Any) -> bool:
+    """An object that says what happened ("married an engineer", "coached football", "followed by his
+    wife"); a possessed generic object does not ("represented his party", "spent his evenings")."""
+    possessed = any(c.dep_ == "poss" for c in token.children)
+    if token.dep_ == "dobj" and token.pos_ == "NOUN":
+        return not possessed
+    return token.dep_ == "pobj" and token.head.dep_ == "agent" and possessed
 
 
 def _is_definite(token: Any) -> bool:

@@ -62,7 +62,8 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
 # "There, ..." (at the place the sentence before named); "In addition to being a solo artist" says its own
 _STRANDED_CONNECTIVE = re.compile(
     r"^(\s*)(?:(?:But|However|Nevertheless|Nonetheless|Instead|Moreover|Furthermore|Thus|Therefore|Hence|"
-    r"Consequently|Meanwhile|Still|Yet|In addition(?!\s+to\b)|Additionally|As a result|Because of this|"
+    r"Consequently|Meanwhile|Still|Yet|In addition(?!\s+to\b)|In addition to (?:this|these|that)\b|"
+    r"Additionally|As a result|Because of this|"
     r"For this reason)"
     r"\b,?|(?:There|Here),|(?:During|At|After|Following|Before|Around|By|In|Since|Throughout|Until|Upon|Despite)\s+"
     r"(?:this|that|these|those|the same)\s+(?:time|period|years?|point|role|position|stage|season|era|"
@@ -173,8 +174,15 @@ def _last_subject_is_the_title_person(doc: Any, at: int, people: list[Any], own:
 def _can_be_its_subject(ent: Any, sentence: Any) -> bool:
     """A name the sentence opens on or says as a subject: "maestro di cappella at Rieti Cathedral, but was
     dismissed ..." names no person its later "he" could be (the parser calls the cathedral a PERSON)."""
-    opening = next((t for t in sentence if not t.is_space and not t.is_punct), None)
-    return ent.root.dep_ in {"nsubj", "nsubjpass"} or (opening is not None and ent.start == opening.i)
+    subject = ent.root.dep_ in {"nsubj", "nsubjpass"} or (
+        ent.root.dep_ in {"appos", "compound"} and ent.root.head.dep_ in {"nsubj", "nsubjpass"}
+    )
+    # "The American painter John Smith", "Sir John Smith": only a noun phrase's words before it
+    before = [t for t in sentence if t.i < ent.start and not t.is_space]
+    opening = all(
+        t.pos_ in {"DET", "ADJ", "NOUN", "PROPN", "PUNCT"} and t.text not in {",", ";"} for t in before
+    )
+    return subject or opening
 
 
 def _pronoun_opening(doc: Any, text: str, title: str) -> tuple[str, int] | None:

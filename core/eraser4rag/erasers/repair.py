@@ -239,7 +239,7 @@ def _after_dropped_sentences(
         if rewritten.get(index) == "" or not _after_a_dropped_sentence(pieces, index, rewritten):
             continue  # (after a list member or a clause after ";", not a sentence of its own)
         current = rewritten.get(index, sent.text)
-        mended = _without_a_time_of_what_went(without_stranded_connective(current), pieces[index - 1].text)
+        mended = _without_a_time_of_what_went(without_stranded_connective(current), sent, pieces[index - 1])
         if all(rewritten.get(i) == "" for i in range(index)):
             mended = _without_also(mended)  # "Webb also works as a sound designer" now opens the passage
         if mended == current:
@@ -251,22 +251,31 @@ def _after_dropped_sentences(
 
 
 _ALSO = re.compile(r"(?<=\w)\s+also\b(?=\s+\w)")
-_TIME_OF_AN_EVENT = re.compile(
-    r"^(\s*)(?:After|Following|Before|During|Since|Until|Upon)\s+the\s+([\w' -]{1,40}?),\s+(?=\S)"
-)
+_TIME_OPENINGS = {"after", "following", "before", "during", "since", "until", "upon"}
 
 
-def _without_a_time_of_what_went(sentence: str, dropped: str) -> str:
+def _without_a_time_of_what_went(sentence: str, piece: Any, dropped: Any) -> str:
     """ "After the Olympics, he worked at a ski school" right after the sentence that named those Olympics
     (the 1972 ones) went: said after the 1964 Olympics of an earlier sentence, it would move him back in
-    time (round 36's reader). The opening goes; the sentence stays."""
-    match = _TIME_OF_AN_EVENT.match(sentence)
-    if match is None or not re.search(
-        rf"\b{re.escape(match.group(2).split()[-1])}\b", dropped, re.IGNORECASE
-    ):
+    time (round 36's reader). The opening goes ("After" + "the" + a bare noun + its comma); the sentence
+    stays. "After the war he moved", "After the death of his wife in London," keep theirs."""
+    words = [t for t in piece if not t.is_space]
+    if len(words) < 4 or words[0].lower_ not in _TIME_OPENINGS or words[0].dep_ != "prep":
         return sentence
-    rest = sentence[match.end() :]
-    return match.group(1) + rest[:1].upper() + rest[1:]
+    nouns = [c for c in words[0].children if c.dep_ == "pobj"]
+    if len(nouns) != 1 or any(c.dep_ != "det" or c.lower_ != "the" for c in nouns[0].children):
+        return sentence
+    noun, doc = nouns[0], piece.doc
+    if noun.i + 1 >= len(doc) or doc[noun.i + 1].text != "," or noun.i != words[0].i + 2:
+        return sentence
+    if noun.lemma_.lower() not in {t.lemma_.lower() for t in dropped if t.pos_ in {"NOUN", "PROPN"}}:
+        return sentence
+    opening = doc[words[0].i : noun.i + 2].text
+    lead, body = sentence[: len(sentence) - len(sentence.lstrip())], sentence.lstrip()
+    if not body.startswith(opening):
+        return sentence
+    rest = body[len(opening) :].lstrip()
+    return lead + rest[:1].upper() + rest[1:]
 
 
 def _without_also(sentence: str) -> str:
@@ -575,6 +584,8 @@ def _one_birth_sentence(
         where = _BORN_WHERE.match(after) if when else None
         if when is None or where is None or not _same_person(where["subject"], when["head"]):
             continue
+        if when["died"] and re.search(r"\bdied\b", where["where"]):
+            continue  # "born in Stockport and died in Dunedin": the death would be said twice
         start, next_start = pieces[index].start_char, pieces[index + 1].start_char
         old = by_span[start]
         by_span[start] = (old[0], _born_when_and_where(when, where["where"]), old[2], old[3])
@@ -589,8 +600,8 @@ def _born_when_and_where(when: re.Match[str], where: str) -> str:
     realised "... born on 24 December 1817 and died on ..." and a kept "born in Stockport in 1817."."""
     year = re.search(r"\d{3,4}$", when["when"])
     place = where.rstrip()
-    if year:
-        place = re.sub(rf",? in {year.group(0)}\b", "", place)
+    if year:  # the kept sentence's own date of the birth, not a later event's year
+        place = re.sub(rf",?\s+(?:on|in)\s+(?:[^,.;]*?\s)?{year.group(0)}\b", "", place, count=1)
     if not when["died"]:
         return f"{when['head']} was born {when['when']} {place}{where[len(where.rstrip()) :]}"
     if re.search(r",| and ", place):  # "at Rome and was a pupil of ...": the death gets its own sentence
@@ -816,7 +827,11 @@ def _partial_deletion(sent: Any, removed: set[int], keep: set[int], parse: Parse
         return ""  # "He debuted on stage [in 1957 at the National Theatre]."
     stubs = bare_stub_clauses(sent, closed, keep)  # "[, and is also known for his roles]"
     if stubs and not needs_realising:
-        closed, needs_realising = close_deletions(sent, closed | stubs, keep)
+        with_stubs, needs = close_deletions(sent, closed | stubs, keep)
+        if not has_verb(sent, with_stubs):
+            return ""  # the stub was all it had left: "[He was X, and] ultimately graduated with honors"
+        if not needs and only_adjuncts_removed(sent, with_stubs):
+            closed = with_stubs  # else the clause stays: better a stub than a lost sentence
     if needs_realising or not only_adjuncts_removed(sent, closed):
         return ""
     if _pronoun_pointed_into_a_removed_clause(sent, closed):

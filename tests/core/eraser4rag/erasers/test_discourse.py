@@ -314,3 +314,9 @@ def test_his_after_a_cut_opening_is_the_title_persons_when_he_was_the_last_subje
     # nobody else's sentence went between: "his" stays
     kept = " worked with the architect Heinrich von Ferstel. The buildings were built after his plans."
     assert restore_first_mentions(nlp(kept), kept, nlp, "Hugo Licht") == kept
+
+
+def test_a_name_after_a_role_or_an_honorific_is_still_the_opening_subject(nlp):
+    """Session 23's review: "The American painter John Smith was ..." names its subject after a role."""
+    original = "The American painter John Smith was born in Paris in 1900. He studied in Rome."
+    assert restore_first_mentions(nlp(original), "He studied in Rome.", nlp) == "John Smith studied in Rome."

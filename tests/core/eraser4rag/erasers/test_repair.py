@@ -1250,7 +1250,8 @@ def test_a_friendship_with_nobody_goes(nlp):
     sentence = (
         "Shaaban's rise within the Syrian government is due to her close friendship with Bushra Al-Assad."
     )
-    assert "friendship" not in _repaired_without(nlp, sentence, " with Bushra Al-Assad")
+    # the sentence says nothing once "due to" has no phrase: it goes whole
+    assert _repaired_without(nlp, sentence, " with Bushra Al-Assad") == ""
 
 
 def test_the_thing_only_the_dropped_sentence_named_takes_its_sentence_along(nlp):
@@ -1265,3 +1266,52 @@ def test_the_thing_only_the_dropped_sentence_named_takes_its_sentence_along(nlp)
     assert new_text == ""
     kept = "He founded the association in 1990. In 2007 he left the association."
     assert repair_removals(kept, nlp(kept), [], (), nlp)[0] == kept
+
+
+def test_the_review_of_session_23_keeps_what_the_stub_rules_must_not_take(nlp):
+    """A reviewer's counter-examples: a stub clause in the middle of a chain, a stub whose removal breaks
+    the sentence, an object that says what happened, and an opening "After the ..." that is a clause."""
+    chain = "He moved to Rome, worked in a shop in 1920, and later opened a studio."
+    assert (
+        _repaired_without(nlp, chain, " in 1920")
+        == "He moved to Rome, worked in a shop, and later opened a studio."
+    )
+    novels = "He began to write and publish novels in 1990."
+    assert _repaired_without(nlp, novels, " in 1990") == "He began to write and publish novels."
+    assert (
+        _repaired_without(nlp, "She married an engineer in 1950.", " in 1950") == "She married an engineer."
+    )
+    text = "He studied in Paris. He was a painter in Paris. After the war he moved to Paris, where he died."
+    start = text.index("He was")
+    new_text = repair_removals(text, nlp(text), [((start, text.index("After")), "", "private", ())], (), nlp)[
+        0
+    ]
+    assert new_text == "He studied in Paris. After the war he moved to Paris, where he died."
+
+
+def test_two_birth_sentences_stay_apart_when_the_kept_one_says_the_death_too(nlp):
+    text = (
+        "John Barnes (24 December 1817–18 November 1889) was Mayor of Dunedin, New Zealand, in 1885. Barnes "
+        "was born in Stockport on 24 December 1817 and emigrated to Dunedin in 1858."
+    )
+    first = text.index(" Barnes was born")
+    removals = [((text.index("Mayor"), text.index(", in 1885")), "", "private", ())]
+    public = [
+        Triple("John Barnes", "date_of_birth", "24 December 1817", "d", (0, first)),
+        Triple("John Barnes", "date_of_death", "18 November 1889", "d", (0, first)),
+    ]
+    new_text = repair_removals(text, nlp(text), removals, public, nlp)[0]
+    assert new_text.count("24 December 1817") == 1 and "emigrated to Dunedin in 1858" in new_text
+
+
+def test_a_conjoined_stub_that_was_all_its_sentence_kept_takes_the_sentence(nlp):
+    """PopQA dev (Mick Mulvaney), round 35's reader: "Mick Mulvaney ultimately graduated with honors."."""
+    text = (
+        "At Georgetown, he was an Honors Scholar of the School of Foreign Service, and ultimately graduated "
+        "with honors in 1989. He was a lawyer."
+    )
+    removals = [
+        ((text.index("an Honors"), text.index(", and")), "", "private", ()),
+        ((text.index("in 1989"), text.index("in 1989") + 7), "", "private", ()),
+    ]
+    assert repair_removals(text, nlp(text), removals, (), nlp)[0] == "He was a lawyer."
