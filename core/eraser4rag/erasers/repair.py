@@ -584,8 +584,12 @@ def _one_birth_sentence(
         where = _BORN_WHERE.match(after) if when else None
         if when is None or where is None or not _same_person(where["subject"], when["head"]):
             continue
-        if when["died"] and re.search(r"\bdied\b", where["where"]):
-            continue  # "born in Stockport and died in Dunedin": the death would be said twice
+        if (
+            when["died"]
+            and re.search(r"\bdied\b", where["where"])
+            and not _DIED_WHERE_LAST.search(where["where"])
+        ):
+            continue  # "born in Stockport, died there ...": the death would be said twice
         start, next_start = pieces[index].start_char, pieces[index + 1].start_char
         old = by_span[start]
         by_span[start] = (old[0], _born_when_and_where(when, where["where"]), old[2], old[3])
@@ -593,6 +597,9 @@ def _one_birth_sentence(
         by_span[next_start] = (_with_following_space(text, old_next[0]), "", old_next[2], old_next[3])
         rewritten[index], rewritten[index + 1] = by_span[start][1], ""
     return sorted(by_span.values(), key=lambda r: r[0][0])
+
+
+_DIED_WHERE_LAST = re.compile(r"\band died (?:in|at) [^,.;]+\.?$")
 
 
 def _born_when_and_where(when: re.Match[str], where: str) -> str:
@@ -604,6 +611,9 @@ def _born_when_and_where(when: re.Match[str], where: str) -> str:
         place = re.sub(rf",?\s+(?:on|in)\s+(?:[^,.;]*?\s)?{year.group(0)}\b", "", place, count=1)
     if not when["died"]:
         return f"{when['head']} was born {when['when']} {place}{where[len(where.rstrip()) :]}"
+    if _DIED_WHERE_LAST.search(place):  # "... and died in Dunedin on 18 November 1889."
+        died_when = when["died"].split(" died ", 1)[1]
+        return f"{when['head']} was born {when['when']} {place.rstrip('.')} {died_when}."
     if re.search(r",| and ", place):  # "at Rome and was a pupil of ...": the death gets its own sentence
         surname = when["head"].split()[-1]
         return (
