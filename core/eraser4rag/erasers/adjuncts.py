@@ -117,7 +117,7 @@ def a_bare_stub_left(sent: Any, removed: set[int], public: AbstractSet[int] = fr
     root = sent.root
     if root.i in removed or root.pos_ not in VERB_POS or root.lemma_ == "be":
         return False
-    return _emptied(root, _without_subject(root, [t for t in sent]), removed, public)
+    return _emptied(root, _without_subject(root, list(sent)), removed, public)
 
 
 def bare_stub_clauses(sent: Any, removed: set[int], public: AbstractSet[int] = frozenset()) -> set[int]:
@@ -130,12 +130,10 @@ def bare_stub_clauses(sent: Any, removed: set[int], public: AbstractSet[int] = f
     for verb in sent:
         if not _joined_clause(verb) or verb.i in removed:
             continue
-        nested = {i for c in verb.children if c.dep_ == "conj" and c.pos_ in VERB_POS for i in subtree(c)}
-        if nested:
+        if any(c.dep_ == "conj" and c.pos_ in VERB_POS for c in verb.children):
             continue  # "worked in a shop [in 1920], and later opened a studio": the next clause hangs on it
-        clause = _without_subject(verb, [t for t in verb.subtree if t.i not in nested])
-        if _emptied(verb, clause, removed, public):
-            stubs |= (subtree(verb) - nested) | _joiners_before(verb)
+        if _emptied(verb, _without_subject(verb, list(verb.subtree)), removed, public):
+            stubs |= subtree(verb) | _joiners_before(verb)
     return stubs
 
 
@@ -167,11 +165,12 @@ def _joiners_before(verb: Any) -> set[int]:
     return joiners
 
 
+def _subject_of(verb: Any) -> set[int]:
+    return {i for child in verb.children if child.dep_ in SUBJECT_DEPS for i in subtree(child)}
+
+
 def _without_subject(verb: Any, tokens: list[Any]) -> list[Any]:
-    subject: set[int] = set()
-    for child in verb.children:
-        if child.dep_ in SUBJECT_DEPS:
-            subject |= subtree(child)
+    subject = _subject_of(verb)
     return [t for t in tokens if t.i not in subject and not t.is_punct]
 
 
@@ -187,7 +186,7 @@ def _emptied(verb: Any, predicate: list[Any], removed: set[int], public: Abstrac
         return False
     if any(t.dep_ in {"attr", "acomp", "oprd"} and t.head.i == verb.i for t in kept):
         return False  # "have become increasingly metafictional" says what they became
-    subject = [verb.doc[i] for c in verb.children if c.dep_ in SUBJECT_DEPS for i in subtree(c)]
+    subject = [verb.doc[i] for i in _subject_of(verb)]
     content = [t for t in [*kept, *subject] if t.i not in removed and _is_content(t, verb)]
     # "graduated with honors"; "wrote a food-oriented blog" says what he wrote, and "The plot of the land
     # and the important buildings of the cemetery were built after his plans" what went up
@@ -236,7 +235,7 @@ def _in_a_spelled_out_measure(token: Any) -> bool:
     measures the noun and names no time or thing ("the 1990-91 season" does)."""
     doc, i = token.doc, token.i
     for first in (i, i - 2):
-        if first >= 0 and first + 2 < len(doc) and first + 2 >= i:
+        if first >= 0 and first + 2 < len(doc):
             number, hyphen, unit = doc[first], doc[first + 1], doc[first + 2]
             if (
                 number.like_num

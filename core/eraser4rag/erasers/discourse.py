@@ -31,11 +31,12 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
     """`text` (a rewrite of the doc's text) with a pronoun that lost its antecedent replaced by the name."""
     text = _restore_opening_it(original_doc.text, text, title)
     people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and _full_name(ent)]
-    subject = _opening_person(original_doc, title) or _pronoun_opening(original_doc, text, title)
-    if subject is None:
-        return _title_person_said_last(original_doc, text, people, parse, title)
-    name, named_at = subject
     said_alone = _subject_name_words(original_doc, title)
+    own = _title_forms(title) | said_alone
+    subject = _opening_person(original_doc, title, own) or _pronoun_opening(original_doc, text, title)
+    if subject is None:
+        return _title_person_said_last(original_doc, text, people, parse, title, own)
+    name, named_at = subject
     names = _name_forms(people) | _title_forms(title) | said_alone
     pieces = sentence_pieces(text)
     for index, piece in enumerate(pieces):
@@ -101,10 +102,10 @@ def _restore_opening_it(original: str, text: str, title: str) -> str:
     return text[: opening.start(1) + len(opening.group(1))] + name + text[opening.end() :]
 
 
-def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
+def _opening_person(doc: Any, title: str, own: set[str]) -> tuple[str, int] | None:
     """(name, where the original first named them) for the first person named in the original's first
-    sentence (after a title line), or None."""
-    surname = (_title_forms(title) | _subject_name_words(doc, title)) - {title_name(title)}
+    sentence (after a title line), or None. `own`: the forms that name the title's person."""
+    surname = own - {title_name(title)}
     for sentence in list(doc.sents)[:2]:
         people = [
             ent
@@ -134,14 +135,13 @@ def _opening_person(doc: Any, title: str = "") -> tuple[str, int] | None:
 
 
 def _title_person_said_last(
-    original_doc: Any, text: str, people: list[Any], parse: Parser | None, title: str
+    original_doc: Any, text: str, people: list[Any], parse: Parser | None, title: str, own: set[str]
 ) -> str:
     """A passage the retriever cut before its subject ("worked with the architect Heinrich von Ferstel.
     From 1869 Licht traveled ... he married ... after his plans"): the rewrite's first "he"/"his" gets
     the title's name when, in the original, the last subject before it was the title person (by name or
     "he") and that sentence went; left alone, the plans would be Ferstel's (round 38's reader)."""
     name = title_name(title)
-    own = _title_forms(title) | _subject_name_words(original_doc, title)
     pieces = sentence_pieces(text)
     for index, piece in enumerate(pieces):
         match = _PRONOUN.search(piece)
