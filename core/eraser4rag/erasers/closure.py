@@ -21,6 +21,7 @@ from core.eraser4rag.erasers.complements import (
 from core.eraser4rag.erasers.coordination import (
     remove_appositions_of_a_removed_object,
     remove_coordinators_before_a_like_member,
+    remove_modifiers_of_a_removed_last_member,
     remove_names_listed_after_a_plural,
     remove_participles_of_a_removed_phrase,
     remove_subordinators_of_removed_clauses,
@@ -73,6 +74,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         remove_subordinators_of_removed_clauses(sent, removed)
         remove_participles_of_a_removed_phrase(sent, removed)
         remove_appositions_of_a_removed_object(sent, removed)
+        remove_modifiers_of_a_removed_last_member(sent, removed, keep)
         remove_pointers_to_removed_places(sent, removed)
         remove_unattached_continuations(sent, removed)
         remove_adverbs_before_a_removed_phrase(sent, removed)

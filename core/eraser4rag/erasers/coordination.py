@@ -124,3 +124,38 @@ def remove_appositions_of_a_removed_object(sent: Any, removed: set[int]) -> None
         phrase = next((c for c in noun.children if c.dep_ == "prep" and noun.i < c.i < start), None)
         if phrase is not None and subtree(phrase) <= removed and max(subtree(phrase)) == last.i:
             removed.update(subtree(apposition) | {start - 1})
+
+
+def remove_modifiers_of_a_removed_last_member(sent: Any, removed: set[int], keep: set[int]) -> None:
+    """ "an English musicologist, composer, and [professor of music] successively at the University of
+    Durham": the parser hangs "successively at ..." on "was", but it said where the removed last member
+    held its post; left, it would follow "a musicologist" as a post of its own."""
+    doc = sent.doc
+    for member in sent:
+        if member.i not in removed or member.dep_ != "conj" or not subtree(member) <= removed:
+            continue
+        if any(c.dep_ == "conj" for c in member.children):
+            continue  # not the last member
+        first = member
+        while first.dep_ == "conj":
+            first = first.head
+        verb = first.head
+        if first.dep_ != "attr" or first.i in removed or verb.i in removed:
+            continue  # the list went whole, or its verb
+        hung = _modifiers_right_after(doc, max(subtree(member)) + 1, verb, sent.end)
+        if hung and not hung & keep:
+            removed.update(hung)
+
+
+def _modifiers_right_after(doc: Any, start: int, verb: Any, end: int) -> set[int]:
+    """The verb's adverbs and prepositional phrases that follow `start` with nothing between them, up to a
+    time ("an academic [and clergyman] in the sixteenth century": when is said of every member)."""
+    hung: set[int] = set()
+    at = start
+    while at < end and doc[at].head.i == verb.i and doc[at].dep_ in {"advmod", "prep"}:
+        phrase = subtree(doc[at])
+        if any(doc[i].ent_type_ == "DATE" for i in phrase):
+            break
+        hung |= phrase
+        at = max(phrase) + 1
+    return hung

@@ -33,6 +33,7 @@ def render(sent: Any, removed: set[int]) -> str:
     coordinators = _restored_coordinators(sent, removed)
     known_as = _known_by_a_bare_name(sent, removed)
     indefinite = articles_of_places_that_went(sent, removed)
+    singular = _plurals_left_with_one_member(sent, removed)
     removed = (
         removed - _commas_that_set_off_a_kept_phrase(sent, removed)
         | _serial_commas_of_two(sent, removed)
@@ -57,6 +58,9 @@ def render(sent: Any, removed: set[int]) -> str:
         pending_space = False
         if token.i in indefinite:
             pieces.append("a" + token.whitespace_)
+            continue
+        if token.i in singular:
+            pieces.append(singular[token.i] + token.whitespace_)
             continue
         pieces.append("as" + token.whitespace_ if token.i in known_as else token.text_with_ws)
     text = "".join(pieces).strip()
@@ -318,6 +322,28 @@ def _article_for_a_role_left_bare(sent: Any, removed: set[int]) -> dict[int, str
         if noun.dep_ in {"dobj", "pobj", "attr", "appos", "conj"}:
             placed[min(t.i for t in role.subtree if t.i not in removed)] = "a"
     return placed
+
+
+def _plurals_left_with_one_member(sent: Any, removed: set[int]) -> dict[int, str]:
+    """ "the battles of Perryville, Stones River[, Hoover's Gap, and Chickamauga]": a plural that named a list
+    of which one member is left names one thing ("the battle of Stones River"). A subject keeps its plural,
+    which its verb agrees with."""
+    singular = {}
+    for noun in sent:
+        if noun.i in removed or noun.tag_ != "NNS" or noun.dep_ in {"nsubj", "nsubjpass"}:
+            continue
+        if any(c.dep_ == "nummod" or c.lower_ in {"both", "all", "several", "many"} for c in noun.children):
+            continue
+        for preposition in noun.children:
+            if preposition.dep_ != "prep" or preposition.lower_ != "of" or preposition.i in removed:
+                continue
+            objects = [c for c in preposition.children if c.dep_ == "pobj"]
+            members = list_members(objects[0]) if objects else []
+            kept = [m for m in members if m.i not in removed]
+            if len(members) >= 2 and len(kept) == 1 and noun.lemma_ != noun.lower_:
+                lemma = noun.lemma_
+                singular[noun.i] = lemma[:1].upper() + lemma[1:] if noun.text[:1].isupper() else lemma
+    return singular
 
 
 def _named_by_a_removed_name(role: Any, removed: set[int]) -> bool:

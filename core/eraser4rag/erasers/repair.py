@@ -468,14 +468,15 @@ def _lemmas_of_dropped_pieces(
 
 
 def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) -> bool:
-    """ "The stud farm was sold" right after the sentence that bought "a stud farm" went: a subject's "the"
-    (or "her": "Her cancer has been linked to ..." after the diagnosis went) points at a noun only the
-    dropped sentence said, and nothing of its own says which."""
+    """ "The stud farm was sold" right after the sentence that bought "a stud farm" went: a subject's or
+    object's "the" (or "her": "Her cancer has been linked to ..." after the diagnosis went; "27,425
+    attended the match" after the debut "on their 4th match" went) points at a noun only the dropped
+    sentence said, and nothing of its own says which."""
     noun = article.head
     return (
         ((article.lower_ == "the" and article.dep_ == "det") or _possessed_thing(article))
         and noun.pos_ == "NOUN"
-        and noun.dep_ in {"nsubj", "nsubjpass"}
+        and noun.dep_ in {"nsubj", "nsubjpass", "dobj"}
         and noun.lemma_.lower() in dropped_nouns
         and noun.lower_ not in kept_before
         and noun.lemma_.lower() not in kept_before

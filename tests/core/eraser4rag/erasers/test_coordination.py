@@ -91,3 +91,36 @@ def test_an_apposition_after_a_kept_object_stays(nlp):
     assert text.startswith(
         "He was a noted practitioner of the Plein-Air Painting style, an important movement"
     )
+
+
+HUTCHINGS = (
+    "Arthur James Bramwell Hutchings (14 July 1906 – 13 November 1989 ) was an English musicologist, "
+    "composer, and professor of music successively at the University of Durham and the University of Exeter."
+)
+
+
+def test_the_phrases_of_a_removed_last_member_the_parser_hung_on_the_verb_go(nlp):
+    """Round 38's reader (Arthur Hutchings, PopQA dev): "was a musicologist, successively at the University
+    of Durham" held a post the musicologist never had."""
+    text, _lost = erase_phrases(nlp, HUTCHINGS, ["English ", "composer, and professor of music"])
+    assert text == "Arthur James Bramwell Hutchings (14 July 1906 – 13 November 1989) was a musicologist."
+
+
+def test_the_phrases_after_a_removed_member_stay_when_they_name_a_public_fact(nlp):
+    """Where he held the post is a public fact of its own: it stays, though it reads less well."""
+    text, _lost = erase_phrases(
+        nlp, HUTCHINGS, ["composer, and professor of music"], public=["University of Exeter"]
+    )
+    assert text.endswith(
+        "was an English musicologist, successively at the University of Durham and the University of Exeter."
+    )
+
+
+def test_a_time_after_a_removed_last_member_stays(nlp):
+    """Richard Harris (college principal), PopQA dev: the century is said of both members."""
+    sentence = (
+        "Richard Harris (fl. 1558 – 1595) was an academic at the University of Oxford and clergyman in the "
+        "sixteenth century."
+    )
+    text, _lost = erase_phrases(nlp, sentence, ["and clergyman"])
+    assert text.endswith("was an academic at the University of Oxford in the sixteenth century.")

@@ -113,3 +113,21 @@ def test_a_role_said_before_a_removed_name_takes_an_article(nlp):
     kept = "He met the famous actor John Smith in Rome."
     doc = nlp(kept)
     assert render(doc[:], set()) == kept
+
+
+TIMME = (
+    "With his regiment, Timme participated in the battles of Perryville, Stones River, Hoover's Gap, and "
+    "Chickamauga, in the campaign for control over Middle Tennessee."
+)
+
+
+def test_a_plural_left_with_one_member_of_its_list_names_one(nlp):
+    """Round 39's reader (Ernst Timme, PopQA dev): "participated in the battles of Stones River" named a
+    list of one."""
+    text, _lost = erase_phrases(nlp, TIMME, ["Perryville, ", "Hoover's Gap, and Chickamauga"])
+    assert text == (
+        "With his regiment, Timme participated in the battle of Stones River, in the campaign for control "
+        "over Middle Tennessee."
+    )
+    two_left, _lost = erase_phrases(nlp, TIMME, ["Perryville, ", "Hoover's Gap, "])
+    assert "the battles of Stones River and Chickamauga" in two_left

@@ -658,6 +658,15 @@ def test_a_subject_naming_what_only_the_dropped_sentence_said_goes(nlp):
     assert new_text == "The stud farm of his father was sold in 1802."
 
 
+def test_an_object_naming_what_only_the_dropped_sentence_said_goes(nlp):
+    """Round 38's reader (John Finlay, PopQA dev): "27,425 attended the match" once the debut "on their 4th
+    match" went; an object points back as a subject does."""
+    text = "In 1790 he bought a stud farm near Lincoln. He sold the farm in 1802. He died in 1810."
+    first = text.index(". He") + 1
+    new_text, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
+    assert new_text == "He died in 1810."
+
+
 def test_they_after_the_dropped_sentence_that_named_them_goes(nlp):
     """Round 17's reader (Ernst Timme): "They had at least eight children." once the marriage went."""
     text = (
