@@ -105,6 +105,8 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         return True
     copula = token.lemma_ == "be"
     needed = [c for c in children if c.dep_ in (PREDICATE_DEPS if copula else OBJECT_OF_VERB)]
+    if copula and not needed:
+        return _lost_every_phrase_after_it(token, removed)
     if not needed or not all(c.i in removed or lost_of_complement(c, removed) for c in needed):
         return False
     if any(has_kept_conj(c, removed) for c in needed):
@@ -120,6 +122,15 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         for c in children
     )
     return not others and not shared
+
+
+def _lost_every_phrase_after_it(copula: Any, removed: set[int]) -> bool:
+    """A copula without a noun or adjective predicate whose phrases after it all went: "It was also [while
+    attending SAIC that Harrison met his future wife]" says nothing ("There was" neither)."""
+    after = [
+        c for c in copula.children if c.i > copula.i and not c.is_punct and c.dep_ not in {"advmod", "neg"}
+    ]
+    return bool(after) and all(c.i in removed for c in after)
 
 
 def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:

@@ -80,6 +80,28 @@ def mentions_entity(text: str, entity: str) -> bool:
     return bool(pattern and pattern.search(text))
 
 
+def defined_acronyms(text: str, entity: str) -> list[str]:
+    """Short forms `text` gives `entity` in brackets right after it: "the School of the Art Institute of
+    Chicago (SAIC)" makes "SAIC" a name of the school wherever the passage says it."""
+    pattern = mention_pattern(entity)
+    if pattern is None:
+        return []
+    found = []
+    for match in pattern.finditer(text):
+        short = _BRACKETED_ACRONYM.match(text, match.end())
+        if short and short.group(1) not in found:
+            found.append(short.group(1))
+    return found
+
+
+_BRACKETED_ACRONYM = re.compile(r"\s*\(\s*([A-Z][A-Z0-9&.]{1,9})\s*\)")
+
+
+def acronym_mentions(text: str, acronym: str) -> list[Span]:
+    """Where `text` says `acronym`, written as it is (case matters: "IT" is not "it")."""
+    return [(m.start(), m.end()) for m in re.finditer(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])", text)]
+
+
 def surname(entity: str) -> str:
     """The last word of a multi-word name ("mara voss" -> "voss"); "" for one-word names."""
     words = normalize_entity(entity).split()

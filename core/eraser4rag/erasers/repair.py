@@ -291,6 +291,8 @@ def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[i
     """A segment after a ";" that leans on the clause before it, which went: "...; and a MD from the
     College of Physicians" or "...; Chair of the Canadian Section ..." after "he serves as Chair of ...".
     (List pages, whose members have no verb, lose one member at a time.)"""
+    if _closes_a_bracket_of_a_dropped_piece(pieces, index, rewritten):
+        return True
     if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text != ";":
         return False
     start = index - 1  # past verbless segments that went with it ("...; Chair of X; Chair of Y")
@@ -304,6 +306,19 @@ def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[i
     if not _has_a_verb(before) and not _continues(before):
         return False
     return _continues(piece) or not _has_a_verb(piece)
+
+
+def _closes_a_bracket_of_a_dropped_piece(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
+    """The parser ended a sentence inside a bracket ("the periodical [http://... ''Technai." | "An
+    international journal on ancient science and technology], and serves on the board ..."): once the
+    first part went, the rest is a fragment that closes a bracket nothing opened."""
+    if index == 0 or rewritten.get(index - 1) != "":
+        return False
+    return _open_brackets(pieces[index - 1].text) > 0 and _open_brackets(pieces[index].text) < 0
+
+
+def _open_brackets(text: str) -> int:
+    return sum(text.count(c) for c in "([") - sum(text.count(c) for c in ")]")
 
 
 def _has_a_verb(piece: Any) -> bool:

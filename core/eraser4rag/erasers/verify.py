@@ -28,7 +28,14 @@ import networkx as nx
 
 from core.eraser4rag.erasers.base import EraseRequest, Rewrite
 from core.eraser4rag.erasers.graph_guided import ParseCache, naming_no_private_tail, units_for
-from core.eraser4rag.erasers.mentions import find_mentions, inside_longer_entity, mentions_entity, surname
+from core.eraser4rag.erasers.mentions import (
+    acronym_mentions,
+    defined_acronyms,
+    find_mentions,
+    inside_longer_entity,
+    mentions_entity,
+    surname,
+)
 from core.eraser4rag.erasers.repair import rediff, repair_removals
 from core.eraser4rag.filters import PrivacyDefinition
 from core.eraser4rag.graph import components_of, ends_of, format_key
@@ -131,6 +138,7 @@ def private_tails_named(
     member lost it, and a reader of the passage still pairs the two. Each such tail mention goes (a
     name that merely contains the tail, "American" in "American Psycho", is not a mention)."""
     found: dict[str, list[tuple[Triple, str]]] = defaultdict(list)
+    originals = {document.id: document.text for document in request.documents}
     for triple in request.triples:
         text = texts.get(triple.doc_id, "")
         if (
@@ -144,16 +152,30 @@ def private_tails_named(
             continue
         doc = parse(text)
         reason = f"private {format_key(triple.key)}: its tail is still said beside its head: removed"
-        mentions = find_mentions(text, triple.tail) + _shorter_name_mentions(doc, triple.tail, triple.head)
-        for mention in mentions:
+        mentions = [
+            (triple.tail, mention)
+            for mention in find_mentions(text, triple.tail)
+            + _shorter_name_mentions(doc, triple.tail, triple.head)
+        ] + _acronyms_said(originals.get(triple.doc_id, ""), text, triple.tail)
+        for said, mention in mentions:
             if inside_longer_entity(doc, mention):
                 continue
             sentence = next((s for s in doc.sents if s.start_char <= mention[0] < s.end_char), None)
             if sentence is not None:
                 span = (sentence.start_char, sentence.end_char)
-                found[triple.doc_id].append((replace(triple, span=span), reason))
+                found[triple.doc_id].append((replace(triple, tail=said, span=span), reason))
                 attempted.add((triple.doc_id, triple.key))
     return dict(found)
+
+
+def _acronyms_said(original: str, text: str, tail: str) -> list[tuple[str, Span]]:
+    """A private tail's short form the original passage defined ("... Chicago (SAIC)"), still said in the
+    rewrite ("while attending SAIC") after the sentence that spelled it out went."""
+    return [
+        (short, mention)
+        for short in defined_acronyms(original, tail)
+        for mention in acronym_mentions(text, short)
+    ]
 
 
 def _shorter_name_mentions(doc: Any, tail: str, head: str) -> list[Span]:

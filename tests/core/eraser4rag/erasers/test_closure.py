@@ -685,3 +685,13 @@ def test_a_club_the_parser_hung_on_the_copula_goes_when_only_the_nationality_is_
 def test_the_end_of_a_range_goes_with_its_start(nlp, sentence, private, expected):
     text, _lost = _erase(nlp, sentence, [private])
     assert text == expected
+
+
+def test_a_cleft_copula_goes_with_the_clause_it_framed(nlp):
+    """PopQA dev (Chuck Harrison): "It was also while attending SAIC that Harrison met his future wife."
+    without its clause was "It was also."; a copula whose every phrase after it went says nothing."""
+    sentence = "It was also while attending SAIC that Harrison met his wife."
+    text, lost = _erase(nlp, sentence, ["while attending SAIC that Harrison met his wife"])
+    assert lost
+    text, lost = _erase(nlp, "It was also in Paris that he met his wife, in 1950.", ["in 1950"])
+    assert not lost and text == "It was also in Paris that he met his wife."

@@ -21,3 +21,17 @@ def test_names_match_case_and_whitespace_but_not_inside_words():
     assert _found("He met THE  Acme Corp in 1990.", "acme corp") == ["Acme Corp"]
     assert _found("Bostonian writers", "Boston") == []
     assert _found(MCDANIEL, "1962") == ["1962", "1962"]
+
+
+def test_a_short_form_in_brackets_after_a_name_is_one_of_its_names():
+    from core.eraser4rag.erasers.mentions import acronym_mentions, defined_acronyms
+
+    text = "He attended the School of the Art Institute of Chicago (SAIC). While attending SAIC he met Ann."
+    assert defined_acronyms(text, "School of the Art Institute of Chicago") == ["SAIC"]
+    assert defined_acronyms("Florence Harriet (Baker) Wheatley", "Florence Harriet") == []  # a maiden name
+    second = text.rindex("SAIC")
+    assert acronym_mentions(text, "SAIC") == [
+        (text.index("SAIC"), text.index("SAIC") + 4),
+        (second, second + 4),
+    ]
+    assert acronym_mentions("It was built in the US.", "IT") == []

@@ -1329,3 +1329,18 @@ def test_a_conjoined_stub_that_was_all_its_sentence_kept_takes_the_sentence(nlp)
         ((text.index("in 1989"), text.index("in 1989") + 7), "", "private", ()),
     ]
     assert repair_removals(text, nlp(text), removals, (), nlp)[0] == "He was a lawyer."
+
+
+def test_the_rest_of_a_sentence_the_parser_ended_inside_a_bracket_goes_with_its_start(nlp):
+    """Round 40's reader (Lorenzo Perilli, PopQA dev): "An international journal on ancient science and
+    technology], and serves on the board ..." was left once "He is Co-director of the periodical
+    [http://... ''Technai." went; the parser had ended a sentence at "Technai."."""
+    text = (
+        "He is the Director of the Centre. He is Co-director of the periodical [http://www.libraweb.net "
+        "''Technai. An international journal on ancient science and technology], and serves on the board of "
+        "the journal Galenos''. He was educated at the University of Rome."
+    )
+    start = text.index("Co-director")
+    removal = ((start, start + len("Co-director")), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
+    assert new_text == "He is the Director of the Centre. He was educated at the University of Rome."

@@ -66,3 +66,35 @@ def test_a_unit_found_by_two_mentions_is_cut_and_reported_once(nlp):
     _changed, reasons = _apply(texts, {"a": [(private, "private"), (private, "private")]}, nlp, {}, {})
     assert "Italian" not in texts["a"]
     assert len(reasons["a"]) == len(set(reasons["a"])) == 1
+
+
+def test_a_private_schools_short_form_goes_once_its_full_name_went():
+    """PopQA dev (Charles "Chuck" Harrison), round 38's reader: "It was also while attending SAIC that
+    Harrison met his future wife." still said the private school once "the School of the Art Institute of
+    Chicago (SAIC)" went with its sentence."""
+    document = Document(
+        "a",
+        "Chuck Harrison",
+        "Harrison attended the School of the Art Institute of Chicago (SAIC) from 1949 to 1954. One of his "
+        "professors was Henry P. Glass. It was also while attending SAIC that Harrison met his future wife. "
+        "He received his Master of Science in Art Education from the Institute of Design in 1963.",
+    )
+    extractor = get_extractor("spacy", Settings())
+    triples = tuple(extractor.extract_many([(document.id, document.text)], titles={"a": document.title}))
+    keys = {t.key for t in triples}
+    private = frozenset(k for k in keys if k[2] == "school of the art institute of chicago")
+    assert private
+    definition = PrivacyDefinition(
+        private=private, public=frozenset(keys - private), excluded=frozenset(), moves=(), marked=private
+    )
+    request = EraseRequest((document,), triples, definition)
+    eraser = GraphGuidedEraser()
+    erased = list(eraser.erase(request))
+    assert "SAIC" in erased[0].text and "Art Institute" not in erased[0].text
+    (repaired,), _triples = verify_and_repair(
+        request, erased, extractor, eraser.parse, titles={"a": document.title}
+    )
+    assert repaired.text == (
+        "One of Chuck Harrison's professors was Henry P. Glass. He received his Master of Science in Art "
+        "Education from the Institute of Design in 1963."
+    )
