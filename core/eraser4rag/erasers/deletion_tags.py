@@ -12,8 +12,9 @@ The guard (the tags form's constrained decoding): a tag counts only in a sentenc
 private fact concerning its window (`window_private_tails`, `in_private_sentences`), and then a
 mention of such a tail that no remaining tag covers is removed too, so the model chooses how much
 goes with a private fact but can neither keep the fact itself nor cut a sentence that states
-none. The rewrite's notes count the spans the model tagged, those the guard set aside and the
-mentions the guard added.
+none; a tagged word that says a public fact's tail (and no private one) stays
+(`spare_public_tails`), and the repair decides what its sentence needs around it. The rewrite's
+notes count the spans the model tagged, those the guard set aside and the mentions the guard added.
 
 Why the triples come first: a causal model's state at a word sees only what precedes it,
 so the triples must precede the text they decide about (the paper's encoder-decoder reads
@@ -238,6 +239,16 @@ def window_private_tails(
     return sorted(tails)
 
 
+def window_public_tails(
+    window: str, own_public: Sequence[TripleKey], global_public: Sequence[TripleKey]
+) -> list[str]:
+    """Tails of the passage's own public triples, and of G_pub triples whose head and tail the window
+    names: the facts a cut must leave readable."""
+    tails = {key[2] for key in own_public}
+    tails |= {key[2] for key in global_public if pair_named(window, key)}
+    return sorted(tails)
+
+
 def guard_spans(window: str, tagged: Sequence[Span], tails: Sequence[str]) -> list[Span]:
     """Mentions of `tails` in `window` that no tagged span covers."""
     added: list[Span] = []
@@ -246,6 +257,39 @@ def guard_spans(window: str, tagged: Sequence[Span], tails: Sequence[str]) -> li
             if not any(start <= first and last <= end for start, end in [*tagged, *added]):
                 added.append((first, last))
     return added
+
+
+def spare_public_tails(
+    window: str,
+    tagged: Sequence[tuple[Span, float]],
+    public_tails: Sequence[str],
+    private_tails: Sequence[str],
+) -> list[tuple[Span, float]]:
+    """`tagged` without the words that say a public fact's tail (and no private one): the model chooses
+    what goes with a private fact, but a public tail it tagged stays and the repair decides what its
+    sentence needs ("[American actor and] singer" keeps "singer" for a public occupation)."""
+    private = [m for tail in private_tails for m in find_mentions(window, tail)]
+    spared = [
+        m
+        for tail in public_tails
+        for m in find_mentions(window, tail)
+        if not any(a < m[1] and m[0] < b for a, b in private)
+    ]
+    kept: list[tuple[Span, float]] = []
+    for span, p in tagged:
+        pieces = [span]
+        for mention in spared:
+            pieces = [piece for whole in pieces for piece in _without(whole, mention)]
+        kept += [(piece, p) for piece in pieces if window[piece[0] : piece[1]].strip(" ,;:-")]
+    return kept
+
+
+def _without(span: Span, cut: Span) -> list[Span]:
+    """What of `span` lies outside `cut`: none, one or two spans."""
+    first, last = span
+    if cut[1] <= first or last <= cut[0]:
+        return [span]
+    return [piece for piece in ((first, cut[0]), (cut[1], last)) if piece[0] < piece[1]]
 
 
 def in_private_sentences(

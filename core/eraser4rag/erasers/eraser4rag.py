@@ -68,7 +68,9 @@ from core.eraser4rag.erasers.deletion_tags import (
     has_tagger,
     in_private_sentences,
     load_head,
+    spare_public_tails,
     window_private_tails,
+    window_public_tails,
     with_whole_names,
     word_features,
     word_signals,
@@ -306,6 +308,7 @@ class Eraser4RAGEraser:
         budget = min(self.settings.rewriter_edit_input_tokens, self.settings.rewriter_max_input_tokens)
         prompts, texts, flags, docs, tails_of = [], [], [], [], []
         own = request.private_keys_of(document.id)
+        own_public = request.public_keys_of(document.id)
         guard = self.settings.rewriter_tag_guard
         for window in chosen:
             text = window.text.strip()
@@ -339,6 +342,9 @@ class Eraser4RAGEraser:
                 keep = in_private_sentences(doc, [span for span, _p in tagged], tails, inside)
                 counts[1] += keep.count(False)
                 tagged = [tag for tag, kept in zip(tagged, keep, strict=True) if kept]
+                tagged = spare_public_tails(
+                    text, tagged, window_public_tails(text, own_public, public), tails
+                )
                 guarded = guard_spans(text, [span for span, _p in tagged], tails)
                 counts[2] += len(guarded)
                 removals += [((a + shift, b + shift), "", GUARDED, ()) for a, b in guarded]

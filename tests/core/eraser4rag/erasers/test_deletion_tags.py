@@ -146,6 +146,22 @@ def test_only_sentences_that_name_a_private_tail_count_for_the_guard() -> None:
     assert in_private_sentences(doc, spans, []) == [False, False, False]
 
 
+def test_a_tag_spares_the_words_of_a_public_tail_but_never_a_private_one() -> None:
+    from core.eraser4rag.erasers.deletion_tags import spare_public_tails
+
+    text = "Ann Lee (born 1950) is an American actor and singer from Ohio."
+    start = text.index("American")
+    tagged = [((start, text.index(" from")), 0.9)]
+    spared = spare_public_tails(text, tagged, ["singer"], ["American", "actor"])
+    assert [text[a:b] for (a, b), _p in spared] == ["American actor and "]
+    assert spared[0][1] == 0.9
+    assert spare_public_tails(text, tagged, ["American"], ["American"]) == tagged  # private wins
+    middle = spare_public_tails(text, tagged, ["actor"], ["American"])
+    assert [text[a:b] for (a, b), _p in middle] == ["American ", " and singer"]
+    only_public = [((text.index("singer"), text.index(" from")), 0.8)]
+    assert spare_public_tails(text, only_public, ["singer"], []) == []
+
+
 def test_a_sentence_states_a_private_fact_when_a_mention_or_an_occurrence_overlaps_it() -> None:
     """Review of session 15: the parser ends a sentence inside "Yahoo! Music", and "the U.S." is how
     the text writes a private "United States"; set aside, those tags would have kept the fact."""
