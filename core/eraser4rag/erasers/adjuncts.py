@@ -23,6 +23,7 @@ from core.eraser4rag.erasers.grammar import (
     has_kept_conj,
     inside_brackets,
     is_adjective,
+    is_emphatic_reflexive,
     subtree,
 )
 from core.eraser4rag.erasers.predicates import kept_conjoined_predicate
@@ -82,6 +83,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
         if _restricts_a_superlative(token):
             return False  # "the first cookbook author [published in colonial America]" would claim more
         if token.is_punct or token.text in {"(", ")", "[", "]"} or inside_brackets(sent, token):
+            continue
+        if is_emphatic_reflexive(token):
             continue
         if token.dep_ == "prep" and not _droppable_prep(token, removed):
             return False

@@ -37,6 +37,7 @@ from core.eraser4rag.erasers.grammar import (
     VAGUE_NUMBER_NOUNS,
     VERB_POS,
     WHOLE_ENTITY_LABELS,
+    WORK_NOUNS,
     has_its_of,
     has_kept_conj,
     needs_its_phrase,
@@ -65,6 +66,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_places_of_removed_names(sent, removed, keep)
         _remove_vague_quantities_without_their_examples(sent, removed)
         _remove_objects_that_lost_what_said_which(sent, removed)
+        _remove_works_that_lost_their_title(sent, removed)
         _remove_nouns_that_lost_their_kind(sent, removed)
         _remove_objects_that_lost_their_phrase(sent, removed)
         _remove_coordinators_without_a_next_member(sent, removed)
@@ -343,6 +345,26 @@ def _remove_objects_that_lost_what_said_which(sent: Any, removed: set[int]) -> N
         kind_went = any(c.dep_ in {"compound", "nmod"} for c in which)  # "law", not only "in Chicago"
         if len(which) >= 2 and kind_went and all(c.i in removed for c in which):
             removed.update(subtree(noun))
+
+
+def _remove_works_that_lost_their_title(sent: Any, removed: set[int]) -> None:
+    """ "wrote a noted study[, The Constitution of Man (1828)]": a work someone made whose every word that
+    said which one went (its title, its "of" or "about" phrase) is no fact ("wrote a noted study")."""
+    for noun in sent:
+        if noun.i in removed or noun.lemma_.lower() not in WORK_NOUNS or noun.dep_ not in {"dobj", "attr"}:
+            continue
+        if not any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in noun.children):
+            continue
+        which = [c for c in noun.children if c.dep_ in {"appos", "prep", "acl", "relcl", "compound", "nmod"}]
+        # "a novel[, The Silent Lady,] based on his experiences": the parser may hang the participle that
+        # still says which on the verb
+        described = any(
+            c.i > noun.i and c.i not in removed and c.tag_ in {"VBN", "VBG"} for c in noun.head.children
+        )
+        if which and all(c.i in removed for c in which) and not described:
+            removed.update(
+                {noun.i} | {i for c in noun.children if c.dep_ in {"det", "amod"} for i in subtree(c)}
+            )
 
 
 def _remove_nouns_that_lost_their_kind(sent: Any, removed: set[int]) -> None:

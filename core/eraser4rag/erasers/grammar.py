@@ -59,7 +59,7 @@ ROLE_NOUNS = {
 }  # fmt: skip
 
 # nouns that say nothing once their adjective went ("a family of [Basque] origin")
-NEEDS_ITS_KIND = {"citizen", "national", "citizenship", "nationality", "delegation"}
+NEEDS_ITS_KIND = {"citizen", "national", "citizenship", "nationality", "delegation", "graduate"}
 NEEDS_ITS_ADJECTIVE = {"origin", "descent", "ancestry", "extraction", "heritage", "parentage"}
 
 # counts that say nothing of which ("many buildings", "a number of honours")
@@ -71,6 +71,11 @@ COUNTED_TIMES = {"year", "month", "week", "day", "decade", "century", "time", "o
 DEPICTION_NOUNS = {
     "statue", "bust", "portrait", "biography", "memorial", "likeness", "photograph", "painting", "depiction",
     "caricature", "monument",
+}  # fmt: skip
+# works someone made: "a noted study" says nothing once its title went
+WORK_NOUNS = {
+    "study", "book", "novel", "album", "film", "song", "play", "poem", "opera", "paper", "article", "memoir",
+    "treatise", "essay", "single", "documentary", "monograph", "thesis", "dissertation",
 }  # fmt: skip
 # nouns that say nothing once their phrase went, whatever else they keep ("his time [in Berlin]")
 NEEDS_ITS_PHRASE = {
@@ -268,3 +273,9 @@ def vaguely_counted(noun: Any) -> bool:
 def has_its_of(noun: Any) -> bool:
     """The noun keeps an "of" phrase that says of what ("a citizen of France")."""
     return any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children)
+
+
+def is_emphatic_reflexive(word: Any) -> bool:
+    """ "was himself Archdeacon", "Sławek himself never became": a reflexive that is no object of its verb
+    or preposition (the parser may call it attr) only stresses who; it is an adjunct."""
+    return word.lower_ in {"himself", "herself", "themselves"} and word.dep_ not in {"dobj", "pobj", "dative"}

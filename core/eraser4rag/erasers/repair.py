@@ -57,7 +57,13 @@ from core.eraser4rag.erasers.fluency import (
     sentence_breakage,
     sentence_pieces,
 )
-from core.eraser4rag.erasers.grammar import RELATIONAL_NOUNS, VERB_POS, inside_brackets, vaguely_counted
+from core.eraser4rag.erasers.grammar import (
+    RELATIONAL_NOUNS,
+    VERB_POS,
+    inside_brackets,
+    is_emphatic_reflexive,
+    vaguely_counted,
+)
 from core.eraser4rag.erasers.realise import realise_facts
 from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
 from core.eraser4rag.erasers.restating import (
@@ -94,6 +100,7 @@ def repair_removals(
         return text, ()
     removed = removed_tokens(doc, [span for span, _new, _reason, _keys in removals])
     removed |= _alsos_of_what_went(doc, removed)
+    removed |= _theres_of_places_that_went(doc, removed)
     public = list(public)
     replacements: list[Removal] = []
     rewritten: dict[int, str] = {}
@@ -144,17 +151,41 @@ def repair_removals(
 
 
 def _alsos_of_what_went(doc: Any, removed: set[int]) -> set[int]:
-    """ "Her daughter was also an actress." once "Lillian Lawrence was an [actress]" went: "also" added to
-    what the passage no longer says (and says it again); it goes, the sentence stays."""
-    went = {doc[i].lemma_.lower() for i in removed if doc[i].pos_ == "NOUN"}
+    """ "Her daughter was also an actress." once "Lillian Lawrence was an [actress]" went, "His son was
+    himself Archdeacon of Clonfert" once his father's archdeaconry went: "also" (an emphatic "himself")
+    added to what the passage no longer says (and says it again); it goes, the sentence stays."""
+    went = {doc[i].lemma_.lower() for i in removed if doc[i].pos_ in {"NOUN", "PROPN"}}
     alsos = set()
-    for also in doc:
-        if also.lower_ != "also" or also.dep_ != "advmod" or also.i in removed:
+    for word in doc:
+        if word.i in removed or not (_an_also(word) or is_emphatic_reflexive(word)):
             continue
-        said = [c for c in also.head.children if c.dep_ in {"attr", "dobj"} and c.i not in removed]
-        if any(noun.lemma_.lower() in went for noun in said):
-            alsos.add(also.i)
+        said = [c for c in word.head.children if c.dep_ in {"attr", "dobj"} and c.i not in removed]
+        if any(noun.i != word.i and noun.lemma_.lower() in went for noun in said):
+            alsos.add(word.i)
     return alsos
+
+
+_PLACE_LABELS = {"GPE", "LOC", "FAC"}
+
+
+def _theres_of_places_that_went(doc: Any, removed: set[int]) -> set[int]:
+    """ "Little is known of his life there" once the sentence before lost "and returned to Montreal" and
+    names no other place: "there" would point at nothing; it goes, the sentence stays."""
+    theres = set()
+    pieces = segments(doc)
+    for index in range(1, len(pieces)):
+        before = pieces[index - 1]
+        places = [t for t in before if t.ent_type_ in _PLACE_LABELS]
+        if not places or any(t.i not in removed for t in places):
+            continue
+        theres |= {
+            t.i for t in pieces[index] if t.lower_ == "there" and t.dep_ == "advmod" and t.i not in removed
+        }
+    return theres
+
+
+def _an_also(word: Any) -> bool:
+    return word.lower_ == "also" and word.dep_ == "advmod"
 
 
 def _only_a_cut_fragment_left(pieces: list[Any], rewritten: dict[int, str]) -> bool:

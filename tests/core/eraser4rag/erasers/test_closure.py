@@ -566,6 +566,12 @@ def test_known_by_a_bare_name_reads_known_as(nlp):
             "a law graduate",
             "By profession, he is an Engineer as well.",
         ),
+        # round 41's reader (the same passage): a graduate of no field is no profession
+        (
+            "By profession, he is an Engineer and a law graduate as well.",
+            "law",
+            "By profession, he is an Engineer as well.",
+        ),
         # round 23's reader (Hugo Licht): "During his time, Licht made several study trips."
         (
             "During his time in Berlin, Licht made several study trips to Paris and London.",
@@ -695,3 +701,21 @@ def test_a_cleft_copula_goes_with_the_clause_it_framed(nlp):
     assert lost
     text, lost = _erase(nlp, "It was also in Paris that he met his wife, in 1950.", ["in 1950"])
     assert not lost and text == "It was also in Paris that he met his wife."
+
+
+def test_a_work_that_lost_its_title_goes(nlp):
+    """Round 41's reader (George Combe, PopQA dev): "George Combe wrote a noted study." once its title,
+    The Constitution of Man (1828), went; a work of nothing is no fact, and its verb goes with it."""
+    sentence = "He founded a society in 1820 and wrote a noted study, The Constitution of Man (1828)."
+    text, _lost = _erase(nlp, sentence, [", The Constitution of Man (1828)"])
+    assert text == "He founded a society in 1820."
+    titled, _lost = _erase(nlp, sentence, ["in 1820"])
+    assert titled == "He founded a society and wrote a noted study, The Constitution of Man (1828)."
+
+
+def test_a_work_still_described_by_a_participle_stays(nlp):
+    """Derek Wheatley, PopQA dev: "He also wrote a novel based on his experiences." still says which novel
+    (the parser hangs "based on" on the verb)."""
+    sentence = "He also wrote a novel, The Silent Lady (Mona Lisa), based on his experiences as a barrister."
+    text, _lost = _erase(nlp, sentence, [", The Silent Lady (Mona Lisa)"])
+    assert text == "He also wrote a novel based on his experiences as a barrister."

@@ -1344,3 +1344,42 @@ def test_the_rest_of_a_sentence_the_parser_ended_inside_a_bracket_goes_with_its_
     removal = ((start, start + len("Co-director")), "", "private", ())
     new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
     assert new_text == "He is the Director of the Centre. He was educated at the University of Rome."
+
+
+def test_an_emphatic_himself_goes_with_the_fact_it_stressed(nlp):
+    """Round 41's reader (James Butson, PopQA dev): "His son was himself Archdeacon of Clonfert" once the
+    sentence that made the father archdeacon went; "himself" stressed a fact the passage no longer says."""
+    text = (
+        "James Butson was a priest. He was the Prebendary of Kilconnell from 1809 until 1812; and Archdeacon "
+        "of Clonfert from 1812 until his death. His son was himself Archdeacon of Clonfert, then Dean of "
+        "Kilmacduagh."
+    )
+    went = text[text.index("He was") : text.index(" His son")]
+    removal = ((text.index(went), text.index(went) + len(went)), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp, "James Butson")
+    assert (
+        new_text == "James Butson was a priest. His son was Archdeacon of Clonfert, then Dean of Kilmacduagh."
+    )
+    years = text.index(" from 1809 until 1812")
+    dates = ((years, years + len(" from 1809 until 1812")), "", "private", ())
+    kept_text, _edits = repair_removals(text, nlp(text), [dates], (), nlp, "James Butson")
+    assert "was himself Archdeacon" in kept_text
+
+
+def test_there_goes_once_the_sentence_before_lost_every_place(nlp):
+    """Round 41's reader (John Finlay, fur trader, PopQA dev): "Little is known of his life there" once
+    "and returned to Montreal" went from the sentence before."""
+    text = (
+        "He retired from the fur trade in 1804 and returned to Montreal. Little is known of his life there, "
+        "except that he obtained an appointment as deputy commissary-general."
+    )
+    start = text.index(" and returned")
+    removal = ((start, text.index(". Little")), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
+    assert new_text == (
+        "He retired from the fur trade in 1804. Little is known of his life, except that he obtained an "
+        "appointment as deputy commissary-general."
+    )
+    year = text.index("in 1804")
+    kept, _edits = repair_removals(text, nlp(text), [((year - 1, year + 7), "", "private", ())], (), nlp)
+    assert "his life there" in kept
