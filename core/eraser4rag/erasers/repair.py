@@ -111,6 +111,7 @@ def repair_removals(
             span = _with_following_space(text, (sent.start_char, sent.end_char))
             replacements.append((span, "", "continued a removed clause", ()))
             continue
+        removed |= _stressing_what_went(pieces, index, rewritten, removed)
         lost_its_year = _year_it_pointed_at_went(pieces, index, removed)
         unchanged = not any(t.i in removed for t in sent)
         if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed, title) or (
@@ -155,14 +156,7 @@ def _alsos_of_what_went(doc: Any, removed: set[int]) -> set[int]:
     himself Archdeacon of Clonfert" once his father's archdeaconry went: "also" (an emphatic "himself")
     added to what the passage no longer says (and says it again); it goes, the sentence stays."""
     went = {doc[i].lemma_.lower() for i in removed if doc[i].pos_ in {"NOUN", "PROPN"}}
-    alsos = set()
-    for word in doc:
-        if word.i in removed or not (_an_also(word) or is_emphatic_reflexive(word)):
-            continue
-        said = [c for c in word.head.children if c.dep_ in {"attr", "dobj"} and c.i not in removed]
-        if any(noun.i != word.i and noun.lemma_.lower() in went for noun in said):
-            alsos.add(word.i)
-    return alsos
+    return {word.i for word in doc if _stresses_what_went(word, went, removed)}
 
 
 _PLACE_LABELS = {"GPE", "LOC", "FAC"}
@@ -182,6 +176,30 @@ def _theres_of_places_that_went(doc: Any, removed: set[int]) -> set[int]:
             t.i for t in pieces[index] if t.lower_ == "there" and t.dep_ == "advmod" and t.i not in removed
         }
     return theres
+
+
+def _stressing_what_went(
+    pieces: list[Any], index: int, rewritten: dict[int, str], removed: set[int]
+) -> set[int]:
+    """The same for a sentence the repair dropped whole before this one: "His son was himself Archdeacon
+    of Clonfert" after "...; and Archdeacon of Clonfert from 1812 until his death." went with the clause
+    it continued."""
+    went = _lemmas_of_dropped_pieces(pieces, index, rewritten)
+    if not went:
+        return set()
+    kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
+    return {word.i for word in pieces[index] if _stresses_what_went(word, went, removed, kept_before)}
+
+
+def _stresses_what_went(word: Any, went: set[str], removed: set[int], kept_before: str = "") -> bool:
+    """An "also" or emphatic "himself" whose verb's object or predicate is a noun that went (and that the
+    kept text before does not say)."""
+    if word.i in removed or not (_an_also(word) or is_emphatic_reflexive(word)):
+        return False
+    said = [
+        c for c in word.head.children if c.dep_ in {"attr", "dobj"} and c.i not in removed and c.i != word.i
+    ]
+    return any(n.lemma_.lower() in went and n.lower_ not in kept_before for n in said)
 
 
 def _an_also(word: Any) -> bool:

@@ -1366,6 +1366,22 @@ def test_an_emphatic_himself_goes_with_the_fact_it_stressed(nlp):
     assert "was himself Archdeacon" in kept_text
 
 
+def test_an_emphatic_himself_goes_after_the_clause_that_said_it_went_whole(nlp):
+    """Round 42's reader (James Butson, PopQA dev): the archdeaconry went with the "; and ..." clause the
+    repair dropped after the prebendary went, and "His son was himself Archdeacon" stayed."""
+    text = (
+        "James Butson was a priest. He was the Prebendary of Kilconnell from 1809 until 1812; and Archdeacon "
+        "of Clonfert from 1812 until his death. His son was himself Archdeacon of Clonfert, then Dean of "
+        "Kilmacduagh."
+    )
+    start = text.index("He was")
+    removal = ((start, text.index("; and")), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp, "James Butson")
+    assert (
+        new_text == "James Butson was a priest. His son was Archdeacon of Clonfert, then Dean of Kilmacduagh."
+    )
+
+
 def test_there_goes_once_the_sentence_before_lost_every_place(nlp):
     """Round 41's reader (John Finlay, fur trader, PopQA dev): "Little is known of his life there" once
     "and returned to Montreal" went from the sentence before."""
