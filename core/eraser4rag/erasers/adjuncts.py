@@ -88,7 +88,7 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
             continue
         if token.dep_ == "prep" and not _droppable_prep(token, removed):
             return False
-        if token.dep_ in {"amod", "compound"} and _needs_its_adjective(token.head):
+        if token.dep_ in {"amod", "compound", "nmod"} and _needs_its_adjective(token.head):
             return False  # "born into a family of [Basque] origin" ("because of his heritage" reads)
         if token.dep_ in PREDICATE_DEPS and _keeps_an_adjective(token, removed):
             continue  # "was [an] Italian [painter]" -> "was Italian": the copula keeps a predicate

@@ -24,6 +24,7 @@ from core.eraser4rag.erasers.coordination import (
     remove_modifiers_of_a_removed_last_member,
     remove_names_listed_after_a_plural,
     remove_participles_of_a_removed_phrase,
+    remove_relative_clauses_of_a_removed_name,
     remove_subordinators_of_removed_clauses,
     remove_time_clauses_of_a_removed_relative_clause,
 )
@@ -77,6 +78,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         remove_participles_of_a_removed_phrase(sent, removed)
         remove_appositions_of_a_removed_object(sent, removed)
         remove_modifiers_of_a_removed_last_member(sent, removed, keep)
+        remove_relative_clauses_of_a_removed_name(sent, removed)
         remove_pointers_to_removed_places(sent, removed)
         remove_unattached_continuations(sent, removed)
         remove_adverbs_before_a_removed_phrase(sent, removed)

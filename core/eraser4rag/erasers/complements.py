@@ -100,6 +100,8 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         return False
     if _lost_shared_object(token, removed) or _lost_required_phrase(token, removed):
         return True
+    if token.lemma_ == "have" and _lost_what_it_had_as(token, removed):
+        return True
     stands_alone = token.lemma_ in STANDS_ALONE and not _participle_clause(token)
     if token.lemma_ != "be" and not stands_alone and _lost_every_right_complement(token, removed):
         return True
@@ -122,6 +124,21 @@ def _lost_complement(token: Any, removed: set[int]) -> bool:
         for c in children
     )
     return not others and not shared
+
+
+def _lost_what_it_had_as(verb: Any, removed: set[int]) -> bool:
+    """ "where he had as a classmate [John Wilson]": what he had was the name (the parser hangs it on
+    "classmate"); "as a classmate" only says as what."""
+    if any(c.dep_ == "dobj" and c.i not in removed for c in verb.children):
+        return False
+    for preposition in verb.children:
+        if preposition.dep_ != "prep" or preposition.lower_ != "as":
+            continue
+        for noun in preposition.children:
+            names = [c for c in noun.children if c.dep_ == "appos"]
+            if names and all(c.i in removed for c in names):
+                return True
+    return False
 
 
 def _lost_every_phrase_after_it(copula: Any, removed: set[int]) -> bool:

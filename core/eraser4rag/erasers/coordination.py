@@ -159,3 +159,34 @@ def _modifiers_right_after(doc: Any, start: int, verb: Any, end: int) -> set[int
         hung |= phrase
         at = max(phrase) + 1
     return hung
+
+
+def remove_relative_clauses_of_a_removed_name(sent: Any, removed: set[int]) -> None:
+    """ "he had as a classmate [John Wilson (alias 'Christopher North')], who states that he was
+    distinguished": the parser may hang the "who" clause on an earlier noun ("university"), but it said what
+    the removed person did; left, it would follow "a classmate," with no one to be "who"."""
+    doc = sent.doc
+    for clause in sent:
+        first = clause.left_edge
+        if clause.i in removed or clause.dep_ != "relcl" or first.lower_ not in {"who", "whom", "whose"}:
+            continue
+        comma = first.i - 1
+        if comma <= sent.start or doc[comma].text != ",":
+            continue
+        last = comma - 1
+        while last > sent.start and doc[last].is_punct and last in removed:  # the ")" of a removed aside
+            last -= 1
+        if last in removed and _in_a_removed_person(doc, last, removed):
+            removed.update(subtree(clause) | {comma})
+
+
+def _in_a_removed_person(doc: Any, index: int, removed: set[int]) -> bool:
+    """The token at `index` ends a run of removed words that holds a person's name, no list member ("Paul
+    [and Edith Wallach], who escaped": the clause is about both) and no aside of a kept name."""
+    start = index
+    while start > 0 and start - 1 in removed:
+        start -= 1
+    run = [doc[i] for i in range(start, index + 1)]
+    if start > 0 and doc[start - 1].ent_type_ == "PERSON":
+        return False  # "John Wilson [(alias 'Christopher North')], who": the kept name is the "who"
+    return any(t.ent_type_ == "PERSON" for t in run) and not any(t.dep_ in {"cc", "conj"} for t in run)

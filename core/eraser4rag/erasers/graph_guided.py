@@ -353,7 +353,7 @@ def _of_what_origin(adjective: Any) -> Any | None:
     """The "of" of "of Basque origin" when the tail is its adjective (`grammar.NEEDS_ITS_ADJECTIVE`)."""
     noun = adjective.head
     if (
-        adjective.dep_ != "amod"
+        adjective.dep_ not in {"amod", "nmod"}  # "of English [and Scottish] origin": the parser's nmod
         or noun.lemma_.lower() not in NEEDS_ITS_ADJECTIVE
         or any(c.dep_ in {"det", "poss"} for c in noun.children)
         or noun.dep_ != "pobj"

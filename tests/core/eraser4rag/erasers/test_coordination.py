@@ -124,3 +124,20 @@ def test_a_time_after_a_removed_last_member_stays(nlp):
     )
     text, _lost = erase_phrases(nlp, sentence, ["and clergyman"])
     assert text.endswith("was an academic at the University of Oxford in the sixteenth century.")
+
+
+FINLAY = (
+    "He entered the university, where he had as a classmate John Wilson (alias 'Christopher North'), who "
+    "states that he was distinguished above most of his contemporaries."
+)
+
+
+def test_a_who_clause_goes_with_the_removed_name_it_described(nlp):
+    """Round 43's reader (John Finlay, poet, PopQA dev): "where he had as a classmate, who states that he was
+    distinguished": the parser hung "who states" on "university"; it said what the removed classmate
+    wrote, and "had as a classmate" had nothing left to have."""
+    text, _lost = erase_phrases(nlp, FINLAY, [" John Wilson (alias 'Christopher North')"])
+    assert text == "He entered the university."
+    kept, _lost = erase_phrases(nlp, FINLAY, [" (alias 'Christopher North')"])
+    assert kept.startswith("He entered the university, where he had as a classmate John Wilson")
+    assert "who states that he was distinguished" in kept

@@ -280,6 +280,20 @@ def test_a_private_origin_takes_its_of_phrase():
     assert new_text == "Eyzaguirre is a surname. Variants include Eizaguirre."
 
 
+def test_a_private_origin_the_parser_calls_nmod_takes_its_of_phrase():
+    """Round 43's reader (the "Hutchings" list page, PopQA dev): "Hutchings is a surname of origin." once
+    "English and Scottish" went; the parser hangs "English" on "origin" as nmod, not amod."""
+    text = "Hutchings is a surname of English and Scottish origin. Variants include Hutchins."
+    doc = GraphGuidedEraser().parse(text)
+    triples = [
+        Triple("Richard Hutchings", "country_of_citizenship", tail, "e", (0, text.index(" Variants")))
+        for tail in ("English", "Scottish")
+    ]
+    removals = erase_occurrences(text, triples, doc)
+    new_text, _edits = repair_removals(text, doc, removals, (), GraphGuidedEraser().parse)
+    assert new_text == "Hutchings is a surname. Variants include Hutchins."
+
+
 def test_a_document_verify_could_not_erase_is_withheld():
     """PopQA dev (George Combe): a personal-record triple whose tail is the record's own subject could not
     be erased in four rounds, and each round had realised the sentences again ("Combe lived in 8

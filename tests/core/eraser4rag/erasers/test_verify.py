@@ -27,6 +27,26 @@ def test_a_fact_cut_to_disconnect_a_private_one_is_not_said_again(nlp):
     assert texts["a"] == "Arcangelo Resani was born in 1670 and died in 1740. He was a pupil of G. Boncuore."
 
 
+def _erased_then_verified(document: Document, is_private) -> tuple[str, str]:
+    """The graph-guided eraser's text and verify's repair of it, the keys `is_private` picks private and
+    every other key extracted from `document` public."""
+    extractor = get_extractor("spacy", Settings())
+    triples = tuple(extractor.extract_many([(document.id, document.text)], titles={"a": document.title}))
+    keys = {t.key for t in triples}
+    private = frozenset(k for k in keys if is_private(k))
+    assert private
+    definition = PrivacyDefinition(
+        private=private, public=frozenset(keys - private), excluded=frozenset(), moves=(), marked=private
+    )
+    request = EraseRequest((document,), triples, definition)
+    eraser = GraphGuidedEraser()
+    erased = list(eraser.erase(request))
+    (repaired,), _triples = verify_and_repair(
+        request, erased, extractor, eraser.parse, titles={"a": document.title}
+    )
+    return erased[0].text, repaired.text
+
+
 def test_a_private_person_said_again_without_her_first_name_goes():
     """PopQA dev (Charles Harrison), round 30's reader: "Walker Harrison also served on the board of
     directors." kept the private mother "Lullelia Walker Harrison" once her full name went."""
@@ -37,23 +57,12 @@ def test_a_private_person_said_again_without_her_first_name_goes():
         "Walker Harrison also served on the board of directors for over a dozen organizations. Harrison "
         "attended Wheatley High School in Houston.",
     )
-    extractor = get_extractor("spacy", Settings())
-    triples = tuple(extractor.extract_many([(document.id, document.text)], titles={"a": document.title}))
-    keys = {t.key for t in triples}
-    private = frozenset(k for k in keys if k == ("charles harrison", "born_to", "lullelia walker harrison"))
-    assert private
-    definition = PrivacyDefinition(
-        private=private, public=frozenset(keys - private), excluded=frozenset(), moves=(), marked=private
-    )
-    request = EraseRequest((document,), triples, definition)
-    eraser = GraphGuidedEraser()
-    erased = list(eraser.erase(request))
-    assert "Walker Harrison also served" in erased[0].text  # the eraser alone reads no name variant
-    (repaired,), _triples = verify_and_repair(
-        request, erased, extractor, eraser.parse, titles={"a": document.title}
-    )
-    assert repaired.text == (
-        "Charles Harrison's mother was an educator. Harrison attended Wheatley High School in Houston."
+    mother = ("charles harrison", "born_to", "lullelia walker harrison")
+    erased, repaired = _erased_then_verified(document, lambda key: key == mother)
+    assert "Walker Harrison also served" in erased  # the eraser alone reads no name variant
+    assert (
+        repaired
+        == "Charles Harrison's mother was an educator. Harrison attended Wheatley High School in Houston."
     )
 
 
@@ -79,22 +88,10 @@ def test_a_private_schools_short_form_goes_once_its_full_name_went():
         "professors was Henry P. Glass. It was also while attending SAIC that Harrison met his future wife. "
         "He received his Master of Science in Art Education from the Institute of Design in 1963.",
     )
-    extractor = get_extractor("spacy", Settings())
-    triples = tuple(extractor.extract_many([(document.id, document.text)], titles={"a": document.title}))
-    keys = {t.key for t in triples}
-    private = frozenset(k for k in keys if k[2] == "school of the art institute of chicago")
-    assert private
-    definition = PrivacyDefinition(
-        private=private, public=frozenset(keys - private), excluded=frozenset(), moves=(), marked=private
-    )
-    request = EraseRequest((document,), triples, definition)
-    eraser = GraphGuidedEraser()
-    erased = list(eraser.erase(request))
-    assert "SAIC" in erased[0].text and "Art Institute" not in erased[0].text
-    (repaired,), _triples = verify_and_repair(
-        request, erased, extractor, eraser.parse, titles={"a": document.title}
-    )
-    assert repaired.text == (
+    school = "school of the art institute of chicago"
+    erased, repaired = _erased_then_verified(document, lambda key: key[2] == school)
+    assert "SAIC" in erased and "Art Institute" not in erased
+    assert repaired == (
         "One of Chuck Harrison's professors was Henry P. Glass. He received his Master of Science in Art "
         "Education from the Institute of Design in 1963."
     )
