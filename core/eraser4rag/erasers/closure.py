@@ -67,7 +67,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_places_of_removed_names(sent, removed, keep)
         _remove_vague_quantities_without_their_examples(sent, removed)
         _remove_objects_that_lost_what_said_which(sent, removed)
-        _remove_works_that_lost_their_title(sent, removed)
+        _remove_works_that_lost_their_title(sent, removed, keep)
         _remove_nouns_that_lost_their_kind(sent, removed)
         _remove_objects_that_lost_their_phrase(sent, removed)
         _remove_coordinators_without_a_next_member(sent, removed)
@@ -349,7 +349,7 @@ def _remove_objects_that_lost_what_said_which(sent: Any, removed: set[int]) -> N
             removed.update(subtree(noun))
 
 
-def _remove_works_that_lost_their_title(sent: Any, removed: set[int]) -> None:
+def _remove_works_that_lost_their_title(sent: Any, removed: set[int], keep: set[int]) -> None:
     """ "wrote a noted study[, The Constitution of Man (1828)]": a work someone made whose every word that
     said which one went (its title, its "of" or "about" phrase) is no fact ("wrote a noted study")."""
     for noun in sent:
@@ -357,7 +357,9 @@ def _remove_works_that_lost_their_title(sent: Any, removed: set[int]) -> None:
             continue
         if not any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in noun.children):
             continue
-        which = [c for c in noun.children if c.dep_ in {"appos", "prep", "acl", "relcl", "compound", "nmod"}]
+        if noun.i in keep or any(c.dep_ == "conj" and c.i not in removed for c in noun.children):
+            continue  # a public genre ("a documentary"), or a list that keeps a member ("and two plays")
+        which = [c for c in noun.children if c.dep_ in {"appos", "prep", "acl", "relcl", "nmod"}]
         # "a novel[, The Silent Lady,] based on his experiences": the parser may hang the participle that
         # still says which on the verb
         described = any(

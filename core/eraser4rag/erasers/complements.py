@@ -144,10 +144,29 @@ def _lost_what_it_had_as(verb: Any, removed: set[int]) -> bool:
 def _lost_every_phrase_after_it(copula: Any, removed: set[int]) -> bool:
     """A copula without a noun or adjective predicate whose phrases after it all went: "It was also [while
     attending SAIC that Harrison met his future wife]" says nothing ("There was" neither)."""
+    adverbs = [c for c in copula.children if c.i > copula.i and c.dep_ == "advmod" and c.i not in removed]
+    if any(c.lower_ not in _FRAMING_ADVERBS for c in adverbs):
+        return False  # "He was abroad [from 1950 to 1955]": the adverb is the predicate
     after = [
         c for c in copula.children if c.i > copula.i and not c.is_punct and c.dep_ not in {"advmod", "neg"}
     ]
     return bool(after) and all(c.i in removed for c in after)
+
+
+# adverbs that frame a cleft or a copula without saying where or how it was ("It was also [in Paris that]")
+_FRAMING_ADVERBS = {
+    "also",
+    "then",
+    "later",
+    "still",
+    "again",
+    "too",
+    "once",
+    "only",
+    "even",
+    "eventually",
+    "never",
+}
 
 
 def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:

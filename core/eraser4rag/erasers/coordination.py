@@ -11,6 +11,8 @@ from core.eraser4rag.erasers.grammar import list_members, subtree
 # subordinators of a clause that says when something happened: the clause is about the verb it follows
 TIME_SUBORDINATORS = {"after", "before", "when", "until", "since", "once", "while"}
 CONDITIONS = {"if", "unless", "whether"}
+# a phrase that says when is said of every member of a list ("a composer [and conductor] until his death")
+TIME_PREPOSITIONS = {"until", "till", "throughout", "during", "since", "from", "after", "before"}
 
 
 def remove_names_listed_after_a_plural(sent: Any, removed: set[int]) -> None:
@@ -154,7 +156,7 @@ def _modifiers_right_after(doc: Any, start: int, verb: Any, end: int) -> set[int
     at = start
     while at < end and doc[at].head.i == verb.i and doc[at].dep_ in {"advmod", "prep"}:
         phrase = subtree(doc[at])
-        if any(doc[i].ent_type_ == "DATE" for i in phrase):
+        if doc[at].lower_ in TIME_PREPOSITIONS or any(doc[i].ent_type_ == "DATE" for i in phrase):
             break
         hung |= phrase
         at = max(phrase) + 1

@@ -59,7 +59,7 @@ ROLE_NOUNS = {
 }  # fmt: skip
 
 # nouns that say nothing once their adjective went ("a family of [Basque] origin")
-NEEDS_ITS_KIND = {"citizen", "national", "citizenship", "nationality", "delegation", "graduate"}
+NEEDS_ITS_KIND = {"citizen", "national", "citizenship", "nationality", "delegation"}
 NEEDS_ITS_ADJECTIVE = {"origin", "descent", "ancestry", "extraction", "heritage", "parentage"}
 
 # counts that say nothing of which ("many buildings", "a number of honours")

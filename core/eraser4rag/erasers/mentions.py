@@ -89,9 +89,17 @@ def defined_acronyms(text: str, entity: str) -> list[str]:
     found = []
     for match in pattern.finditer(text):
         short = _BRACKETED_ACRONYM.match(text, match.end())
-        if short and short.group(1) not in found:
+        if short and short.group(1) not in found and _abbreviates(short.group(1), match.group("name")):
             found.append(short.group(1))
     return found
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    """ "SAIC" for "School of the Art Institute of Chicago" (the initials of its capitalised words), or a
+    short form of three letters or more in another language ("ZWC" for "Union of Active Struggle"); not
+    "(UK)" after "London" or "(MP)" after a name."""
+    initials = "".join(word[0] for word in name.split() if word[:1].isupper())
+    return short.replace(".", "") == initials or (len(short) >= 3 and len(name.split()) >= 2)
 
 
 _BRACKETED_ACRONYM = re.compile(r"\s*\(\s*([A-Z][A-Z0-9&.]{1,9})\s*\)")

@@ -330,9 +330,11 @@ def _plurals_left_with_one_member(sent: Any, removed: set[int]) -> dict[int, str
     which its verb agrees with."""
     singular = {}
     for noun in sent:
-        if noun.i in removed or noun.tag_ != "NNS" or noun.dep_ in {"nsubj", "nsubjpass"}:
+        if noun.i in removed or noun.tag_ != "NNS" or noun.lemma_.lower() not in ONE_PER_MEMBER:
             continue
-        if any(c.dep_ == "nummod" or c.lower_ in {"both", "all", "several", "many"} for c in noun.children):
+        if noun.dep_ in {"nsubj", "nsubjpass"} or _one_of_several(noun):
+            continue
+        if not any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children):
             continue
         for preposition in noun.children:
             if preposition.dep_ != "prep" or preposition.lower_ != "of" or preposition.i in removed:
@@ -344,6 +346,20 @@ def _plurals_left_with_one_member(sent: Any, removed: set[int]) -> dict[int, str
                 lemma = noun.lemma_
                 singular[noun.i] = lemma[:1].upper() + lemma[1:] if noun.text[:1].isupper() else lemma
     return singular
+
+
+# plurals that name one thing per member of their "of" list ("the battles of Perryville and Stones River");
+# "the novels of Dickens and Thackeray" are many per member and stay plural
+ONE_PER_MEMBER = {"battle", "siege", "campaign", "war", "election", "tournament", "championship"}
+
+
+def _one_of_several(noun: Any) -> bool:
+    """ "one of the battles of ...", "most of the battles": the plural is what the count picks from."""
+    return (
+        noun.dep_ == "pobj"
+        and noun.head.lower_ in {"of", "among"}
+        and noun.head.head.pos_ in {"NUM", "ADJ", "PRON", "NOUN"}
+    )
 
 
 def _named_by_a_removed_name(role: Any, removed: set[int]) -> bool:

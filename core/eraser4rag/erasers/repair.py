@@ -170,12 +170,19 @@ def _theres_of_places_that_went(doc: Any, removed: set[int]) -> set[int]:
     for index in range(1, len(pieces)):
         before = pieces[index - 1]
         places = [t for t in before if t.ent_type_ in _PLACE_LABELS]
-        if not places or any(t.i not in removed for t in places):
+        if not places or any(t.i not in removed for t in places) or _names_a_kept_body(before, removed):
             continue
-        theres |= {
-            t.i for t in pieces[index] if t.lower_ == "there" and t.dep_ == "advmod" and t.i not in removed
-        }
+        for there in pieces[index]:
+            if there.lower_ != "there" or there.dep_ != "advmod" or there.i in removed:
+                continue
+            if not any(t.ent_type_ in _PLACE_LABELS | {"ORG"} for t in pieces[index] if t.i < there.i):
+                theres.add(there.i)  # "moved to Quebec City and died there" has its own place
     return theres
+
+
+def _names_a_kept_body(piece: Any, removed: set[int]) -> bool:
+    """ "He joined Harvard University [in Cambridge, Massachusetts]. He taught there": Harvard is "there"."""
+    return any(t.ent_type_ == "ORG" and t.i not in removed for t in piece)
 
 
 def _stressing_what_went(
@@ -532,15 +539,15 @@ def _lemmas_of_dropped_pieces(
 
 
 def _names_what_went(article: Any, dropped_nouns: set[str], kept_before: str) -> bool:
-    """ "The stud farm was sold" right after the sentence that bought "a stud farm" went: a subject's or
-    object's "the" (or "her": "Her cancer has been linked to ..." after the diagnosis went; "27,425
-    attended the match" after the debut "on their 4th match" went) points at a noun only the dropped
-    sentence said, and nothing of its own says which."""
+    """ "The stud farm was sold" right after the sentence that bought "a stud farm" went: a subject's "the"
+    (or "her": "Her cancer has been linked to ..." after the diagnosis went) points at a noun only the
+    dropped sentence said, and nothing of its own says which. (An object's need not: "He survived the war"
+    after "He served during the war" went names a war everyone knows.)"""
     noun = article.head
     return (
         ((article.lower_ == "the" and article.dep_ == "det") or _possessed_thing(article))
         and noun.pos_ == "NOUN"
-        and noun.dep_ in {"nsubj", "nsubjpass", "dobj"}
+        and noun.dep_ in {"nsubj", "nsubjpass"}
         and noun.lemma_.lower() in dropped_nouns
         and noun.lower_ not in kept_before
         and noun.lemma_.lower() not in kept_before

@@ -141,3 +141,11 @@ def test_a_who_clause_goes_with_the_removed_name_it_described(nlp):
     kept, _lost = erase_phrases(nlp, FINLAY, [" (alias 'Christopher North')"])
     assert kept.startswith("He entered the university, where he had as a classmate John Wilson")
     assert "who states that he was distinguished" in kept
+
+
+def test_a_time_phrase_after_a_removed_last_member_stays(nlp):
+    """The review of session 24: "until his death" is said of the composer too."""
+    text, _lost = erase_phrases(
+        nlp, "He was a German composer and conductor until his death.", [" and conductor"]
+    )
+    assert text == "He was a German composer until his death."

@@ -35,3 +35,9 @@ def test_a_short_form_in_brackets_after_a_name_is_one_of_its_names():
         (second, second + 4),
     ]
     assert acronym_mentions("It was built in the US.", "IT") == []
+    # the review of session 24: a country or a title in brackets is no short form of the name before it
+    assert defined_acronyms("He was born in London (UK) in 1950.", "London") == []
+    assert defined_acronyms("He married Jane Doe (MP), a Labour politician.", "Jane Doe") == []
+    assert defined_acronyms("a member of the Union of Active Struggle (ZWC)", "Union of Active Struggle") == [
+        "ZWC"
+    ]

@@ -658,15 +658,6 @@ def test_a_subject_naming_what_only_the_dropped_sentence_said_goes(nlp):
     assert new_text == "The stud farm of his father was sold in 1802."
 
 
-def test_an_object_naming_what_only_the_dropped_sentence_said_goes(nlp):
-    """Round 38's reader (John Finlay, PopQA dev): "27,425 attended the match" once the debut "on their 4th
-    match" went; an object points back as a subject does."""
-    text = "In 1790 he bought a stud farm near Lincoln. He sold the farm in 1802. He died in 1810."
-    first = text.index(". He") + 1
-    new_text, _edits = repair_removals(text, nlp(text), [((0, first), "", "private", ())], (), nlp)
-    assert new_text == "He died in 1810."
-
-
 def test_they_after_the_dropped_sentence_that_named_them_goes(nlp):
     """Round 17's reader (Ernst Timme): "They had at least eight children." once the marriage went."""
     text = (
@@ -1366,6 +1357,18 @@ def test_an_emphatic_himself_goes_with_the_fact_it_stressed(nlp):
     assert "was himself Archdeacon" in kept_text
 
 
+def test_an_emphatic_himself_goes_when_its_fact_went_inside_a_kept_sentence(nlp):
+    """The review of session 24: the partial path, with a proper-noun post ("Archdeacon")."""
+    text = (
+        "James Butson was the Prebendary of Kilconnell and Archdeacon of Clonfert. His son was himself "
+        "Archdeacon of Clonfert."
+    )
+    start = text.index(" and Archdeacon")
+    removal = ((start, start + len(" and Archdeacon of Clonfert")), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp, "James Butson")
+    assert new_text == "James Butson was the Prebendary of Kilconnell. His son was Archdeacon of Clonfert."
+
+
 def test_an_emphatic_himself_goes_after_the_clause_that_said_it_went_whole(nlp):
     """Round 42's reader (James Butson, PopQA dev): the archdeaconry went with the "; and ..." clause the
     repair dropped after the prebendary went, and "His son was himself Archdeacon" stayed."""
@@ -1399,3 +1402,25 @@ def test_there_goes_once_the_sentence_before_lost_every_place(nlp):
     year = text.index("in 1804")
     kept, _edits = repair_removals(text, nlp(text), [((year - 1, year + 7), "", "private", ())], (), nlp)
     assert "his life there" in kept
+
+
+@pytest.mark.parametrize(
+    ("text", "private"),
+    [
+        # the review of session 24: "there" is the place its own sentence names
+        (
+            "In 1804 he retired to Montreal. He later moved to Quebec City and died there in 1830.",
+            " to Montreal",
+        ),
+        # ... or the body the sentence before still names
+        (
+            "He joined Harvard University in Cambridge, Massachusetts, in 1950. He taught there until 1980.",
+            " in Cambridge, Massachusetts,",
+        ),
+    ],
+)
+def test_there_stays_when_something_kept_is_there(nlp, text, private):
+    start = text.index(private)
+    removal = ((start, start + len(private)), "", "private", ())
+    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
+    assert " there " in new_text
