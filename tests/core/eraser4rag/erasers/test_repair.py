@@ -12,11 +12,11 @@ from core.types import Triple
 from tests.core.eraser4rag.erasers.erasers_fixtures import SEITZ
 
 
-def _repaired_without(nlp, sentence: str, phrase: str) -> str:
+def _repaired_without(nlp, sentence: str, phrase: str, title: str = "") -> str:
     """repair_removals on the sentence with `phrase` (its first occurrence) removed."""
     start = sentence.index(phrase)
     removal = ((start, start + len(phrase)), "", "private", ())
-    return repair_removals(sentence, nlp(sentence), [removal], (), nlp)[0]
+    return repair_removals(sentence, nlp(sentence), [removal], (), nlp, title)[0]
 
 
 def test_a_sentence_whose_last_segments_went_keeps_its_full_stop(nlp):
@@ -1363,9 +1363,7 @@ def test_an_emphatic_himself_goes_when_its_fact_went_inside_a_kept_sentence(nlp)
         "James Butson was the Prebendary of Kilconnell and Archdeacon of Clonfert. His son was himself "
         "Archdeacon of Clonfert."
     )
-    start = text.index(" and Archdeacon")
-    removal = ((start, start + len(" and Archdeacon of Clonfert")), "", "private", ())
-    new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp, "James Butson")
+    new_text = _repaired_without(nlp, text, " and Archdeacon of Clonfert", "James Butson")
     assert new_text == "James Butson was the Prebendary of Kilconnell. His son was Archdeacon of Clonfert."
 
 
