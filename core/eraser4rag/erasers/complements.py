@@ -155,18 +155,8 @@ def _lost_every_phrase_after_it(copula: Any, removed: set[int]) -> bool:
 
 # adverbs that frame a cleft or a copula without saying where or how it was ("It was also [in Paris that]")
 _FRAMING_ADVERBS = {
-    "also",
-    "then",
-    "later",
-    "still",
-    "again",
-    "too",
-    "once",
-    "only",
-    "even",
-    "eventually",
-    "never",
-}
+    "also", "then", "later", "still", "again", "too", "once", "only", "even", "eventually", "never",
+}  # fmt: skip
 
 
 def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:

@@ -9,7 +9,7 @@ else must go so that every touched sentence still reads. The model decides *what
 text it does not tag is kept verbatim by construction.
 
 The guard (the tags form's constrained decoding): a tag counts only in a sentence that states a
-private fact concerning its window (`window_private_tails`, `in_private_sentences`), and then a
+private fact concerning its window (`window_tails`, `in_private_sentences`), and then a
 mention of such a tail that no remaining tag covers is removed too, so the model chooses how much
 goes with a private fact but can neither keep the fact itself nor cut a sentence that states
 none; a tagged word that says a public fact's tail (and no private one) stays
@@ -143,13 +143,13 @@ def word_signals(
 ) -> list[list[float]]:
     """Per word of `text`: the four flags, then (given `doc`, a parse of `text`) the syntactic
     signals relative to the private tails the window concerns (`tag_syntax.SIGNALS`; `tails`: those
-    tails when the caller has them, `window_private_tails`)."""
+    tails when the caller has them, `window_tails`)."""
     words = words_of(text)
     flags = word_flags(text, words, private, public)
     if doc is None:
         return flags
     if tails is None:
-        tails = window_private_tails(text, own_private, private)
+        tails = window_tails(text, own_private, private)
     syntax = syntax_signals(doc, words, tails, sorted({key[2] for key in public}))
     return [f + s for f, s in zip(flags, syntax, strict=True)]
 
@@ -229,23 +229,12 @@ def deletion_spans(window: str, probabilities: Sequence[float], threshold: float
     return spans
 
 
-def window_private_tails(
-    window: str, own_private: Sequence[TripleKey], global_private: Sequence[TripleKey]
-) -> list[str]:
-    """Tails of the passage's own private triples, and of G_pri triples whose head and tail the
-    window names (a pair a reader could re-join)."""
-    tails = {key[2] for key in own_private}
-    tails |= {key[2] for key in global_private if pair_named(window, key)}
-    return sorted(tails)
-
-
-def window_public_tails(
-    window: str, own_public: Sequence[TripleKey], global_public: Sequence[TripleKey]
-) -> list[str]:
-    """Tails of the passage's own public triples, and of G_pub triples whose head and tail the window
-    names: the facts a cut must leave readable."""
-    tails = {key[2] for key in own_public}
-    tails |= {key[2] for key in global_public if pair_named(window, key)}
+def window_tails(window: str, own: Sequence[TripleKey], global_keys: Sequence[TripleKey]) -> list[str]:
+    """Tails of the passage's own triples, and of the global triples whose head and tail the window names
+    (a pair a reader could re-join): with private keys, the facts a cut must erase; with public ones, those
+    it must leave readable."""
+    tails = {key[2] for key in own}
+    tails |= {key[2] for key in global_keys if pair_named(window, key)}
     return sorted(tails)
 
 

@@ -69,8 +69,7 @@ from core.eraser4rag.erasers.deletion_tags import (
     in_private_sentences,
     load_head,
     spare_public_tails,
-    window_private_tails,
-    window_public_tails,
+    window_tails,
     with_whole_names,
     word_features,
     word_signals,
@@ -317,7 +316,7 @@ class Eraser4RAGEraser:
                 notes.append(f"window at {window.span[0]}: {selection.note()}")
             prompts.append(prompt)
             texts.append(text)
-            tails_of.append(window_private_tails(text, own, private))
+            tails_of.append(window_tails(text, own, private))
             docs.append(self._parse()(text) if head.syntax or guard else None)
             flags.append(
                 word_signals(text, own, private, public, docs[-1] if head.syntax else None, tails_of[-1])
@@ -342,9 +341,7 @@ class Eraser4RAGEraser:
                 keep = in_private_sentences(doc, [span for span, _p in tagged], tails, inside)
                 counts[1] += keep.count(False)
                 tagged = [tag for tag, kept in zip(tagged, keep, strict=True) if kept]
-                tagged = spare_public_tails(
-                    text, tagged, window_public_tails(text, own_public, public), tails
-                )
+                tagged = spare_public_tails(text, tagged, window_tails(text, own_public, public), tails)
                 guarded = guard_spans(text, [span for span, _p in tagged], tails)
                 counts[2] += len(guarded)
                 removals += [((a + shift, b + shift), "", GUARDED, ()) for a, b in guarded]

@@ -80,6 +80,9 @@ def mentions_entity(text: str, entity: str) -> bool:
     return bool(pattern and pattern.search(text))
 
 
+_BRACKETED_ACRONYM = re.compile(r"\s*\(\s*([A-Z][A-Z0-9&.]{1,9})\s*\)")
+
+
 def defined_acronyms(text: str, entity: str) -> list[str]:
     """Short forms `text` gives `entity` in brackets right after it: "the School of the Art Institute of
     Chicago (SAIC)" makes "SAIC" a name of the school wherever the passage says it."""
@@ -100,9 +103,6 @@ def _abbreviates(short: str, name: str) -> bool:
     "(UK)" after "London" or "(MP)" after a name."""
     initials = "".join(word[0] for word in name.split() if word[:1].isupper())
     return short.replace(".", "") == initials or (len(short) >= 3 and len(name.split()) >= 2)
-
-
-_BRACKETED_ACRONYM = re.compile(r"\s*\(\s*([A-Z][A-Z0-9&.]{1,9})\s*\)")
 
 
 def acronym_mentions(text: str, acronym: str) -> list[Span]:

@@ -100,11 +100,11 @@ def repair_removals(
         return text, ()
     removed = removed_tokens(doc, [span for span, _new, _reason, _keys in removals])
     removed |= _alsos_of_what_went(doc, removed)
-    removed |= _theres_of_places_that_went(doc, removed)
+    pieces = segments(doc)
+    removed |= _theres_of_places_that_went(pieces, removed)
     public = list(public)
     replacements: list[Removal] = []
     rewritten: dict[int, str] = {}
-    pieces = segments(doc)
     for index, sent in enumerate(pieces):
         if _continues_a_dropped_clause(pieces, index, rewritten):
             rewritten[index] = ""
@@ -162,11 +162,10 @@ def _alsos_of_what_went(doc: Any, removed: set[int]) -> set[int]:
 _PLACE_LABELS = {"GPE", "LOC", "FAC"}
 
 
-def _theres_of_places_that_went(doc: Any, removed: set[int]) -> set[int]:
+def _theres_of_places_that_went(pieces: list[Any], removed: set[int]) -> set[int]:
     """ "Little is known of his life there" once the sentence before lost "and returned to Montreal" and
     names no other place: "there" would point at nothing; it goes, the sentence stays."""
     theres = set()
-    pieces = segments(doc)
     for index in range(1, len(pieces)):
         before = pieces[index - 1]
         places = [t for t in before if t.ent_type_ in _PLACE_LABELS]
@@ -191,6 +190,8 @@ def _stressing_what_went(
     """The same for a sentence the repair dropped whole before this one: "His son was himself Archdeacon
     of Clonfert" after "...; and Archdeacon of Clonfert from 1812 until his death." went with the clause
     it continued."""
+    if not any(_an_also(word) or is_emphatic_reflexive(word) for word in pieces[index]):
+        return set()  # most sentences: no need to gather what went before
     went = _lemmas_of_dropped_pieces(pieces, index, rewritten)
     if not went:
         return set()

@@ -29,7 +29,7 @@ from core.eraser4rag.erasers.deletion_tags import (
     deletion_spans,
     guard_spans,
     in_private_sentences,
-    window_private_tails,
+    window_tails,
     with_whole_names,
 )
 from core.eraser4rag.erasers.evaluation import grade_strings
@@ -99,7 +99,7 @@ def grade_mask(
 
 def private_tails_of(row: dict[str, Any]) -> list[str]:
     own = [tuple(k) for k in row["private"]]
-    return window_private_tails(row["document"], own, [tuple(k) for k in row["global_private"]])
+    return window_tails(row["document"], own, [tuple(k) for k in row["global_private"]])
 
 
 def reward(row: dict[str, Any], mask: Sequence[bool], parse: Callable[[str], Any]) -> float:
