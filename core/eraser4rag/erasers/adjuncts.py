@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from core.eraser4rag.erasers.complements import next_member_hung_elsewhere
+from core.eraser4rag.erasers.complements import held_at_a_named_place, next_member_hung_elsewhere
 from core.eraser4rag.erasers.grammar import (
     ARGUMENT_PREPOSITIONS,
     FINITE_TAGS,
@@ -410,7 +410,7 @@ def _droppable_prep(prep: Any, removed: set[int]) -> bool:
     head = prep.head
     if _bare_role(head, removed):
         return False  # a bare noun needs its phrase: "He was director [of the museum]."
-    if prep.lower_ == "of" and head.lemma_.lower() in ROLE_NOUNS:
+    if prep.lower_ == "of" and head.lemma_.lower() in ROLE_NOUNS and not held_at_a_named_place(head, removed):
         return False  # "Eiland is a former head [of the National Security Council]": head of what?
     if (head.lemma_.lower(), prep.lower_) in ARGUMENT_PREPOSITIONS or _takes_part_in(head, prep):
         return False

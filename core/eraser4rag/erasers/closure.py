@@ -39,6 +39,7 @@ from core.eraser4rag.erasers.grammar import (
     VERB_POS,
     WHOLE_ENTITY_LABELS,
     WORK_NOUNS,
+    born_of_a_parent_hung_on_its_place,
     has_its_of,
     has_kept_conj,
     needs_its_phrase,
@@ -46,7 +47,11 @@ from core.eraser4rag.erasers.grammar import (
     subtree,
     vaguely_counted,
 )
-from core.eraser4rag.erasers.pointers import remove_pointers_to_removed_places
+from core.eraser4rag.erasers.pointers import (
+    named_by_a_close_apposition,
+    remove_pointers_to_removed_places,
+    sayable_with_a,
+)
 from core.eraser4rag.erasers.predicates import (
     is_participle,
 )
@@ -55,6 +60,7 @@ from core.eraser4rag.erasers.predicates import (
 def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[int], bool]:
     """Removed tokens closed under the grammatical rules; True when the main predicate is gone."""
     removed = set(removed)
+    parents = _parents_of_the_born(sent, removed)
     _expand_entities(sent, removed, keep)
     for _round in range(8):
         before = len(removed)
@@ -103,6 +109,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
                 lost_of_complement(token, removed)  # "Another statue [of Richard Harris] has been erected"
         if len(removed) == before:
             break
+    _give_back_the_parents_of_the_born(sent, removed, parents)
     _pair_brackets(sent, removed)
     _close_interrupting_commas(sent, removed)
     _remove_commas_after_fronted_adjuncts(sent, removed)
@@ -585,6 +592,25 @@ def _date_units(sent: Any) -> list[set[int]]:
     return units
 
 
+def _give_back_the_parents_of_the_born(sent: Any, removed: set[int], parents: set) -> None:
+    for born, phrase in parents:
+        places = {t.i for t in sent if t.dep_ == "pobj" and t.head.head.i == born}
+        if born not in removed and places <= removed:
+            removed -= phrase
+
+
+def _parents_of_the_born(sent: Any, removed: set[int]) -> set[tuple[int, frozenset[int]]]:
+    """(born, the parent phrase) for each "the son of ..." the parser hung on a place ("born at [Hamilton,
+    South Australia], the son of John Barnes"): given back at the end while "born" is kept and its places
+    went, since "was born the son of John Barnes" still reads."""
+    found = set()
+    for son in sent:
+        born = born_of_a_parent_hung_on_its_place(son)
+        if born is not None and not subtree(son) & removed:
+            found.add((born.i, frozenset(subtree(son))))
+    return found
+
+
 def _remove_orphans(sent: Any, removed: set[int]) -> None:
     dates = _date_units(sent)
     # the other end of a lifespan hangs on the first date in the parse, but is a fact of its own
@@ -706,15 +732,11 @@ def _remove_generic_name_heads(sent: Any, removed: set[int]) -> None:
 
 
 def _remove_nouns_named_by_close_apposition(sent: Any, removed: set[int]) -> None:
-    """ "he founded the group [Forma 1]": "the group" said which group by its name; without it, it points
-    at nothing, so it goes with the name."""
+    """ "the group [Forma 1] was founded in 1949": "the group" said which group by its name; without it, it
+    points at nothing, so it goes with the name. An object says "a" instead (`pointers.sayable_with_a`:
+    "he founded a group alongside ...")."""
     for token, head in _removed_under_a_kept_head(sent, removed, "appos"):
-        if (
-            token.pos_ == "PROPN"
-            and head.pos_ == "NOUN"
-            and head.i == token.left_edge.i - 1
-            and any(c.dep_ == "det" and c.lower_ == "the" for c in head.children)
-        ):
+        if named_by_a_close_apposition(token, head) and not sayable_with_a(head):
             removed.add(head.i)
 
 

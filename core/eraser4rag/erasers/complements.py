@@ -255,6 +255,8 @@ def lost_of_complement(noun: Any, removed: set[int]) -> bool:
     # a role needs its "of" ("the founder [of X]"), not "at Harvard" ("a professor [at Harvard]")
     of_phrases = [c for c in phrases if c.lower_ == "of"]
     if not relational and noun.lower_ in NEEDS_ITS_OF and of_phrases:
+        if held_at_a_named_place(noun, removed):
+            return False  # "Professor [of Music] at Hampton University" still says where
         phrases = of_phrases
     elif needs_its_phrase(noun):  # "During his time [in Berlin]", "his contribution [to X]"
         phrases = [c for c in noun.children if c.dep_ == "prep"]
@@ -266,6 +268,14 @@ def lost_of_complement(noun: Any, removed: set[int]) -> bool:
         removed.update(_hyphenated_prefix(noun))
         return True
     return False
+
+
+def held_at_a_named_place(role: Any, removed: set[int]) -> bool:
+    return any(
+        prep.dep_ == "prep" and prep.lower_ == "at" and prep.i not in removed
+        and any(c.dep_ == "pobj" and c.pos_ == "PROPN" and c.i not in removed for c in prep.children)
+        for prep in role.children
+    )  # fmt: skip
 
 
 def _conjuncts_sharing_the_phrase(noun: Any) -> set[int]:

@@ -279,3 +279,20 @@ def is_emphatic_reflexive(word: Any) -> bool:
     """ "was himself Archdeacon", "Sławek himself never became": a reflexive that is no object of its verb
     or preposition (the parser may call it attr) only stresses who; it is an adjunct."""
     return word.lower_ in {"himself", "herself", "themselves"} and word.dep_ not in {"dobj", "pobj", "dative"}
+
+
+BIRTH_RELATIONS = {"son", "daughter", "child"}
+
+
+def born_of_a_parent_hung_on_its_place(son: Any) -> Any | None:
+    """The "born" of "born at Hamilton, South Australia, the son of John Barnes" when the parser hung "the
+    son" on the place: he is the one born, not the place."""
+    place = son.head
+    if (
+        son.dep_ != "appos"
+        or son.lemma_.lower() not in BIRTH_RELATIONS
+        or not any(c.dep_ == "det" for c in son.children)
+        or place.ent_type_ not in {"GPE", "LOC", "FAC", "ORG"}
+    ):
+        return None
+    return next((t for t in place.ancestors if t.lemma_ == "bear" and t.tag_ == "VBN"), None)

@@ -32,7 +32,12 @@ from typing import Any
 
 from core.eraser4rag.erasers import leaks
 from core.eraser4rag.erasers.base import NO_PRIVATE_NOTE, EraseRequest, Rewrite, format_reason, rewrite_each
-from core.eraser4rag.erasers.grammar import NEEDS_ITS_ADJECTIVE, determiner, same_kind
+from core.eraser4rag.erasers.grammar import (
+    NEEDS_ITS_ADJECTIVE,
+    born_of_a_parent_hung_on_its_place,
+    determiner,
+    same_kind,
+)
 from core.eraser4rag.erasers.mentions import (
     find_mentions,
     inside_longer_entity,
@@ -343,10 +348,22 @@ def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
         top = root.head
     elif root.dep_ in {"compound", "amod", "nmod", "poss", "nummod"}:
         return _with_edge_punctuation(doc, root.left_edge.i, root.right_edge.i)
-    first, last = top.left_edge.i, top.right_edge.i
+    first, last = top.left_edge.i, _before_a_parent_of_the_born(doc, top)
     if top.dep_ == "conj" or root.dep_ == "conj":
         first = _swallow_coordinator(doc, first)
     return _with_edge_punctuation(doc, first, last)
+
+
+def _before_a_parent_of_the_born(doc: Any, top: Any) -> int:
+    """The phrase's last token, short of "the son of ..." hung on a birthplace (his parents are no part of
+    the place: `grammar.born_of_a_parent_hung_on_its_place`)."""
+    sons = [t for t in top.subtree if born_of_a_parent_hung_on_its_place(t) is not None]
+    if not sons:
+        return top.right_edge.i
+    last = sons[0].left_edge.i - 1
+    while last > top.i and doc[last].is_punct:
+        last -= 1
+    return last
 
 
 def _of_what_origin(adjective: Any) -> Any | None:

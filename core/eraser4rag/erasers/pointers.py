@@ -15,6 +15,8 @@ PLACE_POINTERS = {
     "municipality", "borough", "parish", "district", "island", "nation",
 }  # fmt: skip
 PLACE_LABELS = {"GPE", "LOC", "NORP"}
+_OWNER_PREPOSITIONS = {"of", "for", "at", "with"}
+_SAYS_WHICH_ONE = {"prep", "relcl", "acl", "appos", "poss"}  # "the coach [who ...]", "the coach [of X]"
 _SAYS_WHICH = {"amod", "compound", "prep", "nmod", "relcl", "acl", "appos"}
 
 
@@ -47,6 +49,66 @@ def articles_of_places_that_went(sent: Any, removed: set[int]) -> set[int]:
         if kinds and places and all(c.i not in removed for c in kinds):
             articles.add(article.i)
     return articles
+
+
+def articles_of_objects_whose_name_went(sent: Any, removed: set[int]) -> set[int]:
+    """ "he founded the group [Forma 1] alongside Carla Accardi": "the" said which group by its name; the
+    rendering says "a group"."""
+    return {
+        article.i
+        for article, noun in _kept_definite_articles(sent, removed)
+        if sayable_with_a(noun)
+        and any(c.i in removed and named_by_a_close_apposition(c, noun) for c in noun.children)
+    }
+
+
+def named_by_a_close_apposition(name: Any, noun: Any) -> bool:
+    """ "the group Forma 1": a proper name right after its "the" noun."""
+    return (
+        name.dep_ == "appos"
+        and name.pos_ == "PROPN"
+        and noun.pos_ == "NOUN"
+        and noun.i == name.left_edge.i - 1
+        and any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children)
+    )
+
+
+def sayable_with_a(noun: Any) -> bool:
+    """A singular object or predicate noun reads with "a" ("founded a group"); a subject would not."""
+    return noun.tag_ == "NN" and noun.dep_ in {"dobj", "attr", "oprd"}
+
+
+def articles_of_roles_that_went(sent: Any, removed: set[int]) -> set[int]:
+    """ "Barnes became the ruck coach [for the Western Bulldogs] in 2008": "the" said which team's coach;
+    with the team gone it points at nothing, and the rendering says "a ruck coach". A role still said
+    to be one of a kind ("the first coach", "the coach who ...") keeps "the"."""
+    articles = set()
+    for article, noun in _kept_definite_articles(sent, removed):
+        if noun.tag_ != "NN" or noun.lemma_.lower() in PLACE_POINTERS or not _a_role(noun):
+            continue
+        if _lost_its_owner(noun, removed) and not _still_said_which(noun, removed):
+            articles.add(article.i)
+    return articles
+
+
+def _a_role(noun: Any) -> bool:
+    """A predicate noun: "became the coach", "served as the coach"."""
+    return noun.dep_ in {"attr", "oprd"} or (noun.dep_ == "pobj" and noun.head.lower_ == "as")
+
+
+def _lost_its_owner(noun: Any, removed: set[int]) -> bool:
+    return any(
+        prep.dep_ == "prep" and prep.lower_ in _OWNER_PREPOSITIONS and prep.i in removed
+        and any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children)
+        for prep in noun.children
+    )  # fmt: skip
+
+
+def _still_said_which(noun: Any, removed: set[int]) -> bool:
+    return any(
+        c.i not in removed and (c.dep_ in _SAYS_WHICH_ONE or c.tag_ == "JJS" or c.ent_type_ == "ORDINAL")
+        for c in noun.children
+    )
 
 
 def _kept_definite_articles(sent: Any, removed: set[int]) -> Iterator[tuple[Any, Any]]:

@@ -8,7 +8,11 @@ from typing import Any
 
 from core.eraser4rag.erasers.fluency import article_disagreements, sentence_pieces
 from core.eraser4rag.erasers.grammar import VERB_POS, list_members
-from core.eraser4rag.erasers.pointers import articles_of_places_that_went
+from core.eraser4rag.erasers.pointers import (
+    articles_of_objects_whose_name_went,
+    articles_of_places_that_went,
+    articles_of_roles_that_went,
+)
 
 
 def capitalise_new_sentence_starts(original: str, text: str) -> str:
@@ -32,7 +36,11 @@ def render(sent: Any, removed: set[int]) -> str:
     shared_articles = _shared_article_lost(sent, removed) | _article_for_a_role_left_bare(sent, removed)
     coordinators = _restored_coordinators(sent, removed)
     known_as = _known_by_a_bare_name(sent, removed)
-    indefinite = articles_of_places_that_went(sent, removed)
+    indefinite = (
+        articles_of_places_that_went(sent, removed)
+        | articles_of_roles_that_went(sent, removed)
+        | articles_of_objects_whose_name_went(sent, removed)
+    )
     singular = _plurals_left_with_one_member(sent, removed)
     removed = (
         removed - _commas_that_set_off_a_kept_phrase(sent, removed)

@@ -192,11 +192,64 @@ def test_a_kept_participle_keeps_the_auxiliary_it_shared(nlp, sentence, private,
     assert text == expected
 
 
-def test_a_noun_named_by_a_close_apposition_goes_with_the_name(nlp):
-    """PopQA dev (Achille Perilli): "he founded the group [Forma 1] alongside ..." had left "the group"."""
+def test_an_object_named_by_a_close_apposition_becomes_a_kind_without_the_name(nlp):
+    """PopQA dev (Achille Perilli): "he founded the group [Forma 1] alongside ..." had left "the group"; the
+    whole sentence then went with its five public co-founders. "a group" points at nothing in particular."""
     sentence = "After World War II, he founded the group Forma 1 alongside Carla Accardi and Giulio Turcato."
     text, lost = _erase(nlp, sentence, ["Forma 1"])
-    assert lost and "the group" not in text, text  # "founded" without its object: said again, or it goes
+    assert not lost
+    assert text == "After World War II, he founded a group alongside Carla Accardi and Giulio Turcato."
+
+
+def test_a_subject_named_by_a_close_apposition_goes_with_the_name(nlp):
+    text, _lost = _erase(nlp, "The group Forma 1 was founded in 1949 by six painters.", ["Forma 1"])
+    assert "group" not in text.lower(), text
+
+
+def test_a_son_hung_on_a_removed_birthplace_is_still_the_one_born(nlp):
+    """PopQA dev (John Barnes, Australian politician): the parser hangs "the son of ..." on the private
+    birthplace, and the sentence went whole with its father's five public facts."""
+    sentence = (
+        "Barnes was born at Hamilton, South Australia, the son of John Thomas Barnes, a drover who had "
+        "emigrated from Somerset, England."
+    )
+    text, lost = _erase(nlp, sentence, ["Hamilton"])
+    assert not lost
+    assert text == (
+        "Barnes was born the son of John Thomas Barnes, a drover who had emigrated from Somerset, England."
+    )
+
+
+def test_a_son_goes_with_his_birthplace_when_his_own_fact_is_private(nlp):
+    sentence = "Barnes was born at Hamilton, South Australia, the son of John Thomas Barnes, a drover."
+    text, _lost = _erase(nlp, sentence, ["Hamilton", "John Thomas Barnes"])
+    assert "son" not in text and "drover" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        # PopQA dev (Harvey J. Stokes): a private "professor of Music" took the university with it
+        (
+            "As of 2020, he is Professor of Music at Hampton University in Hampton, Virginia.",
+            "Music",
+            "As of 2020, he is Professor at Hampton University in Hampton, Virginia.",
+        ),
+        (
+            "He was the director of research at IBM until 1990.",
+            "research",
+            "He was the director at IBM until 1990.",
+        ),
+    ],
+)
+def test_a_role_held_at_a_named_place_keeps_it_without_its_of(nlp, sentence, private, expected):
+    text, lost = _erase(nlp, sentence, [private])
+    assert not lost and text == expected
+
+
+def test_a_role_without_its_of_and_nowhere_named_still_goes(nlp):
+    text, _lost = _erase(nlp, "He was the founder of Forma 1 and a painter.", ["Forma 1"])
+    assert "founder" not in text, text
 
 
 def test_the_name_before_and_co_is_part_of_the_firm(nlp):

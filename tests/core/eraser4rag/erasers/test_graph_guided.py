@@ -322,6 +322,17 @@ def test_a_tail_that_ends_a_capitalised_name_takes_the_name(nlp):
     assert all("Seeds" in span for span in spans)
 
 
+def test_a_birthplace_phrase_stops_before_the_parents_hung_on_it(nlp):
+    """PopQA dev (John Barnes, Australian politician): the parser hangs "the son of John Thomas Barnes, a
+    drover ..." on the private birthplace; the phrase took the father's facts with it."""
+    from core.eraser4rag.erasers.graph_guided import units_for
+
+    text = "Barnes was born at Hamilton, South Australia, the son of John Thomas Barnes, a drover from Somerset."
+    doc = nlp(text)
+    triple = Triple("John Barnes", "place_of_birth", "Hamilton", "b", (0, len(text)))
+    assert [text[slice(*unit.span)] for unit in units_for(doc, triple)] == ["at Hamilton, South Australia"]
+
+
 def test_a_list_members_fact_is_cut_only_in_its_own_member(nlp):
     """PopQA dev, held back (the "Arcangelo" list page): verify cut Resani's "painter" to disconnect a
     private fact, found Salimbeni's "painter" in the same sentence too, and with no phrase of Resani's

@@ -38,3 +38,30 @@ def test_the_community_stays_while_its_place_is_named(nlp):
 def test_the_council_of_a_place_that_went_becomes_a_council(nlp, sentence, private, expected):
     text, _lost = erase_phrases(nlp, sentence, [private])
     assert text == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        # PopQA dev (John Barnes, footballer), round 44's reader: "became the ruck coach" of no club
+        (
+            "Barnes became the ruck coach for the Western Bulldogs in the 2008 season.",
+            "the Western Bulldogs",
+            "Barnes became a ruck coach in the 2008 season.",
+        ),
+        (
+            "He served as the bowling coach at Lancashire in 1995.",
+            "Lancashire",
+            "He served as a bowling coach in 1995.",
+        ),
+    ],
+)
+def test_a_role_whose_team_went_becomes_a_role(nlp, sentence, private, expected):
+    text, _lost = erase_phrases(nlp, sentence, [private])
+    assert text == expected
+
+
+def test_a_role_still_one_of_a_kind_keeps_the(nlp):
+    sentence = "He became the first ruck coach for the Western Bulldogs in 2008."
+    text, _lost = erase_phrases(nlp, sentence, ["the Western Bulldogs"])
+    assert "the first ruck coach" in text, text
