@@ -112,7 +112,9 @@ class GraphGuidedEraser:
             if needless:
                 fewer = [r for r in removals if r not in needless]
                 retry = repair_removals(document.text, doc, fewer, public, self.parse, document.title)
-                if not pairs_left(retry[0], private, document):
+                # kept only when it pairs nothing the first rewrite did not (a list page's title surname
+                # may pair a year of another member in both)
+                if pairs_left(retry[0], private, document) <= pairs_left(text, private, document):
                     text, edits = retry
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
@@ -158,9 +160,9 @@ def needless_tail_mentions(removals: Sequence[Removal], rewrite: str, document: 
     ]
 
 
-def pairs_left(rewrite: str, private: Iterable[Triple], document: Document) -> bool:
-    """Whether the rewrite still names some private triple's tail and its head (the leak check's pair)."""
-    return any(leaks.names(rewrite, t.tail) and _head_named(rewrite, t.head, document) for t in private)
+def pairs_left(rewrite: str, private: Iterable[Triple], document: Document) -> set[TripleKey]:
+    """The private triples whose tail and head the rewrite still names (the leak check's pairs)."""
+    return {t.key for t in private if leaks.names(rewrite, t.tail) and _head_named(rewrite, t.head, document)}
 
 
 def _head_named(rewrite: str, head: str, document: Document) -> bool:

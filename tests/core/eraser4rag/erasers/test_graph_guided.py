@@ -327,7 +327,9 @@ def test_a_birthplace_phrase_stops_before_the_parents_hung_on_it(nlp):
     drover ..." on the private birthplace; the phrase took the father's facts with it."""
     from core.eraser4rag.erasers.graph_guided import units_for
 
-    text = "Barnes was born at Hamilton, South Australia, the son of John Thomas Barnes, a drover from Somerset."
+    text = (
+        "Barnes was born at Hamilton, South Australia, the son of John Thomas Barnes, a drover from Somerset."
+    )
     doc = nlp(text)
     triple = Triple("John Barnes", "place_of_birth", "Hamilton", "b", (0, len(text)))
     assert [text[slice(*unit.span)] for unit in units_for(doc, triple)] == ["at Hamilton, South Australia"]
@@ -389,3 +391,55 @@ def test_a_public_fact_cut_to_disconnect_leaves_a_name_that_says_its_tail(nlp):
     spanish = Triple("Antonio de Diego Álvarez", "country_of_citizenship", "Spanish", "a", (0, len(text)))
     assert [text[slice(*u.span)] for u in units_for(doc, spanish, in_names=False)] == ["Spanish"]
     assert [text[slice(*u.span)] for u in units_for(doc, spanish)] == ["Spanish", "Spanish"]
+
+
+def test_a_list_member_keeps_a_tail_another_members_private_fact_shares():
+    """PopQA dev (the "Mulvaney" list page): Kate Mulvany's member went whole with her private "actress",
+    and Elle Mulvaney's own public "English actress" went too, as a tail mention of Kate's. The retry
+    without such mentions was refused because the title's surname pairs Mick Mulvaney's private 1967 with
+    Josephine Mulvany's dates, in the first rewrite as much as in the retry: it now only has to pair
+    nothing new."""
+    text = (
+        "Mulvaney ; Dick Mulvaney (b. 1942), English football player ; Elle Mulvaney (b. 2002), English a"
+        "ctress ; Jimmy Mulvaney (1921–1993), Scottish football player ; John Mulvaney (1925–2016), Austr"
+        "alian archaeologist ; Mick Mulvaney (b. 1967), U.S. politician, Director of the Office of Manage"
+        "ment and Budget Mulvany ; Dominic Mulvany (b. 1956), Irish singer-songwriter ; Edward Joseph Mul"
+        "vany (1871-1951), Australian public servant ; George Francis Mulvany (1809–1869), Irish painter "
+        "; Isabella Mulvany (1854–1934), educator ; John Mulvany (1839-1906), Irish-American artist ; Joh"
+        "n Skipton Mulvany (1813-1870), Irish architect ; Josephine and Sybil Mulvany (1899-1967 and 1901"
+        "-1983), New Zealand weavers ; Josh Mulvany (b. 1988), English football player ; Kate Mulvany (b."
+        " 1978), Australian playwright and actress ; Patrick Mulvany (1871-1951), Irish politician ; Will"
+        "iam Thomas Mulvany (1806-1885), Irish entrepreneur Mulvaney or Mulvany is a surname. Notable peo"
+        "ple with the surname:  "
+    )
+    document = Document("m", "Mulvaney", text)
+    private = [
+        Triple(head, relation, tail, "m", (text.index(head), text.index(" ;", text.index(head))))
+        for head, relation, tail in [
+            ("John Mulvaney", "date_of_birth", "1925"),
+            ("John Mulvaney", "date_of_death", "2016"),
+            ("John Mulvaney", "country_of_citizenship", "Australian"),
+            ("John Mulvaney", "occupation", "archaeologist"),
+            ("Mick Mulvaney", "date_of_birth", "1967"),
+            ("Mick Mulvaney", "occupation", "politician"),
+            ("Edward Joseph Mulvany", "date_of_birth", "1871"),
+            ("Edward Joseph Mulvany", "country_of_citizenship", "Australian"),
+            ("Kate Mulvany", "date_of_birth", "1978"),
+            ("Kate Mulvany", "occupation", "actress"),
+            ("Kate Mulvany", "country_of_citizenship", "Australian"),
+            ("Kate Mulvany", "occupation", "playwright"),
+            ("Patrick Mulvany", "date_of_birth", "1871"),
+            ("Patrick Mulvany", "date_of_death", "1951"),
+            ("Patrick Mulvany", "country_of_citizenship", "Irish"),
+            ("Patrick Mulvany", "occupation", "politician"),
+        ]
+    ]
+    definition = PrivacyDefinition(
+        frozenset(t.key for t in private), frozenset(), frozenset(), (), frozenset()
+    )
+    rewrite = GraphGuidedEraser().rewrite_document(
+        document, EraseRequest((document,), tuple(private), definition)
+    )
+    assert "Elle Mulvaney (b. 2002), English actress ;" in rewrite.text, rewrite.text
+    assert "George Francis Mulvany (1809–1869), Irish painter" in rewrite.text, rewrite.text
+    assert "Kate" not in rewrite.text and "Patrick" not in rewrite.text, rewrite.text
