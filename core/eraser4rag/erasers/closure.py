@@ -92,6 +92,7 @@ def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[i
         _remove_echoes_of_removed_phrases(sent, removed)
         _whole_fixed_pairs(sent, removed)
         _remove_range_ends_without_their_start(sent, removed)
+        _remove_period_starts_without_their_end(sent, removed)
         _remove_orphans(sent, removed)
         _remove_own_without_its_possessor(sent, removed)
         remove_phrases_of_removed_conjuncts(sent, removed)
@@ -252,6 +253,21 @@ def _remove_range_ends_without_their_start(sent: Any, removed: set[int]) -> None
             and start.i in removed
         ):
             removed.update(subtree(end))
+
+
+PERIOD_NOUNS = {"period", "years", "span", "era", "time"}
+
+
+def _remove_period_starts_without_their_end(sent: Any, removed: set[int]) -> None:
+    """ "during the period from 1971 [to 1978]": a period is its two ends, and "the period from 1971" reads
+    as cut off; its start goes too (and "the period" with it, `lost_of_complement`). "He served from 1990
+    [to 1995]" still reads."""
+    for start in sent:
+        if start.i in removed or start.lower_ != "from" or start.head.lemma_.lower() not in PERIOD_NOUNS:
+            continue
+        ends = [c for c in start.subtree if c.lower_ in {"to", "until", "till"} and c.i != start.i]
+        if ends and all(end.i in removed for end in ends):
+            removed.update(subtree(start))
 
 
 def _whole_fixed_pairs(sent: Any, removed: set[int]) -> None:

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from core.eraser4rag.erasers.fluency import article_disagreements, sentence_pieces
-from core.eraser4rag.erasers.grammar import VERB_POS, list_members
+from core.eraser4rag.erasers.grammar import ROLE_NOUNS, VERB_POS, list_members
 from core.eraser4rag.erasers.pointers import (
     articles_of_objects_whose_name_went,
     articles_of_places_that_went,
@@ -41,7 +41,7 @@ def render(sent: Any, removed: set[int]) -> str:
         | articles_of_roles_that_went(sent, removed)
         | articles_of_objects_whose_name_went(sent, removed)
     )
-    singular = _plurals_left_with_one_member(sent, removed)
+    singular = _plurals_left_with_one_member(sent, removed) | _titles_without_their_portfolio(sent, removed)
     removed = (
         removed - _commas_that_set_off_a_kept_phrase(sent, removed)
         | _serial_commas_of_two(sent, removed)
@@ -359,6 +359,29 @@ def _plurals_left_with_one_member(sent: Any, removed: set[int]) -> dict[int, str
 # plurals that name one thing per member of their "of" list ("the battles of Perryville and Stones River");
 # "the novels of Dickens and Thackeray" are many per member and stay plural
 ONE_PER_MEMBER = {"battle", "siege", "campaign", "war", "election", "tournament", "championship"}
+
+
+def _titles_without_their_portfolio(sent: Any, removed: set[int]) -> dict[int, str]:
+    """ "She is Minister [for Refugees] in the government of Hassan Diab": a capitalised title names one
+    office; without its portfolio it is one of several ("She is a minister in the government ...")."""
+    return {
+        title.i: "a " + title.lower_
+        for title in sent
+        if title.i not in removed
+        and title.tag_ == "NNP"
+        and title.lower_ in ROLE_NOUNS
+        and title.dep_ in {"attr", "oprd"}
+        and title.ent_type_ != "PERSON"
+        and not any(c.i not in removed and c.dep_ in {"det", "poss", "compound"} for c in title.children)
+        and any(
+            c.dep_ == "prep" and c.lower_ in {"for", "of"} and _all_removed(c, removed)
+            for c in title.children
+        )
+    }
+
+
+def _all_removed(token: Any, removed: set[int]) -> bool:
+    return all(t.i in removed for t in token.subtree)
 
 
 def _one_of_several(noun: Any) -> bool:

@@ -233,7 +233,7 @@ def test_a_son_goes_with_his_birthplace_when_his_own_fact_is_private(nlp):
         (
             "As of 2020, he is Professor of Music at Hampton University in Hampton, Virginia.",
             "Music",
-            "As of 2020, he is Professor at Hampton University in Hampton, Virginia.",
+            "As of 2020, he is a professor at Hampton University in Hampton, Virginia.",
         ),
         (
             "He was the director of research at IBM until 1990.",
@@ -781,3 +781,16 @@ def test_an_adverb_predicate_keeps_its_copula(nlp):
     """The review of session 24: "He was abroad" says where he was."""
     text, lost = _erase(nlp, "He was abroad from 1950 to 1955.", [" from 1950 to 1955"])
     assert not lost and text == "He was abroad."
+
+
+def test_a_period_goes_with_its_end(nlp):
+    """Round 45's reader (Steen Krarup Jensen): "during the period from 1971." once "to 1978" went."""
+    sentence = "He studied sculpture at The Royal Danish Academy during the period from 1971 to 1978."
+    text, lost = _erase(nlp, sentence, ["to 1978"])
+    assert not lost
+    assert text == "He studied sculpture at The Royal Danish Academy."
+
+
+def test_a_start_without_a_period_keeps_its_from(nlp):
+    text, _lost = _erase(nlp, "He served as mayor from 1990 to 1995.", ["to 1995"])
+    assert text == "He served as mayor from 1990."

@@ -156,3 +156,18 @@ def test_a_plural_left_with_one_member_of_its_list_names_one(nlp):
 )
 def test_a_plural_stays_when_it_is_no_one_per_member(nlp, sentence, private, expected):
     assert erase_phrases(nlp, sentence, [private])[0] == expected
+
+
+def test_a_title_without_its_portfolio_is_one_of_several(nlp):
+    """Round 45's reader (Ghada Chreim Ata): "She is Minister in the government of Hassan Diab" once "for
+    Refugees" went: the capitalised title has no portfolio."""
+    sentence = "She is Minister for Refugees in the government of Hassan Diab since January 2020."
+    text, _lost = erase_phrases(nlp, sentence, ["for Refugees"])
+    assert text == "She is a minister in the government of Hassan Diab since January 2020."
+
+
+def test_a_title_with_its_portfolio_stays_a_title(nlp):
+    text, _lost = erase_phrases(
+        nlp, "She is Minister for Refugees in the government since 2020.", ["since 2020"]
+    )
+    assert text == "She is Minister for Refugees in the government."
