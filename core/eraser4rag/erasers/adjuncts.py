@@ -82,6 +82,8 @@ def only_adjuncts_removed(sent: Any, removed: set[int]) -> bool:
             continue
         if _restricts_a_superlative(token):
             return False  # "the first cookbook author [published in colonial America]" would claim more
+        if token.dep_ == "relcl" and _said_whose(token, removed):
+            return False  # "In January 1984 remarks [he made on the bombing] caused great controversy"
         if token.is_punct or token.text in {"(", ")", "[", "]"} or inside_brackets(sent, token):
             continue
         if is_emphatic_reflexive(token):
@@ -402,6 +404,20 @@ def _noun_it_describes(noun: Any) -> Any | None:
     if up.pos_ in VERB_POS and up.dep_ in {"acl", "relcl"}:
         up = up.head
     return None if up.i == noun.i else up
+
+
+def _said_whose(clause: Any, removed: set[int]) -> bool:
+    """ "remarks [he made on the bombing]": a bare noun whose removed clause's subject was a person's pronoun
+    said whose; "remarks caused great controversy" says nobody's."""
+    noun = clause.head
+    return (
+        noun.pos_ == "NOUN"
+        and any(c.dep_ == "nsubj" and c.lower_ in PERSONAL_SUBJECTS for c in clause.children)
+        and not any(c.i not in removed and c.dep_ in {"det", "poss", "nummod"} for c in noun.children)
+    )
+
+
+PERSONAL_SUBJECTS = {"he", "she", "they", "i", "we"}
 
 
 def _droppable_prep(prep: Any, removed: set[int]) -> bool:

@@ -112,9 +112,7 @@ class GraphGuidedEraser:
             if needless:
                 fewer = [r for r in removals if r not in needless]
                 retry = repair_removals(document.text, doc, fewer, public, self.parse, document.title)
-                # kept only when it pairs nothing the first rewrite did not (a list page's title surname
-                # may pair a year of another member in both)
-                if pairs_left(retry[0], private, document) <= pairs_left(text, private, document):
+                if _pairs_nothing_new(retry[0], text, private, document):
                     text, edits = retry
         parse_seconds = self.parse.seconds - parse_before
         seconds = time.perf_counter() - started
@@ -158,6 +156,13 @@ def needless_tail_mentions(removals: Sequence[Removal], rewrite: str, document: 
         and not _is_the_title_subject(removal[3][0][0], document)
         and not _head_named(rewrite, removal[3][0][0], document)
     ]
+
+
+def _pairs_nothing_new(retry: str, text: str, private: Sequence[Triple], document: Document) -> bool:
+    """The retry pairs no private head and tail; on a list page, none the first rewrite did not pair too
+    (the title's surname pairs a year of another member in both: "Mulvaney" and "(1899-1967 ...)")."""
+    left = pairs_left(retry, private, document)
+    return not left or (is_a_list_page(document.text) and left <= pairs_left(text, private, document))
 
 
 def pairs_left(rewrite: str, private: Iterable[Triple], document: Document) -> set[TripleKey]:

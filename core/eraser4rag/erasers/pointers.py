@@ -31,6 +31,23 @@ def remove_pointers_to_removed_places(sent: Any, removed: set[int]) -> None:
             removed.update(subtree(noun) if noun.dep_ == "poss" else {article.i} | subtree(noun))
 
 
+def remove_parts_of_removed_places(sent: Any, removed: set[int]) -> None:
+    """ "representing the 21st District on [Cleveland's] East Side": the East Side of a city no longer named
+    points at nothing; its phrase goes ("representing the 21st District")."""
+    for possessor in sent:
+        part = possessor.head
+        if (
+            possessor.i in removed
+            and possessor.dep_ == "poss"
+            and possessor.ent_type_ in PLACE_LABELS
+            and part.i not in removed
+            and part.pos_ == "PROPN"
+            and part.dep_ == "pobj"
+            and part.head.i not in removed
+        ):
+            removed.update(subtree(part.head))
+
+
 def articles_of_places_that_went(sent: Any, removed: set[int]) -> set[int]:
     """ "he was member of the city council [of Essen]": "the" points at the council of a city no longer
     named; the rendering says "a city council" instead."""

@@ -158,3 +158,13 @@ def test_a_subject_that_says_what_it_is_about_is_no_stub(nlp):
     # round 36's reader missed "He was arrested." before "Russian authorities planned to send him to Siberia"
     assert not a_bare_stub_left(*_removal(nlp, "Sławek was arrested in Warsaw.", " in Warsaw"))
     assert a_bare_stub_left(*_removal(nlp, "Sławek traveled widely in Warsaw.", " in Warsaw"))
+
+
+def test_a_clause_that_said_whose_is_no_adjunct_of_a_bare_noun(nlp):
+    # round 45's reader (Richard Harris): "In January 1984 remarks caused great controversy": whose remarks?
+    sentence = "In January 1984 remarks he made on the Harrods bombing caused great controversy."
+    assert not only_adjuncts_removed(*_removal(nlp, sentence, "he made on the Harrods bombing"))
+    assert only_adjuncts_removed(*_removal(nlp, "He wrote the songs she sang in 1990.", "she sang in 1990"))
+    # a professor still held at a named place reads without his "of" (PopQA dev, Harvey J. Stokes)
+    professor = "As of 2020, he is Professor of Music at Hampton University."
+    assert only_adjuncts_removed(*_removal(nlp, professor, "of Music"))

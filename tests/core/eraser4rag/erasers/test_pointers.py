@@ -65,3 +65,11 @@ def test_a_role_still_one_of_a_kind_keeps_the(nlp):
     sentence = "He became the first ruck coach for the Western Bulldogs in 2008."
     text, _lost = erase_phrases(nlp, sentence, ["the Western Bulldogs"])
     assert "the first ruck coach" in text, text
+
+
+def test_a_part_of_a_place_that_went_goes_with_it(nlp):
+    """Round 45's reader (Louis Stokes): "representing the 21st District of Ohio on the East Side" once
+    "Cleveland's" went: the East Side of a city never named."""
+    sentence = "He was elected to the House, representing the 21st District of Ohio on Cleveland's East Side."
+    text, _lost = erase_phrases(nlp, sentence, ["Cleveland's"])
+    assert text == "He was elected to the House, representing the 21st District of Ohio."
