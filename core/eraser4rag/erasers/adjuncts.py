@@ -406,6 +406,9 @@ def _noun_it_describes(noun: Any) -> Any | None:
     return None if up.i == noun.i else up
 
 
+PERSONAL_SUBJECTS = {"he", "she", "they", "i", "we"}
+
+
 def _said_whose(clause: Any, removed: set[int]) -> bool:
     """ "remarks [he made on the bombing]": a bare noun whose removed clause's subject was a person's pronoun
     said whose; "remarks caused great controversy" says nobody's."""
@@ -415,9 +418,6 @@ def _said_whose(clause: Any, removed: set[int]) -> bool:
         and any(c.dep_ == "nsubj" and c.lower_ in PERSONAL_SUBJECTS for c in clause.children)
         and not any(c.i not in removed and c.dep_ in {"det", "poss", "nummod"} for c in noun.children)
     )
-
-
-PERSONAL_SUBJECTS = {"he", "she", "they", "i", "we"}
 
 
 def _droppable_prep(prep: Any, removed: set[int]) -> bool:

@@ -48,6 +48,7 @@ from core.eraser4rag.erasers.grammar import (
     vaguely_counted,
 )
 from core.eraser4rag.erasers.pointers import (
+    PLACE_POINTERS,
     named_by_a_close_apposition,
     remove_parts_of_removed_places,
     remove_pointers_to_removed_places,
@@ -257,7 +258,13 @@ def _remove_range_ends_without_their_start(sent: Any, removed: set[int]) -> None
             removed.update(subtree(end))
 
 
-PERIOD_NOUNS = {"period", "years", "span", "era", "time"}
+PERIOD_NOUNS = {"period", "year", "span", "era", "time"}
+
+
+def _range_ends_of(start: Any) -> list[Any]:
+    """The prepositions that end a "from" range: hung on "from" or on its date ("from [1971] to 1978")."""
+    values = [c for c in start.children if c.dep_ == "pobj" and (c.ent_type_ == "DATE" or c.like_num)]
+    return [c for head in (start, *values) for c in head.children if c.dep_ == "prep"]
 
 
 def _remove_period_starts_without_their_end(sent: Any, removed: set[int]) -> None:
@@ -265,9 +272,12 @@ def _remove_period_starts_without_their_end(sent: Any, removed: set[int]) -> Non
     as cut off; its start goes too (and "the period" with it, `lost_of_complement`). "He served from 1990
     [to 1995]" still reads."""
     for start in sent:
-        if start.i in removed or start.lower_ != "from" or start.head.lemma_.lower() not in PERIOD_NOUNS:
+        period = start.head
+        if start.i in removed or start.lower_ != "from" or period.lemma_.lower() not in PERIOD_NOUNS:
             continue
-        ends = [c for c in start.subtree if c.lower_ in {"to", "until", "till"} and c.i != start.i]
+        if period.dep_ in SUBJECT_DEPS:
+            continue  # a subject keeps its range: "The period was his most productive" points at nothing
+        ends = [c for c in _range_ends_of(start) if c.lower_ in {"to", "until", "till"}]
         if ends and all(end.i in removed for end in ends):
             removed.update(subtree(start))
 
@@ -610,11 +620,20 @@ def _date_units(sent: Any) -> list[set[int]]:
     return units
 
 
-def _give_back_the_parents_of_the_born(sent: Any, removed: set[int], parents: set) -> None:
+def _give_back_the_parents_of_the_born(
+    sent: Any, removed: set[int], parents: set[tuple[int, frozenset[int]]]
+) -> None:
+    """The parents `_parents_of_the_born` set aside, back once "born" is kept and every place it had went;
+    not when the phrase points back at the place ("a fisherman from the town")."""
     for born, phrase in parents:
         places = {t.i for t in sent if t.dep_ == "pobj" and t.head.head.i == born}
-        if born not in removed and places <= removed:
+        if born not in removed and places <= removed and not _points_at_a_place(sent, phrase):
             removed -= phrase
+
+
+def _points_at_a_place(sent: Any, phrase: frozenset[int]) -> bool:
+    doc = sent.doc
+    return any(doc[i].lemma_.lower() in PLACE_POINTERS and doc[i].pos_ == "NOUN" for i in phrase)
 
 
 def _parents_of_the_born(sent: Any, removed: set[int]) -> set[tuple[int, frozenset[int]]]:
@@ -754,7 +773,7 @@ def _remove_nouns_named_by_close_apposition(sent: Any, removed: set[int]) -> Non
     points at nothing, so it goes with the name. An object says "a" instead (`pointers.sayable_with_a`:
     "he founded a group alongside ...")."""
     for token, head in _removed_under_a_kept_head(sent, removed, "appos"):
-        if named_by_a_close_apposition(token, head) and not sayable_with_a(head):
+        if named_by_a_close_apposition(token, head) and not sayable_with_a(head, removed):
             removed.add(head.i)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from core.eraser4rag.erasers.grammar import (
     ADJECTIVES_WITH_COMPLEMENT,
     COMPLEMENT_DEPS,
+    HELD_AT_ROLES,
     NEEDS_AN_OBJECT,
     NEEDS_ITS_OF,
     OBJECT_DEPS,
@@ -24,6 +25,7 @@ from core.eraser4rag.erasers.grammar import (
     VERB_POS,
     has_kept_conj,
     list_members,
+    named_phrases,
     needs_its_phrase,
     next_kept_conj,
     same_kind,
@@ -271,11 +273,12 @@ def lost_of_complement(noun: Any, removed: set[int]) -> bool:
 
 
 def held_at_a_named_place(role: Any, removed: set[int]) -> bool:
-    return any(
-        prep.dep_ == "prep" and prep.lower_ == "at" and prep.i not in removed
-        and any(c.dep_ == "pobj" and c.pos_ == "PROPN" and c.i not in removed for c in prep.children)
-        for prep in role.children
-    )  # fmt: skip
+    """ "a professor [of Music] at Hampton University": a role held at a place still named reads without
+    its "of" (`grammar.HELD_AT_ROLES`; not "an opponent [of slavery] at Westminster")."""
+    return role.lemma_.lower() in HELD_AT_ROLES and any(
+        prep.i not in removed and all(c.i not in removed for c in prep.children)
+        for prep in named_phrases(role, {"at"})
+    )
 
 
 def _conjuncts_sharing_the_phrase(noun: Any) -> set[int]:

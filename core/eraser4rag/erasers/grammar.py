@@ -296,3 +296,34 @@ def born_of_a_parent_hung_on_its_place(son: Any) -> Any | None:
     ):
         return None
     return next((t for t in place.ancestors if t.lemma_ == "bear" and t.tag_ == "VBN"), None)
+
+
+# roles a person holds at a place, which read without their "of" while the place is still named ("a
+# professor [of Music] at Hampton University"); not stances or possessions ("an opponent [of slavery]")
+HELD_AT_ROLES = {
+    "professor", "lecturer", "director", "coach", "curator", "dean", "editor", "fellow", "chaplain",
+    "manager", "principal", "researcher", "instructor", "teacher", "conductor", "organist",
+}  # fmt: skip
+
+# words that still say which one ("the first coach", "the only group", "the same club")
+ONE_OF_A_KIND = {"first", "last", "only", "same", "sole", "next", "previous", "former", "latter"}
+
+
+def named_phrases(noun: Any, prepositions: set[str]) -> list[Any]:
+    """The noun's prepositions (of `prepositions`) whose object is a proper name ("coach [for the Western
+    Bulldogs]", "professor [at Hampton University]")."""
+    return [
+        prep
+        for prep in noun.children
+        if prep.dep_ == "prep"
+        and prep.lower_ in prepositions
+        and any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children)
+    ]
+
+
+def says_which_one(noun: Any, removed: set[int]) -> bool:
+    """A kept superlative, ordinal or "only"/"same" word before the noun."""
+    return any(
+        c.i not in removed and (c.tag_ == "JJS" or c.ent_type_ == "ORDINAL" or c.lower_ in ONE_OF_A_KIND)
+        for c in noun.children
+    )

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from core.eraser4rag.erasers.grammar import subtree
+from core.eraser4rag.erasers.complements import held_at_a_named_place
+from core.eraser4rag.erasers.grammar import named_phrases, says_which_one, subtree
 
 PLACE_POINTERS = {
     "community", "town", "city", "village", "county", "state", "country", "region", "province",
@@ -42,6 +43,7 @@ def remove_parts_of_removed_places(sent: Any, removed: set[int]) -> None:
             and possessor.ent_type_ in PLACE_LABELS
             and part.i not in removed
             and part.pos_ == "PROPN"
+            and part.ent_type_ == "LOC"  # "East Side"; not "[Germany's] Bundestag" or "Carnegie Hall"
             and part.dep_ == "pobj"
             and part.head.i not in removed
         ):
@@ -74,7 +76,7 @@ def articles_of_objects_whose_name_went(sent: Any, removed: set[int]) -> set[int
     return {
         article.i
         for article, noun in _kept_definite_articles(sent, removed)
-        if sayable_with_a(noun)
+        if sayable_with_a(noun, removed)
         and any(c.i in removed and named_by_a_close_apposition(c, noun) for c in noun.children)
     }
 
@@ -90,20 +92,27 @@ def named_by_a_close_apposition(name: Any, noun: Any) -> bool:
     )
 
 
-def sayable_with_a(noun: Any) -> bool:
-    """A singular object or predicate noun reads with "a" ("founded a group"); a subject would not."""
-    return noun.tag_ == "NN" and noun.dep_ in {"dobj", "attr", "oprd"}
+def sayable_with_a(noun: Any, removed: set[int] = frozenset()) -> bool:
+    """A singular object or predicate noun reads with "a" ("founded a group"); a subject would not, nor
+    one still said to be one of a kind ("the first group", "the same group")."""
+    return noun.tag_ == "NN" and noun.dep_ in {"dobj", "attr", "oprd"} and not says_which_one(noun, removed)
 
 
 def articles_of_roles_that_went(sent: Any, removed: set[int]) -> set[int]:
     """ "Barnes became the ruck coach [for the Western Bulldogs] in 2008": "the" said which team's coach;
-    with the team gone it points at nothing, and the rendering says "a ruck coach". A role still said
-    to be one of a kind ("the first coach", "the coach who ...") keeps "the"."""
+    with the team gone it points at nothing, and the rendering says "a ruck coach"; so does "the director
+    [of research] at IBM" ("a director at IBM", `complements.held_at_a_named_place`). A role still said to
+    be one of a kind ("the first coach", "the coach who ...") keeps "the"."""
     articles = set()
     for article, noun in _kept_definite_articles(sent, removed):
         if noun.tag_ != "NN" or noun.lemma_.lower() in PLACE_POINTERS or not _a_role(noun):
             continue
-        if _lost_its_owner(noun, removed) and not _still_said_which(noun, removed):
+        if says_which_one(noun, removed):
+            continue
+        lost_owner = any(prep.i in removed for prep in named_phrases(noun, _OWNER_PREPOSITIONS))
+        if (lost_owner and not _still_said_which(noun, removed)) or (
+            _lost_its_kind(noun, removed) and held_at_a_named_place(noun, removed)
+        ):
             articles.add(article.i)
     return articles
 
@@ -113,19 +122,12 @@ def _a_role(noun: Any) -> bool:
     return noun.dep_ in {"attr", "oprd"} or (noun.dep_ == "pobj" and noun.head.lower_ == "as")
 
 
-def _lost_its_owner(noun: Any, removed: set[int]) -> bool:
-    return any(
-        prep.dep_ == "prep" and prep.lower_ in _OWNER_PREPOSITIONS and prep.i in removed
-        and any(c.dep_ == "pobj" and c.pos_ == "PROPN" for c in prep.children)
-        for prep in noun.children
-    )  # fmt: skip
+def _lost_its_kind(noun: Any, removed: set[int]) -> bool:
+    return any(c.dep_ == "prep" and c.lower_ == "of" and subtree(c) <= removed for c in noun.children)
 
 
 def _still_said_which(noun: Any, removed: set[int]) -> bool:
-    return any(
-        c.i not in removed and (c.dep_ in _SAYS_WHICH_ONE or c.tag_ == "JJS" or c.ent_type_ == "ORDINAL")
-        for c in noun.children
-    )
+    return any(c.i not in removed and c.dep_ in _SAYS_WHICH_ONE for c in noun.children)
 
 
 def _kept_definite_articles(sent: Any, removed: set[int]) -> Iterator[tuple[Any, Any]]:

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from core.eraser4rag.erasers.fluency import article_disagreements, sentence_pieces
-from core.eraser4rag.erasers.grammar import ROLE_NOUNS, VERB_POS, list_members
+from core.eraser4rag.erasers.grammar import ROLE_NOUNS, VERB_POS, list_members, subtree
 from core.eraser4rag.erasers.pointers import (
     articles_of_objects_whose_name_went,
     articles_of_places_that_went,
@@ -373,15 +373,20 @@ def _titles_without_their_portfolio(sent: Any, removed: set[int]) -> dict[int, s
         and title.dep_ in {"attr", "oprd"}
         and title.ent_type_ != "PERSON"
         and not any(c.i not in removed and c.dep_ in {"det", "poss", "compound"} for c in title.children)
-        and any(
-            c.dep_ == "prep" and c.lower_ in {"for", "of"} and _all_removed(c, removed)
-            for c in title.children
-        )
+        and _lost_every_portfolio(title, removed)
+        and not _negated(title.head)
     }
 
 
-def _all_removed(token: Any, removed: set[int]) -> bool:
-    return all(t.i in removed for t in token.subtree)
+def _lost_every_portfolio(title: Any, removed: set[int]) -> bool:
+    """ "Secretary of State [for Wales]" keeps a portfolio; "Minister [for Refugees]" lost its only one."""
+    portfolios = [c for c in title.children if c.dep_ == "prep" and c.lower_ in {"for", "of"}]
+    return bool(portfolios) and all(subtree(c) <= removed for c in portfolios)
+
+
+def _negated(verb: Any) -> bool:
+    """ "He was never Minister [for Defence]": "never a minister" would deny every ministry."""
+    return any(c.dep_ == "neg" or c.lower_ == "never" for c in verb.children)
 
 
 def _one_of_several(noun: Any) -> bool:

@@ -73,3 +73,9 @@ def test_a_part_of_a_place_that_went_goes_with_it(nlp):
     sentence = "He was elected to the House, representing the 21st District of Ohio on Cleveland's East Side."
     text, _lost = erase_phrases(nlp, sentence, ["Cleveland's"])
     assert text == "He was elected to the House, representing the 21st District of Ohio."
+
+
+def test_a_named_body_of_a_place_that_went_stays(nlp):
+    """The review of session 25: "He served from 1990 to 1998." had lost "in the Bundestag"."""
+    text, _lost = erase_phrases(nlp, "He served in Germany's Bundestag from 1990 to 1998.", ["Germany's"])
+    assert text == "He served in the Bundestag from 1990 to 1998."

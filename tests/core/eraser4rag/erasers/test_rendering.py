@@ -171,3 +171,20 @@ def test_a_title_with_its_portfolio_stays_a_title(nlp):
         nlp, "She is Minister for Refugees in the government since 2020.", ["since 2020"]
     )
     assert text == "She is Minister for Refugees in the government."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private", "expected"),
+    [
+        # the review of session 25: a title that kept a portfolio, and a negated one, stay titles
+        ("She was Secretary of State for Wales in 1990.", "for Wales", "She was Secretary of State in 1990."),
+        (
+            "He was never Minister for Defence in any cabinet.",
+            "for Defence",
+            "He was never Minister in any cabinet.",
+        ),
+    ],
+)
+def test_a_title_stays_a_title_with_a_portfolio_left_or_under_a_negation(nlp, sentence, private, expected):
+    text, _lost = erase_phrases(nlp, sentence, [private])
+    assert text == expected
