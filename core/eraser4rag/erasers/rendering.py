@@ -41,7 +41,8 @@ def render(sent: Any, removed: set[int]) -> str:
         | articles_of_roles_that_went(sent, removed)
         | articles_of_objects_whose_name_went(sent, removed)
     )
-    singular = _plurals_left_with_one_member(sent, removed) | _titles_without_their_portfolio(sent, removed)
+    # words said another way: "the battle" for a plural left with one member, "a minister" for a title
+    reworded = _plurals_left_with_one_member(sent, removed) | _titles_without_their_portfolio(sent, removed)
     removed = (
         removed - _commas_that_set_off_a_kept_phrase(sent, removed)
         | _serial_commas_of_two(sent, removed)
@@ -67,8 +68,8 @@ def render(sent: Any, removed: set[int]) -> str:
         if token.i in indefinite:
             pieces.append("a" + token.whitespace_)
             continue
-        if token.i in singular:
-            pieces.append(singular[token.i] + token.whitespace_)
+        if token.i in reworded:
+            pieces.append(reworded[token.i] + token.whitespace_)
             continue
         pieces.append("as" + token.whitespace_ if token.i in known_as else token.text_with_ws)
     text = "".join(pieces).strip()
