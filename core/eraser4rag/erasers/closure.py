@@ -59,10 +59,12 @@ from core.eraser4rag.erasers.predicates import (
 )
 
 
-def close_deletions(sent: Any, removed: set[int], keep: set[int]) -> tuple[set[int], bool]:
+def close_deletions(
+    sent: Any, removed: set[int], keep: set[int], set_parents_aside: bool = True
+) -> tuple[set[int], bool]:
     """Removed tokens closed under the grammatical rules; True when the main predicate is gone."""
     removed = set(removed)
-    parents = _parents_of_the_born(sent, removed)
+    parents = _parents_of_the_born(sent, removed, keep) if set_parents_aside else set()
     _expand_entities(sent, removed, keep)
     for _round in range(8):
         before = len(removed)
@@ -636,15 +638,23 @@ def _points_at_a_place(sent: Any, phrase: frozenset[int]) -> bool:
     return any(doc[i].lemma_.lower() in PLACE_POINTERS and doc[i].pos_ == "NOUN" for i in phrase)
 
 
-def _parents_of_the_born(sent: Any, removed: set[int]) -> set[tuple[int, frozenset[int]]]:
+def _parents_of_the_born(sent: Any, removed: set[int], keep: set[int]) -> set[tuple[int, frozenset[int]]]:
     """(born, the parent phrase) for each "the son of ..." the parser hung on a place ("born at [Hamilton,
     South Australia], the son of John Barnes"): given back at the end while "born" is kept and its places
-    went, since "was born the son of John Barnes" still reads."""
+    went, since "was born the son of John Barnes" still reads. A phrase with a private part of its own
+    ("Charles Stokes[, a laundryman]") is given back without what that part's own closure takes."""
     found = set()
     for son in sent:
         born = born_of_a_parent_hung_on_its_place(son)
-        if born is not None and not subtree(son) & removed:
-            found.add((born.i, frozenset(subtree(son))))
+        if born is None:
+            continue
+        phrase = subtree(son)
+        if phrase & removed:
+            own, lost = close_deletions(sent, removed & phrase, keep, set_parents_aside=False)
+            if lost or son.i in own:
+                continue
+            phrase -= own
+        found.add((born.i, frozenset(phrase)))
     return found
 
 

@@ -284,6 +284,13 @@ def is_emphatic_reflexive(word: Any) -> bool:
 BIRTH_RELATIONS = {"son", "daughter", "child"}
 
 
+# nouns for a part of a place: nothing once the place went ("[Cleveland's] Central neighborhood")
+PLACE_PARTS = {
+    "neighborhood", "neighbourhood", "suburb", "quarter", "district", "ward", "borough", "downtown",
+    "outskirts", "side", "precinct",
+}  # fmt: skip
+
+
 def born_of_a_parent_hung_on_its_place(son: Any) -> Any | None:
     """The "born" of "born at Hamilton, South Australia, the son of John Barnes" when the parser hung "the
     son" on the place: he is the one born, not the place."""
@@ -292,7 +299,7 @@ def born_of_a_parent_hung_on_its_place(son: Any) -> Any | None:
         son.dep_ != "appos"
         or son.lemma_.lower() not in BIRTH_RELATIONS
         or not any(c.dep_ == "det" for c in son.children)
-        or place.ent_type_ not in {"GPE", "LOC", "FAC", "ORG"}
+        or (place.ent_type_ not in {"GPE", "LOC", "FAC", "ORG"} and place.lemma_.lower() not in PLACE_PARTS)
     ):
         return None
     return next((t for t in place.ancestors if t.lemma_ == "bear" and t.tag_ == "VBN"), None)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from core.eraser4rag.erasers.complements import held_at_a_named_place
-from core.eraser4rag.erasers.grammar import named_phrases, says_which_one, subtree
+from core.eraser4rag.erasers.grammar import PLACE_PARTS, named_phrases, says_which_one, subtree
 
 PLACE_POINTERS = {
     "community", "town", "city", "village", "county", "state", "country", "region", "province",
@@ -34,7 +34,8 @@ def remove_pointers_to_removed_places(sent: Any, removed: set[int]) -> None:
 
 def remove_parts_of_removed_places(sent: Any, removed: set[int]) -> None:
     """ "representing the 21st District on [Cleveland's] East Side": the East Side of a city no longer named
-    points at nothing; its phrase goes ("representing the 21st District")."""
+    points at nothing; its phrase goes ("representing the 21st District"). So does "born in [Cleveland's]
+    Central neighborhood"."""
     for possessor in sent:
         part = possessor.head
         if (
@@ -42,12 +43,18 @@ def remove_parts_of_removed_places(sent: Any, removed: set[int]) -> None:
             and possessor.dep_ == "poss"
             and possessor.ent_type_ in PLACE_LABELS
             and part.i not in removed
-            and part.pos_ == "PROPN"
-            and part.ent_type_ == "LOC"  # "East Side"; not "[Germany's] Bundestag" or "Carnegie Hall"
+            and _names_a_part_of_a_place(part)
             and part.dep_ == "pobj"
             and part.head.i not in removed
         ):
             removed.update(subtree(part.head))
+
+
+def _names_a_part_of_a_place(part: Any) -> bool:
+    """ "East Side", "Central neighborhood"; not "[Germany's] Bundestag" or "Carnegie Hall"."""
+    if part.pos_ == "PROPN":
+        return part.ent_type_ == "LOC"
+    return part.pos_ == "NOUN" and part.lemma_.lower() in PLACE_PARTS
 
 
 def articles_of_places_that_went(sent: Any, removed: set[int]) -> set[int]:

@@ -114,8 +114,10 @@ def repair_removals(
         removed |= _stressing_what_went(pieces, index, rewritten, removed)
         lost_its_year = _year_it_pointed_at_went(pieces, index, removed)
         unchanged = not any(t.i in removed for t in sent)
-        if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed, title) or (
-            lost_its_year and unchanged
+        if (
+            _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed, title)
+            or _owner_said_only_in_what_went(pieces, index, rewritten, removed)
+            or (lost_its_year and unchanged)
         ):
             rewritten[index] = ""
             span = _with_following_space(text, (sent.start_char, sent.end_char))
@@ -189,10 +191,11 @@ def _stressing_what_went(
 ) -> set[int]:
     """The same for a sentence the repair dropped whole before this one: "His son was himself Archdeacon
     of Clonfert" after "...; and Archdeacon of Clonfert from 1812 until his death." went with the clause
-    it continued."""
+    it continued. Or said another way: "She was previously an MP for Reykjavík" once "She was a Member of
+    the Althing (MP) for the Southwest Constituency" became "She was a member of the Pirate Party"."""
     if not any(_an_also(word) or is_emphatic_reflexive(word) for word in pieces[index]):
         return set()  # most sentences: no need to gather what went before
-    went = _lemmas_of_dropped_pieces(pieces, index, rewritten)
+    went = _lemmas_gone_before(pieces, index, rewritten)
     if not went:
         return set()
     kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
@@ -211,7 +214,48 @@ def _stresses_what_went(word: Any, went: set[str], removed: set[int], kept_befor
 
 
 def _an_also(word: Any) -> bool:
-    return word.lower_ == "also" and word.dep_ == "advmod"
+    """ "also", or "previously": each says the passage told of the same thing before."""
+    return word.lower_ in {"also", "previously"} and word.dep_ == "advmod"
+
+
+def _owner_said_only_in_what_went(
+    pieces: list[Any], index: int, rewritten: dict[int, str], removed: set[int]
+) -> bool:
+    """ "opted to run the stable's Florida Derby winner" once "for the prominent [Brookmeade Stable]" went
+    from a sentence before: "the stable's" points at an owner the passage no longer names. Only a name's
+    noun counts ("the horse's mouth" after "a horse racing accident" went is the colt just named)."""
+    owners = [
+        t
+        for t in pieces[index]
+        if t.dep_ == "poss"
+        and t.pos_ == "NOUN"
+        and t.i not in removed
+        and any(c.lower_ == "the" and c.dep_ == "det" for c in t.children)
+        and not any(c.dep_ in {"amod", "compound", "prep", "relcl", "acl", "appos"} for c in t.children)
+    ]
+    if not owners:
+        return False
+    went = _lemmas_gone_before(pieces, index, rewritten, names_only=True)
+    kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
+    return any(
+        t.lemma_.lower() in went and t.lower_ not in kept_before and t.lemma_.lower() not in kept_before
+        for t in owners
+    )
+
+
+def _lemmas_gone_before(
+    pieces: list[Any], index: int, rewritten: dict[int, str], names_only: bool = False
+) -> set[str]:
+    """What the sentences before `index` said and their rewrite no longer says: the nouns of the dropped
+    ones and those a changed sentence lost (only the words of names with `names_only`)."""
+    kinds = {"PROPN"} if names_only else {"NOUN", "PROPN"}
+    return {
+        t.lemma_.lower()
+        for i in range(index)
+        if i in rewritten
+        for t in pieces[i]
+        if t.pos_ in kinds and (not rewritten[i] or t.text not in rewritten[i])
+    }
 
 
 def _only_a_cut_fragment_left(pieces: list[Any], rewritten: dict[int, str]) -> bool:

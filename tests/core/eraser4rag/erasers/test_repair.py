@@ -7,7 +7,7 @@ import pytest
 from core.eraser4rag.erasers.fluency import broken_in_rewrite
 from core.eraser4rag.erasers.graph_guided import erase_occurrences
 from core.eraser4rag.erasers.rendering import tidy
-from core.eraser4rag.erasers.repair import repair_removals
+from core.eraser4rag.erasers.repair import Removal, repair_removals
 from core.types import Triple
 from tests.core.eraser4rag.erasers.erasers_fixtures import SEITZ
 
@@ -1037,6 +1037,66 @@ def test_also_of_a_removed_occupation_goes(nlp):
     end = text.index(". Her daughter")
     new_text, _edits = repair_removals(text, nlp(text), [((start, end), "", "private", ())], (), nlp)
     assert new_text.endswith("daughter was an actress.") and "also" not in new_text
+
+
+BIRGITTA = (
+    "Birgitta Jónsdóttir is an Icelandic poet. She was a Member of the Althing (MP) for the Southwest "
+    "Constituency from 2013 to 2017. She was previously an MP for Reykjavík Constituency South from 2009 "
+    "to 2013."
+)
+
+
+def test_previously_goes_with_the_later_post_it_compared_with(nlp):
+    """Round 46's reader (Birgitta Jónsdóttir): "She was previously an MP" once her later term went."""
+    start = BIRGITTA.index("She was a Member")
+    end = BIRGITTA.index(" She was previously")
+    new_text, _edits = repair_removals(BIRGITTA, nlp(BIRGITTA), [((start, end), "", "private", ())], (), nlp)
+    assert new_text.endswith(". She was an MP for Reykjavík Constituency South from 2009 to 2013.")
+
+
+def test_previously_stays_while_the_later_post_is_said(nlp):
+    start = BIRGITTA.index(" for the Southwest")
+    end = BIRGITTA.index(" from 2013")
+    new_text, _edits = repair_removals(BIRGITTA, nlp(BIRGITTA), [((start, end), "", "private", ())], (), nlp)
+    assert "She was a Member of the Althing (MP) from 2013 to 2017. She was previously an MP" in new_text
+
+
+BELLIZZI = (
+    "Competing on the New York circuit, he won the Adirondack Stakes and for the prominent Brookmeade "
+    "Stable, owned by heiress Isabel Dodge Sloane, he captured both the Toboggan Handicap and the Whitney "
+    "Handicap. In 1934, Bellizzi rode Brookmeade's colt High Quest to victory in the Wood Memorial "
+    "Stakes. However, trainer Robert A. Smith opted to run the stable's Florida Derby winner."
+)
+
+
+def _without(text: str, phrases: list[str]) -> list[Removal]:
+    return [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in phrases]
+
+
+def test_the_owner_a_removed_phrase_named_goes_with_it(nlp):
+    """Round 46's reader (Dominick Bellizzi): "opted to run the stable's Florida Derby winner" once
+    Brookmeade Stable went."""
+    removals = _without(BELLIZZI, ["Brookmeade Stable", "Brookmeade's"])
+    new_text, _edits = repair_removals(BELLIZZI, nlp(BELLIZZI), removals, (), nlp)
+    assert "stable" not in new_text.lower()
+    assert new_text.endswith("Bellizzi rode the colt High Quest to victory in the Wood Memorial Stakes.")
+
+
+def test_an_owner_that_went_as_a_common_noun_stays(nlp):
+    """The full dev run (Dominick Bellizzi): "the bit slipped in the horse's mouth" is the colt's mouth, not
+    one of "a horse racing accident" that went."""
+    text = (
+        "Bellizzi was an American jockey who died as a result of a horse racing accident. As the field "
+        "turned for home, the colt veered wide and the bit slipped in the horse's mouth."
+    )
+    new_text, _edits = repair_removals(text, nlp(text), _without(text, [" who died as a result"]), (), nlp)
+    assert new_text.endswith("the bit slipped in the horse's mouth.")
+
+
+def test_the_owner_still_named_stays(nlp):
+    removals = _without(BELLIZZI, ["heiress Isabel Dodge Sloane"])
+    new_text, _edits = repair_removals(BELLIZZI, nlp(BELLIZZI), removals, (), nlp)
+    assert new_text.endswith("opted to run the stable's Florida Derby winner.")
 
 
 def test_an_object_that_lost_what_said_which_goes(nlp):
