@@ -284,11 +284,10 @@ def is_emphatic_reflexive(word: Any) -> bool:
 BIRTH_RELATIONS = {"son", "daughter", "child"}
 
 
-# nouns for a part of a place: nothing once the place went ("[Cleveland's] Central neighborhood")
-PLACE_PARTS = {
-    "neighborhood", "neighbourhood", "suburb", "quarter", "district", "ward", "borough", "downtown",
-    "outskirts", "side", "precinct",
-}  # fmt: skip
+# nouns for a part of a town, nothing once the town went ("[Cleveland's] Central neighborhood"); not
+# "district", "quarter" or "side", which also name bodies, game periods and teams ("Houston's school
+# district", "Denver's fourth quarter", "England's side")
+PLACE_PARTS = {"neighborhood", "neighbourhood", "suburb", "downtown", "outskirts"}
 
 
 def born_of_a_parent_hung_on_its_place(son: Any) -> Any | None:

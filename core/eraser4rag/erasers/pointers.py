@@ -51,10 +51,17 @@ def remove_parts_of_removed_places(sent: Any, removed: set[int]) -> None:
 
 
 def _names_a_part_of_a_place(part: Any) -> bool:
-    """ "East Side", "Central neighborhood"; not "[Germany's] Bundestag" or "Carnegie Hall"."""
+    """ "East Side", "Central neighborhood", "Bronzeville neighborhood"; not "[Germany's] Bundestag" or
+    "Carnegie Hall", and not a part that says more of itself ("the neighborhood where he attended school":
+    the clause would lose its noun)."""
     if part.pos_ == "PROPN":
         return part.ent_type_ == "LOC"
-    return part.pos_ == "NOUN" and part.lemma_.lower() in PLACE_PARTS
+    return (
+        part.pos_ == "NOUN"
+        and part.lemma_.lower() in PLACE_PARTS
+        and not any(c.dep_ in {"relcl", "acl", "prep", "nummod"} for c in part.children)
+        and not any(c.dep_ == "compound" and c.pos_ == "NOUN" for c in part.children)
+    )
 
 
 def articles_of_places_that_went(sent: Any, removed: set[int]) -> set[int]:
@@ -75,6 +82,37 @@ def articles_of_places_that_went(sent: Any, removed: set[int]) -> set[int]:
         if kinds and places and all(c.i not in removed for c in kinds):
             articles.add(article.i)
     return articles
+
+
+# institutions a "the" ties to the place the sentence named ("educated at [Glasgow], and entered the
+# university")
+PLACE_INSTITUTIONS = {"university", "college", "academy", "seminary", "conservatory", "polytechnic"}
+
+
+def articles_of_institutions_of_places_that_went(sent: Any, removed: set[int]) -> set[int]:
+    """ "He was educated [in one of the academies at Glasgow], and at fourteen entered the university": the
+    university was Glasgow's; once every place before it went, the rendering says "a university"."""
+    articles = set()
+    for article, noun in _kept_definite_articles(sent, removed):
+        if noun.lemma_.lower() not in PLACE_INSTITUTIONS or noun.tag_ != "NN":
+            continue
+        if any(c.dep_ in _SAYS_WHICH and c.i not in removed for c in noun.children):
+            continue  # "the university of his town", "the Catholic university"
+        before = [t for t in sent if t.i < article.i]
+        places = [t for t in before if _a_place(t)]
+        bodies_kept = any(
+            t.ent_type_ == "ORG" and t.i not in removed for t in before
+        )  # "Harvard, in [Cambridge]"
+        if places and all(t.i in removed for t in places) and not bodies_kept:
+            articles.add(article.i)
+    return articles
+
+
+def _a_place(token: Any) -> bool:
+    """A place name, or a name where things are ("at Glasgow", which the tagger may call a person)."""
+    return token.ent_type_ in PLACE_LABELS or (
+        token.pos_ == "PROPN" and token.dep_ == "pobj" and token.head.lower_ in {"at", "in"}
+    )
 
 
 def articles_of_objects_whose_name_went(sent: Any, removed: set[int]) -> set[int]:

@@ -9,6 +9,7 @@ from typing import Any
 from core.eraser4rag.erasers.fluency import article_disagreements, sentence_pieces
 from core.eraser4rag.erasers.grammar import ROLE_NOUNS, VERB_POS, list_members, subtree
 from core.eraser4rag.erasers.pointers import (
+    articles_of_institutions_of_places_that_went,
     articles_of_objects_whose_name_went,
     articles_of_places_that_went,
     articles_of_roles_that_went,
@@ -38,6 +39,7 @@ def render(sent: Any, removed: set[int]) -> str:
     known_as = _known_by_a_bare_name(sent, removed)
     indefinite = (
         articles_of_places_that_went(sent, removed)
+        | articles_of_institutions_of_places_that_went(sent, removed)
         | articles_of_roles_that_went(sent, removed)
         | articles_of_objects_whose_name_went(sent, removed)
     )

@@ -114,10 +114,8 @@ def repair_removals(
         removed |= _stressing_what_went(pieces, index, rewritten, removed)
         lost_its_year = _year_it_pointed_at_went(pieces, index, removed)
         unchanged = not any(t.i in removed for t in sent)
-        if (
-            _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed, title)
-            or _owner_said_only_in_what_went(pieces, index, rewritten, removed)
-            or (lost_its_year and unchanged)
+        if _points_back_at_a_dropped_sentence(pieces, index, rewritten, removed, title) or (
+            lost_its_year and unchanged
         ):
             rewritten[index] = ""
             span = _with_following_space(text, (sent.start_char, sent.end_char))
@@ -189,17 +187,29 @@ def _names_a_kept_body(piece: Any, removed: set[int]) -> bool:
 def _stressing_what_went(
     pieces: list[Any], index: int, rewritten: dict[int, str], removed: set[int]
 ) -> set[int]:
-    """The same for a sentence the repair dropped whole before this one: "His son was himself Archdeacon
-    of Clonfert" after "...; and Archdeacon of Clonfert from 1812 until his death." went with the clause
-    it continued. Or said another way: "She was previously an MP for Reykjavík" once "She was a Member of
-    the Althing (MP) for the Southwest Constituency" became "She was a member of the Pirate Party"."""
-    if not any(_an_also(word) or is_emphatic_reflexive(word) for word in pieces[index]):
+    """The same for a sentence the repair dropped whole or changed before this one: "His son was himself
+    Archdeacon of Clonfert" after "...; and Archdeacon of Clonfert from 1812 until his death." went with
+    the clause it continued; "She was previously an MP for Reykjavík" right after "She was a Member of the
+    Althing (MP) from 2013 to 2017" went (a "previously" after a changed sentence still follows what it
+    says: "She joined the BBC in 2005. She was previously a producer at ITV.")."""
+    if not any(
+        _an_also(word) or is_emphatic_reflexive(word) or _a_previously(word) for word in pieces[index]
+    ):
         return set()  # most sentences: no need to gather what went before
-    went = _lemmas_gone_before(pieces, index, rewritten)
-    if not went:
-        return set()
-    kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
-    return {word.i for word in pieces[index] if _stresses_what_went(word, went, removed, kept_before)}
+    went = _lemmas_of_dropped_pieces(pieces, index, rewritten)
+    went |= _nouns_reworded_away(pieces, index, rewritten)
+    just_before = _lemmas_of_dropped_pieces(pieces, index, rewritten, since=index - 1) if index else set()
+    kept_before = _kept_text_before(pieces, index, rewritten)
+    return {
+        word.i
+        for word in pieces[index]
+        if _stresses_what_went(word, went, removed, kept_before)
+        or (
+            _a_previously(word)
+            and word.i not in removed
+            and _says_again_what_went(word, just_before, removed, kept_before)
+        )
+    }
 
 
 def _stresses_what_went(word: Any, went: set[str], removed: set[int], kept_before: str = "") -> bool:
@@ -207,55 +217,45 @@ def _stresses_what_went(word: Any, went: set[str], removed: set[int], kept_befor
     kept text before does not say)."""
     if word.i in removed or not (_an_also(word) or is_emphatic_reflexive(word)):
         return False
+    return _says_again_what_went(word, went, removed, kept_before)
+
+
+def _says_again_what_went(word: Any, went: set[str], removed: set[int], kept_before: str) -> bool:
     said = [
         c for c in word.head.children if c.dep_ in {"attr", "dobj"} and c.i not in removed and c.i != word.i
     ]
-    return any(n.lemma_.lower() in went and n.lower_ not in kept_before for n in said)
+    return any(n.lemma_.lower() in went and not _said_in(n, kept_before) for n in said)
 
 
 def _an_also(word: Any) -> bool:
-    """ "also", or "previously": each says the passage told of the same thing before."""
-    return word.lower_ in {"also", "previously"} and word.dep_ == "advmod"
+    return word.lower_ == "also" and word.dep_ == "advmod"
 
 
-def _owner_said_only_in_what_went(
-    pieces: list[Any], index: int, rewritten: dict[int, str], removed: set[int]
-) -> bool:
-    """ "opted to run the stable's Florida Derby winner" once "for the prominent [Brookmeade Stable]" went
-    from a sentence before: "the stable's" points at an owner the passage no longer names. Only a name's
-    noun counts ("the horse's mouth" after "a horse racing accident" went is the colt just named)."""
-    owners = [
-        t
-        for t in pieces[index]
-        if t.dep_ == "poss"
-        and t.pos_ == "NOUN"
-        and t.i not in removed
-        and any(c.lower_ == "the" and c.dep_ == "det" for c in t.children)
-        and not any(c.dep_ in {"amod", "compound", "prep", "relcl", "acl", "appos"} for c in t.children)
-    ]
-    if not owners:
-        return False
-    went = _lemmas_gone_before(pieces, index, rewritten, names_only=True)
-    kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
-    return any(
-        t.lemma_.lower() in went and t.lower_ not in kept_before and t.lemma_.lower() not in kept_before
-        for t in owners
-    )
+def _a_previously(word: Any) -> bool:
+    return word.lower_ == "previously" and word.dep_ == "advmod"
 
 
-def _lemmas_gone_before(
-    pieces: list[Any], index: int, rewritten: dict[int, str], names_only: bool = False
-) -> set[str]:
-    """What the sentences before `index` said and their rewrite no longer says: the nouns of the dropped
-    ones and those a changed sentence lost (only the words of names with `names_only`)."""
-    kinds = {"PROPN"} if names_only else {"NOUN", "PROPN"}
-    return {
-        t.lemma_.lower()
-        for i in range(index)
-        if i in rewritten
-        for t in pieces[i]
-        if t.pos_ in kinds and (not rewritten[i] or t.text not in rewritten[i])
-    }
+def _nouns_reworded_away(pieces: list[Any], index: int, rewritten: dict[int, str]) -> set[str]:
+    """The nouns a changed sentence before `index` no longer says, word for word ("MP" is not said by
+    "MPs")."""
+    gone = set()
+    for i in range(index):
+        if rewritten.get(i):
+            words = set(re.findall(r"\w+", rewritten[i].lower()))
+            gone |= {
+                t.lemma_.lower() for t in pieces[i] if t.pos_ in {"NOUN", "PROPN"} and t.lower_ not in words
+            }
+    return gone
+
+
+def _kept_text_before(pieces: list[Any], index: int, rewritten: dict[int, str]) -> str:
+    return " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
+
+
+def _said_in(noun: Any, text: str) -> bool:
+    """The noun, or its plural, as a word of `text` ("club" is not said by "clubhouse")."""
+    forms = {re.escape(noun.lower_), re.escape(noun.lemma_.lower())}
+    return re.search(rf"\b(?:{'|'.join(forms)})(?:e?s)?\b", text) is not None
 
 
 def _only_a_cut_fragment_left(pieces: list[Any], rewritten: dict[int, str]) -> bool:
@@ -440,7 +440,7 @@ def _points_back_at_a_dropped_sentence(
     piece = pieces[index]
     # an opening that pointed back ("During this time, ...") is cut off instead, see _after_dropped_sentences
     opening = len(piece.text) - len(without_stranded_connective(piece.text))
-    kept_before = " ".join(rewritten.get(i, pieces[i].text) for i in range(index)).lower()
+    kept_before = _kept_text_before(pieces, index, rewritten)
     if _they_open(piece, removed):
         return True  # "They had at least eight children." after the marriage went
     if _someone_else_opens(pieces, index, title):

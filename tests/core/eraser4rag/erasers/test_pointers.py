@@ -75,13 +75,60 @@ def test_a_part_of_a_place_that_went_goes_with_it(nlp):
     assert text == "He was elected to the House, representing the 21st District of Ohio."
 
 
-@pytest.mark.parametrize("part", ["Central neighborhood", "northern suburbs", "old quarter"])
+@pytest.mark.parametrize("part", ["Central neighborhood", "northern suburbs", "Bronzeville neighborhood"])
 def test_a_named_part_of_a_place_that_went_goes_with_it(nlp, part):
     text, _lost = erase_phrases(nlp, f"He was a police officer in Cleveland's {part}.", ["Cleveland's"])
     assert text == "He was a police officer.", text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        # the review of session 26: a body, a game period, a numbered seat, a clause about the part
+        ("He was superintendent of Houston's school district from 1990 to 1995.", "of the school district"),
+        ("The team scored twice in Denver's fourth quarter.", "in the fourth quarter"),
+        ("He was elected in Texas's 5th district in 1992.", "in the 5th district"),
+        (
+            "He grew up in Chicago's Bronzeville neighborhood, where he attended Phillips High School.",
+            "where he attended Phillips High School",
+        ),
+    ],
+)
+def test_what_is_not_a_bare_part_of_a_place_stays(nlp, sentence, kept):
+    possessor = sentence.split("'s ")[0].split()[-1] + "'s"
+    text, _lost = erase_phrases(nlp, sentence, [possessor])
+    assert kept in text, text
 
 
 def test_a_named_body_of_a_place_that_went_stays(nlp):
     """The review of session 25: "He served from 1990 to 1998." had lost "in the Bundestag"."""
     text, _lost = erase_phrases(nlp, "He served in Germany's Bundestag from 1990 to 1998.", ["Germany's"])
     assert text == "He served in the Bundestag from 1990 to 1998."
+
+
+FINLAY = (
+    "He was educated in one of the academies at Glasgow, and at the age of fourteen entered the university, "
+    "where he had as a classmate John Wilson."
+)
+
+
+def test_the_university_of_a_place_that_went_is_a_university(nlp):
+    """Round 46's reader (John Finlay): "entered the university" once Glasgow, its city, went."""
+    text, _lost = erase_phrases(nlp, FINLAY, ["Glasgow", "John Wilson"])
+    assert text == "He at the age of fourteen entered a university.", text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "private"),
+    [
+        (FINLAY, "John Wilson"),  # Glasgow is still said
+        (
+            "He joined Harvard in Cambridge, Massachusetts and taught at the university.",
+            "Cambridge, Massachusetts",
+        ),
+        ("He was born in Paris and studied at the university of his town.", "Paris"),
+    ],
+)
+def test_the_university_stays_while_something_says_which(nlp, sentence, private):
+    text, _lost = erase_phrases(nlp, sentence, [private])
+    assert "the university" in text, text

@@ -1061,42 +1061,38 @@ def test_previously_stays_while_the_later_post_is_said(nlp):
     assert "She was a Member of the Althing (MP) from 2013 to 2017. She was previously an MP" in new_text
 
 
-BELLIZZI = (
-    "Competing on the New York circuit, he won the Adirondack Stakes and for the prominent Brookmeade "
-    "Stable, owned by heiress Isabel Dodge Sloane, he captured both the Toboggan Handicap and the Whitney "
-    "Handicap. In 1934, Bellizzi rode Brookmeade's colt High Quest to victory in the Wood Memorial "
-    "Stakes. However, trainer Robert A. Smith opted to run the stable's Florida Derby winner."
-)
-
-
 def _without(text: str, phrases: list[str]) -> list[Removal]:
     return [((text.index(p), text.index(p) + len(p)), "", "private", ()) for p in phrases]
 
 
-def test_the_owner_a_removed_phrase_named_goes_with_it(nlp):
-    """Round 46's reader (Dominick Bellizzi): "opted to run the stable's Florida Derby winner" once
-    Brookmeade Stable went."""
-    removals = _without(BELLIZZI, ["Brookmeade Stable", "Brookmeade's"])
-    new_text, _edits = repair_removals(BELLIZZI, nlp(BELLIZZI), removals, (), nlp)
-    assert "stable" not in new_text.lower()
-    assert new_text.endswith("Bellizzi rode the colt High Quest to victory in the Wood Memorial Stakes.")
+@pytest.mark.parametrize(
+    ("text", "private"),
+    [
+        # the later post is still said
+        (
+            "Jones is a British journalist. She joined the BBC in 2005 as a producer. She was previously a "
+            "producer at ITV.",
+            " as a producer",
+        ),
+        # the MP that went is someone else's, not the one "previously" follows
+        (
+            "Jones has been the MP for Leeds Central since 2015. Her brother, an MP for York, died in 2019. "
+            "She was previously an MP for Bradford from 2005 to 2010.",
+            ", an MP for York,",
+        ),
+    ],
+)
+def test_previously_stays_while_it_still_follows_something(nlp, text, private):
+    """The review of session 26: "previously" orders events; it goes only right after the sentence that said
+    the later post went whole."""
+    new_text, _edits = repair_removals(text, nlp(text), _without(text, [private]), (), nlp)
+    assert "She was previously" in new_text
 
 
-def test_an_owner_that_went_as_a_common_noun_stays(nlp):
-    """The full dev run (Dominick Bellizzi): "the bit slipped in the horse's mouth" is the colt's mouth, not
-    one of "a horse racing accident" that went."""
-    text = (
-        "Bellizzi was an American jockey who died as a result of a horse racing accident. As the field "
-        "turned for home, the colt veered wide and the bit slipped in the horse's mouth."
-    )
-    new_text, _edits = repair_removals(text, nlp(text), _without(text, [" who died as a result"]), (), nlp)
-    assert new_text.endswith("the bit slipped in the horse's mouth.")
-
-
-def test_the_owner_still_named_stays(nlp):
-    removals = _without(BELLIZZI, ["heiress Isabel Dodge Sloane"])
-    new_text, _edits = repair_removals(BELLIZZI, nlp(BELLIZZI), removals, (), nlp)
-    assert new_text.endswith("opted to run the stable's Florida Derby winner.")
+def test_also_goes_when_a_changed_sentence_lost_what_it_repeats(nlp):
+    text = "He was a painter and a sculptor. His son was also a sculptor."
+    new_text, _edits = repair_removals(text, nlp(text), _without(text, [" and a sculptor"]), (), nlp)
+    assert new_text == "He was a painter. His son was a sculptor."
 
 
 def test_an_object_that_lost_what_said_which_goes(nlp):
