@@ -152,7 +152,17 @@ def _lost_every_phrase_after_it(copula: Any, removed: set[int]) -> bool:
     after = [
         c for c in copula.children if c.i > copula.i and not c.is_punct and c.dep_ not in {"advmod", "neg"}
     ]
-    return bool(after) and all(c.i in removed for c in after)
+    if bool(after) and all(c.i in removed for c in after):
+        return True
+    # "He was [in Paris] for a conference", "I am [in Leiria] for a business trip": where he was went, and
+    # a phrase of why or how long is no predicate
+    gone = [c for c in after if c.i in removed and c.dep_ == "prep"]
+    kept = [c for c in after if c.i not in removed]
+    return bool(gone) and all(c.dep_ == "npadvmod" or c.lower_ in _ADJUNCT_PREPOSITIONS for c in kept)
+
+
+# prepositions of a copula's phrase that say when, how long or why, never where or what it was
+_ADJUNCT_PREPOSITIONS = {"for", "during", "until", "till", "since", "after", "before"}
 
 
 # adverbs that frame a cleft or a copula without saying where or how it was ("It was also [in Paris that]")

@@ -39,9 +39,10 @@ from core.eraser4rag.metrics import (
 from core.eraser4rag.names import Aliases, name_aliases, name_words, surname_is_shared, variants_of
 from core.extract import get_extractor
 from core.extract.base import Extractor
+from core.extract.spacy_rules.personal.owners import record_node
 from core.model_loading import get_spacy
 from core.settings import Settings
-from core.types import Document, Triple, TripleKey
+from core.types import Document, Triple, TripleKey, normalize_entity
 
 # (original sentence, rewritten sentence) pairs -> NLL difference per pair (rewrite minus original)
 FluencyScorer = Callable[[Sequence[tuple[str, str]]], list[float]]
@@ -249,11 +250,15 @@ def grade_strings(
             forms_by_head[head] = head_forms(head, aliases, original, document.title)
         return forms_by_head[head]
 
+    record = normalize_entity(record_node(document.id, document.title))
+
+    def named(head: str, head_tokens: list) -> bool:
+        # a personal record's own node ("record <title>") is the passage itself: always in view
+        return head == record or leaks.names_any(head_tokens, forms_of(head))
+
     def states(key: TripleKey, head_tokens: list, body: list) -> bool:
         head, _relation, tail = key
-        return bool(leaks.find_name(body, tail, tail in proper_names)) and leaks.names_any(
-            head_tokens, forms_of(head)
-        )
+        return bool(leaks.find_name(body, tail, tail in proper_names)) and named(head, head_tokens)
 
     strict, partial, in_names = [], [], []
     private_visible = 0
@@ -263,7 +268,7 @@ def grade_strings(
             strict.append(key)
             if leaks.only_inside_longer_names(rewrite, rewrite_body, key[2], key[2] in proper_names):
                 in_names.append(key)
-        elif leaks.names_any(after, forms_of(key[0])) and leaks.partial_tail(original, rewrite, key[2]):
+        elif named(key[0], after) and leaks.partial_tail(original, rewrite, key[2]):
             partial.append(key)
     visible = [k for k in public_keys if states(k, before, original_body)]
     return {

@@ -200,6 +200,7 @@ def units_for(doc: Any, triple: Triple, in_names: bool = True) -> list[Unit]:
     a mention inside a longer name counts only when the tail is said nowhere else there (a public fact cut
     to disconnect a private one: the name is another public fact)."""
     span = _clamp(triple.span, len(doc.text)) if triple.span != (0, 0) else (0, len(doc.text))
+    span = _with_the_tail_mentions_it_cuts(doc, triple.tail, span)
     tail_tokens = _tail_tokens(doc, triple.tail, span)
     if not tail_tokens:
         return [Unit(_trim(doc.text, span), "sentence")]
@@ -219,6 +220,19 @@ def units_for(doc: Any, triple: Triple, in_names: bool = True) -> list[Unit]:
         if left:
             units.append(Unit((left[0].idx, left[-1].idx + len(left[-1])), "object"))
     return units
+
+
+def _with_the_tail_mentions_it_cuts(doc: Any, tail: str, span: Span) -> Span:
+    """The triple's sentence widened over the tail mentions it cuts, to the end of the sentence each runs
+    into: "with 24 ul. | miła 131 codogne is where I live" is one address that the sentence splitter cut
+    after the abbreviation "ul."."""
+    first, last = span
+    for start, end in find_mentions(doc.text, tail):
+        if start < first < end:
+            first = start
+        if start < last < end:
+            last = next((s.end_char for s in doc.sents if s.start_char < end <= s.end_char), end)
+    return first, last
 
 
 def _mentions_in_the_heads_members(

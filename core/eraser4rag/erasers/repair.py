@@ -65,6 +65,7 @@ from core.eraser4rag.erasers.grammar import (
     vaguely_counted,
 )
 from core.eraser4rag.erasers.realise import realise_facts
+from core.eraser4rag.erasers.record_lines import mend_record_lines
 from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
 from core.eraser4rag.erasers.restating import (
     is_about_subject,
@@ -139,7 +140,7 @@ def repair_removals(
     replacements = _one_birth_sentence(text, pieces, rewritten, replacements)
     replacements = _without_announcements_of_what_went(text, pieces, rewritten, replacements)
     new_text, coarse = apply_replacements(text, replacements)
-    new_text = capitalise_new_sentence_starts(text, new_text)
+    new_text = capitalise_new_sentence_starts(text, mend_record_lines(text, new_text))
     new_text = restore_first_mentions(doc, new_text, parse, title)
     private_pairs = {(key[0], key[2]) for _span, _new, _reason, keys in removals for key in keys}
     new_text = full_name_at_the_opening(text, new_text, title, private_pairs)

@@ -468,6 +468,16 @@ def test_a_reviewers_counter_examples_read(nlp, sentence, private, expected):
             "to Antwerp",
             id="sent without where to",
         ),
+        pytest.param(  # the labelled PII set (session 26): "I am for a business trip"
+            "I am in Leiria for a business trip.",
+            "in Leiria",
+            id="a copula without where, left with why",
+        ),
+        pytest.param(
+            "He was in London for two years after the war.",
+            "in London",
+            id="a copula without where, left with how long",
+        ),
     ],
 )
 def test_a_predicate_left_with_adjuncts_only_goes(nlp, sentence, private):
@@ -490,6 +500,8 @@ def test_a_predicate_left_with_adjuncts_only_goes(nlp, sentence, private):
             "in Sheffield",
             "He spent five years at Bramall Lane.",
         ),
+        ("He was a teacher in Paris for a decade.", "in Paris", "He was a teacher for a decade."),
+        ("He was in Paris for a conference in 1990.", "in 1990", "He was in Paris for a conference."),
     ],
 )
 def test_a_predicate_that_keeps_its_needed_phrase_stays(nlp, sentence, private, expected):

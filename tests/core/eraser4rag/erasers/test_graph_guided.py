@@ -322,6 +322,31 @@ def test_a_tail_that_ends_a_capitalised_name_takes_the_name(nlp):
     assert all("Seeds" in span for span in spans)
 
 
+def test_a_tail_the_sentence_splitter_cut_goes_whole(nlp):
+    """The labelled PII set: "24 ul. miła 131 / codogne" is one address that the splitter cut after "ul.";
+    only the first sentence went and "miła 131 codogne" stayed."""
+    from core.eraser4rag.erasers.graph_guided import units_for
+
+    text = "please update the billing address with 24 ul. miła 131\ncodogne\nfor this card"
+    doc = nlp(text)
+    first_sentence = next(iter(doc.sents))
+    assert first_sentence.end_char < text.index("codogne")
+    triple = Triple("record d", "address", "24 ul. miła 131 codogne", "d", (0, first_sentence.end_char))
+    assert any("codogne" in text[slice(*unit.span)] for unit in units_for(doc, triple))
+
+
+def test_a_cut_tail_widens_its_span_to_the_end_of_the_sentence_it_runs_into(nlp):
+    """The review of session 26: the span was the address alone, and a unit of it left "is where I live"."""
+    from core.eraser4rag.erasers.graph_guided import _with_the_tail_mentions_it_cuts
+
+    text = "Anna lives at 24 ul. miła 131 codogne, and she moved there last year. She is a nurse."
+    doc = nlp(text)
+    first_sentence = next(iter(doc.sents))
+    assert first_sentence.end_char < text.index("codogne")
+    span = _with_the_tail_mentions_it_cuts(doc, "24 ul. miła 131 codogne", (0, first_sentence.end_char))
+    assert text[slice(*span)] == "Anna lives at 24 ul. miła 131 codogne, and she moved there last year."
+
+
 def test_a_birthplace_phrase_stops_before_the_parents_hung_on_it(nlp):
     """PopQA dev (John Barnes, Australian politician): the parser hangs "the son of John Thomas Barnes, a
     drover ..." on the private birthplace; the phrase took the father's facts with it."""

@@ -81,6 +81,20 @@ def test_grade_strings_strict_partial_and_public_kept():
     assert set(figures["strict_leaked"]) == {party, death} and figures["changed"]
 
 
+def test_a_records_own_facts_are_in_view_without_a_name():
+    """A personal record's node ("record <title>") names nobody in the text: its private address left
+    in part ("[24 ul.] miła 131 codogne") was invisible to the grading; the record is the passage."""
+    text = "please update the billing address with 24 ul. miła 131\ncodogne for this card"
+    document = Document("d2", "", text)
+    address = triple_key("record d2", "address", "24 ul. miła 131 codogne")
+    rewrite = "please update the billing address with miła 131\ncodogne"
+    figures = grade_strings(document, rewrite, [address], [])
+    assert figures["private_visible"] == 1
+    assert figures["partial_leaked"] == (address,)
+    figures = grade_strings(document, text, [address], [])
+    assert figures["strict_leaked"] == (address,)
+
+
 def test_head_forms_take_the_alias_map_and_the_surname():
     aliases = {"henry feilden": "henry master feilden"}
     assert head_forms("henry feilden", aliases) >= {"henry feilden", "henry master feilden", "feilden"}
