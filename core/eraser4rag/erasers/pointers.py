@@ -100,9 +100,8 @@ def articles_of_institutions_of_places_that_went(sent: Any, removed: set[int]) -
             continue  # "the university of his town", "the Catholic university"
         before = [t for t in sent if t.i < article.i]
         places = [t for t in before if _a_place(t)]
-        bodies_kept = any(
-            t.ent_type_ == "ORG" and t.i not in removed for t in before
-        )  # "Harvard, in [Cambridge]"
+        # a body still named says which one: "He joined Harvard in [Cambridge] and taught at the university"
+        bodies_kept = any(t.ent_type_ == "ORG" and t.i not in removed for t in before)
         if places and all(t.i in removed for t in places) and not bodies_kept:
             articles.add(article.i)
     return articles

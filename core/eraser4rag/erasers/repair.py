@@ -200,6 +200,8 @@ def _stressing_what_went(
     went = _lemmas_of_dropped_pieces(pieces, index, rewritten)
     went |= _nouns_reworded_away(pieces, index, rewritten)
     just_before = _lemmas_of_dropped_pieces(pieces, index, rewritten, since=index - 1) if index else set()
+    if not went:
+        return set()  # nothing went before (`just_before` is part of `went`)
     kept_before = _kept_text_before(pieces, index, rewritten)
     return {
         word.i
