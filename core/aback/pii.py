@@ -32,6 +32,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
+from core.aback.address_blocks import extend_addresses
 from core.aback.detections import (
     SOURCE_DENY,
     SOURCE_NER,
@@ -45,7 +46,6 @@ from core.aback.recognisers import MONEY_PATTERN as MONEY_PATTERN
 from core.aback.recognisers import address_detections as address_detections
 from core.aback.recognisers import (
     detection_at,
-    extend_addresses,
     is_vague_date,
     list_pattern,
     names_in_lists,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.aback.detections import SOURCE_GAZETTEER, SOURCE_NER, SOURCE_STUDIO, Detection
 
-_STREET_WORDS = (
+STREET_WORDS = (
     r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|circle|"
     r"cir|parkway|pkwy|trail|highway|hwy|square|sq|crescent|close|row|alley|plaza|hill|grove|gardens|"
     r"park|walk|mews|green|loop|pike|ridge|crossing"
@@ -35,7 +35,7 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 
 ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     # 81 Long Street / 24 Cherry Lane Apt. 3
-    (re.compile(rf"\b\d{{1,6}}[A-Za-z]?\s+(?:{_WORD}\s+){{0,4}}(?i:{_STREET_WORDS})\b\.?{_UNIT}?"), 0.6),
+    (re.compile(rf"\b\d{{1,6}}[A-Za-z]?\s+(?:{_WORD}\s+){{0,4}}(?i:{STREET_WORDS})\b\.?{_UNIT}?"), 0.6),
     # Michaelkirchstr. 15 / hochstrasse 63 / Frørupvej 65
     (re.compile(rf"(?i:\b{_WORD}?{_GLUED_SUFFIX})\s*\d{{1,5}}[A-Za-z]?\b\.?{_UNIT}?"), 0.6),
     # via raffaele conforti 74 / R Nossa Senhora Graça 75
@@ -44,11 +44,16 @@ ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}\d{{1,5}}\b\.?"), 0.45),
     # Suite 616 / Apt. 977 / Unit 8505 Box 3866 / P.O. Box 101 / PSC 9236, Box 1684
     (
-        re.compile(r"(?i:\b(?:apt\.?|apartment|suite|unit))\s*#?\s*\d{1,5}[A-Za-z]?\b(?:\s+Box\s+\d{1,6})?"),
+        re.compile(
+            r"(?i:\b(?:apt\.?|apartment|suite|unit))\s*#?\s*\d{1,5}[A-Za-z]?\b(?:\s+(?:Box|box|BOX)\s+\d{1,6})?"
+        ),
         0.5,
     ),
     (re.compile(r"(?i:\b(?:P\.?\s?O\.?\s*Box|PSC\s+\d{1,5},?\s+Box)\s+\d{1,6}\b)"), 0.7),
-    (re.compile(r"\b[AF]PO\s+A[AEP]\s+\d{5}\b"), 0.7),  # US military addresses
+    (
+        re.compile(r"\b(?:[ADF]PO\s+A[AEP]|[adf]po\s+a[aep])\s+\d{5}\b"),
+        0.7,
+    ),  # US military (and diplomatic) mail
 )
 IDENTIFIER_PATTERN = re.compile(
     r"(?i:\b(?:account|acct|patient|policy|member|record|client|customer|case)\.?\s*"
@@ -116,8 +121,15 @@ def phone_detections(text: str) -> list[Detection]:
     return found
 
 
+# "My zip code is 49865": a postcode that its label names (alone, it reads as a year or a number).
+LABELLED_POSTCODE = re.compile(r"(?i:\b(?:zip|postal|post)\s?code\b(?:\s+is)?)[\s:#]*(\d{4,6}(?:-\d{4})?)\b")
+
+
 def address_detections(text: str) -> list[Detection]:
-    found = []
+    found = [
+        detection_at(text, m.start(1), m.end(1), "ADDRESS", 0.6, SOURCE_STUDIO)
+        for m in LABELLED_POSTCODE.finditer(text)
+    ]
     for pattern, score in ADDRESS_PATTERNS:
         for match in pattern.finditer(text):
             if not _starts_with_month(match.group(0)):
@@ -184,92 +196,6 @@ def names_in_lists(text: str, detections: list[Detection]) -> list[Detection]:
             if not hits
         ]
     return added
-
-
-# Lower-case words inside place names ("Torres de Albánchez", "Ústí nad Labem", "Paterna del Madera").
-_PLACE_PARTICLES = frozenset(
-    {"de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "el", "y", "e", "nad", "pod",
-     "an", "am", "im", "der", "van", "von", "den", "op", "sur", "sous", "en", "i", "a"}
-)  # fmt: skip
-_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*")
-_PART_WORDS = 5
-
-
-def extend_addresses(text: str, detections: list[Detection]) -> list[Detection]:
-    """Street-address detections grown over the house number before them and up to four following
-    comma- or line-separated parts (city, region, country, postcode) into one ADDRESS block."""
-    lower_text = not any(char.isupper() for char in text)
-    extended = []
-    for item in detections:
-        if item.type != "ADDRESS" or item.source != SOURCE_STUDIO:
-            extended.append(item)
-            continue
-        start, end = item.start, item.end
-        number = re.search(r"\b\d{1,5}[ \t]+$", text[max(0, start - 8) : start])
-        if number:
-            start -= len(number.group(0))
-        for _part in range(4):
-            separator = _SEPARATOR.match(text, end)
-            length = _address_part_length(text, separator.end(), lower_text) if separator else 0
-            if not length:
-                break
-            end = separator.end() + length  # type: ignore[union-attr]
-        extended.append(detection_at(text, start, end, "ADDRESS", item.score, SOURCE_STUDIO))
-    return _merged_address_blocks(text, extended)
-
-
-def _merged_address_blocks(text: str, detections: list[Detection]) -> list[Detection]:
-    """Studio address pieces that overlap once grown ("99 Colonia Ofir 9881" grown over the next line
-    and "Apt. 139" grown over the city and country), or stand side by side on one line ("03 Rua D 25
-    Apt. 208"), are one address: their union, not the piece with the higher score."""
-    pieces = sorted(
-        (d for d in detections if d.type == "ADDRESS" and d.source == SOURCE_STUDIO), key=lambda d: d.start
-    )
-    others = [d for d in detections if not (d.type == "ADDRESS" and d.source == SOURCE_STUDIO)]
-    merged: list[Detection] = []
-    for item in pieces:
-        last = merged[-1] if merged else None
-        if last is not None and (item.start < last.end or not text[last.end : item.start].strip(" \t,")):
-            end = max(last.end, item.end)
-            merged[-1] = detection_at(
-                text, last.start, end, "ADDRESS", max(last.score, item.score), SOURCE_STUDIO
-            )
-        else:
-            merged.append(item)
-    return others + merged
-
-
-def _address_part_length(text: str, start: int, lower_text: bool) -> int:
-    """Length of the address part (city, region, country, postcode) at `start`, or 0 when there is none.
-
-    A part runs to the next comma or line break if it has at most five words; otherwise it may end
-    on a postcode within its first five words ("IL 62704 and works as ..." gives "IL 62704")."""
-    segment = re.match(r"[^\n,@:;]{1,60}", text[start:])
-    if segment is None or not (segment.group(0)[0].isalnum()):
-        return 0
-    sentence_end = re.search(r"(?<=[^\W\d_]{4})\.\s", segment.group(0))  # "Berlin. Dr. Ana" ends at "Berlin"
-    if sentence_end:
-        segment = re.match(f"[^\\n,@:;]{{1,{sentence_end.start()}}}", text[start:])
-        if segment is None:
-            return 0
-    first = segment.group(0)[0]
-    if not (first.isdigit() or first.isupper() or lower_text):
-        return 0
-    words = list(re.finditer(r"\S+", segment.group(0)))
-    ends_part = (
-        sentence_end is not None or segment.end() == len(text) - start or text[start + segment.end()] in "\n,"
-    )
-    capitalised = lower_text or all(
-        not word.group(0)[0].islower() or word.group(0) in _PLACE_PARTICLES for word in words
-    )
-    if len(words) <= _PART_WORDS and ends_part and capitalised:
-        length = len(segment.group(0).rstrip(" .\t"))
-    else:
-        postcode = [
-            word for word in words[:_PART_WORDS] if re.fullmatch(r"\d{4,6}(?:-\d{4})?", word.group(0))
-        ]
-        length = postcode[0].end() if postcode else 0
-    return length if sum(char.isdigit() for char in text[start : start + length]) < 7 else 0
 
 
 def detection_at(text: str, start: int, end: int, kind: str, score: float, source: str) -> Detection:

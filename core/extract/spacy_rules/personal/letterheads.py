@@ -15,6 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.aback.address_blocks import (
+    is_street_line,
+    line_start,
+    starts_line,
+    street_line_above,
+    street_number_before,
+)
 from core.aback.detections import Detection
 from core.aback.pii import is_uncased
 
@@ -217,32 +224,6 @@ def _held_or_contact(start: int, line: str, detections: Sequence[Detection]) -> 
     return any((d.start <= start and end <= d.end) or d.type not in _NAME_TYPES for d in on_line)
 
 
-def line_start(text: str, position: int) -> int:
-    return text.rfind("\n", 0, position) + 1
-
-
-def starts_line(text: str, position: int) -> bool:
-    return not text[line_start(text, position) : position].strip(_STRIP)
-
-
-# "lives at 95 Lille Vibyvej 8": a house number and up to three words of the street's name before
-# where the detector's address begins, on the same line.
-_NUMBER_AND_WORDS_BEFORE = re.compile(
-    r"(?:^|(?<=[\s:,]))\d{1,5}(?:[ \t]+\d{1,5})?[ \t]+(?P<words>(?:[^\W\d_][\w'’./-]*[ \t]+){1,3})$"
-)
-# A street line: a house number, a street name and maybe a second number, nothing else.
-_STREET_LINE = re.compile(r"^[ \t>]*\d{1,5}(?:[ \t]+\d{1,5})?[ \t]+(?P<first>[^\W\d_])[^\n:@]{1,50}$")
-
-
-def is_street_line(line: str, uncased: bool) -> bool:
-    """A house number then a street name: capitalised ("14 Republica de Chile 8305"), or in a text
-    written in lower case, ending on a number ("19 guipúzcoa 1268"); not "2 tablets daily"."""
-    match = _STREET_LINE.match(line)
-    if match is None:
-        return False
-    return match.group("first").isupper() or (uncased and bool(re.search(r"\d\s*$", line)))
-
-
 def whole_addresses(text: str, detections: Sequence[Detection]) -> list[Detection]:
     """Address detections grown back over a street number left out before them on their line, or
     over the street line above them in the same block; detections inside the grown address that
@@ -253,7 +234,7 @@ def whole_addresses(text: str, detections: Sequence[Detection]) -> list[Detectio
     for item in detections:
         if item.type != "ADDRESS":
             continue
-        start = _street_line_above(text, _street_number_before(text, item.start, uncased), uncased)
+        start = street_line_above(text, street_number_before(text, item.start, uncased), uncased)
         if start < item.start:
             whole = Detection(text[start : item.end], "ADDRESS", start, item.end, item.score, item.source)
             grown.append(whole)
@@ -266,27 +247,3 @@ def whole_addresses(text: str, detections: Sequence[Detection]) -> list[Detectio
         or d.type not in _NAME_TYPES | {"ADDRESS", "DATE_TIME"}
     ]
     return sorted([*kept, *grown], key=lambda d: (d.start, d.end))
-
-
-def _street_number_before(text: str, start: int, uncased: bool) -> int:
-    window_start = max(line_start(text, start), start - 60)
-    match = _NUMBER_AND_WORDS_BEFORE.search(text[window_start:start])
-    if match is None:
-        return start
-    first = match.group("words").split()[0]
-    if not (uncased or first[0].isupper() or "/" in first):
-        return start  # "lives at 2 of the houses" is no street name; "32 Pernilles vei 115" is one
-    return window_start + match.start()
-
-
-def _street_line_above(text: str, start: int, uncased: bool) -> int:
-    if not starts_line(text, start):
-        return start
-    start_of_line = line_start(text, start)
-    if start_of_line < 2 or not text[line_start(text, start_of_line - 1) : start_of_line - 1].strip():
-        return start  # the first line, or a blank line above: another block
-    above_start = line_start(text, start_of_line - 1)
-    above = text[above_start : start_of_line - 1]
-    if not is_street_line(above, uncased):
-        return start
-    return above_start + len(above) - len(above.lstrip(_STRIP))

@@ -1,0 +1,113 @@
+"""Address blocks (`core.aback.address_blocks`) on messages of the labelled PII set (microsoft/presidio-
+research, attribution: tests/data/PII_ATTRIBUTION.md): what the detector reports as one address."""
+
+import pytest
+
+from core.aback.address_blocks import block_end, block_start
+from core.aback.pii import get_detector
+
+
+def _addresses(text: str) -> list[str]:
+    return [d.text for d in get_detector().detect(text) if d.type == "ADDRESS"]
+
+
+def test_an_address_grows_over_place_words_on_its_line() -> None:
+    # pii_dev: an erasure of the address left "ON for post mail?" behind, "Hamilton" read as a person
+    text = "How do I change my address to 00 2326 Parkdale Avenue Apt. 676 Hamilton ON for post mail?"
+    assert _addresses(text) == ["00 2326 Parkdale Avenue Apt. 676 Hamilton ON"]
+    text = "I'd like it to be sent to 03 Rua D 25 Apt. 208 Santa Luzia Cape Verde"
+    assert _addresses(text) == ["03 Rua D 25 Apt. 208 Santa Luzia Cape Verde"]
+    assert _addresses("Send it to 42 Elm Street Springfield IL 62704 please") == [
+        "42 Elm Street Springfield IL 62704"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I live at 12 Elm Street Today I go.",
+        "I live at 12 Elm Street With my wife.",
+        "Mail it to 42 Elm Street Attn Maria Lopez",  # a name, not a place
+        "Address: 42 Elm Street Name: John Smith",  # the next field's key
+        "Fire At 42 Elm Street Kills Johnson Family",  # a headline goes on
+        "Let's meet at 42 Elm Street Saturday.",  # when, not where
+        "Meet at 42 Elm Street Friday PM",
+        "(sent to 42 Elm Street Hamilton)",
+        "send to 42 elm street asap",  # chat words in a text written in lower case
+    ],
+)
+def test_words_after_an_address_that_are_no_place_stay_outside(text: str) -> None:
+    street = "42 Elm Street" if "42 Elm" in text else "12 Elm Street" if "12 Elm" in text else "42 elm street"
+    assert _addresses(text) == [street]
+
+
+def test_a_region_code_takes_a_zip_code_not_a_year() -> None:
+    assert _addresses("I moved to 42 Elm Street Hamilton ON 2019") == ["42 Elm Street Hamilton ON"]
+
+
+def test_an_address_grows_back_over_the_street_that_owns_its_unit() -> None:
+    text = "Hello I moved, please update my new address is 25 Rákóczi út 81. Suite 540 Balatonalmádi Algeria"
+    assert _addresses(text) == ["25 Rákóczi út 81. Suite 540 Balatonalmádi Algeria"]
+    text = "dominique kapanen\ndairy scientist\n86 fuente del gallo 4 suite 236 corcubión a coruña"
+    # the town after it ends on no country: left out, as a name would be
+    assert _addresses(text) == ["86 fuente del gallo 4 suite 236"]
+    text = "14 Republica de Chile 8305\n Suite 258\n Blanquillo\n Indonesia 87513"
+    assert _addresses(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("The interview is on 12 March 2024, Suite 400, Tower B.", "Suite 400, Tower B"),  # a date
+        ("The meeting is at 10 AM Suite 400.", "Suite 400"),  # a time
+        (
+            "Jane Doe\n555 1234 Mobile\n42 Elm Street\nPittsburgh PA 15222",
+            "42 Elm Street\nPittsburgh PA 15222",
+        ),
+        (
+            "Jane Doe\n3 Rivers Capital\n42 Elm Street\nPittsburgh PA 15222",
+            "42 Elm Street\nPittsburgh PA 15222",
+        ),
+        ("Agenda\n1 Welcome and Introductions\nSuite 400 on the third floor", "Suite 400"),
+        ("Please contact the Unit commander John Smith\nAPO AE 09012", "APO AE 09012"),
+    ],
+)
+def test_a_date_a_phone_a_firm_or_an_agenda_before_an_address_stays_outside(text: str, address: str) -> None:
+    assert _addresses(text) == [address]
+
+
+def test_military_mail_and_parts_on_lines_opening_with_a_comma_are_one_address() -> None:
+    text = "Hello I moved, please update my new address is USCGC Bustos\nFPO AE 64781"
+    assert _addresses(text) == ["USCGC Bustos\nFPO AE 64781"]
+    text = "can you please send a new one to Unit 3191 Box 3770\nDPO AP 27173? I am in Melliste"
+    assert _addresses(text) == ["Unit 3191 Box 3770\nDPO AP 27173"]
+    assert _addresses("unit 9456 box 8731\ndpo ap 71610") == ["unit 9456 box 8731\ndpo ap 71610"]
+    assert _addresses("uss nimitz\nfpo ae 12345") == ["uss nimitz\nfpo ae 12345"]
+    assert _addresses("Contact our DPO ap 12345 for data requests.") == []  # an officer, mixed case
+    text = "Please update the billing address with 54 Soo 36\nKERAVA\n, UU\n 51771 for this card"
+    assert _addresses(text) == ["54 Soo 36\nKERAVA\n, UU\n 51771"]
+    # a blank line ends the block: the ship's line above another block is not taken
+    assert _addresses("USS Napolitani\n\nFPO AP 70381") == ["FPO AP 70381"]
+
+
+def test_a_postcode_its_label_names_is_an_address() -> None:
+    assert _addresses("My zip code is 49865") == ["49865"]
+    assert _addresses("my postal code: 1234-5678 ok") == ["1234-5678"]
+    assert _addresses("Post code 75001 please") == ["75001"]
+    assert _addresses("my zip code is 49865 btw") == ["49865"]
+    assert _addresses("Call 49865 now") == []
+
+
+def test_windows_line_ends_read_as_unix_ones() -> None:
+    text = "Anna Berg\r\n14 Republica de Chile 8305\r\n Suite 258\r\n Blanquillo\r\n Indonesia 87513"
+    assert _addresses(text) == ["14 Republica de Chile 8305\r\n Suite 258\r\n Blanquillo\r\n Indonesia 87513"]
+
+
+def test_block_ends_and_starts_on_plain_strings() -> None:
+    text = "sent to 12 Elm Street Springfield IL 62704 today"
+    street_end = text.index(" Springfield")
+    assert text[: block_end(text, street_end, uncased=False)].endswith("IL 62704")
+    text = "here: 25 Rákóczi út 81. Suite 540"
+    assert block_start(text, text.index("Suite"), uncased=False) == text.index("25")
+    # a unit with no street before it on its line starts where it starts
+    assert block_start("Suite 540", 0, uncased=False) == 0
