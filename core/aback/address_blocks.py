@@ -81,7 +81,7 @@ def block_start(text: str, start: int, uncased: bool) -> int:
     the same line, its house number, the words of its street's name, and, above a unit or military
     mail line, the street, ship or unit line."""
     start = _street_before_a_unit(text, start, uncased)
-    number = re.search(r"\b\d{1,5}[ \t]+$", text[max(0, start - 8) : start])
+    number = re.search(r"\b\d{1,5}(?:[ \t]+\d{1,5})?[ \t]+$", text[max(0, start - 14) : start])  # "36 82 rue"
     if number:
         start -= len(number.group(0))
     return _street_or_ship_line_above(text, street_number_before(text, start, uncased), uncased)

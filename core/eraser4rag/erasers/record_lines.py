@@ -9,6 +9,10 @@ Only lines the removal changed are touched; a line the original already had is k
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
+
+from core.types import Span
 
 CONTACT_LABELS = frozenset(
     {"office", "fax", "mobile", "cell", "phone", "tel", "telephone", "home", "work", "email", "e-mail"}
@@ -28,7 +32,8 @@ def mend_record_lines(original: str, new_text: str) -> str:
     for index, line in enumerate(new_lines):
         if line not in kept:
             if line.strip() and not line.strip(_MARKS + " \t"):
-                _end_with(lines, line.strip()[:1])  # " ?" alone once the address before it went
+                if not _opens_a_line_of(original, line.strip()):  # the "???" every line opens with
+                    _end_with(lines, line.strip()[:1])  # " ?" alone once the address before it went
                 continue
             stranded = _STRANDED_OPENING.match(line)
             if stranded and not _opens_a_line_of(original, stranded.group("marks")):
@@ -82,3 +87,22 @@ def _a_label_whose_number_went(line: str, original: str) -> bool:
 def _a_value_followed(before_colon: str, original: str) -> bool:
     """The original went on after this colon on the same line ("for this card: 4556...")."""
     return re.search(rf"{re.escape(before_colon.strip())}[ \t]*:[ \t]*\S", original) is not None
+
+
+def joined_where_a_removal_crosses_lines(pieces: list[Any], spans: Sequence[Span]) -> list[Any]:
+    """Segments (`repair.segments`, cut at line breaks) joined again where one removed value runs over
+    the break between them: "The letter arrived at [Unit 5906 Box 6078\nDPO AP 49101] last night." is
+    one sentence, repaired as one ("The letter arrived last night."), not a line that lost its end and
+    a line "last night."."""
+    joined: list[Any] = []
+    for piece in pieces:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and any(start < last.end_char and piece.start_char < end for start, end in spans)
+            and "\n" in last.doc.text[last.end_char : piece.start_char]
+        ):
+            joined[-1] = last.doc[last.start : piece.end]
+        else:
+            joined.append(piece)
+    return joined

@@ -65,7 +65,7 @@ from core.eraser4rag.erasers.grammar import (
     vaguely_counted,
 )
 from core.eraser4rag.erasers.realise import realise_facts
-from core.eraser4rag.erasers.record_lines import mend_record_lines
+from core.eraser4rag.erasers.record_lines import joined_where_a_removal_crosses_lines, mend_record_lines
 from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
 from core.eraser4rag.erasers.restating import (
     is_about_subject,
@@ -101,7 +101,7 @@ def repair_removals(
         return text, ()
     removed = removed_tokens(doc, [span for span, _new, _reason, _keys in removals])
     removed |= _alsos_of_what_went(doc, removed)
-    pieces = segments(doc)
+    pieces = joined_where_a_removal_crosses_lines(segments(doc), [span for span, *_rest in removals])
     removed |= _theres_of_places_that_went(pieces, removed)
     public = list(public)
     replacements: list[Removal] = []

@@ -76,6 +76,11 @@ def test_a_date_a_phone_a_firm_or_an_agenda_before_an_address_stays_outside(text
     assert _addresses(text) == [address]
 
 
+def test_an_address_grows_over_both_numbers_before_its_street() -> None:
+    text = "the same: 36 82 rue Beauvau 12\nMontevideo"
+    assert block_start(text, text.index("rue"), uncased=False) == text.index("36")
+
+
 def test_military_mail_and_parts_on_lines_opening_with_a_comma_are_one_address() -> None:
     text = "Hello I moved, please update my new address is USCGC Bustos\nFPO AE 64781"
     assert _addresses(text) == ["USCGC Bustos\nFPO AE 64781"]

@@ -2,7 +2,8 @@
 
 import pytest
 
-from core.eraser4rag.erasers.record_lines import mend_record_lines
+from core.eraser4rag.erasers.record_lines import joined_where_a_removal_crosses_lines, mend_record_lines
+from core.eraser4rag.erasers.repair import segments
 
 CARD = (
     "card number 4929129761689154 is lost, can you please send a new one to Unit 3191 Box 3770\n"
@@ -81,3 +82,27 @@ def test_a_word_of_prose_is_no_contact_label():
 def test_lines_the_original_had_are_kept_as_they_were():
     original = "Sim Street\n, PL\nfax\n? odd"
     assert mend_record_lines(original, original) == original
+
+
+def test_a_line_of_the_marks_every_line_opens_with_goes_without_ending_the_line_before():
+    """A held-out letterhead of the PII set whose lines all open on "???" (a lost bullet): its emptied
+    lines go, and the kept lines do not end on "?"."""
+    original = "??? Carrie Castro\n??? Smartasset\n??? 02 53 place Stanislas\n??? Suite 942\n??? NANTES"
+    assert (
+        mend_record_lines(original, "???\n??? Smartasset\n???\n???\n??? NANTES")
+        == "??? Smartasset\n??? NANTES"
+    )
+
+
+def test_segments_are_joined_where_one_removed_value_runs_over_their_line_break(nlp):
+    text = "The letter arrived at Unit 5906 Box 6078\nDPO AP 49101 last night.\nThanks"
+    doc = nlp(text)
+    value = "Unit 5906 Box 6078\nDPO AP 49101"
+    start = text.index(value)
+    joined = joined_where_a_removal_crosses_lines(segments(doc), [(start, start + len(value))])
+    assert [piece.text for piece in joined] == [text.rsplit("\n", 1)[0], "Thanks"]
+    # two values, one on each line: the lines stay apart
+    apart = joined_where_a_removal_crosses_lines(
+        segments(doc), [(start, start + 5), (start + 20, start + 25)]
+    )
+    assert len(apart) == 3

@@ -1478,3 +1478,24 @@ def test_there_stays_when_something_kept_is_there(nlp, text, private):
     removal = ((start, start + len(private)), "", "private", ())
     new_text, _edits = repair_removals(text, nlp(text), [removal], (), nlp)
     assert " there " in new_text
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        # held-out PII records: the address ran over a line break and the sentence was cut in two
+        (
+            "The letter arrived at Unit 5906 Box 6078\nDPO AP 49101 last night.",
+            "Unit 5906 Box 6078\nDPO AP 49101",
+            "The letter arrived last night.",
+        ),
+        (
+            "I'd like to call a taxi to 30 Celso Emilio Ferreiro 90\n Suite 427\n Caspe\n Trinidad and Tobago"
+            " 90850. Please call me when you're here.",
+            "30 Celso Emilio Ferreiro 90\n Suite 427\n Caspe\n Trinidad and Tobago 90850",
+            "I'd like to call a taxi. Please call me when you're here.",
+        ),
+    ],
+)
+def test_a_value_removed_over_a_line_break_leaves_one_sentence(nlp, text, value, expected):
+    assert repair_removals(text, nlp(text), _without(text, [value]), (), nlp)[0] == expected
