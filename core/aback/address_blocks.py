@@ -23,9 +23,9 @@ _PLACE_PARTICLES = frozenset(
     {"de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "el", "y", "e", "nad", "pod",
      "an", "am", "im", "der", "van", "von", "den", "op", "sur", "sous", "en", "i", "a"}
 )  # fmt: skip
-# A comma, or a line break with the next line's indent, quote marks or a comma the line opens with
-# ("KERAVA\n, UU\n 51771").
-_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*(?:,[ \t]*)?")
+# A comma, or a line break with the next line's indent, quote marks, bullet or a comma the line opens
+# with ("KERAVA\n, UU\n 51771"; "???" is a bullet read in the wrong encoding).
+_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*(?:(?:[•·▪*-]|\?{1,3})[ \t]+)?(?:,[ \t]*)?")
 _PART_WORDS = 5
 _POSTCODE = re.compile(r"(\d{4,6}(?:-\d{4})?)[?.!]?")
 _STRIP = " \t>"

