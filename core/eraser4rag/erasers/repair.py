@@ -135,6 +135,7 @@ def repair_removals(
         if not new:
             span = _with_following_space(text, span)
         replacements.append((span, new, reason, keys))
+    replacements = _numbers_between_dropped_segments(text, pieces, rewritten, replacements)
     replacements = _after_dropped_sentences(text, pieces, rewritten, replacements)
     replacements = _end_cut_sentences(text, pieces, rewritten, replacements)
     replacements = _one_birth_sentence(text, pieces, rewritten, replacements)
@@ -331,6 +332,24 @@ _LEADING_SUBJECT = re.compile(r"^(?:He|She|[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'�
 
 def _predicate(sentence: str) -> str:
     return _LEADING_SUBJECT.sub("", sentence.strip())
+
+
+def _numbers_between_dropped_segments(
+    text: str, pieces: list[Any], rewritten: dict[int, str], replacements: list[Removal]
+) -> list[Removal]:
+    """ "[... address to the same: Király u.] 15. [Ástráðsson Street / Suite 001 ...]": a segment of digits
+    and marks alone, which the sentence splitter cut from a value that went, goes when what stood on both
+    sides of it went."""
+    added = []
+    for index, piece in enumerate(pieces):
+        if index in rewritten or any(char.isalpha() for char in piece.text):
+            continue
+        sides = [rewritten.get(i) for i in (index - 1, index + 1) if 0 <= i < len(pieces)]
+        if sides and all(side == "" for side in sides):
+            rewritten[index] = ""
+            span = _with_following_space(text, (piece.start_char, piece.end_char))
+            added.append((span, "", "left of a removed value", ()))
+    return sorted([*replacements, *added], key=lambda r: r[0][0])
 
 
 def _after_dropped_sentences(

@@ -1499,3 +1499,13 @@ def test_there_stays_when_something_kept_is_there(nlp, text, private):
 )
 def test_a_value_removed_over_a_line_break_leaves_one_sentence(nlp, text, value, expected):
     assert repair_removals(text, nlp(text), _without(text, [value]), (), nlp)[0] == expected
+
+
+def test_a_number_the_splitter_cut_from_a_removed_address_goes_with_it(nlp):
+    """A held-out record: "Király u." and "15." were cut apart after "u."; the address on both sides went."""
+    text = "Call me. Király u. 15. Ástráðsson Street\n Suite 001\n Nepal 92990"
+    value = "Ástráðsson Street\n Suite 001\n Nepal 92990"
+    assert repair_removals(text, nlp(text), _without(text, ["Király u.", value]), (), nlp)[0] == "Call me."
+    # a number kept beside a kept sentence stays
+    kept = "Király u. 15. Ástráðsson Street"
+    assert "15." in repair_removals(kept, nlp(kept), _without(kept, ["Ástráðsson Street"]), (), nlp)[0]
