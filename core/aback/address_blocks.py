@@ -23,9 +23,10 @@ _PLACE_PARTICLES = frozenset(
     {"de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "el", "y", "e", "nad", "pod",
      "an", "am", "im", "der", "van", "von", "den", "op", "sur", "sous", "en", "i", "a"}
 )  # fmt: skip
-# A comma, or a line break with the next line's indent, quote marks, bullet or a comma the line opens
-# with ("KERAVA\n, UU\n 51771"; "???" is a bullet read in the wrong encoding).
-_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*(?:(?:[•·▪*-]|\?{1,3})[ \t]+)?(?:,[ \t]*)?")
+# A comma, or a line break with the next line's indent, quote marks or a comma the line opens with
+# ("KERAVA\n, UU\n 51771"), or "???" (a bullet read in the wrong encoding, as a letterhead's lines open;
+# a list's "- " or "* " would run an address over the list's next items).
+_SEPARATOR = re.compile(r"[ \t]*,[ \t]*|[ \t]*\n[\s>]*(?:\?\?\?[ \t]+)?(?:,[ \t]*)?")
 _PART_WORDS = 5
 _POSTCODE = re.compile(r"(\d{4,6}(?:-\d{4})?)[?.!]?")
 _STRIP = " \t>"
@@ -59,6 +60,8 @@ _TIME_WORD = re.compile(
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|[ap]\.?m\.?"
 )
 _SAME_LINE_WORDS = 4
+# the house number right before a street ("82 rue"), or two ("36 82 rue"), not a phone's last groups
+_NUMBERS_BEFORE = re.compile(r"(?<!\d[ \t])(?<![\d-])\b\d{1,3}[ \t]+\d{1,5}[ \t]+$|\b\d{1,5}[ \t]+$")
 
 
 def extend_addresses(text: str, detections: list[Detection]) -> list[Detection]:
@@ -81,7 +84,7 @@ def block_start(text: str, start: int, uncased: bool) -> int:
     the same line, its house number, the words of its street's name, and, above a unit or military
     mail line, the street, ship or unit line."""
     start = _street_before_a_unit(text, start, uncased)
-    number = re.search(r"\b\d{1,5}(?:[ \t]+\d{1,5})?[ \t]+$", text[max(0, start - 14) : start])  # "36 82 rue"
+    number = _NUMBERS_BEFORE.search(text[max(0, start - 14) : start])
     if number:
         start -= len(number.group(0))
     return _street_or_ship_line_above(text, street_number_before(text, start, uncased), uncased)

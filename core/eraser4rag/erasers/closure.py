@@ -50,7 +50,7 @@ from core.eraser4rag.erasers.grammar import (
 from core.eraser4rag.erasers.pointers import (
     PLACE_POINTERS,
     named_by_a_close_apposition,
-    remove_bare_nouns_whose_name_went,
+    remove_bare_nouns_whose_number_went,
     remove_parts_of_removed_places,
     remove_pointers_to_removed_places,
     sayable_with_a,
@@ -92,7 +92,7 @@ def close_deletions(
         remove_relative_clauses_of_a_removed_name(sent, removed)
         remove_pointers_to_removed_places(sent, removed)
         remove_parts_of_removed_places(sent, removed)
-        remove_bare_nouns_whose_name_went(sent, removed)
+        remove_bare_nouns_whose_number_went(sent, removed)
         remove_unattached_continuations(sent, removed)
         remove_adverbs_before_a_removed_phrase(sent, removed)
         _remove_members_that_lost_their_date(sent, removed)

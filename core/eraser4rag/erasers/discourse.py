@@ -16,6 +16,7 @@ title's person ("His family had migrated to Pakistan" under "Muhammad Ali Siddiq
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from core.eraser4rag.erasers.fluency import Parser, sentence_pieces
@@ -27,8 +28,12 @@ _SUFFIX = re.compile(r"(?:['’]s|,?\s+(?:QC|KC|MBE|OBE|CBE|CB|KBE|MP))+$")
 _PRONOUN = re.compile(r"\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]er|him)\b")
 
 
-def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = None, title: str = "") -> str:
-    """`text` (a rewrite of the doc's text) with a pronoun that lost its antecedent replaced by the name."""
+def restore_first_mentions(
+    original_doc: Any, text: str, parse: Parser | None = None, title: str = "", withheld: Sequence[str] = ()
+) -> str:
+    """`text` (a rewrite of the doc's text) with a pronoun that lost its antecedent replaced by the name;
+    never by a name inside one of `withheld` (the private values the erasure removed: a private name is not
+    said again)."""
     text = _restore_opening_it(original_doc.text, text, title)
     people = [ent for ent in original_doc.ents if ent.label_ == "PERSON" and _full_name(ent)]
     said_alone = _subject_name_words(original_doc, title)
@@ -37,6 +42,8 @@ def restore_first_mentions(original_doc: Any, text: str, parse: Parser | None = 
     if subject is None:
         return _title_person_said_last(original_doc, text, people, parse, title, own)
     name, named_at = subject
+    if any(name in removed for removed in withheld):
+        return text
     names = _name_forms(people) | _title_forms(title) | said_alone
     pieces = sentence_pieces(text)
     for index, piece in enumerate(pieces):

@@ -164,7 +164,7 @@ REFLEXIVES = {"himself", "herself", "themselves", "itself", "myself", "ourselves
 
 
 # verbs that read whole without what followed them ("He died [in Paris].")
-STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "survive", "arrive"}
+STANDS_ALONE = {"die", "retire", "marry", "win", "lose", "graduate", "resign", "survive"}
 
 
 CLAUSE_DEPS = {"relcl", "advcl", "ccomp", "xcomp", "conj", "acl", "pcomp", "parataxis"}

@@ -50,23 +50,19 @@ def remove_parts_of_removed_places(sent: Any, removed: set[int]) -> None:
             removed.update(subtree(part.head))
 
 
-def remove_bare_nouns_whose_name_went(sent: Any, removed: set[int]) -> None:
-    """ "the last billed amount for cc [5400940151289172]", "refers to [Koenigstrasse 51] street": a singular
-    common noun without an article that only its number or name made definite says nothing once they went,
-    and reads as cut off ("for cc?", "refers to street."); it goes, and the closure's rules take what needed
-    it. A noun with its own article, owner, adjective or phrase ("with the card", "my card") stays."""
+def remove_bare_nouns_whose_number_went(sent: Any, removed: set[int]) -> None:
+    """ "the last billed amount for cc [5400940151289172]", "the limit for card [5458212250657274]": a
+    singular common noun without an article that labels the number after it says nothing once the number
+    went, and reads as cut off ("for cc?"); it goes, and the closure's rules take what needed it. A noun
+    with its own article, owner, adjective or phrase ("with the card", "my card") stays, and so does one
+    whose name or year stood before it ("sent to [Alcatraz] prison", "in [1997] election")."""
     for noun in sent:
         if noun.i in removed or noun.tag_ != "NN" or noun.dep_ not in {"pobj", "dobj"}:
             continue
-        naming = [
-            c for c in noun.children if c.dep_ in _NAMING_DEPS and (c.pos_ in {"NUM", "PROPN"} or c.like_num)
-        ]
+        numbers = [c for c in noun.children if c.dep_ in {"appos", "nummod"} and c.i > noun.i and c.like_num]
         kept = [c for c in noun.children if c.i not in removed and not c.is_punct]
-        if naming and all(c.i in removed for c in naming) and not kept:
+        if numbers and all(c.i in removed for c in numbers) and not kept:
             removed.add(noun.i)
-
-
-_NAMING_DEPS = {"appos", "nummod", "compound", "nmod"}
 
 
 def _names_a_part_of_a_place(part: Any) -> bool:

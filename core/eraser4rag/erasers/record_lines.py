@@ -32,7 +32,7 @@ def mend_record_lines(original: str, new_text: str) -> str:
     for index, line in enumerate(new_lines):
         if line not in kept:
             if line.strip() and not line.strip(_MARKS + " \t"):
-                if not _opens_a_line_of(original, line.strip()):  # the "???" every line opens with
+                if not _opens_a_line_of(original, line.strip()):  # the "???" lines open with, as a bullet
                     _end_with(lines, line.strip()[:1])  # " ?" alone once the address before it went
                 continue
             stranded = _STRANDED_OPENING.match(line)
@@ -48,7 +48,7 @@ def mend_record_lines(original: str, new_text: str) -> str:
 
 def _opens_a_line_of(original: str, marks: str) -> bool:
     """The original opens lines with these marks itself (a list page's " ; Masayoshi Ōhira")."""
-    return re.search(rf"(?m)^\s*{re.escape(marks)}", original) is not None
+    return re.search(rf"(?m)^\s*{re.escape(marks)}[ \t]", original) is not None
 
 
 def _ends_its_block(lines: list[str], index: int) -> bool:
@@ -90,19 +90,25 @@ def _a_value_followed(before_colon: str, original: str) -> bool:
 
 
 def joined_where_a_removal_crosses_lines(pieces: list[Any], spans: Sequence[Span]) -> list[Any]:
-    """Segments (`repair.segments`, cut at line breaks) joined again where one removed value runs over
-    the break between them: "The letter arrived at [Unit 5906 Box 6078\nDPO AP 49101] last night." is
-    one sentence, repaired as one ("The letter arrived last night."), not a line that lost its end and
-    a line "last night."."""
+    """Segments (`repair.segments`: spaCy spans, cut at line breaks) joined again where one removed value
+    runs over the break between them: "The letter arrived at [Unit 5906 Box 6078\nDPO AP 49101] last
+    night." is one sentence, repaired as one, not a line that lost its end and a line "last night.". A
+    form's key ("To: [12 Elm Street\nSpringfield]") keeps its line: the key stays a key."""
     joined: list[Any] = []
     for piece in pieces:
         last = joined[-1] if joined else None
-        if (
-            last is not None
-            and any(start < last.end_char and piece.start_char < end for start, end in spans)
-            and "\n" in last.doc.text[last.end_char : piece.start_char]
-        ):
+        if last is not None and _one_value_runs_over(last, piece, spans):
             joined[-1] = last.doc[last.start : piece.end]
         else:
             joined.append(piece)
     return joined
+
+
+def _one_value_runs_over(last: Any, piece: Any, spans: Sequence[Span]) -> bool:
+    text = last.doc.text
+    if "\n" not in text[last.end_char : piece.start_char]:
+        return False
+    return any(
+        start < last.end_char and piece.start_char < end and ":" not in text[last.start_char : start]
+        for start, end in spans
+    )

@@ -142,7 +142,8 @@ def repair_removals(
     replacements = _without_announcements_of_what_went(text, pieces, rewritten, replacements)
     new_text, coarse = apply_replacements(text, replacements)
     new_text = capitalise_new_sentence_starts(text, mend_record_lines(text, new_text))
-    new_text = restore_first_mentions(doc, new_text, parse, title)
+    private_tails = [key[2] for *_rest, keys in removals for key in keys]
+    new_text = restore_first_mentions(doc, new_text, parse, title, private_tails)
     private_pairs = {(key[0], key[2]) for _span, _new, _reason, keys in removals for key in keys}
     new_text = full_name_at_the_opening(text, new_text, title, private_pairs)
     if not text[-1:].isspace():
@@ -344,8 +345,7 @@ def _numbers_between_dropped_segments(
     for index, piece in enumerate(pieces):
         if index in rewritten or any(char.isalpha() for char in piece.text):
             continue
-        sides = [rewritten.get(i) for i in (index - 1, index + 1) if 0 <= i < len(pieces)]
-        if sides and all(side == "" for side in sides):
+        if 0 < index < len(pieces) - 1 and rewritten.get(index - 1) == rewritten.get(index + 1) == "":
             rewritten[index] = ""
             span = _with_following_space(text, (piece.start_char, piece.end_char))
             added.append((span, "", "left of a removed value", ()))

@@ -79,6 +79,9 @@ def test_a_date_a_phone_a_firm_or_an_agenda_before_an_address_stays_outside(text
 def test_an_address_grows_over_both_numbers_before_its_street() -> None:
     text = "the same: 36 82 rue Beauvau 12\nMontevideo"
     assert block_start(text, text.index("rue"), uncased=False) == text.index("36")
+    # not over a phone number's last groups
+    text = "Tel: 020 7946 0958 12 High Street, London"
+    assert block_start(text, text.index("High"), uncased=False) == text.index("12 High")
 
 
 def test_an_address_runs_on_over_lines_that_open_with_a_bullet() -> None:
@@ -86,9 +89,8 @@ def test_an_address_runs_on_over_lines_that_open_with_a_bullet() -> None:
     text = "??? Michael Bazhaev\n??? Google Maps\n??? 27 29 Hornsey Road\n??? Apt. 566\n??? Melrose"
     text += "\n??? Tuvalu 25731"
     assert _addresses(text) == ["27 29 Hornsey Road\n??? Apt. 566\n??? Melrose\n??? Tuvalu 25731"]
-    assert _addresses("• Anna Berg\n• 12 Elm Street\n• Springfield\n• Is it ok?") == [
-        "12 Elm Street\n• Springfield"
-    ]
+    # a list's own bullets are no address lines: the address stops at its item
+    assert _addresses("Shopping list:\n- Milk\n- 12 Elm Street\n- Bread\n- Eggs") == ["12 Elm Street"]
 
 
 def test_military_mail_and_parts_on_lines_opening_with_a_comma_are_one_address() -> None:

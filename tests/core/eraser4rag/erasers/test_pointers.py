@@ -152,14 +152,16 @@ def test_a_bare_noun_whose_number_went_goes_with_it(nlp, sentence, private, expe
 
 
 @pytest.mark.parametrize(
-    "sentence",
+    ("sentence", "private", "kept"),
     [
-        # "the card" has its article
-        "Are there any charges applied to withdraw money from ATM with the card 5338825229705399?",
-        "He worked in the steel industry.",  # a common noun's kind, no name or number
+        ("Are there any charges applied to withdraw money from ATM with the card 5338825229705399?",
+         "5338825229705399", "with the card"),  # its article
+        # the review of session 27: a name or year before the noun, and the noun reads fine without it
+        ("He was sent to Alcatraz prison for life.", "Alcatraz", "sent to prison for life"),
+        ("He bought Tesla stock in 2012.", "Tesla", "bought stock"),
+        ("He lost his seat in 1997 election.", "1997", "his seat"),
     ],
-)
-def test_a_noun_with_its_article_or_a_common_kind_stays(nlp, sentence):
-    private = "5338825229705399" if "5338" in sentence else "steel"
+)  # fmt: skip
+def test_a_noun_with_its_article_or_a_name_before_it_stays(nlp, sentence, private, kept):
     text, _lost = erase_phrases(nlp, sentence, [private])
-    assert ("the card" in text) if "5338" in sentence else ("industry" in text), text
+    assert kept in text, text

@@ -106,3 +106,14 @@ def test_segments_are_joined_where_one_removed_value_runs_over_their_line_break(
         segments(doc), [(start, start + 5), (start + 20, start + 25)]
     )
     assert len(apart) == 3
+
+
+def test_a_questions_mark_goes_back_though_the_lines_open_on_question_marks():
+    """The review of session 27: a lone "?" is a sentence's end even where lines open on "???"."""
+    original = (
+        "??? Dear support\nCan you send a new one to my home in Springfield at\n12 Elm Street?\n??? Thanks"
+    )
+    new = "??? Dear support\nCan you send a new one to my home in Springfield\n?\n??? Thanks"
+    assert mend_record_lines(original, new) == (
+        "??? Dear support\nCan you send a new one to my home in Springfield?\n??? Thanks"
+    )
