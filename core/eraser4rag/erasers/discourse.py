@@ -42,7 +42,7 @@ def restore_first_mentions(
     if subject is None:
         return _title_person_said_last(original_doc, text, people, parse, title, own)
     name, named_at = subject
-    if any(name in removed for removed in withheld):
+    if any(_says_the_value(name, value) for value in withheld):
         return text
     names = _name_forms(people) | _title_forms(title) | said_alone
     pieces = sentence_pieces(text)
@@ -64,6 +64,11 @@ def restore_first_mentions(
         pieces[index] = _with_name(piece, _the_subject_after_a_fronted_his(piece, match), name, parse)
         return "".join(pieces)
     return text
+
+
+def _says_the_value(name: str, value: str) -> bool:
+    """The name is the value, part of it, or holds it as words ("Anna Berg" and a private "Berg")."""
+    return bool(value) and (name in value or re.search(rf"\b{re.escape(value)}\b", name) is not None)
 
 
 # an opening that points back at the sentence before: "But ...", "During this time ...", "In that role, ...",

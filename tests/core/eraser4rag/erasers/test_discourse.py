@@ -320,3 +320,11 @@ def test_a_name_after_a_role_or_an_honorific_is_still_the_opening_subject(nlp):
     """Session 23's review: "The American painter John Smith was ..." names its subject after a role."""
     original = "The American painter John Smith was born in Paris in 1900. He studied in Rome."
     assert restore_first_mentions(nlp(original), "He studied in Rome.", nlp) == "John Smith studied in Rome."
+
+
+def test_a_removed_private_name_is_not_said_again_for_its_pronoun(nlp):
+    """The review of session 27: "Name: [Anna Berg ...] / She is a teacher." read "Anna Berg is a teacher"."""
+    original = nlp("Anna Berg was born in Oslo. She is a teacher.")
+    assert restore_first_mentions(original, "She is a teacher.") == "Anna Berg is a teacher."
+    for private in (["Anna Berg"], ["Berg"], ["Anna Berg, born 1980 in Oslo"]):
+        assert restore_first_mentions(original, "She is a teacher.", withheld=private) == "She is a teacher."
