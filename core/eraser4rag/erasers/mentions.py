@@ -83,13 +83,21 @@ def mentions_entity(text: str, entity: str) -> bool:
 _BRACKETED_ACRONYM = re.compile(r"\s*\(\s*([A-Z][A-Z0-9&.]{1,9})\s*\)")
 
 
+_OPEN_ACRONYM_AT_END = re.compile(r"\s*\(\s*([A-Z][A-Z0-9&.]{1,9})\s*\)?$")
+
+
 def defined_acronyms(text: str, entity: str) -> list[str]:
     """Short forms `text` gives `entity` in brackets right after it: "the School of the Art Institute of
-    Chicago (SAIC)" makes "SAIC" a name of the school wherever the passage says it."""
+    Chicago (SAIC)" makes "SAIC" a name of the school wherever the passage says it. An extracted entity
+    that took its short form in ("Australian National Basketball League (NBL") is read the same way."""
+    found = []
+    short_inside = _OPEN_ACRONYM_AT_END.search(entity)
+    if short_inside and _abbreviates(short_inside.group(1), entity[: short_inside.start()]):
+        found.append(short_inside.group(1))
+        entity = entity[: short_inside.start()]
     pattern = mention_pattern(entity)
     if pattern is None:
-        return []
-    found = []
+        return found
     for match in pattern.finditer(text):
         short = _BRACKETED_ACRONYM.match(text, match.end())
         if short and short.group(1) not in found and _abbreviates(short.group(1), match.group("name")):

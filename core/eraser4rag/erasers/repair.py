@@ -414,7 +414,9 @@ def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[i
     """A segment after a ";" that leans on the clause before it, which went: "...; and a MD from the
     College of Physicians" or "...; Chair of the Canadian Section ..." after "he serves as Chair of ...".
     (List pages, whose members have no verb, lose one member at a time.)"""
-    if _closes_a_bracket_of_a_dropped_piece(pieces, index, rewritten):
+    if _closes_a_bracket_of_a_dropped_piece(pieces, index, rewritten) or _inside_a_dropped_quotation(
+        pieces, index, rewritten
+    ):
         return True
     if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text != ";":
         return False
@@ -438,6 +440,29 @@ def _closes_a_bracket_of_a_dropped_piece(pieces: list[Any], index: int, rewritte
     if index == 0 or rewritten.get(index - 1) != "":
         return False
     return _open_brackets(pieces[index - 1].text) > 0 and _open_brackets(pieces[index].text) < 0
+
+
+def _inside_a_dropped_quotation(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
+    """ 'while Bunbury writes "He was an aged man ... amongst young officers.' went, and the quotation went on
+    in the next sentence: 'But though it appeared a little out of fashion, there was much care and valour in
+    that Scotchman".' is no one's words now, and closes a quotation the rewrite never opens."""
+    if index == 0 or rewritten.get(index - 1) != "" or not _quotation_open_at(pieces, index):
+        return False
+    opener = index - 1
+    while opener > 0 and _quotation_open_at(pieces, opener):
+        opener -= 1
+        if rewritten.get(opener) != "":
+            return False  # the quotation opened in a sentence that stays: what follows it is still quoted
+    return True
+
+
+_QUOTE_MARK = re.compile(r'(?<!\d)"')  # not an inch mark ('6\'2" tall')
+
+
+def _quotation_open_at(pieces: list[Any], index: int) -> bool:
+    before = pieces[index].doc.text[: pieces[index].start_char]
+    straight_open = len(_QUOTE_MARK.findall(before)) % 2 == 1
+    return straight_open or before.count("\u201c") > before.count("\u201d")
 
 
 def _open_brackets(text: str) -> int:

@@ -41,3 +41,8 @@ def test_a_short_form_in_brackets_after_a_name_is_one_of_its_names():
     assert defined_acronyms("a member of the Union of Active Struggle (ZWC)", "Union of Active Struggle") == [
         "ZWC"
     ]
+    # an extracted tail that took its short form in, bracket unclosed (PopQA dev, Wayne McDaniel)
+    league = "He spent his career in the Australian National Basketball League (NBL). He was an NBL All-Star."
+    assert defined_acronyms(league, "Australian National Basketball League (NBL") == ["NBL"]
+    assert defined_acronyms(league, "Australian National Basketball League (NBL)") == ["NBL"]
+    assert defined_acronyms("He was born in London (UK) in 1950.", "London (UK") == []

@@ -1393,6 +1393,23 @@ def test_the_rest_of_a_sentence_the_parser_ended_inside_a_bracket_goes_with_its_
     assert new_text == "He is the Director of the Centre. He was educated at the University of Rome."
 
 
+def test_what_is_left_of_a_quotation_goes_with_the_sentence_that_opened_it(nlp):
+    """Round 49's reader (David Dundas, PopQA dev): 'Though it appeared a little out of fashion, there was
+    'much care and valour in that Scotchman'".' was left once the sentence that opened Bunbury's quotation
+    went: no one's words, and a closing mark nothing opened. A quotation opened in a kept sentence keeps its
+    rest."""
+    text = (
+        'In the army Dundas was nicknamed "Old Pivot". Bunbury writes "He was an aged man and a well-skilled '
+        "soldier. But though it appeared a little out of fashion, there was much care in that Scotchman\". "
+        'Thoumine writes that "Dundas was as sound as oak".'
+    )
+    assert _repaired_without(nlp, text, "an aged man and a well-skilled soldier") == (
+        'In the army Dundas was nicknamed "Old Pivot". Thoumine writes that "Dundas was as sound as oak".'
+    )
+    kept = _repaired_without(nlp, text, "In the army ")
+    assert 'much care in that Scotchman".' in kept and "Bunbury writes" in kept
+
+
 def test_an_emphatic_himself_goes_with_the_fact_it_stressed(nlp):
     """Round 41's reader (James Butson, PopQA dev): "His son was himself Archdeacon of Clonfert" once the
     sentence that made the father archdeacon went; "himself" stressed a fact the passage no longer says."""
