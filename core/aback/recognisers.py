@@ -28,6 +28,8 @@ _LEADING_TYPE = (
     r"(?:via|viale|piazza|corso|rue|quai|avenue|av\.|calle|avenida|rua|r\.?|travessa|largo|"
     r"praça|plaza|paseo|camino|carrer|ulica|ul\.|estrada)"
 )
+# Street-type words that come lower-case after the name ("Veres Pálné u. 91", "Rákóczi út 81").
+_TRAILING_TYPE = r"(?:u\.|út|utca|tér|krt\.|körút|köz|sétány|fasor)"
 _WORD = r"[^\W\d_][\w'.-]*"
 _CAP_WORD = r"[^\W\d_a-zß-ÿ][\w'.-]*"  # starts with a letter that is not lower-case
 _UNIT = r"(?:,?\s*(?:apt\.?|apartment|suite|ste\.?|unit|flat|#)\s*[A-Za-z0-9-]+)"
@@ -42,6 +44,8 @@ ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(rf"(?i:\b{_LEADING_TYPE})\s+(?:{_WORD}\s+){{1,4}}\d{{1,5}}[A-Za-z]?\b"), 0.5),
     # 70 Algade 49 / 43 Ρ. Φεραίου 13 (house number, name, number: many European formats)
     (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}\d{{1,5}}\b\.?"), 0.45),
+    # 63 Agip u. 96. / 26 Veres Pálné u. 91. / 25 Rákóczi út 81 (a street type after the name, lower-case)
+    (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}{_TRAILING_TYPE}\s+\d{{1,5}}\b\.?"), 0.5),
     # Suite 616 / Apt. 977 / Unit 8505 Box 3866 / P.O. Box 101 / PSC 9236, Box 1684
     (
         re.compile(

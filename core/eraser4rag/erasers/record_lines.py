@@ -22,6 +22,7 @@ _DANGLING_COLON = re.compile(r"\s*:\s*$")
 _MARKS = "?!;:,."
 _SENTENCE_WORDS = 3
 _LABEL_PUNCTUATION = " \t-,.:;()[]\\"
+_LAST_SENTENCE_END = re.compile(r".*[.?!](?=\s)")
 
 
 def mend_record_lines(original: str, new_text: str) -> str:
@@ -67,10 +68,15 @@ def _mended_line(line: str, original: str, last: bool) -> str | None:
     if _a_label_whose_number_went(line, original):
         return None  # "fax" once its number went
     colon = _DANGLING_COLON.search(line)
-    said = line[: colon.start()].split() if colon else []
+    if not colon or not last or not _a_value_followed(line[: colon.start()], original):
+        return line
+    before = _LAST_SENTENCE_END.search(line[: colon.start()])
+    said = line[before.end() if before else 0 : colon.start()].split()
     # a sentence ("Lucas had given Maria his address: [16 Blæsenborgvej 5]"), not a form's key ("Name:")
-    if colon and last and len(said) >= _SENTENCE_WORDS and _a_value_followed(line[: colon.start()], original):
-        line = line[: colon.start()] + "."
+    if len(said) >= _SENTENCE_WORDS:
+        return line[: colon.start()] + "."
+    if before:  # a speaker's or a key's label after a sentence: "What's the name? User: [Shawn Osborne]"
+        return line[: before.end()].rstrip()
     return line
 
 

@@ -77,7 +77,7 @@ def render(sent: Any, removed: set[int]) -> str:
     text = "".join(pieces).strip()
     if sent[0].i in removed:  # "[He studied law] and an MD ..." loses the coordinator it began with
         text = _LEADING_COORDINATOR.sub("", text)
-    return tidy(text, capitalise=sent.text[:1].isupper() or sent[0].i in removed)
+    return tidy(text, capitalise=sent.text[:1].isupper() or sent[0].i in removed, brackets_beyond=sent.text)
 
 
 def _known_by_a_bare_name(sent: Any, removed: set[int]) -> set[int]:
@@ -497,7 +497,7 @@ def _strongest_mark(match: re.Match[str]) -> str:
     return next(mark for mark in (";", ":", ",") if mark in marks)
 
 
-def tidy(text: str, capitalise: bool = True) -> str:
+def tidy(text: str, capitalise: bool = True, brackets_beyond: str = "") -> str:
     """Punctuation and articles after deletions: brackets, lifespans, commas, a/an, capitals."""
     text = _LIFESPAN_DIED.sub(r"(died \1)", text)
     text = _LIFESPAN_PLACE_FIRST.sub(r"(born \1, died \2)", text)
@@ -515,7 +515,7 @@ def tidy(text: str, capitalise: bool = True) -> str:
         text = _LONE_DASH.sub(" ", text)
         text = _LONE_APOSTROPHE.sub("", text)
         text = _DANGLING_COORDINATOR.sub(r"\1", text)
-    text = balance_brackets(text)
+    text = balance_brackets(text, *unmatched_brackets(brackets_beyond))
     text = _SPACE_BEFORE.sub(r"\1", text)
     text = _SPACE_AFTER_OPEN.sub("(", text)
     text = _SPACES.sub(" ", text)
@@ -528,8 +528,25 @@ def tidy(text: str, capitalise: bool = True) -> str:
     return text.strip()
 
 
-def balance_brackets(text: str) -> str:
-    """Drop a ")" that closes nothing and a "(" that is never closed (half a removed bracket)."""
+def balance_brackets(text: str, closes_before: int = 0, opens_after: int = 0) -> str:
+    """Drop a ")" that closes nothing and a "(" that is never closed (half a removed bracket). A sentence
+    the splitter cut inside a bracket keeps the first `closes_before` lone ")" (its "(" is in a sentence
+    before) and the last `opens_after` lone "(": "Answer: Tube Snake Boogie, go figure)" after "(What did
+    he put at #1 you ask?"."""
+    closers, openers = _lone_brackets(text)
+    for index in sorted(closers[closes_before:] + openers[: len(openers) - opens_after], reverse=True):
+        text = text[:index] + text[index + 1 :]
+    return text
+
+
+def unmatched_brackets(text: str) -> tuple[int, int]:
+    """How many ")" in `text` close nothing, and how many "(" are never closed."""
+    closers, openers = _lone_brackets(text)
+    return len(closers), len(openers)
+
+
+def _lone_brackets(text: str) -> tuple[list[int], list[int]]:
+    """Where `text` has a ")" that closes nothing, and a "(" never closed."""
     unmatched: list[int] = []
     open_at: list[int] = []
     for index, char in enumerate(text):
@@ -540,9 +557,7 @@ def balance_brackets(text: str) -> str:
                 open_at.pop()
             else:
                 unmatched.append(index)
-    for index in sorted(unmatched + open_at, reverse=True):
-        text = text[:index] + text[index + 1 :]
-    return text
+    return unmatched, open_at
 
 
 def fix_articles(text: str) -> str:

@@ -66,7 +66,12 @@ from core.eraser4rag.erasers.grammar import (
 )
 from core.eraser4rag.erasers.realise import realise_facts
 from core.eraser4rag.erasers.record_lines import joined_where_a_removal_crosses_lines, mend_record_lines
-from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts, render
+from core.eraser4rag.erasers.rendering import (
+    balance_brackets,
+    capitalise_new_sentence_starts,
+    render,
+    unmatched_brackets,
+)
 from core.eraser4rag.erasers.restating import (
     is_about_subject,
     is_past,
@@ -149,6 +154,8 @@ def repair_removals(
     if not text[-1:].isspace():
         new_text = new_text.rstrip()  # the space before a dropped last segment
     new_text = _without_emptied_lines(text, new_text)
+    # sentences are mended one at a time: a bracket cut in two by the splitter is balanced over the whole
+    new_text = balance_brackets(new_text, *unmatched_brackets(text))
     if _only_headings_left(text, new_text) or _only_a_cut_fragment_left(pieces, rewritten):
         new_text = ""  # "Notable people with the surname include:" once every member went
     return new_text, rediff(text, new_text, coarse)
@@ -443,7 +450,7 @@ def _closes_a_bracket_of_a_dropped_piece(pieces: list[Any], index: int, rewritte
 
 
 def _inside_a_dropped_quotation(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
-    """ 'while Bunbury writes "He was an aged man ... amongst young officers.' went, and the quotation went on
+    """'while Bunbury writes "He was an aged man ... amongst young officers.' went, and the quotation went on
     in the next sentence: 'But though it appeared a little out of fashion, there was much care and valour in
     that Scotchman".' is no one's words now, and closes a quotation the rewrite never opens."""
     if index == 0 or rewritten.get(index - 1) != "" or not _quotation_open_at(pieces, index):

@@ -128,3 +128,10 @@ def test_block_ends_and_starts_on_plain_strings() -> None:
     assert block_start(text, text.index("Suite"), uncased=False) == text.index("25")
     # a unit with no street before it on its line starts where it starts
     assert block_start("Suite 540", 0, uncased=False) == 0
+
+
+def test_a_street_type_after_the_name_in_lower_case_makes_an_address() -> None:
+    # pii_dev (seed 11 of bench_erase_records): "63 Agip u. 96." was left in a rewrite as "u. 96."
+    address = "63 Agip u. 96.\n Apt. 808\n Nagyváty\n Trinidad and Tobago 79370"
+    assert _addresses(f"Please update the billing address with {address}") == [address]
+    assert _addresses("We met at 26 Veres Pálné u. 91. yesterday") == ["26 Veres Pálné u. 91."]

@@ -26,6 +26,18 @@ def test_a_colon_whose_value_went_ends_the_sentence():
     )
 
 
+def test_a_speakers_label_whose_words_went_goes_after_the_sentence_before_it():
+    # pii_dev (seed 11 of bench_erase_records): "User: [Shawn Osborne]" was left as "User."
+    original = "Bot: What's the name on the account? User: Shawn Osborne"
+    assert mend_record_lines(original, "Bot: What's the name on the account? User:") == (
+        "Bot: What's the name on the account?"
+    )
+    original = "I called. Then Lucas gave Maria his address: 16 Blæsenborgvej 5"
+    assert mend_record_lines(original, "I called. Then Lucas gave Maria his address:") == (
+        "I called. Then Lucas gave Maria his address."
+    )
+
+
 @pytest.mark.parametrize(
     ("original", "new"),
     [

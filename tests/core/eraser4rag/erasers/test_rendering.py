@@ -188,3 +188,19 @@ def test_a_title_with_its_portfolio_stays_a_title(nlp):
 def test_a_title_stays_a_title_with_a_portfolio_left_or_under_a_negation(nlp, sentence, private, expected):
     text, _lost = erase_phrases(nlp, sentence, [private])
     assert text == expected
+
+
+def test_a_sentence_cut_inside_a_bracket_keeps_the_half_its_neighbour_holds():
+    """pii_dev (seed 11 of bench_erase_records): "(What did he put at #1 you ask? Answer: "Tube Snake Boogie"
+    by [Michael Hodžaj] - go figure)" lost its closing bracket: the splitter had cut the bracket in two at
+    "?", and the second sentence's ")" closed nothing inside it."""
+    from core.eraser4rag.erasers.rendering import balance_brackets
+
+    assert balance_brackets("Answer: Tube Snake Boogie, go figure)", closes_before=1) == (
+        "Answer: Tube Snake Boogie, go figure)"
+    )
+    assert balance_brackets("Answer: Tube Snake Boogie, go figure)") == "Answer: Tube Snake Boogie, go figure"
+    assert balance_brackets("He was born (in) 1950 (", opens_after=1) == "He was born (in) 1950 ("
+    assert tidy("Answer: Tube Snake Boogie, go figure)", brackets_beyond="Answer: X by Y, go figure)") == (
+        "Answer: Tube Snake Boogie, go figure)"
+    )

@@ -1400,7 +1400,7 @@ def test_what_is_left_of_a_quotation_goes_with_the_sentence_that_opened_it(nlp):
     rest."""
     text = (
         'In the army Dundas was nicknamed "Old Pivot". Bunbury writes "He was an aged man and a well-skilled '
-        "soldier. But though it appeared a little out of fashion, there was much care in that Scotchman\". "
+        'soldier. But though it appeared a little out of fashion, there was much care in that Scotchman". '
         'Thoumine writes that "Dundas was as sound as oak".'
     )
     assert _repaired_without(nlp, text, "an aged man and a well-skilled soldier") == (
