@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from core.aback.address_blocks import extend_addresses
+from core.aback.common_words import is_common, is_proper_noun
 from core.aback.detections import (
     SOURCE_DENY,
     SOURCE_NER,
@@ -405,6 +406,7 @@ class PiiDetector:
                 and piece.type in types
                 and self.options.keeps(piece)
                 and any(piece.start < end and start < piece.end for start, end in spans)
+                and not (make_copy is cased_copy and _one_ordinary_word(text[piece.start : piece.end]))
             ]
             if extra:
                 found[index] = resolve_overlaps(apply_lists(text, [*found[index], *extra], self.options))
@@ -428,6 +430,14 @@ class PiiDetector:
         results = self.analyzer.analyze(text, language=LANGUAGE)
         found = [_from_presidio(text, result) for result in results]
         return sorted((d for d in found if d.end > d.start), key=lambda d: (d.start, d.end))
+
+
+def _one_ordinary_word(text: str) -> bool:
+    """ "date" in "could i change the payment due date": capitalised in the cased copy, spaCy read "Date" as
+    a person. A single dictionary word that is no name is not taken from the copy; a name that is also
+    a word ("mark") is the cost, a name of two words ("chad farmer") is kept."""
+    word = text.strip()
+    return " " not in word and is_common(word) and not is_proper_noun(word.title())
 
 
 def _all_inside(spans: list[tuple[int, int]], detections: list[Detection]) -> bool:

@@ -28,10 +28,19 @@ _LEADING_TYPE = (
     r"(?:via|viale|piazza|corso|rue|quai|avenue|av\.|calle|avenida|rua|r\.?|travessa|largo|"
     r"praça|plaza|paseo|camino|carrer|ulica|ul\.|estrada)"
 )
+# Street-type words a house number comes before ("6 Rue Hsine Eloued"); not "via" ("in 1990 via Moscow").
+_NUMBER_FIRST_TYPE = (
+    r"rue|boulevard|bd\.?|avenue|av\.|calle|avenida|rua|travessa|largo|praça|paseo|camino|carrer|ulica|ul\.|"
+    r"estrada|piazza|viale|corso|quai|chemin|allée|impasse|cours|c/"
+)
+_NAME_PARTICLE = r"(?:(?:de|du|des|la|le|del|da|do|dos|das|di|van|von)[ \t]+)"
 # Street-type words that come lower-case after the name ("Veres Pálné u. 91", "Rákóczi út 81").
-_TRAILING_TYPE = r"(?:u\.|út|utca|tér|krt\.|körút|köz|sétány|fasor)"
+_TRAILING_TYPE = r"(?:u\.|út|útja|utca|tér|krt\.|körút|köz|sétány|fasor)"
 _WORD = r"[^\W\d_][\w'.-]*"
 _CAP_WORD = r"[^\W\d_a-zß-ÿ][\w'.-]*"  # starts with a letter that is not lower-case
+# a word of a street's name after its type: no unit ("24 14 rue du Président Roosevelt Apt. 889")
+_STREET_NAME_WORD = rf"(?!(?i:apt|apartment|suite|unit|flat)\b){_CAP_WORD}"
+_NAME_PART = rf"{_NAME_PARTICLE}{{0,2}}{_STREET_NAME_WORD}"
 _UNIT = r"(?:,?\s*(?:apt\.?|apartment|suite|ste\.?|unit|flat|#)\s*[A-Za-z0-9-]+)"
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
@@ -44,8 +53,17 @@ ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(rf"(?i:\b{_LEADING_TYPE})\s+(?:{_WORD}\s+){{1,4}}\d{{1,5}}[A-Za-z]?\b"), 0.5),
     # 70 Algade 49 / 43 Ρ. Φεραίου 13 (house number, name, number: many European formats)
     (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}\d{{1,5}}\b\.?"), 0.45),
+    # 6 Rue Hsine Eloued / 23 49 boulevard Amiral Courbet (the house number before a street type that leads)
+    (
+        re.compile(
+            rf"\b(?!(?:1[5-9]|20)\d\d\b)\d{{1,4}}[A-Za-z]?,?[ \t]+(?i:{_NUMBER_FIRST_TYPE})[ \t]+"
+            rf"{_NAME_PART}(?:[ \t]+{_NAME_PART}){{0,3}}"
+            r"(?:[ \t]+\d{1,5}[A-Za-z]?\b\.?)?"
+        ),
+        0.65,
+    ),
     # 63 Agip u. 96. / 26 Veres Pálné u. 91. / 25 Rákóczi út 81 (a street type after the name, lower-case)
-    (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}{_TRAILING_TYPE}\s+\d{{1,5}}\b\.?"), 0.5),
+    (re.compile(rf"\b\d{{1,5}}\s+(?:{_WORD}\s+){{1,3}}{_TRAILING_TYPE}\s+\d{{1,5}}\b\.?"), 0.5),
     # Suite 616 / Apt. 977 / Unit 8505 Box 3866 / P.O. Box 101 / PSC 9236, Box 1684
     (
         re.compile(

@@ -1,6 +1,8 @@
 """Address blocks (`core.aback.address_blocks`) on messages of the labelled PII set (microsoft/presidio-
 research, attribution: tests/data/PII_ATTRIBUTION.md): what the detector reports as one address."""
 
+import re
+
 import pytest
 
 from core.aback.address_blocks import block_end, block_start
@@ -135,3 +137,34 @@ def test_a_street_type_after_the_name_in_lower_case_makes_an_address() -> None:
     address = "63 Agip u. 96.\n Apt. 808\n Nagyváty\n Trinidad and Tobago 79370"
     assert _addresses(f"Please update the billing address with {address}") == [address]
     assert _addresses("We met at 26 Veres Pálné u. 91. yesterday") == ["26 Veres Pálné u. 91."]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # pii_dev (seed 13 of bench_erase_records): an erasure left ", NB / 11933" and "WOODGATE." behind
+        (
+            "here they are: 01 6 Rue Hsine Eloued\nWOODGATE, QLD 36540, and more",
+            "01 6 Rue Hsine Eloued\nWOODGATE, QLD 36540",
+        ),
+        (
+            "here: 23 49 boulevard Amiral Courbet\nBudel-Dorplein",
+            "23 49 boulevard Amiral Courbet\nBudel-Dorplein",
+        ),
+        ("We meet at 12 rue de la Paix tomorrow", "12 rue de la Paix"),
+        ("sent to 24 14 rue du Président Roosevelt Apt. 889 SAUMUR Andorra", None),
+        ("his address: 39 Rue du Centre 108, Masnuy-Saint-Pierre", None),
+        ("Robert Beverdam lives at 38 C/ Señores Curas 88, Villafranca del Cid", None),
+        ("Jerry Kastner lives at 90 Árpád fejedelem útja 3., Budapest", None),
+    ],
+)
+def test_a_house_number_before_a_street_type_that_leads_makes_an_address(
+    text: str, address: str | None
+) -> None:
+    expected = address or text[re.search(r"\d", text).start() :]
+    assert _addresses(text) == [expected]
+
+
+@pytest.mark.parametrize("text", ["In 1990 via Moscow he came.", "In 1995 Rue Cler was paved."])
+def test_a_year_before_a_street_type_is_no_house_number(text: str) -> None:
+    assert _addresses(text) == []

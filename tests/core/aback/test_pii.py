@@ -93,6 +93,23 @@ def test_names_in_lowercase_text_are_found_through_a_cased_copy() -> None:
     assert get_detector().detect("She named him Joshua and they moved.")[0].text == "Joshua"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "could i change the payment due date of my credit card?",  # "Date" was a person: the record emptied
+        "my religion does not allow speaking to bots, they are evil",
+        "capitalized words like wisdom and discipline are often mistaken with names.",
+    ],
+)
+def test_an_ordinary_word_capitalised_in_the_cased_copy_is_no_name(text: str) -> None:
+    assert [item for item in get_detector().detect(text) if item.type == "PERSON"] == []
+
+
+def test_a_name_of_two_words_from_the_cased_copy_is_kept() -> None:
+    found = get_detector().detect("hello, this is mr. chad farmer. who are you?")
+    assert "chad farmer" in [item.text for item in found if item.type == "PERSON"]
+
+
 def test_words_in_capitals_are_read_in_title_case() -> None:
     assert title_copy("Where: SAINT-PRIEST Country Club.") == "Where: Saint-Priest Country Club."
     assert title_copy("I am in FINSPÅNG now") == "I am in Finspång now"
