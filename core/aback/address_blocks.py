@@ -50,6 +50,9 @@ _SHIP_OR_UNIT = re.compile(
     r"|^[ \t>]*(?:PSC|CMR|Unit|psc|cmr|unit)[ \t]+\d{1,5}\b[^\n:@]{0,30}$"
 )
 _STREET_WORD = re.compile(rf"(?i:\b(?:{STREET_WORDS})\b)")
+_STREET_NAME_BETWEEN = re.compile(
+    rf"[ \t,]+(?:[^\W\d_a-z][\w'’.-]*[ \t]+){{1,3}}(?i:{STREET_WORDS})\.?,?[ \t]*\n?[ \t]*"
+)
 _REGION_CODE = re.compile(r"(?!AM|PM)[A-Z]{2}")
 # US ZIP or Canadian postal code after a region code
 _ZIP_CODE = re.compile(r"[ \t]+(\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)\b")
@@ -232,7 +235,7 @@ def _merged_address_blocks(text: str, detections: list[Detection]) -> list[Detec
     merged: list[Detection] = []
     for item in pieces:
         last = merged[-1] if merged else None
-        if last is not None and (item.start < last.end or not text[last.end : item.start].strip(" \t,")):
+        if last is not None and (item.start < last.end or _joins_two_pieces(text[last.end : item.start])):
             end = max(last.end, item.end)
             merged[-1] = detection_at(
                 text, last.start, end, "ADDRESS", max(last.score, item.score), SOURCE_STUDIO
@@ -240,6 +243,12 @@ def _merged_address_blocks(text: str, detections: list[Detection]) -> list[Detec
         else:
             merged.append(item)
     return others + merged
+
+
+def _joins_two_pieces(gap: str) -> bool:
+    """Nothing but spaces and commas, or a street's name, stands between two pieces of one address:
+    "Floridusgasse 89 Oomen Street / Suite 096" (a rewrite had left "Oomen Street" of it)."""
+    return not gap.strip(" \t,") or _STREET_NAME_BETWEEN.fullmatch(gap) is not None
 
 
 def _address_part_length(text: str, start: int, uncased: bool) -> int:

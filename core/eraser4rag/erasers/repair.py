@@ -318,9 +318,11 @@ def without_broken_sentences(
 
 
 def _without_emptied_lines(text: str, new_text: str) -> str:
-    """Dropped paragraphs leave their line breaks: at most one blank line between paragraphs,
-    and none before the first unless the original opened with one."""
+    """Dropped paragraphs leave their line breaks: at most one blank line between paragraphs, none
+    where the original had none, and none before the first unless the original opened with one."""
     new_text = re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", new_text)
+    if not re.search(r"\n[ \t]*\n", text):  # a record's lines ("Name / Firm / Street"): no blank line
+        new_text = re.sub(r"\n(?:[ \t]*\n)+", "\n", new_text)
     if not text.startswith("\n"):
         new_text = new_text.lstrip("\n")
     return new_text

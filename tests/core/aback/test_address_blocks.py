@@ -168,3 +168,9 @@ def test_a_house_number_before_a_street_type_that_leads_makes_an_address(
 @pytest.mark.parametrize("text", ["In 1990 via Moscow he came.", "In 1995 Rue Cler was paved."])
 def test_a_year_before_a_street_type_is_no_house_number(text: str) -> None:
     assert _addresses(text) == []
+
+
+def test_a_street_name_between_two_pieces_of_an_address_joins_them() -> None:
+    # pii_dev (seed 5 of bench_erase_records): a rewrite read "please update my new address is Street"
+    address = "Floridusgasse 89 Oomen Street\n Suite 096\n WIEN\n Guatemala 37791"
+    assert _addresses(f"Hello I moved, please update my new address is {address}") == [address]

@@ -1536,22 +1536,23 @@ def test_a_number_the_splitter_cut_from_a_removed_address_goes_with_it(nlp):
 @pytest.mark.parametrize(
     ("text", "value", "expected"),
     [
-        # the review of session 27: a form's key keeps its line, and the other fields stay
+        # the review of session 27: a form's key keeps its line, and the other fields stay (no blank line
+        # where the form had none)
         (
             "To: 12 Elm Street\nSpringfield\nRe: card renewal",
             "12 Elm Street\nSpringfield",
-            "To:\n\nRe: card renewal",
+            "To:\nRe: card renewal",
         ),
         (
             "Name: Anna Berg\nBorn 1980 in Oslo\nOccupation: teacher",
             "Anna Berg\nBorn 1980 in Oslo",
-            "Name:\n\nOccupation: teacher",
+            "Name:\nOccupation: teacher",
         ),
         # a removed private name is not said again for the pronoun that lost it
         (
             "Name: Anna Berg\nBorn 1980 in Oslo\nShe is a teacher.",
             "Anna Berg\nBorn 1980 in Oslo",
-            "Name:\n\nShe is a teacher.",
+            "Name:\nShe is a teacher.",
         ),
     ],
 )
@@ -1560,3 +1561,15 @@ def test_a_value_removed_over_a_forms_lines_leaves_its_key_and_fields(nlp, text,
     key = ("record form", "subject", value.split("\n")[0])  # the private fact the value said
     removal = ((start, start + len(value)), "", "private", (key,))
     assert repair_removals(text, nlp(text), [removal], (), nlp)[0] == expected
+
+
+def test_a_records_emptied_line_leaves_no_blank_line(nlp):
+    """pii_dev (seed 5 of bench_erase_records): the name and the firm of a letterhead went, and the firm's
+    line was left blank between the job and the street."""
+    text = "Bridget Frandsen\nFood cooking machine operator\nKash n' Karry\n34 ul. Zuchów 65\n Apt. 291"
+    removals = [
+        ((text.index(p), text.index(p) + len(p)), "", "private", ())
+        for p in ("Bridget Frandsen", "Kash n' Karry")
+    ]
+    new_text, _edits = repair_removals(text, nlp(text), removals, (), nlp)
+    assert new_text == "Food cooking machine operator\n34 ul. Zuchów 65\n Apt. 291"
