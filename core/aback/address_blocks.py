@@ -251,6 +251,18 @@ def _joins_two_pieces(gap: str) -> bool:
     return not gap.strip(" \t,") or _STREET_NAME_BETWEEN.fullmatch(gap) is not None
 
 
+def _a_country_and_its_postcode(text: str, start: int) -> int:
+    """The length of a country's name at `start` with the postcode after it, ending its part; or 0."""
+    country = country_pattern().match(text, start)
+    if country is None:
+        return 0
+    end = country.end()
+    postcode = re.match(r"[ \t]+(\d{4,6}(?:-\d{4})?)\b", text[end:])
+    end += postcode.end() if postcode else 0
+    closes = end == len(text) or text[end] in "\n,?.!" or (postcode is not None and text[end].isspace())
+    return end - start if closes else 0  # not "..., Georgia said"
+
+
 def _address_part_length(text: str, start: int, uncased: bool) -> int:
     """Length of the address part (city, region, country, postcode) at `start`, or 0 when there is none.
 
@@ -259,6 +271,9 @@ def _address_part_length(text: str, start: int, uncased: bool) -> int:
     segment = re.match(r"[^\n,@:;]{1,60}", text[start:])
     if segment is None or not (segment.group(0)[0].isalnum()):
         return 0
+    country = _a_country_and_its_postcode(text, start)
+    if country:
+        return country  # "Saint Vincent and the Grenadines 36907": six words, two in lower case
     sentence_end = re.search(r"(?<=[^\W\d_]{4})\.\s", segment.group(0))  # "Berlin. Dr. Ana" ends at "Berlin"
     if sentence_end:
         segment = re.match(f"[^\\n,@:;]{{1,{sentence_end.start()}}}", text[start:])

@@ -87,8 +87,9 @@ MONEY_PATTERN = re.compile(
     r"|[$€£]\s?\d+(?:\.\d+)?(?:\s?(?:k|K|million|m|M)\b)?"
     r"|\b\d{1,3}(?:,\d{3})+(?:\.\d{2})?\s?(?:USD|EUR|GBP|dollars)\b)"
 )
+# one line's digit groups: a postcode and the next line's number are no phone ("... 36907\n22 498317 office")
 PHONE_PATTERN = re.compile(
-    r"(?<![\w+/.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)\s?)?\d{1,5}(?:[\s.-]\d{1,5}){1,5}"
+    r"(?<![\w+/.-])(?:\+\d{1,3}[ \t.-]?)?(?:\(\d{1,5}\)[ \t]?)?\d{1,5}(?:[ \t.-]\d{1,5}){1,5}"
     r"(?:\s?(?:x|ext\.?)\s?\d{1,6})?(?![\w/]|[.-]\d)"
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")

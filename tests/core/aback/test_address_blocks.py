@@ -174,3 +174,18 @@ def test_a_street_name_between_two_pieces_of_an_address_joins_them() -> None:
     # pii_dev (seed 5 of bench_erase_records): a rewrite read "please update my new address is Street"
     address = "Floridusgasse 89 Oomen Street\n Suite 096\n WIEN\n Guatemala 37791"
     assert _addresses(f"Hello I moved, please update my new address is {address}") == [address]
+
+
+def test_a_country_with_lower_case_words_and_its_postcode_ends_an_address() -> None:
+    # pii_dev (seed 17 of bench_erase_records): the address stopped at "Mata Mourisca", and a postcode
+    # with the next line's number was read as a phone ("36907\n22")
+    address = (
+        "10 Travessa Esmeraldo Neto 1620 Apt. 199, Mata Mourisca, Saint Vincent and the Grenadines 36907"
+    )
+    text = f"Jason Otila\nGovtribe\n{address}\n22 498317 office"
+    assert _addresses(text) == [address]
+    assert [d.text for d in get_detector().detect(text) if d.type == "PHONE_NUMBER"] == []
+
+
+def test_a_country_name_that_goes_on_into_a_sentence_is_no_address_part() -> None:
+    assert _addresses("I live at 12 Elm Street, Georgia said.") == ["12 Elm Street"]
