@@ -51,7 +51,7 @@ _SHIP_OR_UNIT = re.compile(
 )
 _STREET_WORD = re.compile(rf"(?i:\b(?:{STREET_WORDS})\b)")
 _STREET_NAME_BETWEEN = re.compile(
-    rf"[ \t,]+(?:[^\W\d_a-z][\w'’.-]*[ \t]+){{1,3}}(?i:{STREET_WORDS})\.?,?[ \t]*\n?[ \t]*"
+    rf"[ \t,]+(?:[^\W\d_a-z][\w'’-]*[ \t]+){{1,3}}(?i:{STREET_WORDS}),?[ \t]*\n?[ \t]*"
 )
 _REGION_CODE = re.compile(r"(?!AM|PM)[A-Z]{2}")
 # US ZIP or Canadian postal code after a region code
@@ -235,7 +235,9 @@ def _merged_address_blocks(text: str, detections: list[Detection]) -> list[Detec
     merged: list[Detection] = []
     for item in pieces:
         last = merged[-1] if merged else None
-        if last is not None and (item.start < last.end or _joins_two_pieces(text[last.end : item.start])):
+        if last is not None and (
+            item.start < last.end or _joins_two_pieces(text[last.end : item.start], text[last.end - 1])
+        ):
             end = max(last.end, item.end)
             merged[-1] = detection_at(
                 text, last.start, end, "ADDRESS", max(last.score, item.score), SOURCE_STUDIO
@@ -245,10 +247,13 @@ def _merged_address_blocks(text: str, detections: list[Detection]) -> list[Detec
     return others + merged
 
 
-def _joins_two_pieces(gap: str) -> bool:
+def _joins_two_pieces(gap: str, last_char: str) -> bool:
     """Nothing but spaces and commas, or a street's name, stands between two pieces of one address:
-    "Floridusgasse 89 Oomen Street / Suite 096" (a rewrite had left "Oomen Street" of it)."""
-    return not gap.strip(" \t,") or _STREET_NAME_BETWEEN.fullmatch(gap) is not None
+    "Floridusgasse 89 Oomen Street / Suite 096" (a rewrite had left "Oomen Street" of it); not after a
+    piece that ended a sentence ("Frørupvej 65. Tom Green. Suite 5")."""
+    if not gap.strip(" \t,"):
+        return True
+    return last_char != "." and _STREET_NAME_BETWEEN.fullmatch(gap) is not None
 
 
 def _a_country_and_its_postcode(text: str, start: int) -> int:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from core.aback.address_blocks import extend_addresses
-from core.aback.common_words import is_common, is_proper_noun
+from core.aback.common_words import is_common
 from core.aback.detections import (
     SOURCE_DENY,
     SOURCE_NER,
@@ -406,7 +406,7 @@ class PiiDetector:
                 and piece.type in types
                 and self.options.keeps(piece)
                 and any(piece.start < end and start < piece.end for start, end in spans)
-                and not (make_copy is cased_copy and _one_ordinary_word(text[piece.start : piece.end]))
+                and not (make_copy is cased_copy and _an_ordinary_word(text, piece.start, piece.end))
             ]
             if extra:
                 found[index] = resolve_overlaps(apply_lists(text, [*found[index], *extra], self.options))
@@ -432,12 +432,24 @@ class PiiDetector:
         return sorted((d for d in found if d.end > d.start), key=lambda d: (d.start, d.end))
 
 
-def _one_ordinary_word(text: str) -> bool:
-    """ "date" in "could i change the payment due date": capitalised in the cased copy, spaCy read "Date" as
-    a person. A single dictionary word that is no name is not taken from the copy; a name that is also
-    a word ("mark") is the cost, a name of two words ("chad farmer") is kept."""
-    word = text.strip()
-    return " " not in word and is_common(word) and not is_proper_noun(word.title())
+# what introduces a name in a chat ("this is ben", "named him randy") or follows one
+# ("morgan here")
+_NAME_CUE_BEFORE = re.compile(
+    r"(?:\bthis is|\bi am|\bi'm|\bname is|\bnamed|\bcalled|\bcalls me|\bhi|\bhello|\bhey|\bdear|\bthanks|"
+    r"\bask|\btell|\bmeet|,)(?:\s+(?:him|her|me|them|to))?\s*$"
+)
+_NAME_CUE_AFTER = re.compile(r"^\s*(?:here\b|said\b|says\b|and\b|,|:)")
+
+
+def _an_ordinary_word(text: str, start: int, end: int) -> bool:
+    """ "date" in "could i change the payment due date": capitalised in the cased copy, spaCy read "Date"
+    as a person. A single dictionary word is not taken from the copy unless the words around it introduce
+    a name ("this is ben", "morgan here"); a name of two words ("chad farmer") is always kept."""
+    word = text[start:end].strip()
+    if " " in word or not is_common(word):
+        return False
+    before, after = text[max(0, start - 40) : start], text[end : end + 20]
+    return not (_NAME_CUE_BEFORE.search(before.lower()) or _NAME_CUE_AFTER.match(after.lower()))
 
 
 def _all_inside(spans: list[tuple[int, int]], detections: list[Detection]) -> bool:

@@ -33,6 +33,9 @@ _NUMBER_FIRST_TYPE = (
     r"rue|boulevard|bd\.?|avenue|av\.|calle|avenida|rua|travessa|largo|praça|paseo|camino|carrer|ulica|ul\.|"
     r"estrada|piazza|viale|corso|quai|chemin|allée|impasse|cours|c/"
 )
+_WHERE_AN_ADDRESS_IS_GIVEN = (
+    r"(?:(?m:^)[ \t>]*|(?<=[:,])[ \t]*|(?<=\bat)[ \t]+|(?<=\bto)[ \t]+|(?<=\bis)[ \t]+|(?<=\bwith)[ \t]+)"
+)
 _NAME_PARTICLE = r"(?:(?:de|du|des|la|le|del|da|do|dos|das|di|van|von)[ \t]+)"
 # Street-type words that come lower-case after the name ("Veres Pálné u. 91", "Rákóczi út 81").
 _TRAILING_TYPE = r"(?:u\.|út|útja|utca|tér|krt\.|körút|köz|sétány|fasor)"
@@ -53,17 +56,26 @@ ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
     (re.compile(rf"(?i:\b{_LEADING_TYPE})\s+(?:{_WORD}\s+){{1,4}}\d{{1,5}}[A-Za-z]?\b"), 0.5),
     # 70 Algade 49 / 43 Ρ. Φεραίου 13 (house number, name, number: many European formats)
     (re.compile(rf"\b\d{{1,5}}\s+(?:{_CAP_WORD}\s+){{1,3}}\d{{1,5}}\b\.?"), 0.45),
-    # 6 Rue Hsine Eloued / 23 49 boulevard Amiral Courbet (the house number before a street type that leads)
+    # 6 Rue Hsine Eloued / 23 49 boulevard Amiral Courbet (the house number before a street type that leads),
+    # where an address is given: at a line's start or after "at", "to", "is", "with", a colon or a comma
+    # ("in season 7 Rue McClanahan joined", "in the 1990s Rue Cler" are none)
     (
         re.compile(
-            rf"\b(?!(?:1[5-9]|20)\d\d\b)\d{{1,4}}[A-Za-z]?,?[ \t]+(?i:{_NUMBER_FIRST_TYPE})[ \t]+"
+            rf"{_WHERE_AN_ADDRESS_IS_GIVEN}(?:\d{{1,4}}[ \t]+)?(?!(?:1[5-9]|2[01])\d\d)\d{{1,4}}[A-Za-z]?,?"
+            rf"[ \t]+(?i:{_NUMBER_FIRST_TYPE})[ \t]+"
             rf"{_NAME_PART}(?:[ \t]+{_NAME_PART}){{0,3}}"
             r"(?:[ \t]+\d{1,5}[A-Za-z]?\b\.?)?"
         ),
         0.65,
     ),
     # 63 Agip u. 96. / 26 Veres Pálné u. 91. / 25 Rákóczi út 81 (a street type after the name, lower-case)
-    (re.compile(rf"\b\d{{1,5}}\s+(?:{_WORD}\s+){{1,3}}{_TRAILING_TYPE}\s+\d{{1,5}}\b\.?"), 0.5),
+    # (not "from 10 Uhr u. 12 Uhr": a word goes on after the number)
+    (
+        re.compile(
+            rf"\b\d{{1,5}}\s+(?:{_WORD}\s+){{1,3}}{_TRAILING_TYPE}\s+\d{{1,5}}\b(?![ \t]+[^\W\d_])\.?"
+        ),
+        0.5,
+    ),
     # Suite 616 / Apt. 977 / Unit 8505 Box 3866 / P.O. Box 101 / PSC 9236, Box 1684
     (
         re.compile(

@@ -42,6 +42,7 @@ from core.eraser4rag.erasers.grammar import (
     born_of_a_parent_hung_on_its_place,
     has_its_of,
     has_kept_conj,
+    is_a_role_hung_on_an_object,
     needs_its_phrase,
     next_kept_conj,
     subtree,
@@ -688,6 +689,8 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # hung on a removed second conjunct but said before the first: shared by both
         if token.dep_ == "mark" and token.head.pos_ == "ADP" and token.i < token.head.i:
             continue  # "as he [from 1960 to 2001] published": the parser hung the clause's "as" on "from"
+        if is_a_role_hung_on_an_object(token):
+            continue  # "spent a year [at 5Psolutions] as the assistant to ...": the role is the subject's
         if token.dep_ in {"aux", "auxpass"} and _shared_with_a_kept_participle(token, removed):
             continue  # "Harrison was [drafted into the Army and] posted to Germany"
         if _joined_by_slash(token, token.head):

@@ -24,6 +24,7 @@ from core.eraser4rag.erasers.grammar import (
     STANDS_ALONE,
     VERB_POS,
     has_kept_conj,
+    is_a_role_hung_on_an_object,
     list_members,
     named_phrases,
     needs_its_phrase,
@@ -49,7 +50,14 @@ def remove_heads_without_complement(sent: Any, removed: set[int], keep: set[int]
                 continue
             return True
         marks = {i for c in token.children if c.dep_ == "mark" for i in subtree(c)}
-        removed.update(clause_tokens(token) - marks)  # "as he [from 1960 to 2001] published"
+        roles = {
+            i
+            for c in token.children
+            for r in c.children
+            if is_a_role_hung_on_an_object(r)
+            for i in subtree(r)
+        }
+        removed.update(clause_tokens(token) - marks - roles)  # "as he [from 1960 to 2001] published"
     return False
 
 
@@ -183,6 +191,9 @@ def _lost_required_phrase(verb: Any, removed: set[int]) -> bool:
             c.lower_ for c in right
         }  # "established himself", "received his early education": any phrase
     phrases = [c for c in right if c.lower_ in needed]
+    # "spent a year [at 5Psolutions] as the assistant": the parser hung the "as" on the removed object
+    roles = [r for c in right for o in c.children for r in o.children if is_a_role_hung_on_an_object(r)]
+    phrases += [r for r in roles if r.lower_ in needed]
     return bool(phrases) and all(c.i in removed for c in phrases)
 
 

@@ -333,3 +333,16 @@ def says_which_one(noun: Any, removed: set[int]) -> bool:
         c.i not in removed and (c.tag_ == "JJS" or c.ent_type_ == "ORDINAL" or c.lower_ in ONE_OF_A_KIND)
         for c in noun.children
     )
+
+
+def is_a_role_hung_on_an_object(token: Any) -> bool:
+    """An "as" phrase the parser hung on a verb's prepositional object where it says the subject's role:
+    "spent a year at 5Psolutions [as the assistant to Stephanie Kučera]"; not "such as", "as well as"."""
+    noun = token.head
+    if token.dep_ != "prep" or token.lower_ != "as" or token.i <= noun.i or noun.dep_ != "pobj":
+        return False
+    if noun.head.head.pos_ not in VERB_POS:
+        return False
+    doc = token.doc
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    return doc[token.i - 1].lower_ != "such" and (after is None or after.lower_ != "well")

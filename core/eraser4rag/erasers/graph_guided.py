@@ -36,6 +36,7 @@ from core.eraser4rag.erasers.grammar import (
     NEEDS_ITS_ADJECTIVE,
     born_of_a_parent_hung_on_its_place,
     determiner,
+    is_a_role_hung_on_an_object,
     same_kind,
 )
 from core.eraser4rag.erasers.mentions import (
@@ -369,7 +370,10 @@ def _object_phrase(doc: Any, root: Any, tail: set[int]) -> Span | None:
         top = root.head
     elif root.dep_ in {"compound", "amod", "nmod", "poss", "nummod"}:
         return _with_edge_punctuation(doc, root.left_edge.i, root.right_edge.i)
-    first, last = top.left_edge.i, _before_a_parent_of_the_born(doc, top)
+    first, last = (
+        top.left_edge.i,
+        _before_a_role_hung_on_the_object(doc, root, _before_a_parent_of_the_born(doc, top)),
+    )
     if top.dep_ == "conj" or root.dep_ == "conj":
         first = _swallow_coordinator(doc, first)
     return _with_edge_punctuation(doc, first, last)
@@ -385,6 +389,18 @@ def _before_a_parent_of_the_born(doc: Any, top: Any) -> int:
     while last > top.i and doc[last].is_punct:
         last -= 1
     return last
+
+
+def _before_a_role_hung_on_the_object(doc: Any, root: Any, last: int) -> int:
+    """`last`, or the token before an "as" phrase the parser hung on the tail where it says the subject's
+    role (`grammar.is_a_role_hung_on_an_object`)."""
+    role = next((c for c in root.children if is_a_role_hung_on_an_object(c) and c.i <= last), None)
+    if role is None:
+        return last
+    end = role.i - 1
+    while end > root.i and doc[end].is_punct:
+        end -= 1
+    return end
 
 
 def _of_what_origin(adjective: Any) -> Any | None:

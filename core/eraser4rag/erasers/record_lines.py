@@ -22,7 +22,8 @@ _DANGLING_COLON = re.compile(r"\s*:\s*$")
 _MARKS = "?!;:,."
 _SENTENCE_WORDS = 3
 _LABEL_PUNCTUATION = " \t-,.:;()[]\\"
-_LAST_SENTENCE_END = re.compile(r".*[.?!](?=\s)")
+_SENTENCE_END = re.compile(r"[.?!](?=\s)")
+_ABBREVIATION = re.compile(r"(?:\b(?:Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Mt|No|vs|etc)|\b[A-Z]|\.[A-Za-z])\.$")
 
 
 def mend_record_lines(original: str, new_text: str) -> str:
@@ -70,14 +71,21 @@ def _mended_line(line: str, original: str, last: bool) -> str | None:
     colon = _DANGLING_COLON.search(line)
     if not colon or not last or not _a_value_followed(line[: colon.start()], original):
         return line
-    before = _LAST_SENTENCE_END.search(line[: colon.start()])
-    said = line[before.end() if before else 0 : colon.start()].split()
+    before = _last_sentence_end(line[: colon.start()])
+    said = line[before : colon.start()].split()
     # a sentence ("Lucas had given Maria his address: [16 Blæsenborgvej 5]"), not a form's key ("Name:")
     if len(said) >= _SENTENCE_WORDS:
         return line[: colon.start()] + "."
     if before:  # a speaker's or a key's label after a sentence: "What's the name? User: [Shawn Osborne]"
-        return line[: before.end()].rstrip()
+        return line[:before].rstrip()
     return line
+
+
+def _last_sentence_end(text: str) -> int:
+    """Where the last sentence of `text` that ends before its end stops (after its mark), or 0: a full
+    stop after a title or an initial ("Dr. Smith at:") ends none."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text) if not _ABBREVIATION.search(text, 0, m.start() + 1)]
+    return ends[-1] if ends else 0
 
 
 def _a_label_whose_number_went(line: str, original: str) -> bool:

@@ -534,7 +534,9 @@ def balance_brackets(text: str, closes_before: int = 0, opens_after: int = 0) ->
     before) and the last `opens_after` lone "(": "Answer: Tube Snake Boogie, go figure)" after "(What did
     he put at #1 you ask?"."""
     closers, openers = _lone_brackets(text)
-    for index in sorted(closers[closes_before:] + openers[: len(openers) - opens_after], reverse=True):
+    for index in sorted(
+        closers[closes_before:] + openers[: max(0, len(openers) - opens_after)], reverse=True
+    ):
         text = text[:index] + text[index + 1 :]
     return text
 

@@ -454,24 +454,32 @@ def _closes_a_bracket_of_a_dropped_piece(pieces: list[Any], index: int, rewritte
 def _inside_a_dropped_quotation(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
     """'while Bunbury writes "He was an aged man ... amongst young officers.' went, and the quotation went on
     in the next sentence: 'But though it appeared a little out of fashion, there was much care and valour in
-    that Scotchman".' is no one's words now, and closes a quotation the rewrite never opens."""
-    if index == 0 or rewritten.get(index - 1) != "" or not _quotation_open_at(pieces, index):
-        return False
+    that Scotchman".' is no one's words now, and closes a quotation the rewrite never opens. Only a
+    quotation that a dropped sentence opened and never closed, up to the mark that closes it."""
     opener = index - 1
-    while opener > 0 and _quotation_open_at(pieces, opener):
-        opener -= 1
-        if rewritten.get(opener) != "":
-            return False  # the quotation opened in a sentence that stays: what follows it is still quoted
-    return True
+    while opener >= 0 and rewritten.get(opener) == "" and not _QUOTE_MARK.search(pieces[opener].text):
+        opener -= 1  # sentences inside the quotation that went with it
+    if opener < 0 or rewritten.get(opener) != "" or not _leaves_a_quotation_open(pieces[opener].text):
+        return False
+    text = pieces[index].doc.text
+    closing = _QUOTE_MARK.search(text, pieces[index].start_char)
+    return closing is not None and _closes(text, closing.start())
 
 
-_QUOTE_MARK = re.compile(r'(?<!\d)"')  # not an inch mark ('6\'2" tall')
+_QUOTE_MARK = re.compile(r'(?<!\d)["\u201c\u201d]')  # not an inch mark ('6\'2" tall')
 
 
-def _quotation_open_at(pieces: list[Any], index: int) -> bool:
-    before = pieces[index].doc.text[: pieces[index].start_char]
-    straight_open = len(_QUOTE_MARK.findall(before)) % 2 == 1
-    return straight_open or before.count("\u201c") > before.count("\u201d")
+def _leaves_a_quotation_open(text: str) -> bool:
+    marks = [m.start() for m in _QUOTE_MARK.finditer(text)]
+    return bool(marks) and not _closes(text, marks[-1]) and len(marks) % 2 == 1
+
+
+def _closes(text: str, at: int) -> bool:
+    """Whether the quotation mark at `at` closes a quotation: a right mark, or a straight one after a
+    word or a mark."""
+    if text[at] != '"':
+        return text[at] == "\u201d"
+    return at > 0 and not text[at - 1].isspace() and text[at - 1] not in "([{:\u2014-"
 
 
 def _open_brackets(text: str) -> int:

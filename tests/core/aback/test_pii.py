@@ -97,7 +97,7 @@ def test_names_in_lowercase_text_are_found_through_a_cased_copy() -> None:
     "text",
     [
         "could i change the payment due date of my credit card?",  # "Date" was a person: the record emptied
-        "my religion does not allow speaking to bots, they are evil",
+        "what's your email? hugoharikkala@jourrapide.com",
         "capitalized words like wisdom and discipline are often mistaken with names.",
     ],
 )
@@ -105,9 +105,18 @@ def test_an_ordinary_word_capitalised_in_the_cased_copy_is_no_name(text: str) ->
     assert [item for item in get_detector().detect(text) if item.type == "PERSON"] == []
 
 
-def test_a_name_of_two_words_from_the_cased_copy_is_kept() -> None:
-    found = get_detector().detect("hello, this is mr. chad farmer. who are you?")
-    assert "chad farmer" in [item.text for item in found if item.type == "PERSON"]
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("hello, this is mr. chad farmer. who are you?", "chad farmer"),
+        # the review of session 28: a one-word name a dictionary also lists, where words introduce a name
+        ("hello, this is ben from support", "ben"),
+        ("hi, morgan here, can you reset my pin", "morgan"),
+        ("she named him randy", "randy"),
+    ],
+)
+def test_a_name_from_the_cased_copy_is_kept_when_words_introduce_it(text: str, name: str) -> None:
+    assert name in [item.text for item in get_detector().detect(text) if item.type == "PERSON"]
 
 
 def test_words_in_capitals_are_read_in_title_case() -> None:

@@ -877,3 +877,26 @@ def test_a_period_keeps_its_start_when_its_end_stays_or_it_is_the_subject(nlp, s
 def test_a_start_without_a_period_keeps_its_from(nlp):
     text, _lost = _erase(nlp, "He served as mayor from 1990 to 1995.", ["to 1995"])
     assert text == "He served as mayor from 1990."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "expected"),
+    [
+        # pii_dev (seed 17 of bench_erase_records): the parser hung the role on the removed firm, and the
+        # whole record emptied
+        (
+            "Blažena spent a year at 5Psolutions as the assistant to Stephanie Kučera, and the following "
+            "year at Biovia in Casbeno.",
+            "5Psolutions",
+            "Blažena spent a year as the assistant to Stephanie Kučera, and the following year at Biovia in "
+            "Casbeno.",
+        ),
+        ("He worked at Google as a software engineer.", "Google", "He worked as a software engineer."),
+    ],
+)
+def test_a_role_the_parser_hung_on_a_removed_object_stays_the_subjects(nlp, sentence, phrase, expected):
+    assert _erase(nlp, sentence, [phrase]) == (expected, False)
+
+
+def test_such_as_goes_with_the_noun_it_lists_for(nlp):
+    assert "such as" not in _erase(nlp, "He visited cities such as Paris and Rome.", ["cities"])[0]

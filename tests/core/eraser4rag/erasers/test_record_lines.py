@@ -32,6 +32,12 @@ def test_a_speakers_label_whose_words_went_goes_after_the_sentence_before_it():
     assert mend_record_lines(original, "Bot: What's the name on the account? User:") == (
         "Bot: What's the name on the account?"
     )
+    # the review of session 28: a title's full stop ends no sentence
+    original = "Please forward it to Dr. Smith at: 555-1234"
+    assert (
+        mend_record_lines(original, "Please forward it to Dr. Smith at:")
+        == "Please forward it to Dr. Smith at."
+    )
     original = "I called. Then Lucas gave Maria his address: 16 Blæsenborgvej 5"
     assert mend_record_lines(original, "I called. Then Lucas gave Maria his address:") == (
         "I called. Then Lucas gave Maria his address."

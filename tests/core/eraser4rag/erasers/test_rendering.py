@@ -201,6 +201,8 @@ def test_a_sentence_cut_inside_a_bracket_keeps_the_half_its_neighbour_holds():
     )
     assert balance_brackets("Answer: Tube Snake Boogie, go figure)") == "Answer: Tube Snake Boogie, go figure"
     assert balance_brackets("He was born (in) 1950 (", opens_after=1) == "He was born (in) 1950 ("
+    # the review of session 28: more kept than there are keeps none too many
+    assert balance_brackets("a ( b ( c", 0, 3) == "a ( b ( c"
     assert tidy("Answer: Tube Snake Boogie, go figure)", brackets_beyond="Answer: X by Y, go figure)") == (
         "Answer: Tube Snake Boogie, go figure)"
     )

@@ -1573,3 +1573,24 @@ def test_a_records_emptied_line_leaves_no_blank_line(nlp):
     ]
     new_text, _edits = repair_removals(text, nlp(text), removals, (), nlp)
     assert new_text == "Food cooking machine operator\n34 ul. Zuchów 65\n Apt. 291"
+
+
+@pytest.mark.parametrize(
+    ("text", "removed", "kept"),
+    [
+        # the review of session 28: a closing mark after a digit, a passage that opens inside a quotation
+        (
+            'In 1995 Tom Hanks starred in "Apollo 13" with Kevin Bacon. He later won an award. He lives in '
+            "Los Angeles.",
+            'In 1995 Tom Hanks starred in "Apollo 13" with Kevin Bacon.',
+            "He lives in Los Angeles.",
+        ),
+        (
+            'the greatest player of his era," wrote Smith. Jones was born in Leeds. He retired in 1985.',
+            'the greatest player of his era," wrote Smith.',
+            "He retired in 1985.",
+        ),
+    ],
+)
+def test_a_dropped_sentence_that_closes_its_quotation_takes_nothing_after_it(nlp, text, removed, kept):
+    assert kept in _repaired_without(nlp, text, removed)
