@@ -543,11 +543,29 @@ QUOTE_MARKS = {'"', "“", "”", "„"}
 def _whole_quotations(sent: Any, removed: set[int]) -> None:
     """A quotation is kept word for word or not at all: "one of the foremost citizens [Chicago] has ever
     had" would misquote, and a lone quote mark left by a removed title opens a quotation that never ends."""
-    marks = [t.i for t in sent if t.text in QUOTE_MARKS]
-    for start, end in zip(marks[::2], marks[1::2], strict=False):
+    for start, end in _quotations(sent):
         inside = range(start + 1, end)
         if any(i in removed for i in inside):
             removed.update(range(start, end + 1))
+
+
+def _quotations(sent: Any) -> list[tuple[int, int]]:
+    """The (opening, closing) mark tokens of each quotation: a mark glued to the word before it closes one,
+    so an opening mark the tokenizer left inside a word ('Answer:"Tube Snake Boogie" by ...') shifts no
+    pair."""
+    pairs, opened = [], None
+    for token in sent:
+        if token.text not in QUOTE_MARKS:
+            continue
+        closes = token.text == "”" or (
+            token.text == '"' and token.i > sent.start and not token.doc[token.i - 1].whitespace_
+        )
+        if opened is None and not closes:
+            opened = token.i
+        elif opened is not None and closes:
+            pairs.append((opened, token.i))
+            opened = None
+    return pairs
 
 
 MONTH = (

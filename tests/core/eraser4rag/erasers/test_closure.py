@@ -900,3 +900,11 @@ def test_a_role_the_parser_hung_on_a_removed_object_stays_the_subjects(nlp, sent
 
 def test_such_as_goes_with_the_noun_it_lists_for(nlp):
     assert "such as" not in _erase(nlp, "He visited cities such as Paris and Rome.", ["cities"])[0]
+
+
+def test_an_opening_mark_glued_to_a_word_shifts_no_quotation(nlp):
+    """pii_dev (seed 13 of bench_erase_records): the tokenizer kept the opening mark inside 'Answer:"Tube',
+    so the closing mark after "Boogie" was paired with a mark further on, and the title lost its closing
+    mark with what stood between."""
+    new, _lost = _erase(nlp, 'Answer:"Tube Snake Boogie" by Rachel Holloway, go figure', ["Rachel Holloway"])
+    assert new.startswith('Answer:"Tube Snake Boogie"')
