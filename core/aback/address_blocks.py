@@ -18,10 +18,11 @@ import re
 from core.aback.detections import SOURCE_STUDIO, Detection
 from core.aback.recognisers import STREET_WORDS, country_pattern, detection_at
 
-# Lower-case words inside place names ("Torres de Albánchez", "Ústí nad Labem", "Paterna del Madera").
+# Lower-case words inside place names ("Torres de Albánchez", "Ústí nad Labem", "Paterna del Madera",
+# "Turkovice u Prelouce").
 _PLACE_PARTICLES = frozenset(
     {"de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "el", "y", "e", "nad", "pod",
-     "an", "am", "im", "der", "van", "von", "den", "op", "sur", "sous", "en", "i", "a"}
+     "an", "am", "im", "der", "van", "von", "den", "op", "sur", "sous", "en", "i", "a", "u", "v", "na"}
 )  # fmt: skip
 # A comma, or a line break with the next line's indent, quote marks or a comma the line opens with
 # ("KERAVA\n, UU\n 51771"), or "???" (a bullet read in the wrong encoding, as a letterhead's lines open;

@@ -474,6 +474,8 @@ _LEADING_COORDINATOR = re.compile(r"^(?:and|or|but|nor)\s+", re.IGNORECASE)
 _LONE_APOSTROPHE = re.compile(r"(?<=\s)['’]s?\s+")
 
 
+# a number sign whose number went ("on my card # [5378...] for"); "C#" and "#15" keep theirs
+_LONE_NUMBER_SIGN = re.compile(r"(?<=\s)#(?=\s|[,.;:?!)]|$)\s?")
 _LONE_DASH = re.compile(r"\s*[—]\s*(?=(?:and|or|but)\b|[,.;:)]|$)")
 
 
@@ -514,6 +516,7 @@ def tidy(text: str, capitalise: bool = True, brackets_beyond: str = "") -> str:
         text = _BEFORE_STOP.sub(r"\1", text)
         text = _LONE_DASH.sub(" ", text)
         text = _LONE_APOSTROPHE.sub("", text)
+        text = _LONE_NUMBER_SIGN.sub("", text)
         text = _DANGLING_COORDINATOR.sub(r"\1", text)
     text = balance_brackets(text, *unmatched_brackets(brackets_beyond))
     text = _SPACE_BEFORE.sub(r"\1", text)

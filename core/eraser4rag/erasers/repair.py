@@ -423,8 +423,10 @@ def _continues_a_dropped_clause(pieces: list[Any], index: int, rewritten: dict[i
     """A segment after a ";" that leans on the clause before it, which went: "...; and a MD from the
     College of Physicians" or "...; Chair of the Canadian Section ..." after "he serves as Chair of ...".
     (List pages, whose members have no verb, lose one member at a time.)"""
-    if _closes_a_bracket_of_a_dropped_piece(pieces, index, rewritten) or _inside_a_dropped_quotation(
-        pieces, index, rewritten
+    if (
+        _closes_a_bracket_of_a_dropped_piece(pieces, index, rewritten)
+        or _inside_a_dropped_quotation(pieces, index, rewritten)
+        or _a_line_going_on_from_a_dropped_one(pieces, index, rewritten)
     ):
         return True
     if index == 0 or rewritten.get(index - 1) != "" or pieces[index - 1][-1].text != ";":
@@ -480,6 +482,15 @@ def _closes(text: str, at: int) -> bool:
     if text[at] != '"':
         return text[at] == "\u201d"
     return at > 0 and not text[at - 1].isspace() and text[at - 1] not in "([{:\u2014-"
+
+
+def _a_line_going_on_from_a_dropped_one(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
+    """A record's line that opens on a comma goes on from the line above ("Sečovlje / , nan / 45956", an
+    address over three lines); once that line went, it is a scrap of it."""
+    if index == 0 or rewritten.get(index - 1) != "" or not pieces[index].text.lstrip().startswith(","):
+        return False
+    doc = pieces[index].doc
+    return "\n" in doc.text[pieces[index - 1].end_char : pieces[index].start_char + 1]
 
 
 def _open_brackets(text: str) -> int:

@@ -204,3 +204,9 @@ def test_a_street_name_after_a_sentence_end_joins_nothing() -> None:
     # the review of session 28: "Tom Green" (a street word ends it) was swallowed into one address
     found = get_detector().detect("Send to Frørupvej 65. Tom Green. Suite 5 is his office.")
     assert "Tom Green" in [d.text for d in found if d.type == "PERSON"]
+
+
+def test_a_town_with_a_lower_case_particle_is_a_part_of_its_address() -> None:
+    # pii_dev held-out (seed 7, read cold): the rewrite was " Turkovice u Prelouce", all that was left
+    address = "60 Dašická 688\n Apt. 328\n Turkovice u Prelouce\n Bulgaria 83572"
+    assert _addresses(f"The letter arrived at {address} last night.") == [address]

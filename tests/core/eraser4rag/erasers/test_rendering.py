@@ -206,3 +206,11 @@ def test_a_sentence_cut_inside_a_bracket_keeps_the_half_its_neighbour_holds():
     assert tidy("Answer: Tube Snake Boogie, go figure)", brackets_beyond="Answer: X by Y, go figure)") == (
         "Answer: Tube Snake Boogie, go figure)"
     )
+
+
+def test_a_number_sign_whose_number_went_goes():
+    """pii_dev held-out (seed 7, read cold): "on my card # for certain duration of time"."""
+    assert tidy("I want to increase limit on my card # for certain duration.") == (
+        "I want to increase limit on my card for certain duration."
+    )
+    assert tidy("He wrote it in C# for fun and ranked #15.") == "He wrote it in C# for fun and ranked #15."
