@@ -51,6 +51,14 @@ _SHIP_OR_UNIT = re.compile(
     r"|^[ \t>]*(?:PSC|CMR|Unit|psc|cmr|unit)[ \t]+\d{1,5}\b[^\n:@]{0,30}$"
 )
 _STREET_WORD = re.compile(rf"(?i:\b(?:{STREET_WORDS})\b)")
+_NOT_A_STREET_NAME = frozenset(
+    {"at", "to", "is", "was", "with", "in", "on", "of", "for", "the", "a", "an", "and", "from", "by", "my",
+     "our", "his", "her", "their", "your", "send", "sent", "mail", "ship", "deliver", "live", "lives", "near",
+     "address"}
+)  # fmt: skip
+_NAME_BEFORE_THE_NUMBER = re.compile(
+    r"(?:^[ \t>]*|:[ \t]*|\b(?:is|to|at|with)[ \t]+)(?P<words>(?:[^\W\d_][\w'’.-]*[ \t]+){1,3})$"
+)
 _STREET_NAME_BETWEEN = re.compile(
     rf"[ \t,]+(?:[^\W\d_a-z][\w'’-]*[ \t]+){{1,3}}(?i:{STREET_WORDS}),?[ \t]*\n?[ \t]*"
 )
@@ -91,7 +99,26 @@ def block_start(text: str, start: int, uncased: bool) -> int:
     number = _NUMBERS_BEFORE.search(text[max(0, start - 14) : start])
     if number:
         start -= len(number.group(0))
-    return _street_or_ship_line_above(text, street_number_before(text, start, uncased), uncased)
+    start = _street_name_before_its_number(text, street_number_before(text, start, uncased), uncased)
+    return _street_or_ship_line_above(text, start, uncased)
+
+
+def _street_name_before_its_number(text: str, start: int, uncased: bool) -> int:
+    """The street's name said before the house number ("Vesturgata 66 Lucchese Street", "Långlöt 44 Horký
+    Street"), where an address is given: at the line's start or after "is", "to", "at", "with" or a
+    colon; else `start`."""
+    if not text[start : start + 1].isdigit():
+        return start
+    window_start = max(line_start(text, start), start - 60)
+    match = _NAME_BEFORE_THE_NUMBER.search(text[window_start:start])
+    if match is None:
+        return start
+    words = match.group("words").split()
+    if any(_TIME_WORD.fullmatch(w) or w.lower() in _NOT_A_STREET_NAME for w in words):
+        return start  # "Fire At 42 Elm Street", "send to 42 elm street"
+    if not all(uncased or word[0].isupper() for word in words):
+        return start
+    return window_start + match.start("words")
 
 
 def block_end(text: str, end: int, uncased: bool) -> int:

@@ -37,8 +37,9 @@ _WHERE_AN_ADDRESS_IS_GIVEN = (
     r"(?:(?m:^)[ \t>]*|(?<=[:,])[ \t]*|(?<=\bat)[ \t]+|(?<=\bto)[ \t]+|(?<=\bis)[ \t]+|(?<=\bwith)[ \t]+)"
 )
 _NAME_PARTICLE = r"(?:(?:de|du|des|la|le|del|da|do|dos|das|di|van|von)[ \t]+)"
-# Street-type words that come lower-case after the name ("Veres Pálné u. 91", "Rákóczi út 81").
-_TRAILING_TYPE = r"(?:u\.|út|útja|utca|tér|krt\.|körút|köz|sétány|fasor)"
+# Street-type words that come lower-case after the name ("Veres Pálné u. 91", "Rákóczi út 81", "Gosposka
+# ulica 61").
+_TRAILING_TYPE = r"(?:u\.|út|útja|utca|tér|krt\.|körút|köz|sétány|fasor|ulica|ulice|cesta)"
 _WORD = r"[^\W\d_][\w'.-]*"
 _CAP_WORD = r"[^\W\d_a-zß-ÿ][\w'.-]*"  # starts with a letter that is not lower-case
 # a word of a street's name after its type: no unit ("24 14 rue du Président Roosevelt Apt. 889")

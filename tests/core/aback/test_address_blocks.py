@@ -210,3 +210,22 @@ def test_a_town_with_a_lower_case_particle_is_a_part_of_its_address() -> None:
     # pii_dev held-out (seed 7, read cold): the rewrite was " Turkovice u Prelouce", all that was left
     address = "60 Dašická 688\n Apt. 328\n Turkovice u Prelouce\n Bulgaria 83572"
     assert _addresses(f"The letter arrived at {address} last night.") == [address]
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        # pii_dev (seed 23 of bench_erase_records): a rewrite left "here's the address: Långlöt"
+        "Långlöt 44 Horký Street\n Suite 524\n NORSBORG\n Bahrain 43524",
+        "Vesturgata 66 Lucchese Street\n Apt. 363",
+    ],
+)
+def test_a_street_name_said_before_the_house_number_starts_the_address(address: str) -> None:
+    assert _addresses(f"As promised, here's the address:\n\n{address}") == [address]
+    assert _addresses(f"please send a new one to {address}") == [address]
+
+
+def test_a_slovene_street_type_after_the_name_makes_an_address() -> None:
+    # pii_dev (seed 19): "my new address is 80 ulica 61" was left of "80 Gosposka ulica 61"
+    address = "80 Gosposka ulica 61\nÚstí nad Labem 2\n, US\n Thailand 60136"
+    assert _addresses(f"Hello I moved, please update my new address is {address}") == [address]

@@ -69,3 +69,11 @@ def test_a_question_mark_inside_brackets_ends_no_sentence_before_lower_case():
         "(Why?) ",
         "Then.",
     ]
+
+
+def test_a_title_in_lower_case_ends_no_sentence():
+    """pii_dev (seed 23 of bench_erase_records): "dr. gregory is a 50 year old man" was capitalised to
+    "dr. Gregory" after a removal, as if "dr." had ended a sentence."""
+    from core.eraser4rag.erasers.sentences import sentence_pieces
+
+    assert sentence_pieces("dr. gregory is a 50 year old man.") == ["dr. gregory is a 50 year old man."]
