@@ -539,14 +539,14 @@ def _points_back_at_a_dropped_sentence(
         and t.head.i not in removed
         and not _points_inside_its_sentence(t, piece.start)
         for t in piece
-    )
+    ) or any(_pronoun_pointing_back(t, kept_before) and t.idx - piece.start_char >= opening for t in piece)
 
 
 # nouns that "the" makes point back at the one the passage named ("He won the seat at a by-election")
 POINTER_NOUNS = {
     "seat", "post", "office", "position", "role", "title", "club", "band", "team", "party", "expedition",
     "company", "firm", "community", "series", "show", "album", "film", "ship", "project", "campaign",
-    "course", "faculty", "programme", "program",
+    "course", "faculty", "programme", "program", "idea",
     "trial", "conflict", "battle",
     "churchyard", "cemetery", "church", "school", "college", "hospital", "estate", "newspaper", "magazine",
     "voyage", "journey", "trip", "crossing", "marriage", "wedding", "illness", "accident", "election",
@@ -590,6 +590,23 @@ def _bare_pointer(article: Any, kept_before: str) -> bool:
         and not any(c.dep_ in _SAYS_WHICH for c in noun.children)
         and noun.lower_ not in kept_before
     )
+
+
+def _pronoun_pointing_back(pronoun: Any, kept_before: str) -> bool:
+    """ "Is that correct?" after "You said your email is [...]." went: a demonstrative standing for what the
+    dropped sentence said; "You can always depend on him." with nothing kept before it to be "him"."""
+    if pronoun.lower_ in {"this", "that"} and pronoun.tag_ == "DT":
+        return pronoun.dep_ in {"nsubj", "nsubjpass", "dobj", "pobj", "attr"}
+    if kept_before.strip() or pronoun.tag_ != "PRP" or pronoun.lower_ not in {"him", "her", "them"}:
+        return False
+    if pronoun.dep_ not in {"dobj", "pobj", "dative"}:
+        return False
+    # "Søren Krarup has a writing career behind him", "Upon her death ... described her": said in its sentence
+    before = pronoun.doc[pronoun.sent.start : pronoun.i]
+    return not any(t.pos_ in {"PROPN", "NOUN"} or t.lower_ in _THIRD_PERSON for t in before)
+
+
+_THIRD_PERSON = {"he", "she", "they", "his", "her", "their", "it", "its"}
 
 
 def _they_open(piece: Any, removed: set[int]) -> bool:

@@ -1603,3 +1603,31 @@ def test_a_records_line_that_goes_on_from_a_dropped_line_goes_with_it(nlp):
     assert _repaired_without(nlp, text, text[: text.index("\n, nan")]) == ""
     # the line above kept: the line going on from it stays
     assert _repaired_without(nlp, text, "The Microbilt Corporation ").endswith("Sečovlje\n, nan\n 45956")
+
+
+@pytest.mark.parametrize(
+    ("text", "private"),
+    [
+        # pii_dev held-out (seed 7 of bench_erase_records, read cold): what was left pointed at what went
+        ("You said your email is AneHansen@cuvox.de. Is that correct?", "AneHansen@cuvox.de"),
+        ("Paul is very reliable. You can always depend on him.", "Paul"),
+        (
+            "Civinomics is the brainchild of our 3 founders.  The idea was born (on the beach) while they "
+            "were constructing a website.",
+            "Civinomics",
+        ),
+    ],
+)
+def test_a_sentence_pointing_back_at_a_dropped_one_goes_with_it(nlp, text, private):
+    assert _repaired_without(nlp, text, private) == ""
+
+
+def test_an_object_pronoun_with_a_kept_sentence_before_it_stays(nlp):
+    text = "Anna met Paul in Oslo. Paul is very reliable. She can always depend on him."
+    assert _repaired_without(nlp, text, " in Oslo").endswith("She can always depend on him.")
+    # PopQA dev (Søren Krarup): the first kept sentence names him before "him"
+    text = (
+        "Søren Krarup was a priest. Søren Krarup has an extensive writing career behind him, as he from 1960 "
+        "to 2001 published 26 books."
+    )
+    assert _repaired_without(nlp, text, "Søren Krarup was a priest. ").startswith("Søren Krarup has an")
