@@ -33,6 +33,7 @@ from core.eraser4rag.erasers.grammar import (
     NAME_LABELS,
     NEEDS_ITS_KIND,
     ORPHAN_DEPS,
+    STREET_NOUNS,
     SUBJECT_DEPS,
     TITLE_LABELS,
     VAGUE_NUMBER_NOUNS,
@@ -81,6 +82,7 @@ def close_deletions(
         _remove_objects_that_lost_what_said_which(sent, removed)
         _remove_works_that_lost_their_title(sent, removed, keep)
         _remove_nouns_that_lost_their_kind(sent, removed)
+        _remove_streets_whose_name_went(sent, removed)
         _remove_objects_that_lost_their_phrase(sent, removed)
         _remove_coordinators_without_a_next_member(sent, removed)
         remove_coordinators_before_a_like_member(sent, removed)
@@ -419,6 +421,17 @@ def _remove_nouns_that_lost_their_kind(sent: Any, removed: set[int]) -> None:
             continue
         kinds = [c for c in noun.children if c.dep_ in {"amod", "compound"}]
         if kinds and all(c.i in removed for c in kinds) and not has_its_of(noun):
+            removed.update(subtree(noun))
+
+
+def _remove_streets_whose_name_went(sent: Any, removed: set[int]) -> None:
+    """ "The title refers to [Törneby 2] street in GUALÖV": the street's own word was part of its name
+    ("refers to street" is no reference); "sent to [Alcatraz] prison" keeps its prison."""
+    for noun in sent:
+        if noun.i in removed or noun.lower_ not in STREET_NOUNS:
+            continue
+        name = [c for c in noun.children if c.i < noun.i and c.dep_ in {"compound", "nmod", "nummod", "amod"}]
+        if name and all(c.i in removed for c in name) and any(c.pos_ in {"PROPN", "NUM"} for c in name):
             removed.update(subtree(noun))
 
 

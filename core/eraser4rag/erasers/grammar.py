@@ -60,6 +60,19 @@ ROLE_NOUNS = {
 
 # nouns that say nothing once their adjective went ("a family of [Basque] origin")
 NEEDS_ITS_KIND = {"citizen", "national", "citizenship", "nationality", "delegation"}
+# a street's own word, part of its name: "[Törneby 2] street" is no street once the name went
+STREET_NOUNS = {
+    "street",
+    "road",
+    "avenue",
+    "lane",
+    "boulevard",
+    "drive",
+    "terrace",
+    "crescent",
+    "alley",
+    "highway",
+}
 NEEDS_ITS_ADJECTIVE = {"origin", "descent", "ancestry", "extraction", "heritage", "parentage"}
 
 # counts that say nothing of which ("many buildings", "a number of honours")
@@ -151,7 +164,7 @@ REQUIRED_PREPOSITIONS = {
     "return": {"to", "from"}, "nominate": {"for"}, "spend": {"at", "in", "with", "on", "as"},
     "emigrate": {"to"}, "immigrate": {"to"}, "relocate": {"to"}, "move": {"to"}, "transfer": {"to"},
     "dedicate": {"to"}, "devote": {"to"}, "shortlist": {"for"}, "induct": {"into"}, "send": {"to"},
-    "offer": {"to"}, "reside": {"in", "at"}, "live": {"in", "at"},
+    "offer": {"to"}, "reside": {"in", "at"}, "live": {"in", "at"}, "refer": {"to"},
 }  # fmt: skip
 REQUIRED_PREPOSITIONS.update({verb: {"as"} for verb in ROLE_VERBS})
 

@@ -22,6 +22,7 @@ _DANGLING_COLON = re.compile(r"\s*:\s*$")
 _MARKS = "?!;:,."
 _SENTENCE_WORDS = 3
 _LABEL_PUNCTUATION = " \t-,.:;()[]\\"
+_ANNOUNCES_ITS_VALUE = re.compile(r"(?i)\b(?:the same|the following|as follows|this one|these|here)\s*$")
 _SENTENCE_END = re.compile(r"[.?!](?=\s)")
 _ABBREVIATION = re.compile(r"(?:\b(?:Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Mt|No|vs|etc)|\b[A-Z]|\.[A-Za-z])\.$")
 
@@ -73,6 +74,9 @@ def _mended_line(line: str, original: str, last: bool) -> str | None:
         return line
     before = _last_sentence_end(line[: colon.start()])
     said = line[before : colon.start()].split()
+    if _ANNOUNCES_ITS_VALUE.search(line[: colon.start()]):
+        # "I want to update my address to the same: [81 Stallstigen 19 ...]": "the same" said nothing more
+        return line[:before].rstrip() or None
     # a sentence ("Lucas had given Maria his address: [16 Blæsenborgvej 5]"), not a form's key ("Name:")
     if len(said) >= _SENTENCE_WORDS:
         return line[: colon.start()] + "."

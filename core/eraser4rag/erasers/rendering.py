@@ -17,7 +17,10 @@ from core.eraser4rag.erasers.pointers import (
 
 
 def capitalise_new_sentence_starts(original: str, text: str) -> str:
-    """A clause now after a full stop ("...; he graduated" after a realised sentence) starts a sentence."""
+    """A clause now after a full stop ("...; he graduated" after a realised sentence) starts a sentence; not
+    in a text written all in lower case (a chat: "what's the address? it's in the corner of ...")."""
+    if not any(char.isupper() for char in original):
+        return text
     kept = set(sentence_pieces(original))
     pieces = sentence_pieces(text)
     mended = []

@@ -908,3 +908,14 @@ def test_an_opening_mark_glued_to_a_word_shifts_no_quotation(nlp):
     mark with what stood between."""
     new, _lost = _erase(nlp, 'Answer:"Tube Snake Boogie" by Rachel Holloway, go figure', ["Rachel Holloway"])
     assert new.startswith('Answer:"Tube Snake Boogie"')
+
+
+def test_a_street_word_goes_with_the_name_it_was_part_of(nlp):
+    """pii_dev held-out (seed 8, read cold): "The title refers to [Pachergasse 64] street in BÜSCHENDORF."
+    read "The title refers to street in BÜSCHENDORF."; a prison keeps its word ("sent to [Alcatraz]
+    prison")."""
+    assert "street" not in _erase(nlp, "The title refers to Törneby 2 street in GUALÖV.", ["Törneby 2"])[0]
+    assert _erase(nlp, "He was sent to Alcatraz prison in 1934.", ["Alcatraz"]) == (
+        "He was sent to prison in 1934.",
+        False,
+    )

@@ -135,3 +135,9 @@ def test_a_questions_mark_goes_back_though_the_lines_open_on_question_marks():
     assert mend_record_lines(original, new) == (
         "??? Dear support\nCan you send a new one to my home in Springfield?\n??? Thanks"
     )
+
+
+def test_a_clause_that_announced_the_value_goes_with_it():
+    # pii_dev held-out (seed 8, read cold): "I want to update my primary and secondary address to the same."
+    original = "Hi. I want to update my address to the same: 81 Stallstigen 19 Suite 212"
+    assert mend_record_lines(original, "Hi. I want to update my address to the same:") == "Hi."

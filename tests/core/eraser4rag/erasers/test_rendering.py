@@ -214,3 +214,14 @@ def test_a_number_sign_whose_number_went_goes():
         "I want to increase limit on my card for certain duration."
     )
     assert tidy("He wrote it in C# for fun and ranked #15.") == "He wrote it in C# for fun and ranked #15."
+
+
+def test_a_chat_in_lower_case_gets_no_capital_after_a_removal():
+    """pii_dev held-out (seed 8, read cold): "what's the address? it's in the corner of [...]" came back with
+    "It's"."""
+    from core.eraser4rag.erasers.rendering import capitalise_new_sentence_starts
+
+    original = "what's the address? it's in the corner of frankfurter allee 73 and edmunds street"
+    assert capitalise_new_sentence_starts(original, "what's the address? it's in the corner") == (
+        "what's the address? it's in the corner"
+    )
