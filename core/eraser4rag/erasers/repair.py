@@ -756,7 +756,11 @@ def _points_inside_its_sentence(demonstrative: Any, start: int = 0) -> bool:
     he gave that prize away"), a title ("That '70s Show") or an idiom ("to this day")."""
     noun = demonstrative.head
     # from `start`: a clause before a ";" that went says nothing any more
-    earlier = {t.lemma_.lower() for t in demonstrative.sent if start <= t.i < demonstrative.i}
+    earlier = {  # nouns: '"Battery is found in me" shows that these early shows' names no shows before
+        t.lemma_.lower()
+        for t in demonstrative.sent
+        if start <= t.i < demonstrative.i and t.pos_ in {"NOUN", "PROPN"}
+    }
     return (
         any(a.dep_ == "conj" and a.pos_ in VERB_POS for a in demonstrative.ancestors)
         or noun.lemma_.lower() in earlier

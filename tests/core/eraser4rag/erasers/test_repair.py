@@ -1631,3 +1631,15 @@ def test_an_object_pronoun_with_a_kept_sentence_before_it_stays(nlp):
         "to 2001 published 26 books."
     )
     assert _repaired_without(nlp, text, "Søren Krarup was a priest. ").startswith("Søren Krarup has an")
+
+
+def test_a_verb_with_the_nouns_lemma_is_no_earlier_mention_of_it(nlp):
+    """pii_dev held-out (seed 8, read cold): '"Battery is found in me" shows that these early shows were
+    important to them.' stayed once the sentences naming the shows went: the verb "shows" was taken for an
+    earlier "show" in its own sentence."""
+    text = (
+        "The title refers to Törneby 2 street in GUALÖV. It was on this street that many of the clubs were "
+        'situated. "Battery is found in me" shows that these early shows were important to them. Battery is '
+        'where "lunacy finds you".'
+    )
+    assert _repaired_without(nlp, text, "Törneby 2") == 'Battery is where "lunacy finds you".'
