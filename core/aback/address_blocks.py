@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from core.aback.common_words import is_common
 from core.aback.detections import SOURCE_STUDIO, Detection
 from core.aback.recognisers import STREET_WORDS, country_pattern, detection_at
 
@@ -105,8 +106,8 @@ def block_start(text: str, start: int, uncased: bool) -> int:
 
 def _street_name_before_its_number(text: str, start: int, uncased: bool) -> int:
     """The street's name said before the house number ("Vesturgata 66 Lucchese Street", "Långlöt 44 Horký
-    Street"), where an address is given: at the line's start or after "is", "to", "at", "with" or a
-    colon; else `start`."""
+    Street"), one word no dictionary lists, where an address is given: at the line's start or after "is",
+    "to", "at", "with" or a colon; else `start`."""
     if not text[start : start + 1].isdigit():
         return start
     window_start = max(line_start(text, start), start - 60)
@@ -114,9 +115,10 @@ def _street_name_before_its_number(text: str, start: int, uncased: bool) -> int:
     if match is None:
         return start
     words = match.group("words").split()
-    if any(_TIME_WORD.fullmatch(w) or w.lower() in _NOT_A_STREET_NAME for w in words):
-        return start  # "Fire At 42 Elm Street", "send to 42 elm street"
-    if not all(uncased or word[0].isupper() for word in words):
+    # one word no dictionary lists: "Långlöt 44", "Vesturgata 66"; not "Invoice 44", "Tom Green 12"
+    if len(words) != 1 or is_common(words[0].strip(".,")) or words[0].lower() in _NOT_A_STREET_NAME:
+        return start
+    if _TIME_WORD.fullmatch(words[0]) or not (uncased or words[0][0].isupper()):
         return start
     return window_start + match.start("words")
 
@@ -319,8 +321,10 @@ def _address_part_length(text: str, start: int, uncased: bool) -> int:
     ends_part = (
         sentence_end is not None or segment.end() == len(text) - start or text[start + segment.end()] in "\n,"
     )
-    capitalised = uncased or all(
-        not word.group(0)[0].islower() or word.group(0) in _PLACE_PARTICLES for word in words
+    capitalised = uncased or (
+        all(not word.group(0)[0].islower() or word.group(0) in _PLACE_PARTICLES for word in words)
+        and words[0].group(0)[0].isupper()
+        and words[-1].group(0) not in _PLACE_PARTICLES  # "Fax na" is no place: a particle stands between
     )
     if len(words) <= _PART_WORDS and ends_part and capitalised:
         length = len(segment.group(0).rstrip(" .\t"))

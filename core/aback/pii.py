@@ -436,9 +436,9 @@ class PiiDetector:
 # ("morgan here")
 _NAME_CUE_BEFORE = re.compile(
     r"(?:\bthis is|\bi am|\bi'm|\bname is|\bnamed|\bcalled|\bcalls me|\bhi|\bhello|\bhey|\bdear|\bthanks|"
-    r"\bask|\btell|\bmeet|,)(?:\s+(?:him|her|me|them|to))?\s*$"
+    r"\bask|\btell|\bmeet)(?:\s+(?:him|her|me|them|to))?,?\s*$"
 )
-_NAME_CUE_AFTER = re.compile(r"^\s*(?:here\b|said\b|says\b|and\b|,|:)")
+_NAME_CUE_AFTER = re.compile(r"^\s*(?:here\b|said\b|says\b|:)")
 
 
 def _an_ordinary_word(text: str, start: int, end: int) -> bool:

@@ -70,11 +70,9 @@ ADDRESS_PATTERNS: tuple[tuple[re.Pattern[str], float], ...] = (
         0.65,
     ),
     # 63 Agip u. 96. / 26 Veres Pálné u. 91. / 25 Rákóczi út 81 (a street type after the name, lower-case)
-    # (not "from 10 Uhr u. 12 Uhr": a word goes on after the number)
+    # (not "from 10 Uhr u. 12 Uhr": German "u." is "und" between times)
     (
-        re.compile(
-            rf"\b\d{{1,5}}\s+(?:{_WORD}\s+){{1,3}}{_TRAILING_TYPE}\s+\d{{1,5}}\b(?![ \t]+[^\W\d_])\.?"
-        ),
+        re.compile(rf"\b\d{{1,5}}\s+(?:(?!Uhr\b){_WORD}\s+){{1,3}}{_TRAILING_TYPE}\s+\d{{1,5}}\b\.?"),
         0.5,
     ),
     # Suite 616 / Apt. 977 / Unit 8505 Box 3866 / P.O. Box 101 / PSC 9236, Box 1684

@@ -553,6 +553,17 @@ def _bracket_pairs(sent: Any) -> list[tuple[int, int]]:
 QUOTE_MARKS = {'"', "“", "”", "„"}
 
 
+def closes_a_quotation(text: str, at: int, opened_with: str = "") -> bool:
+    """Whether the quotation mark at `at` closes one: a right mark ("“" after a German "„"), or a straight
+    one glued to the word or mark before it (not after a bracket, a colon or a dash)."""
+    mark = text[at]
+    if mark in {"”", "“"}:
+        return mark == "”" or opened_with == "„"
+    if mark != '"':
+        return False
+    return at > 0 and not text[at - 1].isspace() and text[at - 1] not in "([{:\u2014\u2013-"
+
+
 def _whole_quotations(sent: Any, removed: set[int]) -> None:
     """A quotation is kept word for word or not at all: "one of the foremost citizens [Chicago] has ever
     had" would misquote, and a lone quote mark left by a removed title opens a quotation that never ends."""
@@ -570,14 +581,11 @@ def _quotations(sent: Any) -> list[tuple[int, int]]:
     for token in sent:
         if token.text not in QUOTE_MARKS:
             continue
-        closes = token.text == "”" or (
-            token.text == '"' and token.i > sent.start and not token.doc[token.i - 1].whitespace_
-        )
-        if opened is None and not closes:
-            opened = token.i
-        elif opened is not None and closes:
+        if opened is not None and closes_a_quotation(token.doc.text, token.idx, token.doc[opened].text):
             pairs.append((opened, token.i))
             opened = None
+        elif opened is None and not closes_a_quotation(token.doc.text, token.idx):
+            opened = token.i
     return pairs
 
 
@@ -720,7 +728,7 @@ def _remove_orphans(sent: Any, removed: set[int]) -> None:
             continue  # hung on a removed second conjunct but said before the first: shared by both
         if token.dep_ == "mark" and token.head.pos_ == "ADP" and token.i < token.head.i:
             continue  # "as he [from 1960 to 2001] published": the parser hung the clause's "as" on "from"
-        if is_a_role_hung_on_an_object(token):
+        if is_a_role_hung_on_an_object(token) and token.head.head.head.i not in removed:
             continue  # "spent a year [at 5Psolutions] as the assistant to ...": the role is the subject's
         if token.dep_ in {"aux", "auxpass"} and _shared_with_a_kept_participle(token, removed):
             continue  # "Harrison was [drafted into the Army and] posted to Germany"

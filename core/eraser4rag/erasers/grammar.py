@@ -349,12 +349,15 @@ def says_which_one(noun: Any, removed: set[int]) -> bool:
 
 
 def is_a_role_hung_on_an_object(token: Any) -> bool:
-    """An "as" phrase the parser hung on a verb's prepositional object where it says the subject's role:
-    "spent a year at 5Psolutions [as the assistant to Stephanie Kučera]"; not "such as", "as well as"."""
+    """An "as" phrase the parser hung on a verb's prepositional object, a name, where it says the subject's
+    role: "spent a year at 5Psolutions [as the assistant to Stephanie Kučera]"; not "such as", "as well as",
+    "the same rank as", "his role as"."""
     noun = token.head
     if token.dep_ != "prep" or token.lower_ != "as" or token.i <= noun.i or noun.dep_ != "pobj":
         return False
-    if noun.head.head.pos_ not in VERB_POS:
+    if noun.head.head.pos_ not in VERB_POS or not (noun.text[:1].isupper() or noun.text[:1].isdigit()):
+        return False  # "his role as John", "the same rank as his father", "such areas as sabotage"
+    if any(c.dep_ == "poss" or c.lower_ in {"same", "such"} or c.tag_ == "JJR" for c in noun.children):
         return False
     doc = token.doc
     after = doc[token.i + 1] if token.i + 1 < len(doc) else None

@@ -24,7 +24,7 @@ _SENTENCE_WORDS = 3
 _LABEL_PUNCTUATION = " \t-,.:;()[]\\"
 _ANNOUNCES_ITS_VALUE = re.compile(r"(?i)\b(?:the same|the following|as follows|this one|these|here)\s*$")
 _SENTENCE_END = re.compile(r"[.?!](?=\s)")
-_ABBREVIATION = re.compile(r"(?:\b(?:Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Mt|No|vs|etc)|\b[A-Z]|\.[A-Za-z])\.$")
+_ABBREVIATION = re.compile(r"(?:\b(?:Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|Mt|vs)|\b[A-Z]|\.[A-Za-z])\.$")
 
 
 def mend_record_lines(original: str, new_text: str) -> str:
@@ -88,7 +88,11 @@ def _mended_line(line: str, original: str, last: bool) -> str | None:
 def _last_sentence_end(text: str) -> int:
     """Where the last sentence of `text` that ends before its end stops (after its mark), or 0: a full
     stop after a title or an initial ("Dr. Smith at:") ends none."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(text) if not _ABBREVIATION.search(text, 0, m.start() + 1)]
+    ends = [
+        m.end()
+        for m in _SENTENCE_END.finditer(text)
+        if not _ABBREVIATION.search(text[max(0, m.start() - 8) : m.start() + 1])
+    ]
     return ends[-1] if ends else 0
 
 

@@ -49,7 +49,8 @@ def render(sent: Any, removed: set[int]) -> str:
     # words said another way: "the battle" for a plural left with one member, "a minister" for a title
     reworded = _plurals_left_with_one_member(sent, removed) | _titles_without_their_portfolio(sent, removed)
     removed = (
-        removed - _commas_that_set_off_a_kept_phrase(sent, removed)
+        (removed | _number_signs_of_removed_numbers(sent, removed))
+        - _commas_that_set_off_a_kept_phrase(sent, removed)
         | _serial_commas_of_two(sent, removed)
         | _comma_after_a_removed_phrase(sent, removed)
         | _commas_of_a_removed_apposition(sent, removed)
@@ -477,8 +478,6 @@ _LEADING_COORDINATOR = re.compile(r"^(?:and|or|but|nor)\s+", re.IGNORECASE)
 _LONE_APOSTROPHE = re.compile(r"(?<=\s)['’]s?\s+")
 
 
-# a number sign whose number went ("on my card # [5378...] for"); "C#" and "#15" keep theirs
-_LONE_NUMBER_SIGN = re.compile(r"(?<=\s)#(?=\s|[,.;:?!)]|$)\s?")
 _LONE_DASH = re.compile(r"\s*[—]\s*(?=(?:and|or|but)\b|[,.;:)]|$)")
 
 
@@ -519,7 +518,6 @@ def tidy(text: str, capitalise: bool = True, brackets_beyond: str = "") -> str:
         text = _BEFORE_STOP.sub(r"\1", text)
         text = _LONE_DASH.sub(" ", text)
         text = _LONE_APOSTROPHE.sub("", text)
-        text = _LONE_NUMBER_SIGN.sub("", text)
         text = _DANGLING_COORDINATOR.sub(r"\1", text)
     text = balance_brackets(text, *unmatched_brackets(brackets_beyond))
     text = _SPACE_BEFORE.sub(r"\1", text)
@@ -532,6 +530,19 @@ def tidy(text: str, capitalise: bool = True, brackets_beyond: str = "") -> str:
     if capitalise and text[:1].islower():
         text = text[0].upper() + text[1:]
     return text.strip()
+
+
+def _number_signs_of_removed_numbers(sent: Any, removed: set[int]) -> set[int]:
+    """ "on my card # [5378797340791478] for": the sign goes with its number ("order # 5521" keeps it)."""
+    doc = sent.doc
+    return {
+        t.i
+        for t in sent
+        if t.text == "#"
+        and t.i + 1 < sent.end
+        and t.i + 1 in removed
+        and any(c.isdigit() for c in doc[t.i + 1].text)
+    }
 
 
 def balance_brackets(text: str, closes_before: int = 0, opens_after: int = 0) -> str:

@@ -40,7 +40,7 @@ from core.eraser4rag.erasers.adjuncts import (
     widened_to_adjunct_clauses,
 )
 from core.eraser4rag.erasers.base import Edit, apply_replacements, edits_between
-from core.eraser4rag.erasers.closure import close_deletions
+from core.eraser4rag.erasers.closure import close_deletions, closes_a_quotation
 from core.eraser4rag.erasers.discourse import (
     NAME_PARTICLES,
     POSSESSIVE_PRONOUNS,
@@ -465,7 +465,7 @@ def _inside_a_dropped_quotation(pieces: list[Any], index: int, rewritten: dict[i
         return False
     text = pieces[index].doc.text
     closing = _QUOTE_MARK.search(text, pieces[index].start_char)
-    return closing is not None and _closes(text, closing.start())
+    return closing is not None and closes_a_quotation(text, closing.start())
 
 
 _QUOTE_MARK = re.compile(r'(?<!\d)["\u201c\u201d]')  # not an inch mark ('6\'2" tall')
@@ -473,23 +473,18 @@ _QUOTE_MARK = re.compile(r'(?<!\d)["\u201c\u201d]')  # not an inch mark ('6\'2" 
 
 def _leaves_a_quotation_open(text: str) -> bool:
     marks = [m.start() for m in _QUOTE_MARK.finditer(text)]
-    return bool(marks) and not _closes(text, marks[-1]) and len(marks) % 2 == 1
-
-
-def _closes(text: str, at: int) -> bool:
-    """Whether the quotation mark at `at` closes a quotation: a right mark, or a straight one after a
-    word or a mark."""
-    if text[at] != '"':
-        return text[at] == "\u201d"
-    return at > 0 and not text[at - 1].isspace() and text[at - 1] not in "([{:\u2014-"
+    return bool(marks) and not closes_a_quotation(text, marks[-1]) and len(marks) % 2 == 1
 
 
 def _a_line_going_on_from_a_dropped_one(pieces: list[Any], index: int, rewritten: dict[int, str]) -> bool:
-    """A record's line that opens on a comma goes on from the line above ("Sečovlje / , nan / 45956", an
-    address over three lines); once that line went, it is a scrap of it."""
-    if index == 0 or rewritten.get(index - 1) != "" or not pieces[index].text.lstrip().startswith(","):
+    """A record's short verbless line that opens on a comma goes on from the line above ("Sečovlje / , nan /
+    45956", an address over three lines); once that line went, it is a scrap of it."""
+    piece = pieces[index]
+    if index == 0 or rewritten.get(index - 1) != "" or not piece.text.lstrip().startswith(","):
         return False
-    doc = pieces[index].doc
+    if _has_a_verb(piece) or len(piece.text.split()) > 4:
+        return False  # "\n, could you update my account please?" is a request of its own
+    doc = piece.doc
     return "\n" in doc.text[pieces[index - 1].end_char : pieces[index].start_char + 1]
 
 
@@ -539,7 +534,9 @@ def _points_back_at_a_dropped_sentence(
         and t.head.i not in removed
         and not _points_inside_its_sentence(t, piece.start)
         for t in piece
-    ) or any(_pronoun_pointing_back(t, kept_before) and t.idx - piece.start_char >= opening for t in piece)
+    ) or any(
+        _pronoun_pointing_back(t, kept_before, title) and t.idx - piece.start_char >= opening for t in piece
+    )
 
 
 # nouns that "the" makes point back at the one the passage named ("He won the seat at a by-election")
@@ -592,12 +589,20 @@ def _bare_pointer(article: Any, kept_before: str) -> bool:
     )
 
 
-def _pronoun_pointing_back(pronoun: Any, kept_before: str) -> bool:
+def _pronoun_pointing_back(pronoun: Any, kept_before: str, title: str = "") -> bool:
     """ "Is that correct?" after "You said your email is [...]." went: a demonstrative standing for what the
-    dropped sentence said; "You can always depend on him." with nothing kept before it to be "him"."""
+    dropped sentence said (the subject or object of its main verb; not "that of Picasso", "like this:");
+    "You can always depend on him." in an untitled text with nothing kept before it to be "him"."""
+    doc = pronoun.doc
     if pronoun.lower_ in {"this", "that"} and pronoun.tag_ == "DT":
-        return pronoun.dep_ in {"nsubj", "nsubjpass", "dobj", "pobj", "attr"}
-    if kept_before.strip() or pronoun.tag_ != "PRP" or pronoun.lower_ not in {"him", "her", "them"}:
+        after = doc[pronoun.i + 1].text if pronoun.i + 1 < len(doc) else ""
+        return (
+            pronoun.dep_ in {"nsubj", "nsubjpass", "dobj", "attr"}
+            and pronoun.head.i == pronoun.sent.root.i
+            and not any(c.lower_ == "of" for c in pronoun.children)
+            and after != ":"
+        )
+    if title or kept_before.strip() or pronoun.tag_ != "PRP" or pronoun.lower_ not in {"him", "her", "them"}:
         return False
     if pronoun.dep_ not in {"dobj", "pobj", "dative"}:
         return False

@@ -25,7 +25,7 @@ _BREAK = re.compile(r"(?<=[.!?])[\"”’)]*\s+(?=\S)")
 # words before a full stop that end no sentence: initials ("James B. Zagel"), abbreviations and
 # dotted abbreviations ("a B.Ped. degree", "B.Sc."); a title in a chat's lower case ("dr. gregory")
 _NO_END = re.compile(
-    r"(?:\b[A-Z]|\b[A-Za-z]{1,3}\.[A-Za-z]{1,4}|\b(?i:mr|mrs|ms|dr|prof)|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Mt|Ft|Gen|Col|Lt|Capt|Sgt|Rev|Revd|Ven|Rt|Msgr|Hon|Gov|Sen|Rep|Pres|No|Nos|"
+    r"(?:\b[A-Z]|\b[A-Za-z]{1,3}\.[A-Za-z]{1,4}|\b(?:mr|mrs|ms|dr|prof)|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|Mt|Ft|Gen|Col|Lt|Capt|Sgt|Rev|Revd|Ven|Rt|Msgr|Hon|Gov|Sen|Rep|Pres|No|Nos|"
     r"vs|v|etc|Inc|Ltd|Co|Corp|Bros|approx|c|ca|b|d|fl|r|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
     r"U\.S|U\.K|D\.C|Ph\.D|a\.m|p\.m|e\.g|i\.e))\.[\"”’)]*$"
 )

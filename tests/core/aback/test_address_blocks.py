@@ -229,3 +229,18 @@ def test_a_slovene_street_type_after_the_name_makes_an_address() -> None:
     # pii_dev (seed 19): "my new address is 80 ulica 61" was left of "80 Gosposka ulica 61"
     address = "80 Gosposka ulica 61\nÚstí nad Labem 2\n, US\n Thailand 60136"
     assert _addresses(f"Hello I moved, please update my new address is {address}") == [address]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # the second review of session 28: a name or a word before the number is no street's name, "na" on a
+        # form's line is no place, and a number after "u." may be followed by the city
+        ("Ship to: Tom Green 12 Elm Street, Springfield", "12 Elm Street, Springfield"),
+        ("Invoice 44 Main Street", "44 Main Street"),
+        ("Address: 12 Elm Street\nSpringfield\nFax na\nThanks", "12 Elm Street\nSpringfield"),
+        ("I live at 26 Veres Pálné u. 91 in Budapest.", "26 Veres Pálné u. 91"),
+    ],
+)
+def test_what_stands_around_an_address_that_is_no_part_of_it(text: str, address: str) -> None:
+    assert _addresses(text) == [address]

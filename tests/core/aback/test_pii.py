@@ -98,6 +98,9 @@ def test_names_in_lowercase_text_are_found_through_a_cased_copy() -> None:
     [
         "could i change the payment due date of my credit card?",  # "Date" was a person: the record emptied
         "what's your email? hugoharikkala@jourrapide.com",
+        # the second review of session 28: "and" or a comma introduces no name
+        "my religion does not allow speaking to bots, they are evil and hacked by the devil",
+        "c'mon, sing it with me",
         "capitalized words like wisdom and discipline are often mistaken with names.",
     ],
 )

@@ -919,3 +919,29 @@ def test_a_street_word_goes_with_the_name_it_was_part_of(nlp):
         "He was sent to prison in 1934.",
         False,
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "gone"),
+    [
+        # the second review of session 28: an "as" that belongs to the noun goes with it
+        ("He rose to the same rank as his father.", "the same rank", "as his father"),
+        ("He is known for his role as John Brown in Dallas.", "his role", "as John Brown"),
+        # the verb itself went: its role goes too
+        (
+            "Blažena spent a year at 5Psolutions as the assistant to Stephanie Kučera, and then moved to "
+            "Oslo.",
+            "spent a year at 5Psolutions",
+            "assistant",
+        ),
+    ],
+)
+def test_a_role_goes_where_it_is_the_nouns_or_its_verb_went(nlp, sentence, phrase, gone):
+    assert gone not in _erase(nlp, sentence, [phrase])[0]
+
+
+def test_a_quotation_opened_after_a_bracket_is_kept_whole_or_not_at_all(nlp):
+    new, _lost = _erase(
+        nlp, 'He called the city ("one of the foremost citizens Chicago has ever had") in 1900.', ["Chicago"]
+    )
+    assert "foremost" not in new

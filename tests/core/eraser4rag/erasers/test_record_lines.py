@@ -141,3 +141,11 @@ def test_a_clause_that_announced_the_value_goes_with_it():
     # pii_dev held-out (seed 8, read cold): "I want to update my primary and secondary address to the same."
     original = "Hi. I want to update my address to the same: 81 Stallstigen 19 Suite 212"
     assert mend_record_lines(original, "Hi. I want to update my address to the same:") == "Hi."
+
+
+def test_a_no_ends_its_sentence_for_the_label_rule():
+    # the second review of session 28
+    original = "Agent: Do you have a card? Client: No. Agent: Name: Bob"
+    assert mend_record_lines(original, "Agent: Do you have a card? Client: No. Agent: Name:") == (
+        "Agent: Do you have a card? Client: No."
+    )

@@ -208,9 +208,10 @@ def test_a_sentence_cut_inside_a_bracket_keeps_the_half_its_neighbour_holds():
     )
 
 
-def test_a_number_sign_whose_number_went_goes():
+def test_a_number_sign_whose_number_went_goes(nlp):
     """pii_dev held-out (seed 7, read cold): "on my card # for certain duration of time"."""
-    assert tidy("I want to increase limit on my card # for certain duration.") == (
+    sentence = "I want to increase limit on my card # 5378797340791478 for certain duration."
+    assert erase_phrases(nlp, sentence, ["5378797340791478"])[0] == (
         "I want to increase limit on my card for certain duration."
     )
     assert tidy("He wrote it in C# for fun and ranked #15.") == "He wrote it in C# for fun and ranked #15."

@@ -1643,3 +1643,36 @@ def test_a_verb_with_the_nouns_lemma_is_no_earlier_mention_of_it(nlp):
         'where "lunacy finds you".'
     )
     assert _repaired_without(nlp, text, "Törneby 2") == 'Battery is where "lunacy finds you".'
+
+
+@pytest.mark.parametrize(
+    ("text", "removed", "kept"),
+    [
+        # the second review of session 28: a demonstrative that points inside its sentence or ahead
+        (
+            "Anna Berg is a painter. She studied in Oslo. Her style resembled that of Picasso.",
+            "She studied in Oslo.",
+            "Her style resembled that of Picasso.",
+        ),
+        (
+            "Tom is a writer. He lives in Oslo. He described it like this: it is cold.",
+            "He lives in Oslo.",
+            "like this",
+        ),
+    ],
+)
+def test_a_demonstrative_that_points_elsewhere_keeps_its_sentence(nlp, text, removed, kept):
+    assert kept in _repaired_without(nlp, text, removed)
+
+
+def test_an_object_pronoun_in_a_titled_passage_gets_its_name_back(nlp):
+    text = "Søren Krarup (born 1937) is a Danish priest. Many regarded him as a firebrand."
+    assert _repaired_without(nlp, text, "Søren Krarup (born 1937) is a Danish priest.", "Søren Krarup") == (
+        "Many regarded Søren Krarup as a firebrand."
+    )
+
+
+def test_a_number_sign_stays_with_its_kept_number(nlp):
+    assert _repaired_without(nlp, "Hi, my order # 5521 for John Smith never arrived.", " for John Smith") == (
+        "Hi, my order # 5521 never arrived."
+    )

@@ -77,3 +77,13 @@ def test_a_title_in_lower_case_ends_no_sentence():
     from core.eraser4rag.erasers.sentences import sentence_pieces
 
     assert sentence_pieces("dr. gregory is a 50 year old man.") == ["dr. gregory is a 50 year old man."]
+
+
+def test_a_title_in_capitals_is_no_lower_case_title():
+    """The second review of session 28: "diagnosed with MS." ends its sentence."""
+    from core.eraser4rag.erasers.sentences import sentence_pieces
+
+    assert sentence_pieces("He was diagnosed with MS. In 1990 he retired.") == [
+        "He was diagnosed with MS. ",
+        "In 1990 he retired.",
+    ]
