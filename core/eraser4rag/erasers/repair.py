@@ -592,7 +592,7 @@ def _bare_pointer(article: Any, kept_before: str) -> bool:
 def _pronoun_pointing_back(pronoun: Any, kept_before: str, title: str = "") -> bool:
     """ "Is that correct?" after "You said your email is [...]." went: a demonstrative standing for what the
     dropped sentence said (the subject or object of its main verb; not "that of Picasso", "like this:");
-    "You can always depend on him." in an untitled text with nothing kept before it to be "him"."""
+    "You can always depend on him." with nothing kept before it to be "him", in a text no name titles."""
     doc = pronoun.doc
     if pronoun.lower_ in {"this", "that"} and pronoun.tag_ == "DT":
         after = doc[pronoun.i + 1].text if pronoun.i + 1 < len(doc) else ""
@@ -602,13 +602,21 @@ def _pronoun_pointing_back(pronoun: Any, kept_before: str, title: str = "") -> b
             and not any(c.lower_ == "of" for c in pronoun.children)
             and after != ":"
         )
-    if title or kept_before.strip() or pronoun.tag_ != "PRP" or pronoun.lower_ not in {"him", "her", "them"}:
+    if _titled_by_a_name_it_says(doc.text, title) or kept_before.strip():
+        return False  # the name comes back for the pronoun (`restore_first_mentions`)
+    if pronoun.tag_ != "PRP" or pronoun.lower_ not in {"him", "her", "them"}:
         return False
     if pronoun.dep_ not in {"dobj", "pobj", "dative"}:
         return False
     # "Søren Krarup has a writing career behind him", "Upon her death ... described her": said in its sentence
     before = pronoun.doc[pronoun.sent.start : pronoun.i]
     return not any(t.pos_ in {"PROPN", "NOUN"} or t.lower_ in _THIRD_PERSON for t in before)
+
+
+def _titled_by_a_name_it_says(text: str, title: str) -> bool:
+    """A title that is a name the passage says ("Søren Krarup"); not a placeholder ("Pasted text")."""
+    words = re.sub(r"\s*\([^()]*\)\s*$", "", title).split()
+    return bool(words) and re.search(rf"\b{re.escape(words[-1])}\b", text) is not None
 
 
 _THIRD_PERSON = {"he", "she", "they", "his", "her", "their", "it", "its"}

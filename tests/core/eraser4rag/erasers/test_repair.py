@@ -1665,6 +1665,12 @@ def test_a_demonstrative_that_points_elsewhere_keeps_its_sentence(nlp, text, rem
     assert kept in _repaired_without(nlp, text, removed)
 
 
+def test_a_placeholder_title_names_no_one_for_an_object_pronoun(nlp):
+    """The studio titles pasted text "Pasted text": no name comes back for "him" there."""
+    text = "tyler is very reliable. you can always depend on him."
+    assert _repaired_without(nlp, text, "tyler", "Pasted text") == ""
+
+
 def test_an_object_pronoun_in_a_titled_passage_gets_its_name_back(nlp):
     text = "Søren Krarup (born 1937) is a Danish priest. Many regarded him as a firebrand."
     assert _repaired_without(nlp, text, "Søren Krarup (born 1937) is a Danish priest.", "Søren Krarup") == (
