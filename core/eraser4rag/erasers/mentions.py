@@ -80,10 +80,11 @@ def mentions_entity(text: str, entity: str) -> bool:
     return bool(pattern and pattern.search(text))
 
 
-_BRACKETED_ACRONYM = re.compile(r"\s*\(\s*([A-Z][A-Z0-9&.]{1,9})\s*\)")
+_SHORT_FORM = r"[A-Z][A-Z0-9&.]{1,9}"
+_BRACKETED_ACRONYM = re.compile(rf"\s*\(\s*({_SHORT_FORM})\s*\)")
 
 
-_OPEN_ACRONYM_AT_END = re.compile(r"\s*\(\s*([A-Z][A-Z0-9&.]{1,9})\s*\)?$")
+_OPEN_ACRONYM_AT_END = re.compile(rf"\s*\(\s*({_SHORT_FORM})\s*\)?$")
 
 
 def defined_acronyms(text: str, entity: str) -> list[str]:
